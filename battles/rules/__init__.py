@@ -1,0 +1,1 @@
+"""Rulesets, one package each. Pure Python, no Django."""

@@ -1,0 +1,1 @@
+"""The campaign: campaigns, memberships and invitations (and, as it grows, captains, ships, ledger...)."""

@@ -1,0 +1,1 @@
+"""The strategic map of Mars: hexes, territories, cities and canals (and, as it grows, voyages and treks)."""
