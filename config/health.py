@@ -48,4 +48,5 @@ def healthz(request: HttpRequest) -> JsonResponse:
             log.exception("healthz: %s check failed", name)
             checks[name] = "unavailable"
             healthy = False
-    return JsonResponse({"status": "ok" if healthy else "unavailable", "checks": checks}, status=200 if healthy else 503)
+    status = "ok" if healthy else "unavailable"
+    return JsonResponse({"status": status, "checks": checks}, status=200 if healthy else 503)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -67,7 +68,7 @@ SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("SECRET_KEY must be set when DJANGO_ENV=production")
-    SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"  # noqa: S105
+    SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 
 DEBUG = env_bool("DEBUG", not PRODUCTION)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"])
@@ -94,7 +95,6 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -104,6 +104,10 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a locked-out sign-in into its lockout response.
     "axes.middleware.AxesMiddleware",
 ]
+
+if PRODUCTION:
+    # gunicorn serves the collected static files itself, compressed and cache-busted, through WhiteNoise.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -127,7 +131,7 @@ TEMPLATES = [
 
 # --- Database -----------------------------------------------------------------------------------------
 
-def sqlite_database(path: Path) -> dict[str, object]:
+def sqlite_database(path: Path) -> dict[str, Any]:
     """The embedded default: WAL so readers never block the writer, and IMMEDIATE transactions so two
     writers queue on the lock at BEGIN instead of failing mid-transaction with 'database is locked'."""
     return {
@@ -138,7 +142,8 @@ def sqlite_database(path: Path) -> dict[str, object]:
             "timeout": 20,
             "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA busy_timeout=20000",
         },
-        "TEST": {"NAME": VAR_DIR / "test-db.sqlite3"},
+        # A file (not :memory:) so that a test's Celery worker process can share it; one per test run.
+        "TEST": {"NAME": VAR_DIR / f"test-db-{os.getpid()}.sqlite3"},
     }
 
 
@@ -179,7 +184,14 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+# With Redis, a message a dead worker took is handed out again once it has been unacknowledged for the
+# visibility timeout; the sweep that looks for such messages runs every restore interval. The timeout must
+# outlast the longest task (ours take seconds; a duplicate run is harmless anyway, tasks are idempotent).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900),
+    "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -187,7 +199,10 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = timedelta(days=1)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "clear-expired-sessions": {"task": "accounts.tasks.clear_expired_sessions", "schedule": 6 * 3600.0},
+    "clear-expired-sessions": {
+        "task": "accounts.tasks.clear_expired_sessions",
+        "schedule": float(env_int("SESSION_CLEANUP_SECONDS", 6 * 3600)),
+    },
 }
 
 

@@ -1,0 +1,67 @@
+"""Suite-wide test configuration.
+
+Real services, never mocks: tests marked ``postgres`` need the run's database to be PostgreSQL and tests
+marked ``redis`` need a Redis server (and start a real Celery worker). Outside CI they skip with the
+reason; with CI=true they fail instead, so a green CI means they really ran.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from battles.checklist import checklist_clauses
+from tests.celery_worker import LiveWorker, current_database_url, running_worker
+from tests.services import in_ci, redis_problem, redis_url_for_tests
+
+TESTS_DIR = Path(__file__).resolve().parent
+
+# The embedded-default slice: these folders also run on SQLite in every `make test` (marker `sqlite`).
+SQLITE_SLICE = ("accounts", "campaign", "reference", "infra/test_settings.py", "infra/test_health.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    known = checklist_clauses()
+    for item in items:
+        relative = Path(str(item.fspath)).resolve().relative_to(TESTS_DIR).as_posix()
+        if relative.startswith(SQLITE_SLICE):
+            item.add_marker(pytest.mark.sqlite)
+        for marker in item.iter_markers(name="rule"):
+            unknown = [clause for clause in marker.args if clause not in known]
+            if unknown or not marker.args:
+                raise pytest.UsageError(f"{item.nodeid}: rule marker names unknown clauses {unknown or '(none)'}")
+
+
+def skip_or_fail(reason: str) -> None:
+    """Outside CI a missing service skips the test; in CI it is a failure."""
+    if in_ci():
+        pytest.fail(f"CI=true: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _require_marked_services(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        skip_or_fail(f"needs PostgreSQL (this run's database is {connection.vendor}); set TEST_DATABASE_URL")
+    if request.node.get_closest_marker("redis"):
+        problem = redis_problem(redis_url_for_tests())
+        if problem:
+            skip_or_fail(f"needs Redis at {redis_url_for_tests()}: {problem}")
+
+
+@pytest.fixture
+def live_celery_worker(transactional_db: None) -> Iterator[LiveWorker]:
+    """A real ``celery worker`` process on Redis, sharing this test's database.
+
+    The test process is switched from eager mode to the broker for the duration of the test, so
+    ``task.delay()`` really crosses Redis to the worker. Data must be committed to be seen by the
+    worker: the fixture asks for ``transactional_db``.
+    """
+    problem = redis_problem(redis_url_for_tests())
+    if problem:
+        skip_or_fail(f"needs Redis at {redis_url_for_tests()}: {problem}")
+    with running_worker(redis_url=redis_url_for_tests(), database_url=current_database_url()) as worker:
+        yield worker
