@@ -10,7 +10,9 @@ from django.db import models
 
 class User(AbstractUser):
     display_name = models.CharField(
-        max_length=80, blank=True, help_text="Shown to other players in the chronicle; defaults to the user name."
+        max_length=80,
+        blank=True,
+        help_text="Shown to other players in the chronicle; defaults to the user name.",
     )
 
     def __str__(self) -> str:

@@ -82,7 +82,9 @@ class Invitation(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=models.Q(uses__lte=models.F("max_uses")), name="invitation_uses_le_max"),
+            models.CheckConstraint(
+                condition=models.Q(uses__lte=models.F("max_uses")), name="invitation_uses_le_max"
+            ),
         ]
         ordering = ["-created_at"]
 

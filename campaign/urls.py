@@ -1,3 +1,18 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from campaign import api, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign_detail"),
+    path("campaigns/<slug:slug>/invitations/", views.invitation_create_view, name="invitation_create"),
+    path(
+        "campaigns/<slug:slug>/invitations/<int:pk>/revoke/",
+        views.invitation_revoke_view,
+        name="invitation_revoke",
+    ),
+    path("join/<str:token>/", views.join, name="campaign_join"),
+    path("api/me/", api.MeApi.as_view(), name="api_me"),
+    path("api/campaigns/", api.CampaignListApi.as_view(), name="api_campaign_list"),
+    path("api/campaigns/<slug:slug>/", api.CampaignDetailApi.as_view(), name="api_campaign_detail"),
+]

@@ -148,6 +148,7 @@ def sqlite_database(path: Path) -> dict[str, Any]:
 
 
 DATABASE_URL = env_str("DATABASE_URL")
+DATABASES: dict[str, Any]
 if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True),
