@@ -1,0 +1,1 @@
+"""Sky Galleons of Mars, the main ruleset (with Cloudships & Gunboats and the errata). Pure Python."""
