@@ -21,7 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+# Lets the admin, forms and DRF generics be written with type arguments (ModelAdmin[Campaign]) at run time.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("RED_CAPTAIN_VAR_DIR", BASE_DIR / "var"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -65,3 +66,9 @@ def live_celery_worker(transactional_db: None) -> Iterator[LiveWorker]:
         skip_or_fail(f"needs Redis at {redis_url_for_tests()}: {problem}")
     with running_worker(redis_url=redis_url_for_tests(), database_url=current_database_url()) as worker:
         yield worker
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    """PBKDF2's deliberate slowness buys nothing in tests; subprocess servers keep the real hashers."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1562,7 +1562,7 @@ def catalog_report_markdown() -> str:
         "section 8); this report lists where the rules would give something else.",
         "",
         "A difference is rated minus published. *stated* figures are quoted from the rule text;",
-        "*reconstructed* ones were rebuilt by the catalog's authors (see `shared/data/catalog-notes.md`)",
+        "*reconstructed* ones were rebuilt by the catalog's authors (see `battles/rules/sky_galleons/data/catalog-notes.md`)",
         "and usually match by construction.",
         "",
         "## Summary",

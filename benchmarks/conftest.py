@@ -1,0 +1,1 @@
+"""Benchmarks run with `make bench` (pytest-benchmark), on the embedded default unless DATABASE_URL is set."""
