@@ -5,6 +5,6 @@ from accounts.models import User
 
 
 @admin.register(User)
-class RedCaptainUserAdmin(UserAdmin):
-    fieldsets = (*UserAdmin.fieldsets, ("Red Captain", {"fields": ("display_name",)}))  # type: ignore[misc]
+class RedCaptainUserAdmin(UserAdmin[User]):
+    fieldsets = (*(UserAdmin.fieldsets or ()), ("Red Captain", {"fields": ("display_name",)}))
     list_display = ("username", "display_name", "email", "is_staff", "is_active")

@@ -17,7 +17,10 @@ from config.settings import sqlite_database
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 
 # Variables a developer's shell or CI may have set; each subprocess starts without them.
-ENV_SWITCHES = ("DJANGO_ENV", "SECRET_KEY", "DEBUG", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "EMAIL_HOST")
+ENV_SWITCHES = (
+    "DJANGO_ENV", "SECRET_KEY", "DEBUG", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "EMAIL_HOST",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+)
 
 
 def run_django(code: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -1,0 +1,268 @@
+"""Writes for campaigns, memberships and invitations.
+
+Keyword-only and atomic. Consuming an invitation locks its row first, so two people racing for the last
+use of a link cannot both get in (PostgreSQL: SELECT ... FOR UPDATE; SQLite: the IMMEDIATE transaction
+already serialises writers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.text import slugify
+
+from accounts.models import User
+from campaign.models import Campaign, Invitation, Membership, Role
+from campaign.selectors import invitation_status
+
+INVITATION_MAX_USES_LIMIT = 100
+INVITATION_MAX_DAYS = 90
+
+
+class InvitationClosedError(Exception):
+    """The invitation exists but can no longer be used; the message says why, in words for the user."""
+
+
+CLOSED_REASONS = {
+    "withdrawn": "This invitation has been withdrawn by the umpire.",
+    "used up": "This invitation has already been used as many times as the umpire allowed.",
+    "expired": "This invitation has expired.",
+}
+
+
+def invitation_closed_reason(invitation: Invitation) -> str | None:
+    """Why this invitation cannot be used, in words for the person holding the link; None if it is open."""
+    return CLOSED_REASONS.get(invitation_status(invitation))
+
+
+def _unique_campaign_slug(name: str) -> str:
+    base = slugify(name)[:50] or "campaign"
+    slug = base
+    suffix = 2
+    while Campaign.objects.filter(slug=slug).exists():
+        slug = f"{base}-{suffix}"
+        suffix += 1
+    return slug
+
+
+@transaction.atomic
+def campaign_create(*, name: str, created_by: User, description: str = "", slug: str = "") -> Campaign:
+    """Create a campaign; its creator becomes its umpire."""
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": "A campaign needs a name."})
+    if slug and Campaign.objects.filter(slug=slug).exists():
+        raise ValidationError({"slug": "Another campaign already uses this address."})
+    campaign = Campaign.objects.create(
+        name=name, slug=slug or _unique_campaign_slug(name), description=description, created_by=created_by
+    )
+    Membership.objects.create(campaign=campaign, user=created_by, role=Role.UMPIRE)
+    return campaign
+
+
+def _require_umpire(*, campaign: Campaign, user: User) -> None:
+    if not Membership.objects.filter(campaign=campaign, user=user, role=Role.UMPIRE).exists():
+        raise PermissionDenied("Only the campaign's umpire may manage its invitations.")
+
+
+@transaction.atomic
+def invitation_create(
+    *,
+    campaign: Campaign,
+    created_by: User,
+    role: str = Role.PLAYER,
+    max_uses: int = 1,
+    expires_at: datetime | None = None,
+) -> Invitation:
+    """A new invitation link for the campaign. Only an umpire of the campaign may create one."""
+    _require_umpire(campaign=campaign, user=created_by)
+    now = timezone.now()
+    expires_at = expires_at or now + timedelta(days=14)
+    errors: dict[str, str] = {}
+    if role not in Role.values:
+        errors["role"] = "Choose player or umpire."
+    if not 1 <= max_uses <= INVITATION_MAX_USES_LIMIT:
+        errors["max_uses"] = f"Allow between 1 and {INVITATION_MAX_USES_LIMIT} uses."
+    if not now < expires_at <= now + timedelta(days=INVITATION_MAX_DAYS):
+        errors["expires_at"] = f"The link must expire in the future, within {INVITATION_MAX_DAYS} days."
+    if errors:
+        raise ValidationError(errors)
+    return Invitation.objects.create(
+        campaign=campaign, created_by=created_by, role=role, max_uses=max_uses, expires_at=expires_at
+    )
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation, revoked_by: User) -> Invitation:
+    """Withdraw an invitation so that nobody else can join with it. Revoking twice is harmless."""
+    _require_umpire(campaign=invitation.campaign, user=revoked_by)
+    if not invitation.revoked:
+        invitation.revoked = True
+        invitation.save(update_fields=["revoked"])
+    return invitation
+
+
+def _lock_open_invitation(*, token: str) -> Invitation:
+    """The invitation, row-locked until the end of the transaction; InvitationClosedError if unusable."""
+    invitation = Invitation.objects.select_for_update(of=("self",)).filter(token=token).first()
+    if invitation is None:
+        raise InvitationClosedError("There is no invitation at this address.")
+    reason = invitation_closed_reason(invitation)
+    if reason:
+        raise InvitationClosedError(reason)
+    return invitation
+
+
+def _consume_use(invitation: Invitation) -> None:
+    invitation.uses += 1
+    invitation.save(update_fields=["uses"])
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user: User) -> tuple[Membership, bool]:
+    """A signed-in user joins the invitation's campaign with the invitation's role.
+
+    Returns (membership, created). Someone who is already a member keeps the membership (and role) they
+    have, and the invitation keeps its use for someone else.
+    """
+    invitation = _lock_open_invitation(token=token)
+    existing = Membership.objects.filter(campaign_id=invitation.campaign_id, user=user).first()
+    if existing is not None:
+        return existing, False
+    membership = Membership.objects.create(campaign_id=invitation.campaign_id, user=user, role=invitation.role)
+    _consume_use(invitation)
+    return membership, True
+
+
+@transaction.atomic
+def user_register_with_invitation(
+    *, token: str, username: str, password: str, email: str = "", display_name: str = ""
+) -> Membership:
+    """Create an account and its membership of the invitation's campaign, using one use of the link."""
+    invitation = _lock_open_invitation(token=token)
+    username = username.strip()
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError({"username": "That user name is taken; choose another."})
+    user = User(username=username, email=email.strip(), display_name=display_name.strip())
+    validate_password(password, user)
+    user.set_password(password)
+    user.full_clean(exclude=["password"])
+    try:
+        with transaction.atomic():  # a savepoint, so the outer transaction survives a lost race
+            user.save()
+    except IntegrityError as exc:
+        # Someone took the same name between the check above and this insert.
+        raise ValidationError({"username": "That user name is taken; choose another."}) from exc
+    membership = Membership.objects.create(campaign_id=invitation.campaign_id, user=user, role=invitation.role)
+    _consume_use(invitation)
+    return membership
+
+
+# --- Demo data ------------------------------------------------------------------------------------------
+
+DEMO_CAMPAIGN_NAME = "The Syrtis Major Station"
+DEMO_CAMPAIGN_SLUG = "syrtis-major-station"
+DEMO_CAMPAIGN_DESCRIPTION = (
+    "Her Majesty's aerial station on the Syrtis Major, 1889. Privateer captains fitted out at Parhoon hunt "
+    "the sky-pirates of the Astusapes and the Oenotrian merchantmen for prize money and fame."
+)
+DEMO_PASSWORD = "parhoon-1889"  # a documented demo login, printed by seed_demo and in the README
+
+
+@dataclass(frozen=True)
+class DemoUser:
+    username: str
+    display_name: str
+    role: str
+
+
+DEMO_USERS = (
+    DemoUser("umpire", "Commodore Hargreaves", Role.UMPIRE),
+    DemoUser("alice", "Captain Alice Fairweather", Role.PLAYER),
+    DemoUser("bob", "Captain Robert Drummond", Role.PLAYER),
+)
+
+
+@dataclass(frozen=True)
+class DemoLogin:
+    username: str
+    password: str
+    role: str
+    password_set: bool  # False when the account existed and its (possibly changed) password was kept
+
+
+@dataclass(frozen=True)
+class DemoSeed:
+    campaign: Campaign
+    logins: list[DemoLogin]
+    invitation: Invitation
+    created: int  # how many rows this run created; 0 on a re-run
+
+
+@transaction.atomic
+def demo_seed(*, reset_passwords: bool = False) -> DemoSeed:
+    """The demo campaign, its umpire and two players, and an open invitation link. Idempotent.
+
+    A re-run creates nothing and leaves existing passwords alone (someone may have changed theirs), unless
+    reset_passwords asks to put the demo password back.
+    """
+    if getattr(settings, "PRODUCTION", False):
+        # Known passwords on a public server are an open door.
+        raise PermissionDenied("The demo data is for development servers only (DJANGO_ENV=production).")
+    created = 0
+    logins: list[DemoLogin] = []
+    users: dict[str, User] = {}
+    for demo in DEMO_USERS:
+        user = User.objects.filter(username=demo.username).first()
+        password_set = False
+        if user is None:
+            user = User(username=demo.username, display_name=demo.display_name, email=f"{demo.username}@example.com")
+            created += 1
+        if user.pk is None or reset_passwords:
+            user.set_password(DEMO_PASSWORD)
+            password_set = True
+        if password_set:
+            user.save()
+        users[demo.username] = user
+        logins.append(DemoLogin(demo.username, DEMO_PASSWORD, demo.role, password_set))
+
+    umpire = users["umpire"]
+    campaign = Campaign.objects.filter(slug=DEMO_CAMPAIGN_SLUG).first()
+    if campaign is None:
+        campaign = Campaign.objects.create(
+            name=DEMO_CAMPAIGN_NAME,
+            slug=DEMO_CAMPAIGN_SLUG,
+            description=DEMO_CAMPAIGN_DESCRIPTION,
+            created_by=umpire,
+        )
+        created += 1
+    for demo in DEMO_USERS:
+        _, made = Membership.objects.get_or_create(
+            campaign=campaign, user=users[demo.username], defaults={"role": demo.role}
+        )
+        created += int(made)
+
+    now = timezone.now()
+    invitation = (
+        Invitation.objects.filter(campaign=campaign, role=Role.PLAYER, revoked=False, expires_at__gt=now)
+        .exclude(uses__gte=F("max_uses"))
+        .order_by("-expires_at", "-pk")
+        .first()
+    )
+    if invitation is None:
+        invitation = Invitation.objects.create(
+            campaign=campaign,
+            created_by=umpire,
+            role=Role.PLAYER,
+            max_uses=20,
+            expires_at=now + timedelta(days=30),
+        )
+        created += 1
+    return DemoSeed(campaign=campaign, logins=logins, invitation=invitation, created=created)

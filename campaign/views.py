@@ -1,0 +1,225 @@
+"""Pages: the campaign home, a campaign, the umpire's invitations, and joining by invitation.
+
+Thin: parse, call one selector or service, render. Every campaign lookup goes through a selector that
+filters by the requesting user, so a non-member gets 404 whatever the URL.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.forms import InvitationRegistrationForm
+from accounts.models import User
+from campaign.models import Invitation, Membership, Role
+from campaign.selectors import (
+    campaign_invitations,
+    campaign_members,
+    invitation_by_token,
+    invitation_status,
+    membership_for_user,
+    membership_of,
+    memberships_for_user,
+)
+from campaign.services import (
+    INVITATION_MAX_DAYS,
+    INVITATION_MAX_USES_LIMIT,
+    InvitationClosedError,
+    invitation_accept,
+    invitation_closed_reason,
+    invitation_create,
+    invitation_revoke,
+    user_register_with_invitation,
+)
+
+# Registration signs the new user in straight away; with django-axes in AUTHENTICATION_BACKENDS, login()
+# must be told which backend vouches for the user.
+SIGN_IN_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+class InvitationCreateForm(forms.Form):
+    role = forms.ChoiceField(label="Joins as", choices=Role.choices, initial=Role.PLAYER)
+    max_uses = forms.IntegerField(
+        label="Uses allowed",
+        min_value=1,
+        max_value=INVITATION_MAX_USES_LIMIT,
+        initial=1,
+    )
+    expires_in_days = forms.IntegerField(
+        label="Valid for (days)", min_value=1, max_value=INVITATION_MAX_DAYS, initial=14
+    )
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _user(request: HttpRequest) -> User:
+    # login_required has run: the user is a real account, not AnonymousUser.
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied("Sign in first.")
+    return user
+
+
+def _invitations_context(membership: Membership, form: InvitationCreateForm | None = None) -> dict[str, object]:
+    invitations = campaign_invitations(campaign=membership.campaign)
+    return {
+        "campaign": membership.campaign,
+        "invitation_rows": [(invitation, invitation_status(invitation)) for invitation in invitations],
+        "invitation_form": form or InvitationCreateForm(),
+    }
+
+
+def _detail_context(membership: Membership, form: InvitationCreateForm | None = None) -> dict[str, object]:
+    context: dict[str, object] = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "members": campaign_members(campaign=membership.campaign),
+    }
+    if membership.is_umpire:  # players never see invitation links
+        context.update(_invitations_context(membership, form))
+    return context
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    memberships = memberships_for_user(user=_user(request))
+    return render(request, "campaign/home.html", {"memberships": memberships})
+
+
+@login_required
+@require_GET
+def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for_user(user=_user(request), slug=slug)
+    return render(request, "campaign/detail.html", _detail_context(membership))
+
+
+def _umpire_membership(request: HttpRequest, slug: str) -> Membership:
+    membership = membership_for_user(user=_user(request), slug=slug)
+    if not membership.is_umpire:
+        raise PermissionDenied("Only the umpire manages invitations.")
+    return membership
+
+
+def _invitations_response(
+    request: HttpRequest, membership: Membership, form: InvitationCreateForm | None, status: int
+) -> HttpResponse:
+    """HTMX gets the invitations panel to swap in; a plain form post goes back to the campaign page."""
+    if _is_htmx(request):
+        return render(request, "campaign/_invitations.html", _invitations_context(membership, form), status=status)
+    if status >= 400:
+        return render(request, "campaign/detail.html", _detail_context(membership, form), status=status)
+    return redirect("campaign_detail", slug=membership.campaign.slug)
+
+
+@login_required
+@require_POST
+def invitation_create_view(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = _umpire_membership(request, slug)
+    form = InvitationCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            invitation_create(
+                campaign=membership.campaign,
+                created_by=_user(request),
+                role=form.cleaned_data["role"],
+                max_uses=form.cleaned_data["max_uses"],
+                expires_at=timezone.now() + timedelta(days=form.cleaned_data["expires_in_days"]),
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc.messages)
+        else:
+            if not _is_htmx(request):  # HTMX shows the new link in place; a flash would turn up a page later
+                messages.success(request, "Invitation link created.")
+            return _invitations_response(request, membership, None, status=200)
+    return _invitations_response(request, membership, form, status=422)
+
+
+@login_required
+@require_POST
+def invitation_revoke_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    membership = _umpire_membership(request, slug)
+    invitation = campaign_invitations(campaign=membership.campaign).filter(pk=pk).first()
+    if invitation is None:
+        return render(request, "campaign/error.html", {"message": "No such invitation."}, status=404)
+    invitation_revoke(invitation=invitation, revoked_by=_user(request))
+    if not _is_htmx(request):
+        messages.info(request, "Invitation withdrawn: the link no longer works.")
+    return _invitations_response(request, membership, None, status=200)
+
+
+def _closed(request: HttpRequest, invitation: Invitation, reason: str) -> HttpResponse:
+    # 410 Gone: the link was real but will not work again; the page says why and what to do.
+    return render(request, "campaign/join_closed.html", {"invitation": invitation, "reason": reason}, status=410)
+
+
+def _add_service_errors(form: forms.BaseForm, exc: ValidationError) -> None:
+    if hasattr(exc, "error_dict") and set(exc.error_dict) <= set(form.fields):
+        form.add_error(None, exc)
+    else:
+        form.add_error(None, exc.messages)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invitation link. Anonymous visitors register; signed-in users confirm; closed links say why."""
+    invitation = invitation_by_token(token=token)
+    reason = invitation_closed_reason(invitation)
+    if reason:
+        return _closed(request, invitation, reason)
+
+    if request.user.is_authenticated:
+        user = _user(request)
+        existing = membership_of(campaign=invitation.campaign, user=user)
+        if request.method == "POST":
+            try:
+                membership, created = invitation_accept(token=token, user=user)
+            except InvitationClosedError as exc:
+                return _closed(request, invitation, str(exc))
+            if created:
+                messages.success(
+                    request,
+                    f"Welcome aboard: you joined {membership.campaign} as {membership.get_role_display()}.",
+                )
+            else:
+                messages.info(request, f"You are already in {membership.campaign}.")
+            return redirect("campaign_detail", slug=membership.campaign.slug)
+        return render(request, "campaign/join_confirm.html", {"invitation": invitation, "existing": existing})
+
+    form = InvitationRegistrationForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                membership = user_register_with_invitation(
+                    token=token,
+                    username=form.cleaned_data["username"],
+                    password=form.cleaned_data["password1"],
+                    email=form.cleaned_data["email"],
+                    display_name=form.cleaned_data["display_name"],
+                )
+            except InvitationClosedError as exc:
+                return _closed(request, invitation, str(exc))
+            except ValidationError as exc:
+                _add_service_errors(form, exc)
+            else:
+                login(request, membership.user, backend=SIGN_IN_BACKEND)
+                messages.success(
+                    request,
+                    f"Welcome aboard, {membership.user}: you joined {membership.campaign} as "
+                    f"{membership.get_role_display()}.",
+                )
+                return redirect("campaign_detail", slug=membership.campaign.slug)
+        status = 400
+    return render(request, "campaign/join_register.html", {"invitation": invitation, "form": form}, status=status)

@@ -1,0 +1,87 @@
+"""manage.py seed_demo creates the demo campaign once, and prints the logins and the invitation link."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from accounts.models import User
+from campaign.models import Campaign, Invitation, Membership, Role
+from campaign.services import DEMO_CAMPAIGN_SLUG, DEMO_PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def seed(*args):
+    out = StringIO()
+    call_command("seed_demo", *args, stdout=out)
+    return out.getvalue()
+
+
+def counts():
+    return (
+        User.objects.count(),
+        Campaign.objects.count(),
+        Membership.objects.count(),
+        Invitation.objects.count(),
+    )
+
+
+def test_seed_demo_creates_the_campaign_and_prints_the_logins():
+    output = seed()
+
+    campaign = Campaign.objects.get(slug=DEMO_CAMPAIGN_SLUG)
+    roles = dict(Membership.objects.filter(campaign=campaign).values_list("user__username", "role"))
+    assert roles == {"umpire": Role.UMPIRE, "alice": Role.PLAYER, "bob": Role.PLAYER}
+    for username in roles:
+        assert User.objects.get(username=username).check_password(DEMO_PASSWORD)
+        assert username in output
+    assert DEMO_PASSWORD in output
+    invitation = Invitation.objects.get(campaign=campaign)
+    assert invitation.is_open()
+    assert reverse("campaign_join", kwargs={"token": invitation.token}) in output
+
+
+def test_seed_demo_is_idempotent_and_keeps_changed_passwords():
+    seed()
+    before = counts()
+    alice = User.objects.get(username="alice")
+    alice.set_password("alice-changed-it-1")
+    alice.save()
+
+    output = seed()
+
+    assert counts() == before
+    assert "Nothing new to create." in output
+    alice.refresh_from_db()
+    assert alice.check_password("alice-changed-it-1")
+
+
+def test_seed_demo_can_put_the_demo_passwords_back():
+    seed()
+    alice = User.objects.get(username="alice")
+    alice.set_password("alice-changed-it-1")
+    alice.save()
+
+    seed("--reset-passwords")
+
+    alice.refresh_from_db()
+    assert alice.check_password(DEMO_PASSWORD)
+
+
+def test_seed_demo_replaces_a_closed_invitation_link():
+    seed()
+    Invitation.objects.update(revoked=True)
+
+    seed()
+
+    assert Invitation.objects.filter(revoked=False).count() == 1
+
+
+def test_seed_demo_refuses_to_run_in_production(settings):
+    settings.PRODUCTION = True
+
+    with pytest.raises(CommandError, match="development"):
+        seed()
+    assert counts() == (0, 0, 0, 0)
