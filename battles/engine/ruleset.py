@@ -1,0 +1,179 @@
+"""The Ruleset protocol and the registry of rulesets.
+
+A ruleset is an object with a key, a version, its option switches (with defaults) and its tables as
+data, and five pieces of behaviour the generic resolver drives:
+
+- ``setup``: the sides and the board of a new battle, from a scenario and the chosen options (no dice:
+  set-up rolls happen in the first ``advance``, so they are logged like any other roll);
+- ``advance``: carry the battle on from where it stands, emitting events through the Context, until it
+  opens a decision or ends the battle;
+- ``apply``: fold one event into the board (pure: returns a new board, never mutates);
+- ``validate``: judge an answer to one of its decisions, naming the clause an illegal one breaks;
+- ``check_invariants``: what must always hold (no negative crew or hull boxes...), for the conformance
+  suite.
+
+Variants subclass a ruleset and override only what differs. A ruleset package registers an instance on
+import (``register(SkyGalleons())`` in ``battles/rules/sky_galleons/__init__.py``); ``discover()``
+imports every package under ``battles.rules``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from battles.engine.decisions import DecisionRequest, Rejection
+from battles.engine.events import JSON, Event, canonical, plain
+from battles.engine.state import BattleState
+
+if TYPE_CHECKING:
+    from battles.engine.resolver import Context
+
+B = TypeVar("B")
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option switch: its key, default, meaning, allowed values (None: any of the default's type)."""
+
+    key: str
+    default: JSON
+    description: str
+    choices: tuple[JSON, ...] | None = None
+    clause: str = ""  # the rule clause the option switches, e.g. an optional rule or an erratum
+
+
+@dataclass(frozen=True)
+class Setup(Generic[B]):
+    sides: tuple[str, ...]
+    board: B
+
+
+@runtime_checkable
+class Ruleset(Protocol[B]):
+    key: str
+    version: str
+    title: str
+    options: tuple[OptionSpec, ...]
+    tables: Mapping[str, JSON]
+
+    def setup(self, scenario: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[B]: ...
+
+    def board_to_json(self, board: B) -> JSON: ...
+
+    def board_from_json(self, data: JSON) -> B: ...
+
+    def advance(self, ctx: Context[B]) -> None: ...
+
+    def apply(self, state: BattleState[B], event: Event) -> B: ...
+
+    def validate(self, state: BattleState[B], request: DecisionRequest, choice: JSON) -> Rejection | None: ...
+
+    def candidates(self, state: BattleState[B], request: DecisionRequest) -> Sequence[JSON]: ...
+
+    def check_invariants(self, state: BattleState[B]) -> list[str]: ...
+
+    def example_scenarios(self) -> Sequence[Mapping[str, JSON]]: ...
+
+
+class BaseRuleset(Generic[B]):
+    """Defaults for the optional parts of the protocol; subclass and fill in the rest."""
+
+    key: str = ""
+    version: str = ""
+    title: str = ""
+    options: tuple[OptionSpec, ...] = ()
+    tables: Mapping[str, JSON] = {}
+
+    def validate(self, state: BattleState[B], request: DecisionRequest, choice: JSON) -> Rejection | None:
+        """Listed options are checked by the engine; an open-ended request needs this overridden."""
+        return None
+
+    def candidates(self, state: BattleState[B], request: DecisionRequest) -> Sequence[JSON]:
+        """Legal answers an AI policy may pick from: the options, or at least the default."""
+        return request.options if request.options is not None else [request.default]
+
+    def check_invariants(self, state: BattleState[B]) -> list[str]:
+        return []
+
+    def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
+        return []
+
+
+class OptionError(ValueError):
+    pass
+
+
+def resolve_options(ruleset: Ruleset[Any], given: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+    """The full option set for a battle: the defaults, overridden by ``given``, each one checked."""
+    given = dict(given or {})
+    specs = {spec.key: spec for spec in ruleset.options}
+    unknown = sorted(set(given) - set(specs))
+    if unknown:
+        raise OptionError(f"{ruleset.key}: unknown options {unknown}")
+    result: dict[str, JSON] = {}
+    for key, spec in specs.items():
+        value = plain(given.get(key, spec.default))
+        if spec.choices is not None:
+            if canonical(value) not in {canonical(c) for c in spec.choices}:
+                raise OptionError(f"{ruleset.key}: option {key}={value!r} is not one of {list(spec.choices)}")
+        elif type(value) is not type(spec.default) and spec.default is not None:
+            raise OptionError(f"{ruleset.key}: option {key} must be {type(spec.default).__name__}")
+        result[key] = value
+    return result
+
+
+# --- registry ---------------------------------------------------------------------------------------
+
+_registry: dict[str, dict[str, Ruleset[Any]]] = {}
+
+
+def register(ruleset: Ruleset[Any]) -> Ruleset[Any]:
+    """Add a ruleset. Registering the same object twice is harmless; another object under the same
+    key and version is a mistake. The latest registered version of a key is its default."""
+    if not ruleset.key or not ruleset.version:
+        raise ValueError("a ruleset needs a key and a version")
+    versions = _registry.setdefault(ruleset.key, {})
+    existing = versions.get(ruleset.version)
+    if existing is not None and existing is not ruleset:
+        raise ValueError(f"ruleset {ruleset.key} {ruleset.version} is already registered")
+    versions[ruleset.version] = ruleset
+    return ruleset
+
+
+def unregister(key: str, version: str) -> None:
+    versions = _registry.get(key, {})
+    versions.pop(version, None)
+    if not versions:
+        _registry.pop(key, None)
+
+
+def get(key: str, version: str | None = None) -> Ruleset[Any]:
+    """The ruleset a battle recorded (key and version), or the latest version of a key."""
+    versions = _registry.get(key)
+    if not versions:
+        raise KeyError(f"no ruleset {key!r}")
+    if version is None:
+        return list(versions.values())[-1]
+    if version not in versions:
+        raise KeyError(f"ruleset {key!r} has no version {version!r} (has {sorted(versions)})")
+    return versions[version]
+
+
+def all_rulesets() -> list[Ruleset[Any]]:
+    """Every registered ruleset, every version, sorted by key then registration order."""
+    return [rs for key in sorted(_registry) for rs in _registry[key].values()]
+
+
+def discover(package: str = "battles.rules") -> list[str]:
+    """Import ``package`` and every package inside it, so each ruleset registers itself."""
+    root = importlib.import_module(package)
+    imported = [package]
+    for info in pkgutil.iter_modules(getattr(root, "__path__", []), prefix=f"{package}."):
+        if info.ispkg:
+            importlib.import_module(info.name)
+            imported.append(info.name)
+    return imported

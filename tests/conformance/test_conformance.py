@@ -1,0 +1,192 @@
+"""One conformance suite, run against every registered ruleset (after OpenSpiel's api_test).
+
+A ruleset is covered as soon as it is registered: ``discover()`` imports every package under
+``battles.rules``, and each registers itself. Each ruleset must give at least one example scenario with
+a turn limit, so that random play always ends.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from battles.engine import dice, events, policies, resolver, ruleset, state
+from battles.engine.decisions import ENGINE_CLAUSES, Rejection
+from battles.engine.events import Event
+from tests.conformance.duel_ruleset import DUEL
+
+ruleset.register(DUEL)
+ruleset.discover()
+
+RULESETS = ruleset.all_rulesets()
+CLAUSE = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*-\d{2}$")
+ROLL_FIELDS = {"purpose", "dice", "modifiers", "total", "needed", "outcome", "seq", "turn", "phase", "ships"}
+MAX_DECISIONS = 5_000
+JUNK = {"__not_a_legal_answer__": [None, 1.5, "x"]}
+
+
+def scenario_cases() -> list[Any]:
+    return [
+        pytest.param(rs, scenario, id=f"{rs.key}-{rs.version}-scenario{i}")
+        for rs in RULESETS
+        for i, scenario in enumerate(rs.example_scenarios() or [None])
+    ]
+
+
+def play(rs: ruleset.Ruleset[Any], scenario: Any, seed: bytes, options: Any = None) -> tuple[Any, Any]:
+    initial = resolver.new_battle(rs, scenario, seed_commitment=dice.commitment(seed), options=options)
+    sides = initial.sides
+    chosen = {side: policies.RandomPolicy(seed + side.encode()) for side in sides}
+    return initial, policies.auto_play(rs, initial, seed=seed, policies=chosen, max_decisions=MAX_DECISIONS)
+
+
+def fold_checking(rs: ruleset.Ruleset[Any], initial: state.BattleState[Any], log: list[Event]) -> Any:
+    """Replay event by event, checking the invariants, JSON round trip and purity at every state."""
+    current = initial
+    for event in log:
+        before = state.state_to_json(rs, current)
+        following = resolver.apply_event(rs, current, event)
+        assert state.state_to_json(rs, current) == before, f"apply mutated the state at event {event.seq}"
+        current = following
+        problems = rs.check_invariants(current)
+        assert not problems, f"after event {event.seq} ({event.kind}): {problems}"
+        text = state.state_to_json(rs, current)
+        assert state.state_to_json(rs, state.state_from_json(rs, text)) == text
+    return current
+
+
+@pytest.mark.parametrize("rs", RULESETS, ids=lambda rs: f"{rs.key}-{rs.version}")
+def test_ruleset_describes_itself(rs):
+    assert rs.key
+    assert rs.version
+    assert rs.title
+    assert isinstance(rs, ruleset.Ruleset)
+    defaults = ruleset.resolve_options(rs)
+    assert set(defaults) == {spec.key for spec in rs.options}
+    events.canonical(dict(rs.tables))  # tables are data
+    assert rs.example_scenarios(), "give the conformance suite at least one scenario"
+    assert ruleset.get(rs.key, rs.version) is rs
+
+
+@pytest.mark.parametrize(("rs", "scenario"), scenario_cases())
+@pytest.mark.parametrize("seed", [b"conformance-1", b"conformance-2", b"conformance-3"])
+def test_replay_rebuilds_the_state_byte_for_byte(rs, scenario, seed):
+    initial, outcome = play(rs, scenario, seed)
+    assert outcome.state.over, "random play must end (give example scenarios a turn limit)"
+    text = events.events_to_json(outcome.events)
+    reread = events.events_from_json(text)
+    assert events.events_to_json(reread) == text
+    assert [e.seq for e in reread] == list(range(len(reread)))
+    rebuilt = fold_checking(rs, initial, reread)
+    assert state.state_to_json(rs, rebuilt) == state.state_to_json(rs, outcome.state)
+    assert rs.check_invariants(outcome.state) == []
+
+
+@pytest.mark.parametrize(("rs", "scenario"), scenario_cases())
+def test_same_seed_same_battle(rs, scenario):
+    _, first = play(rs, scenario, b"again")
+    _, second = play(rs, scenario, b"again")
+    assert events.events_to_json(first.events) == events.events_to_json(second.events)
+    others = {events.events_to_json(play(rs, scenario, bytes([n]))[1].events) for n in range(3)}
+    assert len(others) > 1, "different seeds should give different battles"
+
+
+@pytest.mark.parametrize(("rs", "scenario"), scenario_cases())
+def test_every_roll_is_logged_and_verifies_from_the_seed(rs, scenario):
+    seed = b"verify me"
+    _, outcome = play(rs, scenario, seed)
+    log = [e.to_json() for e in outcome.events]
+    rolls = [e for e in log if e["kind"] == "roll"]
+    assert rolls
+    for roll in rolls:
+        assert set(roll) >= ROLL_FIELDS
+        assert roll["total"] == sum(roll["dice"]) + sum(roll["modifiers"].values())
+    assert dice.verify_log(seed, log, dice.commitment(seed)) == []
+    rolls[-1]["dice"] = [d % rolls[-1]["sides"] + 1 for d in rolls[-1]["dice"]]  # tamper with one roll
+    assert dice.verify_log(seed, log) != []
+
+
+@pytest.mark.parametrize(("rs", "scenario"), scenario_cases())
+def test_illegal_decisions_are_rejected_naming_a_clause(rs, scenario):
+    seed = b"illegal"
+    initial = resolver.new_battle(rs, scenario, seed_commitment=dice.commitment(seed))
+    current = resolver.resolve(rs, initial, seed).state
+    chooser = policies.RandomPolicy(seed)
+    checked = 0
+    while not current.over and checked < 40:
+        request = current.pending()[0]
+        before = state.state_to_json(rs, current)
+        other = next(s for s in current.sides if s != request.side)
+        tries = {
+            "unknown": {"side": request.side, "request_id": "no-such-decision", "choice": request.default},
+            "wrong side": {"side": other, "request_id": request.id, "choice": request.default},
+            "junk": {"side": request.side, "request_id": request.id, "choice": JUNK},
+        }
+        for label, attempt in tries.items():
+            outcome = resolver.submit(rs, current, seed=seed, **attempt)
+            assert isinstance(outcome, Rejection), f"{label} answer accepted for {request.kind}"
+            assert CLAUSE.match(outcome.clause), f"{label}: {outcome.clause!r} is not a clause id"
+            assert outcome.reason
+            if label == "junk":
+                assert outcome.clause not in ENGINE_CLAUSES, "the ruleset's own clause should be named"
+        assert state.state_to_json(rs, current) == before
+        assert resolver.check_decision(rs, current, side=request.side, request_id=request.id,
+                                       choice=request.default) is None, "the default must be legal"
+        choice = chooser.choose(rs, state.redact(current, request.side), request)
+        accepted = resolver.submit(rs, current, side=request.side, request_id=request.id, choice=choice, seed=seed)
+        assert isinstance(accepted, resolver.Accepted)
+        if current.request(request.id) and accepted.state.request(request.id):
+            again = resolver.submit(rs, accepted.state, side=request.side, request_id=request.id,
+                                    choice=choice, seed=seed)
+            assert isinstance(again, Rejection)
+            assert again.clause == "ENG-DEC-03"
+        current = accepted.state
+        checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize(("rs", "scenario"), scenario_cases())
+def test_nothing_is_decided_after_the_end(rs, scenario):
+    _, outcome = play(rs, scenario, b"the end")
+    last_request = next(e for e in reversed(outcome.events) if e.kind == "decision_requested")
+    request = last_request.data["request"]
+    refused = resolver.submit(rs, outcome.state, side=request["side"], request_id=request["id"],
+                              choice=request["default"], seed=b"the end")
+    assert isinstance(refused, Rejection)
+    assert refused.clause == "ENG-DEC-04"
+
+
+@pytest.mark.parametrize(("rs", "scenario"), scenario_cases())
+def test_secret_answers_stay_with_their_side_until_revealed(rs, scenario):
+    _, outcome = play(rs, scenario, b"secrets")
+    secret = {
+        e.data["request"]["id"]: e.data["request"]["side"]
+        for e in outcome.events
+        if e.kind == "decision_requested" and e.data["request"]["secret"]
+    }
+    for event in outcome.events:
+        if event.kind == "decision" and event.data["request"] in secret:
+            side = secret[event.data["request"]]
+            assert event.visibility == events.side_only(side)
+            others = [s for s in outcome.state.sides if s != side]
+            assert all(not event.visible_to(o) for o in others)
+            assert event.visible_to(side)
+            assert event.visible_to(None)
+    if not secret:
+        pytest.skip(f"{rs.key}: no secret decisions in this scenario")
+
+
+@pytest.mark.parametrize(("rs", "scenario"), scenario_cases())
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.binary(min_size=1, max_size=12), data=st.data())
+def test_no_seed_crashes_stalls_or_breaks_an_invariant(rs, scenario, seed, data):
+    switches = {spec.key: data.draw(st.sampled_from(spec.choices), label=spec.key)
+                for spec in rs.options if spec.choices}
+    initial, outcome = play(rs, scenario, seed, switches)  # StalledBattle past MAX_DECISIONS = a loop
+    assert outcome.state.over
+    assert outcome.state.winner in (None, *outcome.state.sides)
+    fold_checking(rs, initial, outcome.events)

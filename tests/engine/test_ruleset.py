@@ -1,0 +1,103 @@
+import sys
+import textwrap
+
+import pytest
+
+from battles.engine import ruleset
+from battles.engine.ruleset import OptionError, OptionSpec
+from tests.engine import toy
+
+
+@pytest.fixture
+def clean_registry(monkeypatch):
+    monkeypatch.setattr(ruleset, "_registry", {})
+
+
+class Bidding2(toy.Bidding):
+    version = "2"
+
+
+def test_register_get_and_list(clean_registry):
+    one, two = toy.Bidding(), Bidding2()
+    assert ruleset.register(one) is one
+    ruleset.register(two)
+    ruleset.register(one)  # the same object again is harmless
+    assert ruleset.get("toy-bidding", "1") is one
+    assert ruleset.get("toy-bidding") is two  # latest registered version
+    assert ruleset.all_rulesets() == [one, two]
+    with pytest.raises(ValueError, match="already registered"):
+        ruleset.register(toy.Bidding())
+    with pytest.raises(KeyError, match="no version"):
+        ruleset.get("toy-bidding", "3")
+    ruleset.unregister("toy-bidding", "2")
+    assert ruleset.get("toy-bidding") is one
+    ruleset.unregister("toy-bidding", "1")
+    with pytest.raises(KeyError, match="no ruleset"):
+        ruleset.get("toy-bidding")
+
+
+def test_a_ruleset_needs_a_key_and_version(clean_registry):
+    class Nameless(toy.Bidding):
+        key = ""
+
+    with pytest.raises(ValueError, match="key"):
+        ruleset.register(Nameless())
+
+
+def test_rulesets_satisfy_the_protocol():
+    assert isinstance(toy.Bidding(), ruleset.Ruleset)
+    assert not isinstance(object(), ruleset.Ruleset)
+
+
+class Optioned(toy.Bidding):
+    options = (
+        OptionSpec("errata", True, "use the errata", choices=(True, False), clause="SG-ERR-01"),
+        OptionSpec("map_cols", 30, "map width in hexes"),
+        OptionSpec("wind", None, "fixed wind hexside, or None to roll"),
+    )
+
+
+def test_options_default_override_and_check():
+    rs = Optioned()
+    assert ruleset.resolve_options(rs) == {"errata": True, "map_cols": 30, "wind": None}
+    assert ruleset.resolve_options(rs, {"map_cols": 12, "wind": 3})["map_cols"] == 12
+    with pytest.raises(OptionError, match="unknown options"):
+        ruleset.resolve_options(rs, {"agility": True})
+    with pytest.raises(OptionError, match="not one of"):
+        ruleset.resolve_options(rs, {"errata": "yes"})
+    with pytest.raises(OptionError, match="must be int"):
+        ruleset.resolve_options(rs, {"map_cols": "wide"})
+
+
+def test_base_defaults():
+    rs = toy.Bidding()
+    assert rs.check_invariants is not None
+    assert rs.example_scenarios() == []
+    assert rs.tables == {}
+
+
+def test_discover_imports_every_ruleset_package(tmp_path, monkeypatch, clean_registry):
+    package = tmp_path / "fakerules"
+    (package / "alpha").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "notes.py").write_text("raise RuntimeError('modules are not imported, only packages')\n")
+    (package / "alpha" / "__init__.py").write_text(textwrap.dedent("""
+        from battles.engine.ruleset import register
+        from tests.engine.toy import Bidding
+
+        class Alpha(Bidding):
+            key = "alpha"
+
+        register(Alpha())
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        assert ruleset.discover("fakerules") == ["fakerules", "fakerules.alpha"]
+        assert ruleset.get("alpha").key == "alpha"
+    finally:
+        for name in ("fakerules", "fakerules.alpha"):
+            sys.modules.pop(name, None)
+
+
+def test_discover_finds_the_project_rules_package():
+    assert ruleset.discover()[0] == "battles.rules"
