@@ -67,14 +67,14 @@ def _rule_marker_args(node: ast.AST) -> Iterator[str]:
                     yield arg.value
 
 
-def tagged_clauses(test_files: Iterable[Path] | None = None) -> dict[str, set[str]]:
-    """Clause id -> the test files (relative paths) that tag it."""
+def tagged_clauses(test_files: Iterable[Path] | None = None, *, root: Path = PROJECT_DIR) -> dict[str, set[str]]:
+    """Clause id -> the test files (paths relative to ``root``) that tag it."""
     files = sorted(TESTS_DIR.rglob("test_*.py")) if test_files is None else list(test_files)
     tagged: dict[str, set[str]] = {}
     for path in files:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for clause_id in _rule_marker_args(tree):
-            tagged.setdefault(clause_id, set()).add(str(path.relative_to(PROJECT_DIR)))
+            tagged.setdefault(clause_id, set()).add(str(path.relative_to(root)))
     return tagged
 
 
