@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from io import StringIO
 
-import pytest
 from django.core.management import call_command
 
 from battles.checklist import checklist_clauses, coverage_report, tagged_clauses, unknown_tags
@@ -33,7 +32,6 @@ def test_markers_are_read_from_test_sources(tmp_path):
     assert len(report["SGD"].uncovered) == 103
 
 
-@pytest.mark.rule("SGD-SPD-02")
 def test_the_command_reports_this_projects_coverage_as_json():
     out = StringIO()
     call_command("rules_coverage", "--json", stdout=out)
