@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from battles.admin import ReferenceAdmin
 from strategic_map.models import City, MapHex, ReferenceRow, Territory
 
 
-class ReferenceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    """View only: edit the data files and run load_reference_data instead."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
+class MapReferenceAdmin(ReferenceAdmin):
+    """The view-only reference admin, with the stand-in flag of the map's rows."""
 
     @admin.display(boolean=True, description="stand-in", ordering="provenance")
     def stand_in(self, obj: ReferenceRow) -> bool:
@@ -26,14 +17,14 @@ class ReferenceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Territory)
-class TerritoryAdmin(ReferenceAdmin):
+class TerritoryAdmin(MapReferenceAdmin):
     list_display = ("name", "move_through", "patrol", "stand_in")
     list_filter = ("provenance",)
     search_fields = ("name",)
 
 
 @admin.register(MapHex)
-class MapHexAdmin(ReferenceAdmin):
+class MapHexAdmin(MapReferenceAdmin):
     list_display = (
         "label",
         "col",
@@ -54,7 +45,7 @@ class MapHexAdmin(ReferenceAdmin):
 
 
 @admin.register(City)
-class CityAdmin(ReferenceAdmin):
+class CityAdmin(MapReferenceAdmin):
     list_display = ("name", "hex", "owner", "is_start_city", "has_martian_yard", "optional", "stand_in")
     list_filter = ("owner", "has_martian_yard", "optional", "provenance")
     search_fields = ("name",)

@@ -7,13 +7,14 @@ which parts the rules state and which are designed stand-ins, so every screen ca
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+from battles.engine.jsonread import read_int, read_json_object, read_opt_int, read_opt_str, read_str
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MAP_FILE = DATA_DIR / "mars-syrtis-major-map.json"
@@ -47,32 +48,14 @@ class UnknownMapName(KeyError):
 # --- small typed readers for the JSON ------------------------------------------------------------------
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected a whole number, got {value!r}")
-    return value
 
 
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else _int(value)
 
 
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected text, got {value!r}")
-    return value
 
 
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else _str(value)
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    with path.open(encoding="utf-8") as handle:
-        data = json.load(handle)
-    if not isinstance(data, dict):
-        raise TypeError(f"{path.name}: expected a JSON object at the top")
-    return data
 
 
 # --- records -------------------------------------------------------------------------------------------
@@ -275,9 +258,9 @@ def _provenance(data: Mapping[str, Any]) -> dict[str, PartProvenance]:
     return {
         part: PartProvenance(
             part=part,
-            status=_str(entry["status"]),
-            note=_str(entry["note"]),
-            lines=tuple(_int(line) for line in entry.get("lines") or ()),
+            status=read_str(entry["status"]),
+            note=read_str(entry["note"]),
+            lines=tuple(read_int(line) for line in entry.get("lines") or ()),
         )
         for part, entry in data["parts"].items()
     }
@@ -287,9 +270,9 @@ def _territories(data: Mapping[str, Any], provenance: Mapping[str, PartProvenanc
     return {
         name: Territory(
             name=name,
-            move_through=_opt_int(entry.get("move_through")),
-            patrol=_opt_int(entry.get("patrol")),
-            note=_opt_str(entry.get("note")),
+            move_through=read_opt_int(entry.get("move_through")),
+            patrol=read_opt_int(entry.get("patrol")),
+            note=read_opt_str(entry.get("note")),
             # A territory may carry its own verdict (British has no numbers in the rules).
             provenance=provenance.get(f"territories.{name}", provenance["territories"]),
         )
@@ -300,35 +283,35 @@ def _territories(data: Mapping[str, Any], provenance: Mapping[str, PartProvenanc
 def _hex(data: Mapping[str, Any]) -> MapHex:
     encounter = data.get("encounter")
     return MapHex(
-        col=_int(data["col"]),
-        row=_int(data["row"]),
-        q=_int(data["q"]),
-        r=_int(data["r"]),
-        label=_str(data["label"]),
-        terrain=_str(data["terrain"]),
-        base_terrain=_str(data["base_terrain"]),
-        region=_opt_str(data.get("region")),
-        territory=_str(data["territory"]),
-        allegiance=_str(data["allegiance"]),
-        allegiance_reason=_str(data["allegiance_reason"]),
+        col=read_int(data["col"]),
+        row=read_int(data["row"]),
+        q=read_int(data["q"]),
+        r=read_int(data["r"]),
+        label=read_str(data["label"]),
+        terrain=read_str(data["terrain"]),
+        base_terrain=read_str(data["base_terrain"]),
+        region=read_opt_str(data.get("region")),
+        territory=read_str(data["territory"]),
+        allegiance=read_str(data["allegiance"]),
+        allegiance_reason=read_str(data["allegiance_reason"]),
         british=bool(data["british"]),
-        city=_opt_str(data.get("city")),
-        site=_opt_str(data.get("site")),
-        canal_type=_opt_str(data.get("canal")),
-        canal_ids=tuple(_str(canal) for canal in data.get("canals") or ()),
-        encounter=(_int(encounter[0]), _int(encounter[1])) if encounter else None,
+        city=read_opt_str(data.get("city")),
+        site=read_opt_str(data.get("site")),
+        canal_type=read_opt_str(data.get("canal")),
+        canal_ids=tuple(read_str(canal) for canal in data.get("canals") or ()),
+        encounter=(read_int(encounter[0]), read_int(encounter[1])) if encounter else None,
     )
 
 
 def _city(data: Mapping[str, Any], *, start_city: str, martian_yards: frozenset[str]) -> City:
-    name = _str(data["name"])
+    name = read_str(data["name"])
     return City(
         name=name,
-        col=_int(data["col"]),
-        row=_int(data["row"]),
-        label=_str(data["label"]),
-        owner=_str(data["owner"]),
-        role=_str(data["role"]),
+        col=read_int(data["col"]),
+        row=read_int(data["row"]),
+        label=read_str(data["label"]),
+        owner=read_str(data["owner"]),
+        role=read_str(data["role"]),
         optional=bool(data.get("optional", False)),
         is_start_city=name == start_city,
         has_martian_yard=name in martian_yards,
@@ -337,11 +320,11 @@ def _city(data: Mapping[str, Any], *, start_city: str, martian_yards: frozenset[
 
 def _site(data: Mapping[str, Any]) -> Site:
     return Site(
-        name=_str(data["name"]),
-        col=_int(data["col"]),
-        row=_int(data["row"]),
-        kind=_str(data["kind"]),
-        role=_str(data["role"]),
+        name=read_str(data["name"]),
+        col=read_int(data["col"]),
+        row=read_int(data["row"]),
+        kind=read_str(data["kind"]),
+        role=read_str(data["role"]),
     )
 
 
@@ -351,28 +334,28 @@ def _canal(data: Mapping[str, Any]) -> Canal:
     for waypoint in data["waypoints"]:
         if isinstance(waypoint, Mapping):
             col, row = waypoint["edge_exit"]
-            edge_exit = (_int(col), _int(row))
+            edge_exit = (read_int(col), read_int(row))
         else:
-            waypoints.append(_str(waypoint))
+            waypoints.append(read_str(waypoint))
     return Canal(
-        id=_str(data["id"]),
-        name=_str(data["name"]),
-        type=_str(data["type"]),
+        id=read_str(data["id"]),
+        name=read_str(data["name"]),
+        type=read_str(data["type"]),
         waypoints=tuple(waypoints),
         edge_exit=edge_exit,
-        hexes=tuple((_int(col), _int(row)) for col, row in data["hexes"]),
+        hexes=tuple((read_int(col), read_int(row)) for col, row in data["hexes"]),
     )
 
 
 def _trek_table(data: Mapping[str, Any], provenance: PartProvenance) -> EpicTrekTable:
     table = {
-        allegiance: MappingProxyType({row: tuple(_str(c) for c in codes) for row, codes in rows.items()})
+        allegiance: MappingProxyType({row: tuple(read_str(c) for c in codes) for row, codes in rows.items()})
         for allegiance, rows in data["table"].items()
     }
     return EpicTrekTable(
-        die=_str(data["die"]),
-        row_selection=_str(data["row_selection"]),
-        codes=MappingProxyType({code: _str(meaning) for code, meaning in data["codes"].items()}),
+        die=read_str(data["die"]),
+        row_selection=read_str(data["row_selection"]),
+        codes=MappingProxyType({code: read_str(meaning) for code, meaning in data["codes"].items()}),
         table=MappingProxyType(table),
         provenance=provenance,
     )
@@ -381,23 +364,23 @@ def _trek_table(data: Mapping[str, Any], provenance: PartProvenance) -> EpicTrek
 @cache
 def mars_map() -> MarsMap:
     """The strategic map, parsed once per process."""
-    data = _read_json(MAP_FILE)
-    facts = _read_json(PROVENANCE_FILE)
+    data = read_json_object(MAP_FILE)
+    facts = read_json_object(PROVENANCE_FILE)
     provenance = _provenance(facts)
     hexes = tuple(_hex(entry) for entry in data["hexes"])
-    martian_yards = frozenset(_str(name) for name in facts["martian_yard_cities"])
+    martian_yards = frozenset(read_str(name) for name in facts["martian_yard_cities"])
     return MarsMap(
-        title=_str(data["title"]),
-        status=_str(data["status"]),
-        width=_int(data["width"]),
-        height=_int(data["height"]),
-        hex_size_miles=_int(data["hex_size_miles"]),
-        coordinate_system=MappingProxyType({k: _str(v) for k, v in data["coordinate_system"].items()}),
-        terrain_types=tuple(_str(terrain) for terrain in data["terrain_types"]),
+        title=read_str(data["title"]),
+        status=read_str(data["status"]),
+        width=read_int(data["width"]),
+        height=read_int(data["height"]),
+        hex_size_miles=read_int(data["hex_size_miles"]),
+        coordinate_system=MappingProxyType({k: read_str(v) for k, v in data["coordinate_system"].items()}),
+        terrain_types=tuple(read_str(terrain) for terrain in data["terrain_types"]),
         territories=MappingProxyType(_territories(data["territories"], provenance)),
         hexes=hexes,
         cities=tuple(
-            _city(entry, start_city=_str(facts["start_city"]), martian_yards=martian_yards)
+            _city(entry, start_city=read_str(facts["start_city"]), martian_yards=martian_yards)
             for entry in data["cities"]
         ),
         sites=tuple(_site(entry) for entry in data["sites"]),

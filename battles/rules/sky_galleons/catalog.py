@@ -7,7 +7,6 @@ hard-codes a figure. Every loader is cached, so the files are parsed once per pr
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -15,6 +14,8 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+from battles.engine.jsonread import read_int, read_json_object, read_opt_int, read_opt_str, read_str
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SHIP_CATALOG_FILE = DATA_DIR / "ship-catalog.json"
@@ -70,24 +71,12 @@ class UnknownTerritory(UnknownReferenceName):
 # --- small typed readers for the JSON ------------------------------------------------------------------
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected a whole number, got {value!r}")
-    return value
 
 
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else _int(value)
 
 
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected text, got {value!r}")
-    return value
 
 
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else _str(value)
 
 
 def _opt_bool(value: Any) -> bool | None:
@@ -99,7 +88,7 @@ def _opt_bool(value: Any) -> bool | None:
 
 
 def _strs(values: Any) -> tuple[str, ...]:
-    return tuple(_str(value) for value in values or ())
+    return tuple(read_str(value) for value in values or ())
 
 
 def _frozen(data: Mapping[str, Any]) -> JsonDict:
@@ -111,24 +100,18 @@ def _key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    with path.open(encoding="utf-8") as handle:
-        data = json.load(handle)
-    if not isinstance(data, dict):
-        raise TypeError(f"{path.name}: expected a JSON object at the top")
-    return data
 
 
 @cache
 def ship_catalog_json() -> JsonDict:
     """The whole ship catalog file, parsed once."""
-    return _frozen(_read_json(SHIP_CATALOG_FILE))
+    return _frozen(read_json_object(SHIP_CATALOG_FILE))
 
 
 @cache
 def weapons_json() -> JsonDict:
     """The whole weapons file, parsed once."""
-    return _frozen(_read_json(WEAPONS_FILE))
+    return _frozen(read_json_object(WEAPONS_FILE))
 
 
 # --- provenance ----------------------------------------------------------------------------------------
@@ -151,16 +134,16 @@ class Provenance:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Provenance:
-        lines = [_int(line) for line in data.get("lines") or ()]
+        lines = [read_int(line) for line in data.get("lines") or ()]
         if data.get("line") is not None:
-            lines.insert(0, _int(data["line"]))
+            lines.insert(0, read_int(data["line"]))
         return cls(
-            flag=_str(data["flag"]),
-            method=_opt_str(data.get("method")),
-            confidence=_opt_str(data.get("confidence")),
-            basis=_opt_str(data.get("basis")),
+            flag=read_str(data["flag"]),
+            method=read_opt_str(data.get("method")),
+            confidence=read_opt_str(data.get("confidence")),
+            basis=read_opt_str(data.get("basis")),
             lines=tuple(lines),
-            quote=_opt_str(data.get("quote")),
+            quote=read_opt_str(data.get("quote")),
         )
 
 
@@ -190,11 +173,11 @@ class Propulsion:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Propulsion:
         return cls(
-            type=_str(data["type"]),
-            engine_size=_opt_int(data.get("engine_size")),
-            engine_hp=_opt_int(data.get("engine_hp")),
+            type=read_str(data["type"]),
+            engine_size=read_opt_int(data.get("engine_size")),
+            engine_hp=read_opt_int(data.get("engine_hp")),
             forced_draught=_opt_bool(data.get("forced_draught")),
-            turncranks=_opt_int(data.get("turncranks")),
+            turncranks=read_opt_int(data.get("turncranks")),
             slave_turncranks=_opt_bool(data.get("slave_turncranks")),
         )
 
@@ -225,18 +208,18 @@ class Crew:
         deck = data.get("deck") or {}
         marines = data.get("marines") or {}
         return cls(
-            officers=_int(data["officers"]),
-            petty_officers=_int(data["petty_officers"]),
-            ratings=_int(data["ratings"]),
-            total=_int(data["total"]),
+            officers=read_int(data["officers"]),
+            petty_officers=read_int(data["petty_officers"]),
+            ratings=read_int(data["ratings"]),
+            total=read_int(data["total"]),
             bridge=_strs(data.get("bridge")),
-            deckhands=_int(deck.get("deckhands", 0)),
-            extra_petty_officers=_int(deck.get("extra_petty_officers", 0)),
-            maneuver=_int(data["maneuver"]),
-            maneuver_kind=_str(data["maneuver_kind"]),
-            gunners=_int(data["gunners"]),
-            marine_officers=_int(marines.get("officers", 0)),
-            marine_ratings=_int(marines.get("ratings", 0)),
+            deckhands=read_int(deck.get("deckhands", 0)),
+            extra_petty_officers=read_int(deck.get("extra_petty_officers", 0)),
+            maneuver=read_int(data["maneuver"]),
+            maneuver_kind=read_str(data["maneuver_kind"]),
+            gunners=read_int(data["gunners"]),
+            marine_officers=read_int(marines.get("officers", 0)),
+            marine_ratings=read_int(marines.get("ratings", 0)),
         )
 
 
@@ -259,15 +242,15 @@ class Mount:
     @classmethod
     def from_json(cls, data: Mapping[str, Any], *, exotic: bool) -> Mount:
         return cls(
-            weapon_id=_str(data["weapon_id"]),
-            weapon_name=_str(data["weapon_name"]),
-            count=_int(data["count"]),
-            mount=_str(data["mount"]),
+            weapon_id=read_str(data["weapon_id"]),
+            weapon_name=read_str(data["weapon_name"]),
+            count=read_int(data["count"]),
+            mount=read_str(data["mount"]),
             positions=_strs(data.get("positions")),
             arcs=tuple(_strs(arc) for arc in data.get("arcs") or ()),
             armored=bool(data.get("armored")),
-            armored_mount_type=_opt_str(data.get("armored_mount_type")),
-            turret_armor_value=_opt_int(data.get("turret_armor_value")),
+            armored_mount_type=read_opt_str(data.get("armored_mount_type")),
+            turret_armor_value=read_opt_int(data.get("turret_armor_value")),
             exotic=exotic,
             provenance=Provenance.from_json(data["provenance"]),
         )
@@ -329,33 +312,33 @@ class ShipClass:
             Mount.from_json(m, exotic=True) for m in data.get("exotic_weapons") or ()
         )
         speed = data.get("speed")
-        status = _str(data["data_status"])
+        status = read_str(data["data_status"])
         return cls(
-            id=_str(data["id"]),
-            name=_str(data["name"]),
+            id=read_str(data["id"]),
+            name=read_str(data["name"]),
             aliases=aliases,
-            category=_str(data["category"]),
+            category=read_str(data["category"]),
             data_status=status,
             confidence=(
                 NO_CONFIDENCE
                 if status == "name_only"
                 else weakest_confidence([*provenance.values(), *(m.provenance for m in mounts)])
             ),
-            nation=_str(data["nation"]),
-            builder=_str(data["builder"]),
-            yard_type=_opt_str(data.get("yard_type")),
+            nation=read_str(data["nation"]),
+            builder=read_str(data["builder"]),
+            yard_type=read_opt_str(data.get("yard_type")),
             propulsion=Propulsion.from_json(data["propulsion"]) if data.get("propulsion") else None,
-            hull_size=_opt_int(data.get("hull_size")),
-            hull_material=_opt_str(data.get("hull_material")),
+            hull_size=read_opt_int(data.get("hull_size")),
+            hull_material=read_opt_str(data.get("hull_material")),
             ram=_opt_bool(data.get("ram")),
-            armor_value=_opt_int(data.get("armor_value")),
-            armor_kind=_opt_str(data.get("armor_kind")),
-            speed=speed if isinstance(speed, str) else _opt_int(speed),
-            max_altitude=_opt_str(data.get("max_altitude")),
-            tonnage=_opt_int(data.get("tonnage")),
-            price=_opt_int(data.get("price")),
+            armor_value=read_opt_int(data.get("armor_value")),
+            armor_kind=read_opt_str(data.get("armor_kind")),
+            speed=speed if isinstance(speed, str) else read_opt_int(speed),
+            max_altitude=read_opt_str(data.get("max_altitude")),
+            tonnage=read_opt_int(data.get("tonnage")),
+            price=read_opt_int(data.get("price")),
             crew=Crew.from_json(data["crew"]) if data.get("crew") else None,
-            marines=_opt_int(data.get("marines")),
+            marines=read_opt_int(data.get("marines")),
             mounts=mounts,
             provenance=MappingProxyType(provenance),
             raw=_frozen(data),
@@ -371,7 +354,7 @@ def _short_name(name: str) -> str:
 def ship_classes() -> tuple[ShipClass, ...]:
     """Every class in catalog order."""
     records = ship_catalog_json()["classes"]
-    short_names = [_short_name(_str(record["name"])) for record in records]
+    short_names = [_short_name(read_str(record["name"])) for record in records]
     # A short name is an alias only when one class claims it ("Aphid" could be either Aphid).
     claimed = [_key(short) for short in short_names]
     classes = []
@@ -410,7 +393,7 @@ class RangeBands:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RangeBands:
-        return cls(close=_opt_int(data.get("close")), long=_opt_int(data.get("long")))
+        return cls(close=read_opt_int(data.get("close")), long=read_opt_int(data.get("long")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,12 +412,12 @@ class RateOfFire:
         if data is None:
             return None
         if isinstance(data, int):
-            return cls(shots=_int(data))
+            return cls(shots=read_int(data))
         return cls(
-            reload_turns=_opt_int(data.get("reload_turns")),
-            normal=_opt_int(data.get("normal")),
-            maximum=_opt_int(data.get("max")),
-            dice=_opt_str(data.get("dice")),
+            reload_turns=read_opt_int(data.get("reload_turns")),
+            normal=read_opt_int(data.get("normal")),
+            maximum=read_opt_int(data.get("max")),
+            dice=read_opt_str(data.get("dice")),
         )
 
 
@@ -479,25 +462,25 @@ class Weapon:
         ranges = data.get("range_hexes")
         damage = data.get("damage_value")
         return cls(
-            id=_str(data["id"]),
-            name=_str(data["name"]),
+            id=read_str(data["id"]),
+            name=read_str(data["name"]),
             aliases=_strs(data.get("aliases")),
-            category=_str(data["category"]),
-            weight_tons=_int(data["weight_tons"]),
+            category=read_str(data["category"]),
+            weight_tons=read_int(data["weight_tons"]),
             penetration=RangeBands.from_json(penetration) if isinstance(penetration, Mapping) else None,
-            damage_value=damage if isinstance(damage, str) else _opt_int(damage),
+            damage_value=damage if isinstance(damage, str) else read_opt_int(damage),
             rate_of_fire=RateOfFire.from_json(data.get("rate_of_fire")),
-            crew=_int(data["crew"]),
+            crew=read_int(data["crew"]),
             crew_quarters_provided=_opt_bool(data.get("crew_quarters_provided")),
             range_hexes=RangeBands.from_json(ranges) if ranges else None,
-            range_total_hexes=_opt_int(ranges.get("total_hexes")) if ranges else None,
-            cost_pounds=_int(data["cost_pounds"]),
+            range_total_hexes=read_opt_int(ranges.get("total_hexes")) if ranges else None,
+            cost_pounds=read_int(data["cost_pounds"]),
             british_yard=bool(data["availability"]["british_yard"]),
             martian_yard=bool(data["availability"]["martian_yard"]),
-            requires_space=_opt_str(data.get("requires_space")),
-            authoritative_source=_str(data["authoritative_source"]),
+            requires_space=read_opt_str(data.get("requires_space")),
+            authoritative_source=read_str(data["authoritative_source"]),
             source_lines=MappingProxyType(
-                {source: _int(entry["line"]) for source, entry in (data.get("sources") or {}).items()}
+                {source: read_int(entry["line"]) for source, entry in (data.get("sources") or {}).items()}
             ),
             raw=_frozen(data),
         )
@@ -545,15 +528,15 @@ class SmallArm:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SmallArm:
         return cls(
-            id=_str(data["id"]),
-            name=_str(data["name"]),
-            men_per_die=_int(data["men_per_die"]),
+            id=read_str(data["id"]),
+            name=read_str(data["name"]),
+            men_per_die=read_int(data["men_per_die"]),
             range_hexes=RangeBands.from_json(data["range_hexes"]),
-            hit_close=_str(data["hit_numbers"]["close"]),
-            hit_long=_str(data["hit_numbers"]["long"]),
-            save=_str(data["save"]),
-            lines=tuple(_int(line) for line in data.get("lines") or ()),
-            notes=_str(data.get("notes") or ""),
+            hit_close=read_str(data["hit_numbers"]["close"]),
+            hit_long=read_str(data["hit_numbers"]["long"]),
+            save=read_str(data["save"]),
+            lines=tuple(read_int(line) for line in data.get("lines") or ()),
+            notes=read_str(data.get("notes") or ""),
         )
 
 
@@ -583,10 +566,10 @@ class EncounterCategory:
             quality = quality.get("quality")
         return cls(
             name=name,
-            description=_str(data.get("description") or ""),
+            description=read_str(data.get("description") or ""),
             class_ids=_strs(data.get("class_ids")),
-            crew_quality=_opt_str(quality),
-            line=_int(data["line"]),
+            crew_quality=read_opt_str(quality),
+            line=read_int(data["line"]),
             raw=_frozen(data),
         )
 
@@ -628,11 +611,11 @@ class EncounterTable:
     def from_json(cls, data: Mapping[str, Any]) -> EncounterTable:
         rolls = data["type_roll_1d6"]
         return cls(
-            territory=_str(data["territory"]),
-            move_through=_int(data["encounter_if_moving_on_1d6_le"]),
-            patrol=_int(data["encounter_if_patrolling_on_1d6_le"]),
-            type_roll=tuple(_str(rolls[str(die)]) for die in range(1, len(rolls) + 1)),
-            lines=(_int(data["line_clean_copy"]), _int(data["line_first_copy"])),
+            territory=read_str(data["territory"]),
+            move_through=read_int(data["encounter_if_moving_on_1d6_le"]),
+            patrol=read_int(data["encounter_if_patrolling_on_1d6_le"]),
+            type_roll=tuple(read_str(rolls[str(die)]) for die in range(1, len(rolls) + 1)),
+            lines=(read_int(data["line_clean_copy"]), read_int(data["line_first_copy"])),
         )
 
 
