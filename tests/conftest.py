@@ -72,3 +72,23 @@ def live_celery_worker(transactional_db: None) -> Iterator[LiveWorker]:
 def _fast_password_hashing(settings: Any) -> None:
     """PBKDF2's deliberate slowness buys nothing in tests; subprocess servers keep the real hashers."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+SERVICE_MARKERS = ("postgres", "redis", "browser", "sqlite")
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Say how many tests of each real-service kind ran and passed, so a CI log proves they executed."""
+    counts = {marker: {"passed": 0, "skipped": 0, "failed": 0} for marker in SERVICE_MARKERS}
+    for outcome in ("passed", "skipped", "failed", "error"):
+        for report in terminalreporter.stats.get(outcome, []):
+            keywords = getattr(report, "keywords", {})
+            for marker in SERVICE_MARKERS:
+                if marker in keywords:
+                    counts[marker]["failed" if outcome == "error" else outcome] += 1
+    terminalreporter.section("real services")
+    terminalreporter.write_line(f"database: {connection.vendor}")
+    for marker, numbers in counts.items():
+        terminalreporter.write_line(
+            f"{marker:9} passed {numbers['passed']:4}  skipped {numbers['skipped']:4}  failed {numbers['failed']:4}"
+        )
