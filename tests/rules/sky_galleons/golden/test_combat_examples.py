@@ -12,7 +12,16 @@ from dataclasses import replace
 import pytest
 
 from battles.engine.hexgrid import ORIGIN, Hex
-from battles.rules.sky_galleons.combat import FixedDice, fire_gun_marked, fire_solution, roll_to_hit
+from battles.rules.sky_galleons.combat import (
+    ArmorEffect,
+    FixedDice,
+    Shot,
+    apply_hit,
+    armor_effect,
+    fire_gun_marked,
+    fire_solution,
+    roll_to_hit,
+)
 from battles.rules.sky_galleons.record import Moment, ShipRecord, ship_record_from_class
 
 ROGUE = "1"  # Swiftwood's forward rogue, range 3/6
@@ -85,3 +94,40 @@ def test_altitude_minus_1_close_hits_on_4_to_6_long_only_on_6() -> None:
     long_hits = [face for face in range(1, 7) if roll_to_hit(ships, long, roller=FixedDice(face))[0]]
     assert close_hits == [4, 5, 6]
     assert long_hits == [6]
+
+
+@pytest.mark.rule("SG-DMG-06", "SG-DMG-05")
+def test_damage_value_3_on_the_hull_is_3_hull_hits() -> None:
+    target = ship("Target")
+    hit, _ = apply_hit(target, Shot(3), now=Moment(1), roller=FixedDice(1))
+    assert hit.hull_hits == 3
+    assert target.hull_hits == 0
+
+
+@pytest.mark.rule("SG-DMG-12", "SG-DMG-11")
+def test_hull_size_3_ceiling_high_has_4_rows_of_3_boxes() -> None:
+    record = ship("Runner", cls="Sky Runner")  # Hs 3, ceiling High
+    assert [row.altitude for row in record.hull_rows] == ["H", "M", "L", "VL"]
+    assert [row.boxes for row in record.hull_rows] == [3, 3, 3, 3]
+    assert record.hull_boxes == 12
+
+
+@pytest.mark.rule("SG-ARM-05", "SG-ARM-03", "SG-ARM-04")
+@pytest.mark.parametrize(("die", "hits"), [(1, 1), (2, 1), (3, 1), (4, 2), (5, 2), (6, 2)])
+def test_damage_value_3_against_armor_above_penetration_is_1_hit_and_a_second_on_4_to_6(die: int, hits: int) -> None:
+    assert armor_effect(3, 2, 3) == ArmorEffect("halved", 1, True)
+    # A rogue (Pen 2, DV 3) on the hull of a ship with armor 3.
+    target = ship("Target", cls="Hamburg")
+    hit, _ = apply_hit(target, Shot(3, penetration=2), now=Moment(1), roller=FixedDice(1, die))
+    assert hit.hull_hits == hits
+
+
+@pytest.mark.rule("SG-ARM-07", "SG-ARM-06")
+def test_penetration_3_damage_value_3_halved_against_armor_6_no_effect_against_7() -> None:
+    assert armor_effect(3, 3, 6) == ArmorEffect("halved", 1, True)
+    assert armor_effect(3, 3, 7) == ArmorEffect("none", 0)
+    target = ship("Target", cls="Hamburg")
+    six = replace(target, armor=6)
+    seven = replace(target, armor=7)
+    assert apply_hit(six, Shot(3, penetration=3), now=Moment(1), roller=FixedDice(1, 4))[0].hull_hits == 2
+    assert apply_hit(seven, Shot(3, penetration=3), now=Moment(1), roller=FixedDice(1))[0].hull_hits == 0
