@@ -21,6 +21,22 @@ shape this module most:
   others are the ships at the target's altitude (SG-FIRE-11/12).
 * The to-hit dice of one gun are rolled together, then the second rolls of its missed shots, then each hit
   is resolved in turn, the target's first.
+* A Gun hit's damage points past the first are casualties, the destroyed gun's crew first (the chart's
+  word); the guns it can hit are those bearing on the aspect the fire came from (SG-DMG-08..10).
+* The owner's choice of casualties is his standing casualty order on the record (SG-DMG-18); the officer
+  check is rolled at the ship's first gunfire casualty of a movement phase (SG-DMG-19).
+* Armor works location by location: crew, and the Fire, Rudder, Lifters and Screw/Mast criticals, always
+  take the full damage value; the hull, armored guns, magazine, bridge, trim and boiler take it halved or
+  not at all (SG-ARM-09). Damage from inside (a magazine's hull hits and follow-on critical, a boiler's
+  criticals) is not reduced. Penetration by range is on by default (SG-CG-06).
+* Magazines are the guns of damage value 1 or more; with none a Magazine result is a Fire (SG-CRIT-14).
+* Bridge casualties are picked by die (the chart, SG-CRIT-43). One fire level per ship: a new Fire adds to
+  it (SG-CRIT-49). Boiler size is engine size (SG-CRIT-44). One Screw/Mast critical costs 1, whatever the
+  damage value (SG-CRIT-45/46).
+* Loss of trim is rolled again at once after each 1-level drop until recovered or crashed (main text over
+  the chart, SG-CRIT-47); the roller is the original trimsman, then the captain, officers and petty
+  officers, then anyone (SG-CRIT-33); the errata's modified 6 against damage values of 6 or more is on by
+  default (SG-ERR-07). Nobody at the trim station: on a 6 a loss of trim against damage value 6 (SG-CREW-09).
 """
 
 from __future__ import annotations
@@ -176,6 +192,10 @@ class _Log:
                 "clauses": list(clauses),
             }
         )
+
+
+def _no_dice(purpose: str, count: int, sides: int) -> tuple[int, ...]:
+    raise AssertionError(f"{purpose}: this step rolls no dice")
 
 
 # --- can it fire, and how ------------------------------------------------------------------------------
@@ -532,7 +552,7 @@ def _armored(log: _Log, record: ShipRecord, shot: Shot, armor: int, what: str) -
     return hits
 
 
-def mark_hull_hits(record: ShipRecord, hits: int, log: _Log, *, clauses: Sequence[str] = ("SG-DMG-11",)) -> ShipRecord:
+def _mark_hull_hits(record: ShipRecord, hits: int, log: _Log, *, clauses: Sequence[str] = ("SG-DMG-11",)) -> ShipRecord:
     """Check off ``hits`` hull boxes from the highest row left (SG-DMG-11..16); every box gone: it crashes."""
     if hits <= 0 or not record.afloat:
         return record
@@ -593,7 +613,7 @@ def _kill(record: ShipRecord, post: str, men: int) -> ShipRecord:
     return replace(record, crew=record.crew.with_count(post, record.crew.count(post) - men))
 
 
-def take_casualties(
+def _take_casualties(
     record: ShipRecord,
     men: int,
     *,
@@ -654,7 +674,7 @@ def take_casualties(
     return record
 
 
-def hit_location(log: _Log, record: ShipRecord) -> str:
+def _hit_location(log: _Log, record: ShipRecord) -> str:
     """Roll 1d6 on the hit location table (SG-DMG-01..04)."""
     locations: Mapping[str, str] = table("hit_location", "table")
     (face,) = log.roll(
@@ -670,6 +690,20 @@ def hit_location(log: _Log, record: ShipRecord) -> str:
 
 def _guns_bearing(record: ShipRecord, incoming: Sequence[str]) -> list[str]:
     return [gun.id for gun in record.guns if not gun.destroyed and set(gun.arcs) & set(incoming)]
+
+
+def hull_hits(record: ShipRecord, hits: int) -> tuple[ShipRecord, list[Happening]]:
+    """Check off ``hits`` hull boxes (collisions, rams and the like; armor is the caller's business)."""
+    log = _Log(_no_dice)
+    return _mark_hull_hits(record, hits, log), log.happened
+
+
+def crew_casualties(
+    record: ShipRecord, men: int, *, now: Moment, roller: Roller, source: str, officer_check: bool = True
+) -> tuple[ShipRecord, list[Happening]]:
+    """Kill ``men`` crewmen by the owner's casualty order, rolling the phase's officer check (SG-DMG-18/19)."""
+    log = _Log(roller)
+    return _take_casualties(record, men, now=now, log=log, source=source, officer_check=officer_check), log.happened
 
 
 def apply_hit(
@@ -689,7 +723,7 @@ def _apply_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules:
     if not target.afloat:
         return target
     for _ in range(tint("damage", "gun_reroll_limit")):
-        location = hit_location(log, target)
+        location = _hit_location(log, target)
         if location != "gun" or _guns_bearing(target, shot.incoming):
             break
         log.note(
@@ -710,13 +744,13 @@ def _apply_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules:
         location = table("damage", "higher_target_crew_becomes")
     if location == "hull":
         hits = _armored(log, target, shot, target.armor, "hull")
-        return mark_hull_hits(target, hits, log, clauses=("SG-DMG-05", "SG-DMG-11"))
+        return _mark_hull_hits(target, hits, log, clauses=("SG-DMG-05", "SG-DMG-11"))
     if location == "crew":
         men = _ceil_half(shot.damage_value, tint("damage", "crew_hit_divisor"))
-        return take_casualties(target, men, now=now, log=log, source=f"Crew hit, damage value {shot.damage_value}")
+        return _take_casualties(target, men, now=now, log=log, source=f"Crew hit, damage value {shot.damage_value}")
     if location == "gun":
         return _gun_hit(target, shot, now=now, log=log)
-    return resolve_critical(target, shot, now=now, log=log, rules=rules)
+    return _resolve_critical(target, shot, now=now, log=log, rules=rules)
 
 
 def _gun_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipRecord:
@@ -742,7 +776,7 @@ def _gun_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipR
     )
     extra = (value - 1) * tint("damage", "gun_hit_extra_casualties_per_damage_point_over")
     if extra > 0:
-        target = take_casualties(
+        target = _take_casualties(
             target, extra, now=now, log=log, source=f"Gun hit on gun {gun_id}", first_from_gun=gun_id
         )
     return target
@@ -790,7 +824,23 @@ def fire(
 # --- critical hits -------------------------------------------------------------------------------------
 
 
-def resolve_critical(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
+def critical_hit(
+    target: ShipRecord, shot: Shot, *, now: Moment, roller: Roller, rules: CombatRules | None = None
+) -> tuple[ShipRecord, list[Happening]]:
+    """A Critical hit location: roll 2d6 on the Critical Hit table and apply the result (SG-CRIT-01..09)."""
+    log = _Log(roller)
+    return _resolve_critical(target, shot, now=now, log=log, rules=rules or CombatRules()), log.happened
+
+
+def apply_critical(
+    target: ShipRecord, kind: str, shot: Shot, *, now: Moment, roller: Roller, rules: CombatRules | None = None
+) -> tuple[ShipRecord, list[Happening]]:
+    """Apply one named critical result (a table value, e.g. "rudder") without rolling for it."""
+    log = _Log(roller)
+    return _critical(target, kind, shot, now=now, log=log, rules=rules or CombatRules()), log.happened
+
+
+def _resolve_critical(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
     """Roll 2d6 on the Critical Hit table and apply the result (SG-CRIT-01..09)."""
     results: Mapping[str, str] = table("critical_hits", "table")
     faces = log.roll(
@@ -802,10 +852,10 @@ def resolve_critical(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, 
         needed="table",
         judge=lambda _faces, total: results[str(total)],
     )
-    return critical(target, results[str(sum(faces))], shot, now=now, log=log, rules=rules)
+    return _critical(target, results[str(sum(faces))], shot, now=now, log=log, rules=rules)
 
 
-def critical(target: ShipRecord, kind: str, shot: Shot, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
+def _critical(target: ShipRecord, kind: str, shot: Shot, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
     """Apply one critical result: magazine, bridge, fire_boiler, trim, rudder, fire, lifters, screw_mast."""
     if not target.afloat:
         return target
@@ -885,7 +935,7 @@ def _magazine(
             needed="hull hits",
             judge=lambda _faces, total: f"{total} hull hits",
         )
-        return mark_hull_hits(record, sum(faces), log, clauses=("SG-CRIT-20",))
+        return _mark_hull_hits(record, sum(faces), log, clauses=("SG-CRIT-20",))
     gun_id = log.pick(
         f"which of {record.name}'s magazines explodes", candidates, ship=record.name, clauses=["SG-CRIT-10"]
     )
@@ -898,9 +948,9 @@ def _magazine(
         clauses=["SG-CRIT-10", "SG-CRIT-11", "SG-CRIT-12"],
         outcome=f"damage value {value}",
     )
-    record = mark_hull_hits(record, value, log, clauses=("SG-CRIT-11",))
+    record = _mark_hull_hits(record, value, log, clauses=("SG-CRIT-11",))
     inside = Shot(damage_value=value, source=f"magazine of gun {gun_id}", internal=True)
-    return resolve_critical(record, inside, now=now, log=log, rules=rules)
+    return _resolve_critical(record, inside, now=now, log=log, rules=rules)
 
 
 def _bridge(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipRecord:
@@ -985,7 +1035,7 @@ def _boiler(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: Co
         damage_value=tint("boiler", "explosion_critical_damage_value"), source="boiler explosion", internal=True
     )
     for _ in range(extra):
-        record = resolve_critical(record, inside, now=now, log=log, rules=rules)
+        record = _resolve_critical(record, inside, now=now, log=log, rules=rules)
     return record
 
 
@@ -1149,10 +1199,6 @@ def check_untrimmed(
 
 
 # --- fires, turn upkeep and repairs --------------------------------------------------------------------
-
-
-def _no_dice(purpose: str, count: int, sides: int) -> tuple[int, ...]:
-    raise AssertionError(f"{purpose}: this step rolls no dice")
 
 
 def begin_turn(record: ShipRecord) -> tuple[ShipRecord, list[Happening]]:

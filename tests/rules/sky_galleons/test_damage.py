@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from battles.engine.hexgrid import ORIGIN, Hex
-from battles.rules.sky_galleons.combat import FixedDice, Shot, apply_hit, fire
+from battles.rules.sky_galleons.combat import FixedDice, Shot, apply_hit, crew_casualties, fire
+from battles.rules.sky_galleons.combat import hull_hits as mark_hull
 from battles.rules.sky_galleons.record import Moment, ShipRecord, ship_record_from_class
 
 NOW = Moment(3, 1)
@@ -24,7 +25,7 @@ def target() -> ShipRecord:
     return ship()
 
 
-def hull_hits(record: ShipRecord) -> list[int]:
+def rows_hit(record: ShipRecord) -> list[int]:
     return [row.hits for row in record.hull_rows]
 
 
@@ -59,7 +60,7 @@ def test_hull_hits_fill_the_highest_row_and_lower_the_ceiling() -> None:
     # Swiftwood: Hs 3, rows VH H M L VL. At its ceiling (VH).
     at_ceiling = ship(altitude="VH")
     hit, happened = apply_hit(at_ceiling, Shot(4), now=NOW, roller=FixedDice(HULL))
-    assert hull_hits(hit) == [3, 1, 0, 0, 0]
+    assert rows_hit(hit) == [3, 1, 0, 0, 0]
     assert hit.max_altitude == "H"
     assert hit.must_drop == 1
     assert "ceiling now H" in happened[-1]["outcome"]
@@ -182,3 +183,45 @@ def test_fire_resolves_the_hits_on_the_target_and_a_stray(target: ShipRecord) ->
     after, _ = fire(ships, "Firer", "1", "Target", now=NOW, roller=FixedDice(1, 5, HULL))
     assert after["Target"] == target
     assert after["Other"].hull_hits == 3
+
+
+# --- crew losses and what they do ----------------------------------------------------------------------
+
+
+@pytest.mark.rule("SG-CREW-10", "SG-CREW-11", "SG-DMG-18")
+def test_gun_crew_losses_slow_the_gun() -> None:
+    aphid = ship("Aphid", "Aphid (original)")
+    hrc = next(gun.id for gun in aphid.guns if gun.weapon_id == "1pdr_hrc")
+    four_inch = next(gun.id for gun in aphid.guns if gun.weapon_id == "4in_short")
+    ordered = replace(aphid, casualty_order=(f"gun:{four_inch}",))
+    hit, _ = crew_casualties(ordered, 1, now=NOW, roller=FixedDice(1), source="test")
+    assert hit.gun(four_inch).manned == 1
+    # The 4" (ROF 1) now reloads a turn between shots.
+    assert hit.gun(four_inch).rate is not None
+    assert hit.gun(four_inch).rate.reload_turns == 1
+    assert aphid.gun(hrc).rate is not None
+    assert aphid.gun(hrc).rate.shots == 3
+
+
+@pytest.mark.rule("SG-CREW-12", "SG-CREW-14", "SG-DMG-18")
+def test_maneuvering_crew_losses_cut_speed() -> None:
+    galley = replace(ship("Runner", "Sky Runner"), casualty_order=("maneuver",))  # rows 3/3/3/3, speed 4
+    hit, _ = crew_casualties(galley, 4, now=NOW, roller=FixedDice(1), source="test")
+    assert hit.crew.maneuver_lost == 4
+    assert hit.effective_speed() == 3
+    steamer = replace(ship("Hamburg", "Hamburg"), casualty_order=("maneuver",))  # speed 5
+    hit, _ = crew_casualties(steamer, 2, now=NOW, roller=FixedDice(1), source="test")
+    assert hit.effective_speed() == 3
+
+
+def test_casualties_beyond_the_crew_stop_at_nobody(target: ShipRecord) -> None:
+    hit, happened = crew_casualties(target, 500, now=NOW, roller=FixedDice(1), source="test")
+    assert hit.crew_aboard == 0
+    assert happened[-1]["purpose"].startswith(f"{target.crew_aboard} crew casualties")
+
+
+@pytest.mark.rule("SG-DMG-11")
+def test_hull_hits_without_a_shot(target: ShipRecord) -> None:
+    hit, happened = mark_hull(target, 2)
+    assert rows_hit(hit) == [2, 0, 0, 0, 0]
+    assert happened[0]["outcome"] == "2 hull hits"

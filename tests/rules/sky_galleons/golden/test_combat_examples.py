@@ -14,12 +14,16 @@ import pytest
 from battles.engine.hexgrid import ORIGIN, Hex
 from battles.rules.sky_galleons.combat import (
     ArmorEffect,
+    CombatRules,
     FixedDice,
     Shot,
+    apply_critical,
     apply_hit,
     armor_effect,
     fire_gun_marked,
     fire_solution,
+    lose_trim,
+    repair,
     roll_to_hit,
 )
 from battles.rules.sky_galleons.record import Moment, ShipRecord, ship_record_from_class
@@ -131,3 +135,29 @@ def test_penetration_3_damage_value_3_halved_against_armor_6_no_effect_against_7
     seven = replace(target, armor=7)
     assert apply_hit(six, Shot(3, penetration=3), now=Moment(1), roller=FixedDice(1, 4))[0].hull_hits == 2
     assert apply_hit(seven, Shot(3, penetration=3), now=Moment(1), roller=FixedDice(1))[0].hull_hits == 0
+
+
+@pytest.mark.rule("SG-CRIT-40", "SG-CRIT-39", "SG-CRIT-41")
+def test_rudder_jammed_at_2_then_at_1_needs_more_than_3_to_free() -> None:
+    target = ship("Target")
+    jammed, _ = apply_critical(target, "rudder", Shot(2), now=Moment(1), roller=FixedDice())
+    jammed, _ = apply_critical(jammed, "rudder", Shot(1), now=Moment(1), roller=FixedDice())
+    assert jammed.criticals.rudder_jam == 3
+    freed = [face for face in range(1, 7) if repair(jammed, roller=FixedDice(face))[0].criticals.rudder_jam == 0]
+    assert freed == [4, 5, 6]
+
+
+@pytest.mark.rule("SG-ERR-09", "SG-ERR-07", "SG-ERR-08", "SG-CRIT-34")
+def test_hull_size_5_trim_critical_of_damage_value_7_recovers_on_a_natural_5_or_6() -> None:
+    endtime = ship("Endtime", cls="Endtime")  # Hs 5: +1 to the die
+    assert endtime.hull_size == 5
+
+    def recovers(face: int, rules: CombatRules) -> bool:
+        # A failure drops a level and rolls again: a 6 then ends it, so only the first roll is judged here.
+        dice = FixedDice(face, 6)
+        after, _ = lose_trim(endtime, 7, now=Moment(1), roller=dice, rules=rules)
+        return after.altitude == endtime.altitude
+
+    assert [face for face in range(1, 7) if recovers(face, CombatRules())] == [5, 6]
+    # The original rule (errata off): only the natural 6.
+    assert [face for face in range(1, 7) if recovers(face, CombatRules(errata=False))] == [6]
