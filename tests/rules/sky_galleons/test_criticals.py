@@ -170,11 +170,14 @@ def test_boiler_blows_below_the_damage_value_killing_the_engine_crew_with_engine
 # --- trim -----------------------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("SG-CRIT-31", "SG-CRIT-36", "SG-CRIT-37")
+@pytest.mark.rule("SG-CRIT-31", "SG-CRIT-36", "SG-CRIT-37", "SG-CRIT-48")
 def test_loss_of_trim_drops_a_level_per_failure_until_recovered_then_stuns_two_phases() -> None:
     target = ship(altitude="M")  # Hs 3: no hull bonus; trimsman alive
     recovered, _ = crit(target, "trim", 2, 3)
     assert recovered.altitude == "M"
+    # Recovered or not, the crew is stunned (main text over the chart): no moving, firing or fire fighting.
+    assert recovered.stunned(Moment(4, 2))
+    assert not recovered.can_change_course(Moment(4, 2))
     after, _ = crit(target, "trim", 2, 2, 1, 3)
     assert after.altitude == "VL"
     assert after.status == "flying"
