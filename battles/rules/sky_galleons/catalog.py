@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from battles.engine.jsonread import read_int, read_json_object, read_opt_int, read_opt_str, read_str
 
@@ -364,13 +364,33 @@ def ship_classes() -> tuple[ShipClass, ...]:
     return tuple(classes)
 
 
+class _Named(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+
+
+NamedRecord = TypeVar("NamedRecord", bound=_Named)
+
+
+def _name_index(records: Iterable[NamedRecord], kind: str) -> Mapping[str, NamedRecord]:
+    """Lookup key of every id, name and alias -> its record. A name two records claim is a data error,
+    not something for the later record to win silently."""
+    index: dict[str, NamedRecord] = {}
+    for record in records:
+        for name in (record.id, record.name, *record.aliases):
+            other = index.setdefault(_key(name), record)
+            if other is not record:
+                raise ValueError(f"{kind} name {name!r} is claimed by {other.id} and {record.id}")
+    return MappingProxyType(index)
+
+
 @cache
 def _ship_class_index() -> Mapping[str, ShipClass]:
-    index: dict[str, ShipClass] = {}
-    for ship in ship_classes():
-        for name in (ship.id, ship.name, *ship.aliases):
-            index[_key(name)] = ship
-    return MappingProxyType(index)
+    return _name_index(ship_classes(), "ship class")
 
 
 def ship_class(name: str) -> ShipClass:
@@ -494,13 +514,7 @@ def weapons() -> tuple[Weapon, ...]:
 
 @cache
 def _weapon_index() -> Mapping[str, Weapon]:
-    index: dict[str, Weapon] = {}
-    for weapon_type in weapons():
-        for name in (weapon_type.id, weapon_type.name, *weapon_type.aliases):
-            other = index.setdefault(_key(name), weapon_type)
-            if other is not weapon_type:
-                raise ValueError(f"weapon name {name!r} is claimed by {other.id} and {weapon_type.id}")
-    return MappingProxyType(index)
+    return _name_index(weapons(), "weapon")
 
 
 def weapon(name: str) -> Weapon:
