@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +105,19 @@ class Needed:
         return ",".join(f"{label}:{counts[label]}" for label in dict.fromkeys(order) if label in counts)
 
 
+@dataclass(frozen=True)
+class Judge:
+    """What a roll needs when bands cannot say it (a per-die count with a second chance, "more than the
+    jam or a natural 6"...): the text for the log and a function of (faces, total) naming the outcome."""
+
+    text: str
+    rule: Callable[[tuple[int, ...], int], str] = field(compare=False)
+
+    def judge_dice(self, dice: Sequence[int], modifier: int) -> str:
+        faces = tuple(dice)
+        return self.rule(faces, sum(faces) + modifier)
+
+
 def at_least(n: int, success: str = "success", failure: str = "failure") -> Needed:
     return Needed(f"{n}+", ((n, None, success),), failure)
 
@@ -180,7 +193,7 @@ def make_roll(
     count: int = 1,
     sides: int = 6,
     modifiers: Mapping[str, int] | None = None,
-    needed: Needed | None = None,
+    needed: Needed | Judge | None = None,
 ) -> Roll:
     """Roll ``count`` dice at a known position. Pure: the same arguments give the same Roll."""
     if count < 1:
@@ -220,7 +233,7 @@ class Dice:
         count: int = 1,
         sides: int = 6,
         modifiers: Mapping[str, int] | None = None,
-        needed: Needed | None = None,
+        needed: Needed | Judge | None = None,
         stream: str = MAIN,
     ) -> tuple[Roll, Dice]:
         start = self.position(stream)

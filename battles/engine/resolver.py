@@ -214,7 +214,7 @@ class Context(Generic[B]):
         count: int = 1,
         sides: int = 6,
         modifiers: Mapping[str, int] | None = None,
-        needed: dice_.Needed | None = None,
+        needed: dice_.Needed | dice_.Judge | None = None,
         ships: Sequence[str] = (),
         stream: str = dice_.MAIN,
     ) -> dice_.Roll:

@@ -8,8 +8,8 @@ records plus a list of plain "what happened" dicts for the event log, one per ro
      "outcome": "hit", "clauses": ["SG-FIRE-09", "SG-FIRE-17"]}
 
 Effects without dice have ``faces`` [] and ``total`` None. The roller is ``(purpose, count, sides) ->
-faces``: the ruleset hands in ``lambda purpose, count, sides: ctx.roll(purpose, count=count,
-sides=sides).dice`` so every die is the battle's logged die; tests hand in :class:`FixedDice`.
+faces``: the ruleset hands in a roller that rolls through ``ctx.roll`` with the roll's modifiers and judgement, so
+every die is the battle's logged die, logged whole; tests hand in :class:`FixedDice`.
 
 Numbers and tables come from ``data/combat-tables.json``; each of its entries names its clauses and, where
 the text is ambiguous, silent or lost, the reading this module applies (``decision``). The readings that
@@ -63,10 +63,27 @@ T = TypeVar("T")
 Happening = dict[str, Any]
 
 
-class Roller(Protocol):
-    """The dice: ``count`` dice of ``sides`` sides for ``purpose``, their faces in order."""
+Judgement = Callable[[tuple[int, ...], int], str]
 
-    def __call__(self, purpose: str, count: int, sides: int) -> tuple[int, ...]: ...
+
+class Roller(Protocol):
+    """The dice: ``count`` dice of ``sides`` sides for ``purpose``, their faces in order.
+
+    The roll's modifiers, what it needs, how its outcome is judged from (faces, total) and the ship it
+    concerns come along, so a ruleset can log the roll whole as it happens; a test roller may ignore them.
+    """
+
+    def __call__(
+        self,
+        purpose: str,
+        count: int,
+        sides: int,
+        *,
+        modifiers: Mapping[str, int],
+        needed: str,
+        judge: Judgement,
+        ship: str,
+    ) -> tuple[int, ...]: ...
 
 
 class DiceExhausted(LookupError):
@@ -84,7 +101,7 @@ class FixedDice:
         self._faces = list(faces)
         self.calls: list[tuple[str, tuple[int, ...], int]] = []
 
-    def __call__(self, purpose: str, count: int, sides: int) -> tuple[int, ...]:
+    def __call__(self, purpose: str, count: int, sides: int, **_described: Any) -> tuple[int, ...]:
         if len(self._faces) < count:
             raise DiceExhausted(f"{purpose}: wanted {count} dice, {len(self._faces)} left")
         rolled = tuple(self._faces[:count])
@@ -143,10 +160,10 @@ class _Log:
         sides: int = 6,
         modifiers: Mapping[str, int] | None = None,
     ) -> tuple[int, ...]:
-        faces = tuple(self.roller(purpose, count, sides))
+        mods = dict(modifiers or {})
+        faces = tuple(self.roller(purpose, count, sides, modifiers=mods, needed=needed, judge=judge, ship=ship))
         if len(faces) != count or any(not 1 <= face <= sides for face in faces):
             raise ValueError(f"{purpose}: the roller gave {faces} for {count}d{sides}")
-        mods = dict(modifiers or {})
         total = sum(faces) + sum(mods.values())
         self.happened.append(
             {
@@ -194,7 +211,7 @@ class _Log:
         )
 
 
-def _no_dice(purpose: str, count: int, sides: int) -> tuple[int, ...]:
+def _no_dice(purpose: str, count: int, sides: int, **_described: Any) -> tuple[int, ...]:
     raise AssertionError(f"{purpose}: this step rolls no dice")
 
 
@@ -796,10 +813,36 @@ def fire(
     """One gun fires at one ship: to hit, stray shots, then every hit resolved. Raises FireRefused."""
     rules = rules or CombatRules()
     solution = fire_solution(ships[firer], gun_id, ships[target], now=now, rules=rules, same_hex=same_hex)
+    return resolve_fire(ships, solution, now=now, roller=roller, rules=rules)
+
+
+def resolve_fire(
+    ships: Mapping[str, ShipRecord],
+    solution: FireSolution,
+    *,
+    now: Moment,
+    roller: Roller,
+    rules: CombatRules | None = None,
+) -> tuple[dict[str, ShipRecord], list[Happening]]:
+    """Fire a gun on a solution found earlier: the ruleset finds every solution when fire is declared and
+    resolves them in turn, so a gun knocked out by a shot of the same volley still fires (simultaneous
+    fire at the end of a movement phase, SG-SEQ-05 / SG-FIRE-01). A target that has already crashed is
+    not shot at again."""
+    rules = rules or CombatRules()
     if not solution.allowed:
         raise FireRefused(solution.clause, solution.reason)
+    firer, gun_id, target = solution.firer, solution.gun_id, solution.target
     result = dict(ships)
     result[firer] = fire_gun_marked(ships[firer], gun_id, now)
+    if not result[target].afloat:
+        log = _Log(roller)
+        log.note(
+            f"{firer} gun {gun_id}: {target} has already fallen",
+            ship=target,
+            clauses=["SG-DMG-16"],
+            outcome="no shot",
+        )
+        return result, log.happened
     hits, happened = roll_to_hit(result, solution, roller=roller)
     shooter = result[firer]
     log = _Log(roller)

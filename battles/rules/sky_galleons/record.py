@@ -114,23 +114,28 @@ def _altitude_code(name: str) -> str:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Moment:
-    """A point in the sequence of play: the turn and its movement phase (1 = first player's, 2 = second's).
+    """A point in the sequence of play: the turn and its movement phase (1 = first player's, 2 = second's...).
 
     Fire, boarding and repairs happen at the end of a movement phase (SG-SEQ-05..08), so the phase is
-    the clock the record's lingering effects run on ("the next two movement phases", SG-CRIT-37).
+    the clock the record's lingering effects run on ("the next two movement phases", SG-CRIT-37). A turn
+    has one movement phase per player: two in the basic game, more in a multiplayer scenario (SG-SCN-05).
     """
 
     turn: int
     phase: int = 1
+    phases: int = 2
 
     def __post_init__(self) -> None:
-        if self.turn < 1 or self.phase not in (1, 2):
-            raise ValueError(f"a moment is turn 1 or later and movement phase 1 or 2, not {self.turn}/{self.phase}")
+        if self.turn < 1 or self.phases < 1 or not 1 <= self.phase <= self.phases:
+            raise ValueError(
+                f"a moment is turn 1 or later and movement phase 1..{self.phases}, not {self.turn}/{self.phase}"
+            )
 
     @property
     def index(self) -> int:
-        """Movement phases since the battle began: turn 1 phase 1 is 1, turn 1 phase 2 is 2, turn 2 phase 1 is 3."""
-        return 2 * (self.turn - 1) + self.phase
+        """Movement phases since the battle began: with two a turn, turn 1 phase 1 is 1, turn 1 phase 2 is 2,
+        turn 2 phase 1 is 3."""
+        return self.phases * (self.turn - 1) + self.phase
 
 
 # --- small typed readers for the JSON ------------------------------------------------------------------

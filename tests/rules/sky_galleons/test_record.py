@@ -348,8 +348,10 @@ def test_all_officers_lost(swiftwood: ShipRecord) -> None:
 
 def test_moment_counts_movement_phases() -> None:
     assert [Moment(1, 1).index, Moment(1, 2).index, Moment(2, 1).index] == [1, 2, 3]
-    with pytest.raises(ValueError, match="movement phase 1 or 2"):
+    with pytest.raises(ValueError, match=r"movement phase 1\.\.2"):
         Moment(1, 3)
+    # Three captains, three movement phases a turn (SG-SCN-05): turn 2's first phase is the fourth.
+    assert [Moment(1, 3, phases=3).index, Moment(2, 1, phases=3).index] == [3, 4]
 
 
 # --- JSON ---------------------------------------------------------------------------------------------
