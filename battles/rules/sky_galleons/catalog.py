@@ -71,14 +71,6 @@ class UnknownTerritory(UnknownReferenceName):
 # --- small typed readers for the JSON ------------------------------------------------------------------
 
 
-
-
-
-
-
-
-
-
 def _opt_bool(value: Any) -> bool | None:
     if value is None:
         return None
@@ -98,8 +90,6 @@ def _frozen(data: Mapping[str, Any]) -> JsonDict:
 def _key(name: str) -> str:
     """Lookup key: case and surrounding space do not matter."""
     return " ".join(name.split()).casefold()
-
-
 
 
 @cache

@@ -1,0 +1,303 @@
+"""Sky Galleons movement as pure functions: movement plans, their cost and legality, and the path they trace
+(SG-FACE-01..03, SG-MOV-01..04, SG-ALT-03..14, SG-CREW-08/09, SG-CRIT-16/37/38/42).
+
+A ship's move is one plan, a list of steps in the order they are taken::
+
+    ["ahead", "starboard", "ahead", "climb", "port", "descend"]
+
+* ``ahead``: 1 MP, one hex straight ahead (SG-MOV-02/03, SG-FACE-02); off the map edge the ship leaves the
+  battle and its move ends.
+* ``port`` / ``starboard``: one hexside turn, free, but only straight after a paid step (``ahead``,
+  ``climb`` or a paid ``descend``), and once per paid step (SG-MOV-02, SG-ALT-09).
+* ``power port`` / ``power starboard``: 1 MP, turn in place; steam ships only (SG-MOV-04).
+* ``climb``: 2 MP a level (SG-ALT-05), never above the ship's ceiling (SG-ALT-03); a ship whose speed is
+  down to 1 may climb one level instead of moving (SG-ALT-08).
+* ``descend``: the first level in a turn is free and gives no turn, each further level 1 MP (SG-ALT-04/06,
+  SG-ALT-09). To the surface it lands if the ship drops only that level and moves at most 1 hex this turn,
+  else it crash-lands (SG-ALT-11/12). Entering a hex whose land is as high as the ship lands it at speed 1
+  and crashes it faster (SG-ALT-13/14).
+
+What a ship may do depends on its record: nobody at the helm, no change of course or speed (it holds last
+turn's speed straight ahead, SG-CREW-08); a jammed rudder or a bridge hit, no change of course (SG-CRIT-38,
+SG-CRIT-16); jammed lifters, nobody trimming or a bridge hit, no voluntary change of altitude (SG-CRIT-42,
+SG-CREW-09); a crew stunned by a loss of trim, no move at all (SG-CRIT-37).
+
+Collisions need dice, so the ruleset checks them as it walks the path this module traces (``Step``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from battles.engine import hexgrid
+from battles.engine.hexgrid import Hex
+from battles.rules.sky_galleons.record import Moment, ShipRecord, altitude_level, altitude_levels, surface, tint
+
+AHEAD = "ahead"
+PORT = "port"
+STARBOARD = "starboard"
+POWER_PORT = "power port"
+POWER_STARBOARD = "power starboard"
+CLIMB = "climb"
+DESCEND = "descend"
+STEPS = (AHEAD, PORT, STARBOARD, POWER_PORT, POWER_STARBOARD, CLIMB, DESCEND)
+
+TURNS = {PORT: -1, STARBOARD: 1, POWER_PORT: -1, POWER_STARBOARD: 1}
+
+# How a move can end early: the ship left the map, landed, crash-landed or crashed.
+LEFT_MAP = "left the map"
+LANDED = "landed"
+CRASH_LANDED = "crash-landed"
+CRASHED = "crashed"
+
+
+class PlanError(ValueError):
+    """An illegal movement plan; ``clause`` names the rule it breaks."""
+
+    def __init__(self, clause: str, reason: str) -> None:
+        self.clause = clause
+        self.reason = reason
+        super().__init__(f"{clause}: {reason}")
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """The battle map: its size in odd-q columns and rows, and the hexes whose land rises above the ground
+    (mountains, cliffs, fortresses) with the altitude their top reaches (SG-ALT-02)."""
+
+    cols: int
+    rows: int
+    heights: Mapping[Hex, str] = field(default_factory=dict)
+
+    def on_map(self, hex_: Hex) -> bool:
+        col, row = hexgrid.to_odd_q(hex_)
+        return 0 <= col < self.cols and 0 <= row < self.rows
+
+    def ground(self, hex_: Hex) -> str:
+        return self.heights.get(hex_, surface())
+
+    def hexes(self) -> list[Hex]:
+        return list(hexgrid.rectangle_odd_q(self.cols, self.rows))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a traced plan: where the ship is after it, what it cost, and how the move ends if it does."""
+
+    index: int
+    token: str
+    hex: Hex
+    facing: int
+    altitude: str
+    cost: int
+    ends: str = ""  # one of LEFT_MAP, LANDED, CRASH_LANDED, CRASHED, or "" while the move goes on
+    clauses: tuple[str, ...] = ()
+
+    @property
+    def enters_hex(self) -> bool:
+        return self.token == AHEAD and self.ends != LEFT_MAP
+
+    @property
+    def changes_altitude(self) -> bool:
+        return self.token in (CLIMB, DESCEND)
+
+    @property
+    def turns(self) -> bool:
+        return self.token in TURNS
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """What the ship may spend this turn and which kinds of change its state allows."""
+
+    speed: int
+    course: bool
+    altitude: bool
+    held_speed: int | None  # nobody at the helm: exactly this many hexes straight ahead (SG-CREW-08)
+    stunned: bool
+
+
+def allowance(record: ShipRecord, *, now: Moment, speed: int, last_hexes: int) -> Allowance:
+    """The ship's movement allowance and freedoms in this movement phase (SG-MOV-01, SG-CREW-08/09...)."""
+    held = None if record.helm_manned else min(last_hexes, speed)
+    return Allowance(
+        speed=speed,
+        course=record.can_change_course(now),
+        altitude=record.can_change_altitude(now),
+        held_speed=held,
+        stunned=record.stunned(now),
+    )
+
+
+def step_cost(token: str, *, first_drop: bool) -> int:
+    """What one step costs in movement points (SG-MOV-02..04, SG-ALT-04..06); turns come free."""
+    if token == AHEAD:
+        return tint("movement", "cost", "ahead")
+    if token in (POWER_PORT, POWER_STARBOARD):
+        return tint("movement", "cost", "power_turn")
+    if token == CLIMB:
+        return tint("movement", "cost", "climb_level")
+    if token == DESCEND:
+        return tint("movement", "cost", "descend_first_level" if first_drop else "descend_further_level")
+    return 0
+
+
+def plan_cost(plan: Sequence[str]) -> int:
+    """The movement points a plan spends, before the speed-1 climb exception (SG-MOV-01..04, SG-ALT-04..06)."""
+    cost, dropped = 0, False
+    for token in plan:
+        cost += step_cost(token, first_drop=not dropped)
+        dropped = dropped or token == DESCEND
+    return cost
+
+
+def trace(
+    record: ShipRecord,
+    plan: Sequence[str],
+    *,
+    allowed: Allowance,
+    terrain: Terrain,
+) -> list[Step]:
+    """Check a plan against the rules and the ship's state and trace it; raises PlanError naming the clause.
+
+    Collisions are not traced here (they need dice); every other way a move can end is.
+    """
+    if record.position is None or record.status == "crashed":
+        raise PlanError("SG-DMG-16", f"{record.name} is not flying")
+    unknown = [token for token in plan if token not in STEPS]
+    if unknown:
+        raise PlanError("SG-MOV-02", f"unknown steps {unknown}; a step is one of {list(STEPS)}")
+    if allowed.stunned and plan:
+        raise PlanError("SG-CRIT-37", f"{record.name}'s crew is stunned by a loss of trim: it cannot move")
+    _check_spending(record, plan, allowed)
+    steps: list[Step] = []
+    hex_, facing, level = record.position, record.facing, altitude_level(record.altitude)
+    hexes_moved = plan.count(AHEAD)
+    levels_dropped = plan.count(DESCEND)
+    turn_granted = False
+    free_drop = True
+    for index, token in enumerate(plan):
+        if steps and steps[-1].ends:
+            raise PlanError("SG-MOV-01", f"the move ends at step {index} ({steps[-1].ends}); nothing can follow")
+        cost = 0
+        clauses: tuple[str, ...] = ()
+        ends = ""
+        if token in (PORT, STARBOARD):
+            if not turn_granted:
+                raise PlanError(
+                    "SG-MOV-02",
+                    f"step {index + 1}: a turn follows a hex moved or a level paid for, one turn each",
+                )
+            turn_granted = False
+            facing = hexgrid.rotate_facing(facing, TURNS[token])
+            clauses = ("SG-MOV-02", "SG-ALT-09")
+        elif token in (POWER_PORT, POWER_STARBOARD):
+            if not record.is_steam:
+                raise PlanError("SG-MOV-04", f"only steam ships power turn; {record.name} is {record.propulsion}")
+            if record.status == "landed":
+                raise PlanError("SG-ALT-11", f"{record.name} has landed: it climbs before it turns")
+            cost, turn_granted = step_cost(token, first_drop=free_drop), False
+            facing = hexgrid.rotate_facing(facing, TURNS[token])
+            clauses = ("SG-MOV-04",)
+        elif token == AHEAD:
+            if level <= _ground_level(terrain, hex_):
+                raise PlanError("SG-ALT-11", f"{record.name} is on the ground: it climbs before it moves")
+            cost, turn_granted = step_cost(token, first_drop=free_drop), True
+            hex_ = hexgrid.neighbour(hex_, facing)
+            clauses = ("SG-MOV-02", "SG-MOV-03", "SG-FACE-02")
+            if not terrain.on_map(hex_):
+                ends = LEFT_MAP
+            elif _ground_level(terrain, hex_) >= level:
+                # Land as high as the ship: it lands at speed 1, crashes faster (SG-ALT-13/14).
+                ends = LANDED if hexes_moved <= 1 else CRASHED
+                clauses += ("SG-ALT-13",) if ends == LANDED else ("SG-ALT-14",)
+        elif token == CLIMB:
+            ceiling = record.max_altitude
+            if ceiling is None or level + 1 > altitude_level(ceiling):
+                raise PlanError("SG-ALT-03", f"{record.name} cannot climb above its ceiling {ceiling}")
+            cost, turn_granted = step_cost(token, first_drop=free_drop), True
+            level += 1
+            clauses = ("SG-ALT-05", "SG-ALT-09")
+        elif token == DESCEND:
+            if level <= _ground_level(terrain, hex_):
+                raise PlanError("SG-ALT-01", f"{record.name} is already on the ground")
+            cost = step_cost(token, first_drop=free_drop)
+            if free_drop:
+                free_drop, turn_granted = False, False
+                clauses = ("SG-ALT-04",)
+            else:
+                turn_granted = True
+                clauses = ("SG-ALT-06", "SG-ALT-09")
+            level -= 1
+            if level <= _ground_level(terrain, hex_):
+                gentle = levels_dropped == 1 and hexes_moved <= 1
+                ends = LANDED if gentle else CRASH_LANDED
+                clauses += ("SG-ALT-11",) if gentle else ("SG-ALT-12",)
+        steps.append(Step(index, token, hex_, facing, altitude_levels()[level], cost, ends, clauses))
+    return steps
+
+
+def _ground_level(terrain: Terrain, hex_: Hex) -> int:
+    return altitude_level(terrain.ground(hex_)) if terrain.on_map(hex_) else altitude_level(surface())
+
+
+def _check_spending(record: ShipRecord, plan: Sequence[str], allowed: Allowance) -> None:
+    """Movement points, course, speed and altitude freedoms (SG-MOV-01, SG-ALT-08, SG-CREW-08/09...)."""
+    cost = plan_cost(plan)
+    speed_one_climb = allowed.speed == 1 and plan.count(CLIMB) == 1 and cost == step_cost(CLIMB, first_drop=True)
+    if cost > allowed.speed and not speed_one_climb:
+        raise PlanError("SG-MOV-01", f"the plan costs {cost} MP; {record.name}'s movement allowance is {allowed.speed}")
+    if speed_one_climb and any(token in (AHEAD, POWER_PORT, POWER_STARBOARD) for token in plan):
+        raise PlanError("SG-ALT-08", "at speed 1 the ship climbs one level instead of moving, not as well")
+    if not allowed.course and any(token in TURNS for token in plan):
+        if not record.helm_manned:
+            clause = "SG-CREW-08"
+        else:
+            clause = "SG-CRIT-38" if record.criticals.rudder_jam else "SG-CRIT-16"
+        raise PlanError(clause, f"{record.name} cannot change course this turn")
+    if not allowed.altitude and any(token in (CLIMB, DESCEND) for token in plan):
+        if record.criticals.lifters_jam:
+            clause = "SG-CRIT-42"
+        elif not record.trim_manned:
+            clause = "SG-CREW-09"
+        else:
+            clause = "SG-CRIT-16"
+        raise PlanError(clause, f"{record.name} cannot change altitude of its own will this turn")
+    if allowed.held_speed is not None and list(plan) != [AHEAD] * allowed.held_speed:
+        raise PlanError(
+            "SG-CREW-08",
+            f"nobody at {record.name}'s helm: it holds its course and speed, {allowed.held_speed} hexes straight ahead",
+        )
+
+
+def forced_drop(record: ShipRecord, terrain: Terrain) -> tuple[str, str]:
+    """A ship above its ceiling drops, free, at the start of its move (SG-DMG-15); down to the land below it
+    that is an involuntary drop, a crash (SG-ALT-10). Returns (new altitude, "" or CRASHED)."""
+    if record.must_drop == 0 or record.position is None:
+        return record.altitude, ""
+    level = altitude_level(record.altitude) - record.must_drop
+    if level <= _ground_level(terrain, record.position):
+        return altitude_levels()[max(level, 0)], CRASHED
+    return altitude_levels()[level], ""
+
+
+def collision_modifiers(*, entered_from: int | None, other_facing: int, turned_in_hex: bool) -> dict[str, int]:
+    """The collision check's modifiers (SG-COL-02/03). ``entered_from`` is the direction from the shared hex
+    back to the hex the mover came from (None when it did not cross a hexside: altitude, departure)."""
+    mods: dict[str, int] = {}
+    if entered_from is not None and entered_from in (other_facing, hexgrid.rotate_facing(other_facing, 3)):
+        mods["entered across bow or stern hexside"] = 1
+    if turned_in_hex:
+        mods["turned in the shared hex"] = -2
+    return mods
+
+
+def turns_in_hex(plan: Sequence[str], start: int) -> bool:
+    """Does the plan turn in the hex it is in at step ``start``, before it next moves on (SG-COL-03)?"""
+    for token in plan[start:]:
+        if token == AHEAD:
+            return False
+        if token in TURNS:
+            return True
+    return False

@@ -1,0 +1,1260 @@
+"""The Sky Galleons of Mars ruleset: the sequence of play driving the record, movement and combat modules.
+
+A turn (SG-SEQ-01..12): the Initiative Phase (fires grow and boilers recover; each side's crew changes, and
+colours struck, decided at once and in secret; each side rolls 1d6 for the initiative, the tied highest
+rolling again; the winner picks who moves first, and the rest follow in the scenario's side order); then one
+movement phase per side in that order. In a side's movement phase: fire reaching a magazine and forced drops
+(SG-CRIT-20, SG-DMG-15); the moving side plans each of its ships' moves, one ship at a time, and each move is
+carried out with its collision checks; the moving side declares where its ships sit in a hex shared with an
+enemy (SG-MOV-05/06); every side declares its fire at once, in secret, and the shots are resolved on the
+solutions found at declaration (simultaneous fire); then the moving side's fire fighting, repairs and the
+untrimmed check (SG-SEQ-08, SG-CRIT-21, SG-CREW-09). Boarding (SG-SEQ-07) joins with the advanced rules.
+
+The board is plain immutable data; every change is an event folded by ``apply``. Record changes travel as
+``ship`` events carrying the whole new record, so the fold never re-runs a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+from battles.engine import dice as dice_
+from battles.engine import hexgrid
+from battles.engine.decisions import DecisionRequest, Rejection
+from battles.engine.events import DECISIONS, JSON, TURN, Event
+from battles.engine.hexgrid import Hex
+from battles.engine.resolver import Context
+from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
+from battles.engine.state import BattleState
+from battles.rules.sky_galleons import combat, movement, scenario
+from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
+from battles.rules.sky_galleons.movement import PlanError, Terrain
+from battles.rules.sky_galleons.record import (
+    Moment,
+    ShipRecord,
+    altitude_level,
+    altitude_levels,
+    assign_gun_crew,
+    assign_relief,
+    combat_tables,
+    record_problems,
+    tint,
+)
+
+# Decision kinds
+PLACE = "place ship"
+ORDERS = "initiative orders"
+FIRST = "first player"
+MOVE = "move"
+POSITION = "relative position"
+FIRE = "fire"
+
+# Why a ship is out of the fight
+CRASHED = "crashed"
+CRASH_LANDED = "crash-landed"
+ESCAPED = "escaped"
+STRUCK = "struck"
+
+# The stages of the sequence of play (board.stage)
+SETUP, PLACEMENT, UPKEEP, ORDERS_STAGE, FIRST_STAGE = "setup", "placement", "upkeep", "orders", "first player"
+PHASE_START, MOVING, POSITIONS, FIRING, PHASE_END = "phase start", "moving", "positions", "fire", "phase end"
+
+
+@dataclass(frozen=True)
+class Answer:
+    side: str
+    kind: str
+    choice: JSON
+
+
+@dataclass(frozen=True)
+class Board:
+    scenario: str
+    title: str
+    terrain: Terrain
+    ships: tuple[ShipRecord, ...]
+    roles: Mapping[str, str]
+    side_order: tuple[str, ...]
+    side_names: Mapping[str, str]
+    ai: Mapping[str, Mapping[str, JSON]]
+    turn_limit: int
+    setup_kind: str
+    min_distance: int
+    victory: str
+    crew_at_start: Mapping[str, int]
+    wind_rule: int | str | None = None
+    wind: int | None = None
+    stage: str = SETUP
+    asking: str = ""  # the ship (or "A|B" pair) the open one-at-a-time decision is about
+    order: tuple[str, ...] = ()  # this turn's movement order
+    phase_no: int = 0  # 1..len(side_order) within the turn
+    out: Mapping[str, str] = field(default_factory=dict)
+    moved: Mapping[str, int] = field(default_factory=dict)  # hexes moved this turn
+    last_moved: Mapping[str, int] = field(default_factory=dict)  # hexes moved last turn
+    moves_done: tuple[str, ...] = ()  # ships that have moved in this phase
+    same_hex: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # "A|B" -> (A's aspect of B, B's of A)
+    placing: tuple[str, ...] = ()  # the set-up order of the ships (SG-SCN-04)
+    placed: tuple[str, ...] = ()
+    decided: tuple[Answer, ...] = ()
+
+    @cached_property
+    def by_name(self) -> dict[str, ShipRecord]:
+        return {ship.name: ship for ship in self.ships}
+
+    def ship(self, name: str) -> ShipRecord:
+        return self.by_name[name]
+
+    def in_fight(self, ship: ShipRecord) -> bool:
+        return ship.afloat and ship.name not in self.out and ship.position is not None
+
+    def fighting(self, side: str | None = None) -> list[ShipRecord]:
+        return [s for s in self.ships if self.in_fight(s) and (side is None or s.side == side)]
+
+    def sides_fighting(self) -> list[str]:
+        return [side for side in self.side_order if self.fighting(side)]
+
+    @property
+    def moving(self) -> str | None:
+        return self.order[self.phase_no - 1] if self.order and 1 <= self.phase_no <= len(self.order) else None
+
+    def with_ship(self, record: ShipRecord) -> Board:
+        return replace(self, ships=tuple(record if s.name == record.name else s for s in self.ships))
+
+    def relative(self, firer: str, target: str) -> tuple[str, str] | None:
+        """The declared (firer's aspect of target, target's aspect of firer) in a shared hex, if any."""
+        if f"{firer}|{target}" in self.same_hex:
+            return self.same_hex[f"{firer}|{target}"]
+        if f"{target}|{firer}" in self.same_hex:
+            mine, theirs = self.same_hex[f"{target}|{firer}"]
+            return theirs, mine
+        return None
+
+
+def _pair(a: str, b: str) -> str:
+    return f"{a}|{b}"
+
+
+class SkyGalleons(BaseRuleset[Board]):
+    """Sky Galleons of Mars, Part I basic rules (errata and Cloudships & Gunboats corrections by default)."""
+
+    key = "sky_galleons"
+    version = "1"
+    title = "Sky Galleons of Mars (basic rules)"
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "errata",
+            True,
+            "apply the Challenge #43 errata where they correct a rule (loss of trim against heavy hits)",
+            choices=(True, False),
+            clause="SG-ERR-07",
+        ),
+        OptionSpec(
+            "two_range_penetration",
+            True,
+            "Cloudships & Gunboats penetration by range (long range uses the long figure)",
+            choices=(True, False),
+            clause="SG-CG-06",
+        ),
+    )
+
+    def __init__(self) -> None:
+        self.tables: Mapping[str, JSON] = dict(combat_tables())
+
+    # --- set-up and serialisation ---------------------------------------------------------------------
+
+    def setup(self, scenario_data: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[Board]:
+        found = scenario.parse(dict(scenario_data))
+        ships = found.ships
+        board = Board(
+            scenario=found.slug,
+            title=found.title,
+            terrain=found.terrain,
+            ships=ships,
+            roles={s.record.name: s.role for side in found.sides for s in side.ships},
+            side_order=tuple(side.id for side in found.sides),
+            side_names={side.id: side.name for side in found.sides},
+            ai={side.id: dict(side.ai) for side in found.sides},
+            turn_limit=found.turn_limit,
+            setup_kind=found.setup,
+            min_distance=found.min_distance,
+            victory=found.victory,
+            crew_at_start={s.name: s.crew_aboard for s in ships},
+            wind_rule=found.wind,
+        )
+        return Setup(sides=board.side_order, board=board)
+
+    def board_to_json(self, board: Board) -> JSON:
+        return {
+            "scenario": board.scenario,
+            "title": board.title,
+            "terrain": {
+                "cols": board.terrain.cols,
+                "rows": board.terrain.rows,
+                "heights": [[h.q, h.r, level] for h, level in sorted(board.terrain.heights.items())],
+            },
+            "ships": [ship.to_json() for ship in board.ships],
+            "roles": dict(board.roles),
+            "side_order": list(board.side_order),
+            "side_names": dict(board.side_names),
+            "ai": {k: dict(v) for k, v in board.ai.items()},
+            "turn_limit": board.turn_limit,
+            "setup_kind": board.setup_kind,
+            "min_distance": board.min_distance,
+            "victory": board.victory,
+            "crew_at_start": dict(board.crew_at_start),
+            "wind_rule": board.wind_rule,
+            "wind": board.wind,
+            "stage": board.stage,
+            "asking": board.asking,
+            "order": list(board.order),
+            "phase_no": board.phase_no,
+            "out": dict(board.out),
+            "moved": dict(board.moved),
+            "last_moved": dict(board.last_moved),
+            "moves_done": list(board.moves_done),
+            "same_hex": {k: list(v) for k, v in board.same_hex.items()},
+            "placing": list(board.placing),
+            "placed": list(board.placed),
+            "decided": [{"side": a.side, "kind": a.kind, "choice": a.choice} for a in board.decided],
+        }
+
+    def board_from_json(self, data: JSON) -> Board:
+        d = _obj(data)
+        terrain = _obj(d["terrain"])
+        return Board(
+            scenario=str(d["scenario"]),
+            title=str(d["title"]),
+            terrain=Terrain(
+                cols=_int(terrain["cols"]),
+                rows=_int(terrain["rows"]),
+                heights={Hex(_int(q), _int(r)): str(level) for q, r, level in _triples(terrain["heights"])},
+            ),
+            ships=tuple(ShipRecord.from_json(s) for s in _list(d["ships"])),
+            roles={str(k): str(v) for k, v in _obj(d["roles"]).items()},
+            side_order=tuple(str(s) for s in _list(d["side_order"])),
+            side_names={str(k): str(v) for k, v in _obj(d["side_names"]).items()},
+            ai={str(k): dict(_obj(v)) for k, v in _obj(d["ai"]).items()},
+            turn_limit=_int(d["turn_limit"]),
+            setup_kind=str(d["setup_kind"]),
+            min_distance=_int(d["min_distance"]),
+            victory=str(d["victory"]),
+            crew_at_start={str(k): _int(v) for k, v in _obj(d["crew_at_start"]).items()},
+            wind_rule=_wind_rule(d["wind_rule"]),
+            wind=None if d["wind"] is None else _int(d["wind"]),
+            stage=str(d["stage"]),
+            asking=str(d["asking"]),
+            order=tuple(str(s) for s in _list(d["order"])),
+            phase_no=_int(d["phase_no"]),
+            out={str(k): str(v) for k, v in _obj(d["out"]).items()},
+            moved={str(k): _int(v) for k, v in _obj(d["moved"]).items()},
+            last_moved={str(k): _int(v) for k, v in _obj(d["last_moved"]).items()},
+            moves_done=tuple(str(s) for s in _list(d["moves_done"])),
+            same_hex={str(k): (str(_list(v)[0]), str(_list(v)[1])) for k, v in _obj(d["same_hex"]).items()},
+            placing=tuple(str(s) for s in _list(d["placing"])),
+            placed=tuple(str(s) for s in _list(d["placed"])),
+            decided=tuple(
+                Answer(str(_obj(a)["side"]), str(_obj(a)["kind"]), _obj(a)["choice"]) for a in _list(d["decided"])
+            ),
+        )
+
+    def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
+        return [scenario.load_data(slug) for slug in scenario.available()]
+
+    # --- helpers ----------------------------------------------------------------------------------------
+
+    def rules(self, state: BattleState[Board]) -> CombatRules:
+        return CombatRules(
+            two_range_penetration=bool(state.options["two_range_penetration"]), errata=bool(state.options["errata"])
+        )
+
+    def now(self, state: BattleState[Board]) -> Moment:
+        phases = len(state.board.side_order)
+        return Moment(max(state.turn, 1), min(max(state.board.phase_no, 1), phases), phases)
+
+    def speed(self, record: ShipRecord) -> int:
+        return record.effective_speed()
+
+    def allowance(self, state: BattleState[Board], record: ShipRecord) -> movement.Allowance:
+        return movement.allowance(
+            record,
+            now=self.now(state),
+            speed=self.speed(record),
+            last_hexes=state.board.last_moved.get(record.name, 0),
+        )
+
+    # --- the sequence of play ---------------------------------------------------------------------------
+
+    def advance(self, ctx: Context[Board]) -> None:
+        stage = ctx.board.stage
+        if stage == SETUP:
+            self._setup(ctx)
+        elif stage == PLACEMENT:
+            self._placement(ctx)
+        elif stage == UPKEEP:
+            self._upkeep(ctx)
+        elif stage == ORDERS_STAGE:
+            self._orders(ctx)
+        elif stage == FIRST_STAGE:
+            self._first_player(ctx)
+        elif stage == PHASE_START:
+            self._phase_start(ctx)
+        elif stage == MOVING:
+            self._moving(ctx)
+        elif stage == POSITIONS:
+            self._positions(ctx)
+        elif stage == FIRING:
+            self._firing(ctx)
+        elif stage == PHASE_END:
+            self._phase_end(ctx)
+        else:  # pragma: no cover - a board can only hold the stages above
+            raise ValueError(f"unknown stage {stage!r}")
+
+    def _stage(self, ctx: Context[Board], stage: str, *, asking: str = "", phase_no: int | None = None) -> None:
+        data: dict[str, Any] = {"stage": stage, "asking": asking}
+        if phase_no is not None:
+            data["phase_no"] = phase_no
+        ctx.emit("stage", data)
+
+    def _setup(self, ctx: Context[Board]) -> None:
+        board = ctx.board
+        if board.wind_rule == "roll":  # DESIGN.md "Wind": 1d6, 1 = north, then clockwise
+            rolled = ctx.roll("wind: the hexside it blows from (1 = north, clockwise)", needed=_faces("hexside"))
+            ctx.emit("wind", {"direction": rolled.total - 1})
+        elif isinstance(board.wind_rule, int):
+            ctx.emit("wind", {"direction": board.wind_rule})
+        if board.setup_kind == "placement":
+            order = self._roll_off(ctx, list(board.side_order), "set-up order", low_first=True)
+            placing = [s.name for side in order for s in board.ships if s.side == side]
+            ctx.emit("placement order", {"sides": order, "ship_order": placing})
+            self._stage(ctx, PLACEMENT)
+        else:
+            self._begin_turn(ctx)
+
+    def _roll_off(self, ctx: Context[Board], sides: list[str], purpose: str, *, low_first: bool) -> list[str]:
+        """Each side rolls 1d6; ties roll again among themselves (SG-SEQ-03 says nothing of ties). Returns
+        the winner first (the lowest first with ``low_first``, SG-SCN-04), then the rest in side order."""
+        contenders = list(sides)
+        while True:
+            rolls = {side: ctx.roll(f"{purpose}: {side}", needed=_faces("roll")).total for side in contenders}
+            best = (min if low_first else max)(rolls.values())
+            leaders = [side for side in contenders if rolls[side] == best]
+            if len(leaders) == 1:
+                winner = leaders[0]
+                break
+            contenders = leaders
+        start = list(ctx.board.side_order).index(winner)
+        rotated = list(ctx.board.side_order[start:] + ctx.board.side_order[:start])
+        return [side for side in rotated if side in sides]
+
+    def _placement(self, ctx: Context[Board]) -> None:
+        board = ctx.board
+        for answer in board.decided:
+            if answer.kind == PLACE:
+                spot = _obj(answer.choice)
+                hex_ = hexgrid.from_odd_q(*_pair_ints(spot["hex"]))
+                ctx.emit(
+                    "placed",
+                    {
+                        "ship": board.asking,
+                        "hex": hex_.to_json(),
+                        "facing": spot["facing"],
+                        "altitude": spot["altitude"],
+                    },
+                    ships=[board.asking],
+                )
+        order = [name for name in ctx.board.placing if name not in ctx.board.placed]
+        if not order:
+            self._begin_turn(ctx)
+            return
+        name = order[0]
+        self._stage(ctx, PLACEMENT, asking=name)
+        record = ctx.board.ship(name)
+        ctx.request(
+            record.side,
+            PLACE,
+            rule="SG-SCN-04",
+            default=self.default_placement(ctx.state, record),
+            prompt=f"set up {name}: hex [col, row], facing 0-5, altitude; at least {board.min_distance} hexes "
+            "from every other side's ships",
+            ships=[name],
+        )
+
+    def default_placement(self, state: BattleState[Board], record: ShipRecord) -> JSON:
+        """The scenario's position if it is still legal, else the first legal hex in map order."""
+        assert record.position is not None
+        col, row = hexgrid.to_odd_q(record.position)
+        first: JSON = {"hex": [col, row], "facing": record.facing, "altitude": record.altitude}
+        if self._placement_problem(state, record, first) is None:
+            return first
+        for hex_ in state.board.terrain.hexes():
+            col, row = hexgrid.to_odd_q(hex_)
+            spot: JSON = {"hex": [col, row], "facing": record.facing, "altitude": record.altitude}
+            if self._placement_problem(state, record, spot) is None:
+                return spot
+        return first  # pragma: no cover - a scenario whose map cannot hold its ships is refused at set-up
+
+    def _placement_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
+        if not isinstance(choice, dict) or set(choice) != {"hex", "facing", "altitude"}:
+            return Rejection("SG-SCN-04", 'a set-up is {"hex": [col, row], "facing": 0-5, "altitude": "M"}')
+        try:
+            hex_ = hexgrid.from_odd_q(*_pair_ints(choice["hex"]))
+        except ValueError:
+            return Rejection("SG-SCN-04", "hex must be [col, row]")
+        board = state.board
+        if not board.terrain.on_map(hex_):
+            return Rejection("SG-SCN-04", f"{choice['hex']} is off the map")
+        if choice["facing"] not in range(6) or type(choice["facing"]) is not int:
+            return Rejection("SG-FACE-01", "facing is a hexside, 0-5 clockwise from north")
+        altitude = choice["altitude"]
+        ceiling = record.max_altitude
+        if altitude not in altitude_levels() or ceiling is None:
+            return Rejection("SG-ALT-01", f"altitude is one of {list(altitude_levels())}")
+        if altitude_level(str(altitude)) > altitude_level(ceiling):
+            return Rejection("SG-ALT-03", f"{record.name} cannot fly above {ceiling}")
+        if altitude_level(str(altitude)) <= altitude_level(board.terrain.ground(hex_)):
+            return Rejection("SG-ALT-02", "the land there is as high as that")
+        for other in board.ships:
+            placed_enemy = other.name in board.placed and other.side != record.side and other.position is not None
+            if (
+                placed_enemy
+                and other.position is not None
+                and hexgrid.distance(other.position, hex_) < board.min_distance
+            ):
+                return Rejection("SG-SCN-04", f"closer than {board.min_distance} hexes to {other.name} of {other.side}")
+        return None
+
+    def _begin_turn(self, ctx: Context[Board]) -> None:
+        if ctx.state.turn >= ctx.board.turn_limit:
+            self._end(ctx, None, f"turn limit {ctx.board.turn_limit} reached")
+            return
+        ctx.begin_turn()
+        ctx.begin_phase("initiative")
+        self._stage(ctx, UPKEEP, phase_no=0)
+
+    def _upkeep(self, ctx: Context[Board]) -> None:
+        """SG-SEQ-10 (1): fires grow, held boilers recover; SG-CREW-03: leaderless and stopped, it strikes."""
+        for record in ctx.board.fighting():
+            changed, happened = combat.begin_turn(record)
+            self._commit(ctx, {record.name: changed}, happened)
+        for record in ctx.board.fighting():
+            if record.all_officers_lost and self.speed(record) == 0:
+                self._out(ctx, record.name, STRUCK, "every officer lost and the ship cannot move", ["SG-CREW-03"])
+        if self._check_victory(ctx):
+            return
+        self._stage(ctx, ORDERS_STAGE)
+        for side in ctx.board.sides_fighting():  # SG-SEQ-02, asked of all sides at once
+            ships = [s.name for s in ctx.board.fighting(side)]
+            ctx.request(
+                side,
+                ORDERS,
+                rule="SG-SEQ-02",
+                default={"crew": [], "strike": []},
+                secret=True,
+                prompt="crew changes (relief at helm or trim, men to guns) and colours struck",
+                ships=ships,
+            )
+
+    def _orders(self, ctx: Context[Board]) -> None:
+        for answer in ctx.board.decided:
+            if answer.kind != ORDERS:
+                continue
+            choice = _obj(answer.choice)
+            for change in _list(choice.get("crew", [])):
+                record = ctx.board.ship(str(_obj(change)["ship"]))
+                updated = _crew_change(record, _obj(change))
+                ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name])
+                self._commit(ctx, {record.name: updated}, [])
+            for name in _list(choice.get("strike", [])):
+                self._out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
+        if self._check_victory(ctx):
+            return
+        sides = ctx.board.sides_fighting()
+        ranked = self._roll_off(ctx, sides, "initiative", low_first=False)  # SG-SEQ-03, SG-SCN-05
+        winner = ranked[0]
+        ctx.emit("initiative", {"winner": winner}, ships=[])
+        self._stage(ctx, FIRST_STAGE)
+        ctx.request(
+            winner,
+            FIRST,
+            rule="SG-SEQ-03",
+            options=[winner] + [s for s in sides if s != winner],
+            prompt="you hold the initiative: which side moves first?",
+        )
+
+    def _first_player(self, ctx: Context[Board]) -> None:
+        first = next(str(a.choice) for a in ctx.board.decided if a.kind == FIRST)
+        order = list(ctx.board.side_order)
+        start = order.index(first)
+        rotated = order[start:] + order[:start]  # the rest follow in turn (SG-SEQ-03, SG-SCN-05)
+        ctx.emit("movement order", {"order": rotated})
+        self._next_phase(ctx, 1)
+
+    def _next_phase(self, ctx: Context[Board], phase_no: int) -> None:
+        while phase_no <= len(ctx.board.order) and not ctx.board.fighting(ctx.board.order[phase_no - 1]):
+            phase_no += 1  # a side with nothing left in the fight has no movement phase
+        if phase_no > len(ctx.board.order):
+            self._begin_turn(ctx)
+            return
+        side = ctx.board.order[phase_no - 1]
+        ctx.begin_phase(f"movement {phase_no}: {side}")
+        self._stage(ctx, PHASE_START, phase_no=phase_no)
+
+    def _phase_start(self, ctx: Context[Board]) -> None:
+        side = ctx.board.moving
+        assert side is not None
+        roller = self._roller(ctx)
+        now = self.now(ctx.state)
+        for record in ctx.board.fighting(side):
+            changed, happened = combat.fire_reaches_magazine(
+                record, now=now, roller=roller, rules=self.rules(ctx.state)
+            )
+            self._commit(ctx, {record.name: changed}, happened)
+        for record in ctx.board.fighting(side):
+            altitude, ends = movement.forced_drop(record, ctx.board.terrain)
+            if altitude != record.altitude:
+                ctx.emit(
+                    "forced drop",
+                    {"ship": record.name, "altitude": altitude, "clauses": ["SG-DMG-15"]},
+                    ships=[record.name],
+                )
+                if ends:
+                    self._commit(ctx, {record.name: replace(ctx.board.ship(record.name), status="crashed")}, [])
+                    self._out(ctx, record.name, CRASHED, "drops to the ground", ["SG-ALT-10"])
+        self._stage(ctx, MOVING)
+        self._ask_move(ctx)
+
+    def _ask_move(self, ctx: Context[Board]) -> None:
+        side = ctx.board.moving
+        assert side is not None
+        waiting = [s for s in ctx.board.fighting(side) if s.name not in ctx.board.moves_done]
+        if not waiting:
+            self._after_movement(ctx)
+            return
+        record = waiting[0]
+        allowed = self.allowance(ctx.state, record)
+        default = [movement.AHEAD] * allowed.held_speed if allowed.held_speed else []
+        ctx.emit("asking", {"ship": record.name})
+        ctx.request(
+            side,
+            MOVE,
+            rule="SG-MOV-01",
+            default=default,
+            prompt=f"plan {record.name}'s move: {allowed.speed} MP; steps {', '.join(movement.STEPS)}",
+            ships=[record.name],
+        )
+
+    def _moving(self, ctx: Context[Board]) -> None:
+        plan = next((a for a in ctx.board.decided if a.kind == MOVE), None)
+        if plan is not None and ctx.board.asking not in ctx.board.moves_done:
+            self._carry_out(ctx, ctx.board.asking, [str(t) for t in _list(plan.choice)])
+        self._ask_move(ctx)
+
+    def _carry_out(self, ctx: Context[Board], name: str, plan: list[str]) -> None:
+        """Walk a plan step by step, checking collisions as the ship enters shared hexes (SG-COL-*)."""
+        record = ctx.board.ship(name)
+        steps = movement.trace(record, plan, allowed=self.allowance(ctx.state, record), terrain=ctx.board.terrain)
+        start, start_altitude = record.position, record.altitude
+        hexes = 0
+        for step in steps:
+            before = ctx.board.ship(name)
+            if step.token == movement.AHEAD and before.position == start:
+                # SG-COL-09: leaving a hex shared at the start of the move, check again
+                turned = any(t in movement.TURNS for t in plan[: step.index])
+                for other in self._sharing(ctx.board, name, start, start_altitude):
+                    if self._collision(ctx, name, other, entered_from=None, turned=turned, leaving=True):
+                        self._moved_done(ctx, name, hexes)
+                        return
+            ctx.emit(
+                "moved",
+                {
+                    "ship": name,
+                    "step": step.token,
+                    "hex": step.hex.to_json(),
+                    "facing": step.facing,
+                    "altitude": step.altitude,
+                    "cost": step.cost,
+                    "clauses": list(step.clauses),
+                },
+                ships=[name],
+            )
+            if step.token == movement.AHEAD:
+                hexes += 1
+            if step.ends:
+                self._move_ends(ctx, name, step.ends, step.clauses)
+                break
+            if step.enters_hex or step.changes_altitude:
+                entered_from = hexgrid.rotate_facing(before.facing, 3) if step.token == movement.AHEAD else None
+                turned = movement.turns_in_hex(plan, step.index + 1)
+                collided = False
+                for other in self._sharing(ctx.board, name, step.hex, step.altitude):
+                    if self._collision(ctx, name, other, entered_from=entered_from, turned=turned, leaving=False):
+                        collided = True
+                        break
+                if collided:
+                    break
+        self._moved_done(ctx, name, hexes)
+
+    def _sharing(self, board: Board, name: str, hex_: Hex | None, altitude: str) -> list[str]:
+        """Other ships still afloat in that hex at that altitude (SG-COL-01/10/11)."""
+        return [
+            s.name
+            for s in board.ships
+            if s.name != name and s.afloat and s.name not in board.out and s.position == hex_ and s.altitude == altitude
+        ]
+
+    def _moved_done(self, ctx: Context[Board], name: str, hexes: int) -> None:
+        ctx.emit("move done", {"ship": name, "hexes": hexes}, ships=[name])
+
+    def _move_ends(self, ctx: Context[Board], name: str, ends: str, clauses: Sequence[str]) -> None:
+        record = ctx.board.ship(name)
+        if ends == movement.LEFT_MAP:
+            self._out(ctx, name, ESCAPED, "leaves the battle over the map edge", ["SG-MOV-01"])
+        elif ends == movement.LANDED:
+            self._commit(ctx, {name: replace(record, status="landed")}, [])
+            ctx.emit("landed", {"ship": name, "clauses": list(clauses)}, ships=[name])
+        elif ends == movement.CRASH_LANDED:
+            self._commit(ctx, {name: replace(record, status="crashed")}, [])
+            self._out(ctx, name, CRASH_LANDED, "crash-lands: the crew is safe, the ship is lost", clauses)
+        else:
+            self._commit(ctx, {name: replace(record, status="crashed")}, [])
+            self._out(ctx, name, CRASHED, "crashes into the land", clauses)
+
+    def _collision(
+        self, ctx: Context[Board], mover: str, other: str, *, entered_from: int | None, turned: bool, leaving: bool
+    ) -> bool:
+        """The collision check and, on a collision, its damage and the smaller ship's trim (SG-COL-01..09)."""
+        target = ctx.board.ship(other)
+        mods = movement.collision_modifiers(entered_from=entered_from, other_facing=target.facing, turned_in_hex=turned)
+        on = tint("collision", "collides_on_at_most")
+        clauses = ["SG-COL-01", "SG-COL-02", "SG-COL-03"] + (["SG-COL-09"] if leaving else [])
+        check = ctx.roll(
+            f"collision check: {mover} {'leaving' if leaving else 'entering'} {other}'s hex",
+            modifiers=mods,
+            needed=dice_.at_most(on, "collision", "clear"),
+            ships=[mover, other],
+        )
+        ctx.emit("collision check", {"ship": mover, "other": other, "clauses": clauses}, ships=[mover, other])
+        if check.outcome != "collision":
+            return False
+        ctx.emit("collision", {"ship": mover, "other": other, "clauses": ["SG-COL-04"]}, ships=[mover, other])
+        for victim, against in ((mover, other), (other, mover)):
+            self._collision_damage(ctx, victim, ctx.board.ship(against).hull_size)
+        a, b = ctx.board.ship(mover), ctx.board.ship(other)
+        difference = abs(a.hull_size - b.hull_size)
+        smaller = a if a.hull_size < b.hull_size else b
+        if difference // 2 >= 1 and smaller.afloat:
+            trim = ctx.roll(
+                f"collision: does the smaller {smaller.name} lose trim",
+                needed=dice_.at_most(difference // 2, "loss of trim", "keeps trim"),
+                ships=[smaller.name],
+            )
+            if trim.outcome == "loss of trim":
+                changed, happened = combat.lose_trim(
+                    smaller,
+                    difference // 2,
+                    now=self.now(ctx.state),
+                    roller=self._roller(ctx),
+                    rules=self.rules(ctx.state),
+                    cause="collision",
+                )
+                self._commit(ctx, {smaller.name: changed}, happened, clauses=["SG-COL-08"])
+        return True
+
+    def _collision_damage(self, ctx: Context[Board], victim: str, other_hull: int) -> None:
+        """SG-COL-06/07: roll against the other ship's hull size; above 6, one hit sure and one more chance."""
+        record = ctx.board.ship(victim)
+        if not record.afloat:
+            return
+        big = tint("collision", "big_hull_over")
+        sure = 1 if other_hull > big else 0
+        against = other_hull - big if other_hull > big else other_hull
+        rolled = ctx.roll(
+            f"collision damage to {victim} (other hull size {other_hull})",
+            needed=dice_.at_most(against, "hull hit", "no damage"),
+            ships=[victim],
+        )
+        hits = sure + (1 if rolled.outcome == "hull hit" else 0)
+        if hits:
+            changed, happened = combat.hull_hits(record, hits)
+            self._commit(
+                ctx, {victim: changed}, happened, clauses=["SG-COL-06", "SG-COL-07"] if sure else ["SG-COL-06"]
+            )
+
+    def _after_movement(self, ctx: Context[Board]) -> None:
+        self._stage(ctx, POSITIONS)
+        self._ask_position(ctx)
+
+    def shared_pairs(self, board: Board) -> list[tuple[str, str]]:
+        """The moving side's ships sharing hex and altitude with an enemy, not yet declared (SG-MOV-05)."""
+        side = board.moving
+        pairs = []
+        for mine in board.fighting(side):
+            for theirs in board.fighting():
+                if (
+                    theirs.side != side
+                    and theirs.position == mine.position
+                    and theirs.altitude == mine.altitude
+                    and board.relative(mine.name, theirs.name) is None
+                ):
+                    pairs.append((mine.name, theirs.name))
+        return pairs
+
+    def _ask_position(self, ctx: Context[Board]) -> None:
+        pairs = self.shared_pairs(ctx.board)
+        if not pairs:
+            self._ask_fire(ctx)
+            return
+        mine, theirs = pairs[0]
+        a, b = ctx.board.ship(mine), ctx.board.ship(theirs)
+        options = sorted([list(p) for p in hexgrid.relative_positions(a.facing, b.facing)])
+        self._stage(ctx, POSITIONS, asking=_pair(mine, theirs))
+        side = ctx.board.moving
+        assert side is not None
+        ctx.request(
+            side,
+            POSITION,
+            rule="SG-MOV-06",
+            options=options,
+            prompt=f"{mine} shares a hex with {theirs}: [{theirs} is in my aspect, I am in his aspect]",
+            ships=[mine, theirs],
+        )
+
+    def _positions(self, ctx: Context[Board]) -> None:
+        answer = next((a for a in ctx.board.decided if a.kind == POSITION), None)
+        if answer is not None and ctx.board.asking:
+            mine, theirs = _list(answer.choice)
+            ctx.emit(
+                "relative position",
+                {"pair": ctx.board.asking, "aspects": [mine, theirs], "clauses": ["SG-MOV-05"]},
+                ships=ctx.board.asking.split("|"),
+            )
+        self._ask_position(ctx)
+
+    # --- fire -------------------------------------------------------------------------------------------
+
+    def solutions(self, state: BattleState[Board], side: str) -> list[FireSolution]:
+        """Every gun of the side that may fire now, at every target it may fire at."""
+        board = state.board
+        now = self.now(state)
+        rules = self.rules(state)
+        found = []
+        for ship in board.fighting(side):
+            for gun in ship.guns:
+                for target in board.fighting():
+                    if target.side == side:
+                        continue
+                    solution = combat.fire_solution(
+                        ship, gun.id, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
+                    )
+                    if solution.allowed:
+                        found.append(solution)
+        return found
+
+    def _ask_fire(self, ctx: Context[Board]) -> None:
+        self._stage(ctx, FIRING)
+        asked = False
+        for side in ctx.board.order:
+            if self.solutions(ctx.state, side):
+                asked = True
+                ctx.request(
+                    side,
+                    FIRE,
+                    rule="SG-SEQ-05",
+                    default={"shots": []},
+                    secret=True,
+                    prompt='fire: {"shots": [{"ship": ..., "gun": ..., "target": ...}]}, each gun once',
+                    ships=[s.name for s in ctx.board.fighting(side)],
+                )
+        if not asked:
+            self._stage(ctx, PHASE_END)
+
+    def _firing(self, ctx: Context[Board]) -> None:
+        """Resolve the declared shots on the solutions found at declaration, the moving side's first."""
+        board = ctx.board
+        declared = {a.side: _list(_obj(a.choice)["shots"]) for a in board.decided if a.kind == FIRE}
+        volley: list[FireSolution] = []
+        for side in board.order:
+            for shot in declared.get(side, []):
+                s = _obj(shot)
+                firer, target = board.ship(str(s["ship"])), board.ship(str(s["target"]))
+                volley.append(
+                    combat.fire_solution(
+                        firer,
+                        str(s["gun"]),
+                        target,
+                        now=self.now(ctx.state),
+                        rules=self.rules(ctx.state),
+                        same_hex=board.relative(firer.name, target.name),
+                    )
+                )
+        for solution in volley:
+            ctx.emit(
+                "fire",
+                {
+                    "ship": solution.firer,
+                    "gun": solution.gun_id,
+                    "target": solution.target,
+                    "range": solution.effective_range,
+                    "band": solution.band,
+                    "shots": solution.shots,
+                    "clauses": solution.clauses,
+                },
+                ships=[solution.firer, solution.target],
+            )
+            ships, happened = combat.resolve_fire(
+                ctx.board.by_name,
+                solution,
+                now=self.now(ctx.state),
+                roller=self._roller(ctx),
+                rules=self.rules(ctx.state),
+            )
+            self._commit(ctx, ships, happened)
+        self._stage(ctx, PHASE_END)
+
+    def _phase_end(self, ctx: Context[Board]) -> None:
+        """SG-SEQ-08: the moving side's fire fighting and repairs; SG-CREW-09: the untrimmed check."""
+        side = ctx.board.moving
+        assert side is not None
+        roller = self._roller(ctx)
+        now = self.now(ctx.state)
+        for record in ctx.board.fighting(side):
+            changed, happened = combat.fight_fire(record, now=now, roller=roller)
+            self._commit(ctx, {record.name: changed}, happened)
+            changed, happened = combat.repair(ctx.board.ship(record.name), roller=roller)
+            self._commit(ctx, {record.name: changed}, happened)
+            changed, happened = combat.check_untrimmed(
+                ctx.board.ship(record.name), now=now, roller=roller, rules=self.rules(ctx.state)
+            )
+            self._commit(ctx, {record.name: changed}, happened)
+        if self._check_victory(ctx):
+            return
+        self._next_phase(ctx, ctx.board.phase_no + 1)
+
+    # --- ends ---------------------------------------------------------------------------------------------
+
+    def _check_victory(self, ctx: Context[Board]) -> bool:
+        """SG-SCN-06 (last_flying): the battle ends when one side, or none, has a ship left in the fight."""
+        sides = ctx.board.sides_fighting()
+        if len(sides) > 1:
+            return False
+        winner = sides[0] if sides else None
+        self._end(ctx, winner, "the last captain flying" if winner else "no captain left flying")
+        return True
+
+    def _end(self, ctx: Context[Board], winner: str | None, reason: str) -> None:
+        ctx.emit("result", {"winner": winner, "reason": reason, "clauses": ["SG-SCN-06"]})
+        ctx.end_battle(winner, reason)
+
+    def _out(self, ctx: Context[Board], name: str, reason: str, what: str, clauses: Sequence[str]) -> None:
+        if name in ctx.board.out:
+            return
+        ctx.emit("out", {"ship": name, "reason": reason, "what": what, "clauses": list(clauses)}, ships=[name])
+
+    # --- dice and records ------------------------------------------------------------------------------
+
+    def _roller(self, ctx: Context[Board]) -> Roller:
+        def roll(
+            purpose: str,
+            count: int,
+            sides: int,
+            *,
+            modifiers: Mapping[str, int],
+            needed: str,
+            judge: Judgement,
+            ship: str,
+        ) -> tuple[int, ...]:
+            return ctx.roll(
+                purpose,
+                count=count,
+                sides=sides,
+                modifiers=modifiers,
+                needed=dice_.Judge(needed, judge),
+                ships=[ship] if ship else [],
+            ).dice
+
+        return roll
+
+    def _commit(
+        self,
+        ctx: Context[Board],
+        changed: Mapping[str, ShipRecord],
+        happened: Iterable[Happening],
+        *,
+        clauses: Sequence[str] = (),
+    ) -> None:
+        """Log what a rule did (its notes; its rolls are logged as they were made) and fold changed records."""
+        notes = [
+            {"ship": h["ship"], "what": h["purpose"], "outcome": h["outcome"], "clauses": h["clauses"]}
+            for h in happened
+            if not h["faces"]
+        ]
+        rolled = [
+            {"what": h["purpose"], "outcome": h["outcome"], "clauses": h["clauses"]} for h in happened if h["faces"]
+        ]
+        if notes or rolled or clauses:
+            names = sorted({str(n["ship"]) for n in notes} | set(changed))
+            ctx.emit("effects", {"notes": notes, "rolls": rolled, "clauses": list(clauses)}, ships=names)
+        for name, record in changed.items():
+            before = ctx.board.ship(name)
+            if record != before:
+                ctx.emit("ship", {"ship": name, "record": record.to_json()}, ships=[name])
+                if before.afloat and not record.afloat and name not in ctx.board.out:
+                    self._out(ctx, name, CRASHED, "is destroyed", ["SG-DMG-16", "SG-ALT-10"])
+
+    # --- the fold -----------------------------------------------------------------------------------------
+
+    def apply(self, state: BattleState[Board], event: Event) -> Board:
+        board, data, kind = state.board, event.data, event.kind
+        if kind == "ship":
+            return board.with_ship(ShipRecord.from_json(data["record"]))
+        if kind == "moved":
+            ship = board.ship(str(data["ship"]))
+            moved = replace(
+                ship, position=Hex.from_json(data["hex"]), facing=_int(data["facing"]), altitude=str(data["altitude"])
+            )
+            if ship.status == "landed" and data["step"] == movement.CLIMB:
+                moved = replace(moved, status="flying")  # taking off again
+            same_hex = {k: v for k, v in board.same_hex.items() if ship.name not in k.split("|")}
+            return replace(board.with_ship(moved), same_hex=same_hex)
+        if kind == "forced drop":
+            ship = board.ship(str(data["ship"]))
+            return board.with_ship(replace(ship, altitude=str(data["altitude"])))
+        if kind == "placed":
+            ship = board.ship(str(data["ship"]))
+            placed = replace(
+                ship, position=Hex.from_json(data["hex"]), facing=_int(data["facing"]), altitude=str(data["altitude"])
+            )
+            return replace(board.with_ship(placed), placed=(*board.placed, ship.name))
+        if kind == "stage":
+            phase_no = _int(data["phase_no"]) if "phase_no" in data else board.phase_no
+            moves_done = board.moves_done if phase_no == board.phase_no else ()
+            return replace(
+                board,
+                stage=str(data["stage"]),
+                asking=str(data["asking"]),
+                phase_no=phase_no,
+                moves_done=moves_done,
+                decided=(),
+            )
+        if kind == "asking":
+            return replace(board, asking=str(data["ship"]), decided=())
+        if kind == "move done":
+            name = str(data["ship"])
+            return replace(
+                board,
+                moves_done=(*board.moves_done, name),
+                moved={**board.moved, name: board.moved.get(name, 0) + _int(data["hexes"])},
+                decided=(),
+            )
+        if kind == "out":
+            return replace(board, out={**board.out, str(data["ship"]): str(data["reason"])})
+        if kind == "movement order":
+            return replace(board, order=tuple(str(s) for s in _list(data["order"])))
+        if kind == "relative position":
+            mine, theirs = _list(data["aspects"])
+            return replace(board, same_hex={**board.same_hex, str(data["pair"]): (str(mine), str(theirs))}, decided=())
+        if kind == "placement order":
+            return replace(board, placing=tuple(str(s) for s in _list(data["ship_order"])))
+        if kind == "wind":
+            return replace(board, wind=_int(data["direction"]))
+        if kind == TURN:
+            return replace(board, last_moved=dict(board.moved), moved={}, order=(), phase_no=0, moves_done=())
+        if kind == DECISIONS:
+            answers = _obj(data["answers"])
+            decided = tuple(
+                Answer(str(_obj(a)["side"]), str(_obj(a)["decision"]), _obj(a)["choice"])
+                for _, a in sorted(answers.items(), key=lambda item: int(item[0][1:]))
+            )
+            return replace(board, decided=decided)
+        return board
+
+    # --- decisions ------------------------------------------------------------------------------------------
+
+    def validate(self, state: BattleState[Board], request: DecisionRequest, choice: JSON) -> Rejection | None:
+        board = state.board
+        if request.kind == PLACE:
+            return self._placement_problem(state, board.ship(request.ships[0]), choice)
+        if request.kind == MOVE:
+            return self._move_problem(state, board.ship(request.ships[0]), choice)
+        if request.kind == ORDERS:
+            return self._orders_problem(state, request.side, choice)
+        if request.kind == FIRE:
+            return self._fire_problem(state, request.side, choice)
+        return None
+
+    def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
+        if not isinstance(choice, list) or not all(isinstance(t, str) for t in choice):
+            return Rejection("SG-MOV-01", f"a move is a list of steps: {list(movement.STEPS)}")
+        try:
+            movement.trace(
+                record, [str(t) for t in choice], allowed=self.allowance(state, record), terrain=state.board.terrain
+            )
+        except PlanError as error:
+            return Rejection(error.clause, error.reason)
+        return None
+
+    def _orders_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
+        if not isinstance(choice, dict) or set(choice) - {"crew", "strike"}:
+            return Rejection("SG-SEQ-02", 'orders are {"crew": [changes], "strike": [ship names]}')
+        crew, strike = choice.get("crew", []), choice.get("strike", [])
+        if not isinstance(crew, list) or not isinstance(strike, list):
+            return Rejection("SG-SEQ-02", "crew and strike are lists")
+        own = {s.name: s for s in state.board.fighting(side)}
+        records = dict(own)
+        for change in crew:
+            if not isinstance(change, dict) or str(change.get("ship")) not in own:
+                return Rejection("SG-SEQ-02", f"a crew change names one of your ships in the fight: {sorted(own)}")
+            record = records[str(change["ship"])]
+            if record.stunned(self.now(state)):
+                return Rejection("SG-CRIT-37", f"{record.name}'s crew is stunned: no crew changes")
+            try:
+                records[record.name] = _crew_change(record, change)
+            except (ValueError, KeyError, TypeError) as error:
+                return Rejection("SG-CREW-07", f"{record.name}: {error}")
+        for name in strike:
+            if str(name) not in own:
+                return Rejection("SG-CREW-03", f"only your own ships in the fight can strike: {sorted(own)}")
+        return None
+
+    def _fire_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
+        if not isinstance(choice, dict) or set(choice) != {"shots"} or not isinstance(choice["shots"], list):
+            return Rejection("SG-SEQ-05", 'fire is {"shots": [{"ship": ..., "gun": ..., "target": ...}]}')
+        board = state.board
+        used: set[tuple[str, str]] = set()
+        for shot in choice["shots"]:
+            if not isinstance(shot, dict) or set(shot) != {"ship", "gun", "target"}:
+                return Rejection("SG-SEQ-05", 'each shot is {"ship": ..., "gun": ..., "target": ...}')
+            ship, gun, target = str(shot["ship"]), str(shot["gun"]), str(shot["target"])
+            if ship not in board.by_name or board.ship(ship).side != side or not board.in_fight(board.ship(ship)):
+                return Rejection("SG-SEQ-05", f"{ship} is not one of your ships in the fight")
+            if target not in board.by_name or board.ship(target).side == side:
+                return Rejection("SG-FIRE-04", f"{target} is not an enemy ship")
+            if (ship, gun) in used:
+                return Rejection("SG-FIRE-04", f"{ship} gun {gun} fires once, at one ship (all its shots together)")
+            used.add((ship, gun))
+            if gun not in {g.id for g in board.ship(ship).guns}:
+                return Rejection("SG-FIRE-02", f"{ship} has no gun {gun}")
+            solution = combat.fire_solution(
+                board.ship(ship),
+                gun,
+                board.ship(target),
+                now=self.now(state),
+                rules=self.rules(state),
+                same_hex=board.relative(ship, target),
+            )
+            if not solution.allowed:
+                return Rejection(solution.clause, solution.describe)
+        return None
+
+    def candidates(self, state: BattleState[Board], request: DecisionRequest) -> Sequence[JSON]:
+        if request.kind == MOVE:
+            return self.move_candidates(state, state.board.ship(request.ships[0]))
+        if request.kind == FIRE:
+            return self.fire_candidates(state, request.side)
+        if request.kind == ORDERS:
+            return self.orders_candidates(state, request.side)
+        return super().candidates(state, request)
+
+    def move_candidates(self, state: BattleState[Board], record: ShipRecord, *, max_turns: int = 2) -> list[JSON]:
+        """Legal plans: up to the allowance in hexes, with up to ``max_turns`` turns, and an altitude change
+        or a power turn first. Not every legal plan (they are too many), but every kind of move."""
+        allowed = self.allowance(state, record)
+        prefixes: list[list[str]] = [[], [movement.CLIMB], [movement.DESCEND], [movement.DESCEND, movement.DESCEND]]
+        if record.is_steam:
+            prefixes += [[movement.POWER_PORT], [movement.POWER_STARBOARD]]
+        plans: list[list[str]] = []
+        for prefix in prefixes:
+            for hexes in range(allowed.speed + 1):
+                for body in _turning_paths(hexes, max_turns):
+                    plans.append(prefix + body)
+        found: list[JSON] = []
+        seen: set[tuple[str, ...]] = set()
+        for plan in plans:
+            key = tuple(plan)
+            if key in seen:
+                continue
+            seen.add(key)
+            if self._move_problem(state, record, list(plan)) is None:
+                found.append(list(plan))
+        if not found:
+            found.append([movement.AHEAD] * allowed.held_speed if allowed.held_speed else [])
+        return found
+
+    def fire_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
+        """Hold fire; every gun at one target, for each target; each gun at its nearest target."""
+        solutions = self.solutions(state, side)
+        found: list[JSON] = [{"shots": []}]
+        for target in sorted({s.target for s in solutions}):
+            shots = [_shot(s) for s in solutions if s.target == target]
+            found.append({"shots": _one_per_gun(shots)})
+        nearest = sorted(solutions, key=lambda s: (s.effective_range or 0, s.target))
+        found.append({"shots": _one_per_gun([_shot(s) for s in nearest])})
+        return found
+
+    def orders_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
+        """No change; a relief at each empty station; striking each ship (rarely wise)."""
+        found: list[JSON] = [{"crew": [], "strike": []}]
+        for ship in state.board.fighting(side):
+            for station in ("helm", "trim"):
+                for rank in ("petty_officer", "officer", "captain"):
+                    change: JSON = {"ship": ship.name, "relief": station, "rank": rank}
+                    if self._orders_problem(state, side, {"crew": [change], "strike": []}) is None:
+                        found.append({"crew": [change], "strike": []})
+                        break
+            found.append({"crew": [], "strike": [ship.name]})
+        return found
+
+    # --- invariants and outcome -----------------------------------------------------------------------------
+
+    def check_invariants(self, state: BattleState[Board]) -> list[str]:
+        problems: list[str] = []
+        board = state.board
+        for ship in board.ships:
+            problems += [f"{ship.name}: {p}" for p in record_problems(ship)]
+            if ship.position is not None and not board.terrain.on_map(ship.position) and ship.name not in board.out:
+                problems.append(f"{ship.name} is off the map but still in the fight")
+            if (
+                ship.afloat
+                and ship.status == "flying"
+                and altitude_level(ship.altitude)
+                <= altitude_level(board.terrain.ground(ship.position) if ship.position else "G")
+                and ship.name not in board.out
+            ):
+                problems.append(f"{ship.name} flies inside the ground at {ship.altitude}")
+        if state.turn > board.turn_limit:
+            problems.append(f"turn {state.turn} past the limit {board.turn_limit}")
+        if state.over and len(board.sides_fighting()) > 1 and state.turn < board.turn_limit:
+            problems.append("the battle ended with two sides still in the fight before the turn limit")
+        return problems
+
+    def outcome(self, state: BattleState[Board]) -> dict[str, Any]:
+        """The result for the campaign and the odds calculator: winner, turns, each ship's fate and damage."""
+        board = state.board
+        ships: list[dict[str, Any]] = []
+        for ship in board.ships:
+            fate = board.out.get(ship.name, "fighting" if ship.afloat else CRASHED)
+            ships.append(
+                {
+                    "name": ship.name,
+                    "side": ship.side,
+                    "class": ship.class_name,
+                    "fate": fate,
+                    "hull_hits": ship.hull_hits,
+                    "hull_boxes": ship.hull_boxes,
+                    "crew_lost": board.crew_at_start[ship.name] - ship.crew_aboard,
+                    "crew_at_start": board.crew_at_start[ship.name],
+                    "fire": ship.fire,
+                }
+            )
+        sides = {}
+        for side in board.side_order:
+            mine = [s for s in ships if s["side"] == side]
+            sides[side] = {
+                "ships": len(mine),
+                "lost": sum(1 for s in mine if s["fate"] in (CRASHED, CRASH_LANDED)),
+                "captured": sum(1 for s in mine if s["fate"] == STRUCK),
+                "escaped": sum(1 for s in mine if s["fate"] == ESCAPED),
+                "hull_hits": sum(int(s["hull_hits"]) for s in mine),
+                "crew_lost": sum(int(s["crew_lost"]) for s in mine),
+            }
+        return {
+            "scenario": board.scenario,
+            "winner": state.winner,
+            "reason": state.result,
+            "turns": state.turn,
+            "over": state.over,
+            "sides": sides,
+            "ships": ships,
+        }
+
+
+# --- small pieces ---------------------------------------------------------------------------------------------
+
+
+def _crew_change(record: ShipRecord, change: Mapping[str, JSON]) -> ShipRecord:
+    """One crew change: a relief at an empty station, or men to a gun (SG-SEQ-02, SG-CREW-04/07/16)."""
+    if "relief" in change:
+        if set(change) != {"ship", "relief", "rank"}:
+            raise ValueError('a relief is {"ship", "relief": "helm"|"trim", "rank"}')
+        return assign_relief(record, str(change["relief"]), str(change["rank"]))
+    if "gun" in change:
+        if set(change) - {"ship", "gun", "men", "from"} or type(change.get("men")) is not int:
+            raise ValueError('men to a gun is {"ship", "gun", "men": n, "from": "deckhands"|"gun:ID"}')
+        return assign_gun_crew(
+            record, str(change["gun"]), _int(change["men"]), source=str(change.get("from", "deckhands"))
+        )
+    raise ValueError('a crew change is a "relief" or men to a "gun"')
+
+
+def _turning_paths(hexes: int, max_turns: int) -> list[list[str]]:
+    """Every path of ``hexes`` hexes ahead with up to ``max_turns`` one-hexside turns after moves."""
+    paths: list[list[str]] = [[]]
+    for _ in range(hexes):
+        grown = []
+        for path in paths:
+            grown.append([*path, movement.AHEAD])
+            if sum(1 for t in path if t in (movement.PORT, movement.STARBOARD)) < max_turns:
+                grown.append([*path, movement.AHEAD, movement.PORT])
+                grown.append([*path, movement.AHEAD, movement.STARBOARD])
+        paths = grown
+    return paths
+
+
+def _shot(solution: FireSolution) -> dict[str, str]:
+    return {"ship": solution.firer, "gun": solution.gun_id, "target": solution.target}
+
+
+def _one_per_gun(shots: list[dict[str, str]]) -> list[JSON]:
+    seen: set[tuple[str, str]] = set()
+    kept: list[JSON] = []
+    for shot in shots:
+        key = (shot["ship"], shot["gun"])
+        if key not in seen:
+            seen.add(key)
+            kept.append(dict(shot))
+    return kept
+
+
+def _faces(what: str) -> dice_.Judge:
+    return dice_.Judge("any", lambda faces, _total: f"{what} {faces[0]}")
+
+
+def _obj(value: JSON | Any) -> dict[str, JSON]:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected an object, got {value!r}")
+    return value
+
+
+def _list(value: JSON | Any) -> list[JSON]:
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list, got {value!r}")
+    return value
+
+
+def _int(value: JSON | Any) -> int:
+    if type(value) is not int:
+        raise ValueError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _pair_ints(value: JSON) -> tuple[int, int]:
+    items = _list(value)
+    if len(items) != 2:
+        raise ValueError("expected [col, row]")
+    return _int(items[0]), _int(items[1])
+
+
+def _triples(value: JSON) -> list[tuple[JSON, JSON, JSON]]:
+    return [(t[0], t[1], t[2]) for t in (_list(v) for v in _list(value))]
+
+
+def _wind_rule(value: JSON) -> int | str | None:
+    if value is None or isinstance(value, int | str):
+        return value
+    raise ValueError(f"wind rule {value!r}")
+
+
+SKY_GALLEONS = SkyGalleons()
