@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battles.engine import dice, events, policies, resolver, ruleset, state
+from battles.engine import dice, events, policies, resolver, ruleset, simulate, state
 from battles.engine.decisions import ENGINE_CLAUSES, Rejection
 from battles.engine.events import Event
 from tests.conformance.duel_ruleset import DUEL
@@ -189,4 +189,16 @@ def test_no_seed_crashes_stalls_or_breaks_an_invariant(rs, scenario, seed, data)
     initial, outcome = play(rs, scenario, seed, switches)  # StalledBattle past MAX_DECISIONS = a loop
     assert outcome.state.over
     assert outcome.state.winner in (None, *outcome.state.sides)
+    fold_checking(rs, initial, outcome.events)
+
+
+@pytest.mark.parametrize(("rs", "scenario"), scenario_cases())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.binary(min_size=1, max_size=12))
+def test_the_rulesets_own_ai_ends_every_battle_within_the_rules(rs, scenario, seed):
+    """The ruleset's AI captains (simulate.policy_for) play as legally as random play does."""
+    initial = resolver.new_battle(rs, scenario, seed_commitment=dice.commitment(seed))
+    chosen = {side: simulate.policy_for(rs, seed, side) for side in initial.sides}
+    outcome = policies.auto_play(rs, initial, seed=seed, policies=chosen, max_decisions=MAX_DECISIONS)
+    assert outcome.state.over
     fold_checking(rs, initial, outcome.events)

@@ -43,9 +43,7 @@ class Command(BaseCommand):
         else:
             self.stdout.write(f"{'ruleset':8} {'covered':>8} {'clauses':>8} {'%':>6}")
             for entry in report:
-                self.stdout.write(
-                    f"{entry.prefix:8} {len(entry.covered):>8} {entry.total:>8} {entry.percent:>5.1f}%"
-                )
+                self.stdout.write(f"{entry.prefix:8} {len(entry.covered):>8} {entry.total:>8} {entry.percent:>5.1f}%")
                 if options["uncovered"] and entry.uncovered:
                     self.stdout.write("  not covered: " + ", ".join(entry.uncovered))
             total = sum(entry.total for entry in report)
