@@ -14,8 +14,8 @@ A ship's move is one plan, a list of steps in the order they are taken::
   down to 1 may climb one level instead of moving (SG-ALT-08).
 * ``descend``: the first level in a turn is free and gives no turn, each further level 1 MP (SG-ALT-04/06,
   SG-ALT-09). To the surface it lands if the ship drops only that level and moves at most 1 hex this turn,
-  else it crash-lands (SG-ALT-11/12). Entering a hex whose land is as high as the ship lands it at speed 1
-  and crashes it faster (SG-ALT-13/14).
+  else it crash-lands (SG-ALT-11/12). Entering a hex whose land is as high as the ship lands it at speed 1,
+  on the land's height, and crashes it faster (SG-ALT-13/14).
 
 What a ship may do depends on its record: nobody at the helm, no change of course or speed (it holds last
 turn's speed straight ahead, SG-CREW-08); a jammed rudder or a bridge hit, no change of course (SG-CRIT-38,
@@ -120,13 +120,15 @@ class Allowance:
 
 def allowance(record: ShipRecord, *, now: Moment, speed: int, last_hexes: int) -> Allowance:
     """The ship's movement allowance and freedoms in this movement phase (SG-MOV-01, SG-CREW-08/09...)."""
-    held = None if record.helm_manned else min(last_hexes, speed)
+    stunned = record.stunned(now)
+    # Nobody at the helm holds last turn's speed, unless a stunned crew holds the ship still (SG-CRIT-37).
+    held = None if record.helm_manned else 0 if stunned else min(last_hexes, speed)
     return Allowance(
         speed=speed,
         course=record.can_change_course(now),
         altitude=record.can_change_altitude(now),
         held_speed=held,
-        stunned=record.stunned(now),
+        stunned=stunned,
     )
 
 
@@ -209,9 +211,13 @@ def trace(
             if not terrain.on_map(hex_):
                 ends = LEFT_MAP
             elif _ground_level(terrain, hex_) >= level:
-                # Land as high as the ship: it lands at speed 1, crashes faster (SG-ALT-13/14).
+                # Land as high as the ship: it lands at speed 1, crashes faster (SG-ALT-13/14). A ship that
+                # lands sits on the land, at its height, as one landed by descending does: else it would
+                # be inside a cliff, and a climb of one level would leave it flying inside the ground.
                 ends = LANDED if hexes_moved <= 1 else CRASHED
                 clauses += ("SG-ALT-13",) if ends == LANDED else ("SG-ALT-14",)
+                if ends == LANDED:
+                    level = _ground_level(terrain, hex_)
         elif token == CLIMB:
             ceiling = record.max_altitude
             if ceiling is None or level + 1 > altitude_level(ceiling):
@@ -245,11 +251,12 @@ def _ground_level(terrain: Terrain, hex_: Hex) -> int:
 def _check_spending(record: ShipRecord, plan: Sequence[str], allowed: Allowance) -> None:
     """Movement points, course, speed and altitude freedoms (SG-MOV-01, SG-ALT-08, SG-CREW-08/09...)."""
     cost = plan_cost(plan)
-    speed_one_climb = allowed.speed == 1 and plan.count(CLIMB) == 1 and cost == step_cost(CLIMB, first_drop=True)
+    speed_one = allowed.speed == 1 and CLIMB in plan
+    if speed_one and any(token in (AHEAD, POWER_PORT, POWER_STARBOARD) for token in plan):
+        raise PlanError("SG-ALT-08", "at speed 1 the ship climbs one level instead of moving, not as well")
+    speed_one_climb = speed_one and plan.count(CLIMB) == 1 and cost == step_cost(CLIMB, first_drop=True)
     if cost > allowed.speed and not speed_one_climb:
         raise PlanError("SG-MOV-01", f"the plan costs {cost} MP; {record.name}'s movement allowance is {allowed.speed}")
-    if speed_one_climb and any(token in (AHEAD, POWER_PORT, POWER_STARBOARD) for token in plan):
-        raise PlanError("SG-ALT-08", "at speed 1 the ship climbs one level instead of moving, not as well")
     if not allowed.course and any(token in TURNS for token in plan):
         if not record.helm_manned:
             clause = "SG-CREW-08"

@@ -556,14 +556,20 @@ class SkyGalleons(BaseRuleset[Board]):
         """Walk a plan step by step, checking collisions as the ship enters shared hexes (SG-COL-*)."""
         record = ctx.board.ship(name)
         steps = movement.trace(record, plan, allowed=self.allowance(ctx.state, record), terrain=ctx.board.terrain)
-        start, start_altitude = record.position, record.altitude
+        start = record.position
         hexes = 0
         for step in steps:
             before = ctx.board.ship(name)
             if step.token == movement.AHEAD and before.position == start:
-                # SG-COL-09: leaving a hex shared at the start of the move, check again
+                # SG-COL-09: leaving a hex shared since the phase began (with ships at the altitude it is at
+                # now; a ship that moved in this phase already checked on the way in), check again
                 turned = any(t in movement.TURNS for t in plan[: step.index])
-                for other in self._sharing(ctx.board, name, start, start_altitude):
+                began_together = [
+                    other
+                    for other in self._sharing(ctx.board, name, start, before.altitude)
+                    if other not in ctx.board.moves_done
+                ]
+                for other in began_together:
                     if self._collision(ctx, name, other, entered_from=None, turned=turned, leaving=True):
                         self._moved_done(ctx, name, hexes)
                         return
@@ -576,6 +582,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     "facing": step.facing,
                     "altitude": step.altitude,
                     "cost": step.cost,
+                    "ends": step.ends,
                     "clauses": list(step.clauses),
                 },
                 ships=[name],
@@ -609,17 +616,15 @@ class SkyGalleons(BaseRuleset[Board]):
         ctx.emit("move done", {"ship": name, "hexes": hexes}, ships=[name])
 
     def _move_ends(self, ctx: Context[Board], name: str, ends: str, clauses: Sequence[str]) -> None:
-        record = ctx.board.ship(name)
+        """The ``moved`` event already set a landed or crashed status (so no state in between has a ship flying
+        inside the ground); here the ship leaves the fight with the right reason."""
         if ends == movement.LEFT_MAP:
             self._out(ctx, name, ESCAPED, "leaves the battle over the map edge", ["SG-MOV-01"])
         elif ends == movement.LANDED:
-            self._commit(ctx, {name: replace(record, status="landed")}, [])
             ctx.emit("landed", {"ship": name, "clauses": list(clauses)}, ships=[name])
         elif ends == movement.CRASH_LANDED:
-            self._commit(ctx, {name: replace(record, status="crashed")}, [])
             self._out(ctx, name, CRASH_LANDED, "crash-lands: the crew is safe, the ship is lost", clauses)
         else:
-            self._commit(ctx, {name: replace(record, status="crashed")}, [])
             self._out(ctx, name, CRASHED, "crashes into the land", clauses)
 
     def _collision(
@@ -917,6 +922,11 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             if ship.status == "landed" and data["step"] == movement.CLIMB:
                 moved = replace(moved, status="flying")  # taking off again
+            ends = data.get("ends", "")
+            if ends == movement.LANDED:
+                moved = replace(moved, status="landed")
+            elif ends in (movement.CRASH_LANDED, movement.CRASHED):
+                moved = replace(moved, status="crashed")
             same_hex = {k: v for k, v in board.same_hex.items() if ship.name not in k.split("|")}
             return replace(board.with_ship(moved), same_hex=same_hex)
         if kind == "forced drop":
