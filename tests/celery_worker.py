@@ -39,8 +39,9 @@ class LiveWorker:
 
     def restart(self) -> None:
         """Start a fresh worker process in place of this one (after kill())."""
-        self.process = spawn_worker_process(redis_url=self.redis_url, database_url=self.database_url,
-                                            log_path=self.log_path)
+        self.process = spawn_worker_process(
+            redis_url=self.redis_url, database_url=self.database_url, log_path=self.log_path
+        )
         self.ready_marks_seen += 1
         wait_until_ready(self)
 
@@ -74,10 +75,26 @@ def spawn_worker_process(*, redis_url: str, database_url: str, log_path: Path) -
     }
     log_file = log_path.open("ab")
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", f"--include={PROBE_TASKS_MODULE}",
-         "-n", f"test-{os.getpid()}-{time.time_ns()}@%h"],
-        cwd=PROJECT_DIR, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            f"--include={PROBE_TASKS_MODULE}",
+            "-n",
+            f"test-{os.getpid()}-{time.time_ns()}@%h",
+        ],
+        cwd=PROJECT_DIR,
+        env=env,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
     )
     log_file.close()  # the child keeps its own descriptor
     return process

@@ -308,9 +308,7 @@ class Context(Generic[B]):
         self._push(DECISIONS, {"answers": answers})
 
 
-def _judge(
-    ruleset: Ruleset[B], state: BattleState[B], request: DecisionRequest, choice: JSON
-) -> Rejection | None:
+def _judge(ruleset: Ruleset[B], state: BattleState[B], request: DecisionRequest, choice: JSON) -> Rejection | None:
     """Listed options are checked here, naming the request's clause; the ruleset judges the rest."""
     if not request.allows(choice):
         count = len(request.options or ())
@@ -420,9 +418,7 @@ def submit_defaults(ruleset: Ruleset[B], state: BattleState[B], *, side: str, se
 
 def _check_ruleset(ruleset: Ruleset[Any], state: BattleState[Any]) -> None:
     if (state.ruleset, state.version) != (ruleset.key, ruleset.version):
-        raise EngineError(
-            f"this battle is {state.ruleset} {state.version}, not {ruleset.key} {ruleset.version}"
-        )
+        raise EngineError(f"this battle is {state.ruleset} {state.version}, not {ruleset.key} {ruleset.version}")
 
 
 def _check_seed(state: BattleState[Any], seed: bytes) -> None:

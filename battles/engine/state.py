@@ -51,9 +51,7 @@ class BattleState(Generic[B]):
 
     def pending(self, side: str | None = None) -> list[DecisionRequest]:
         """Open requests not yet answered, for one side or (None) for all."""
-        return [
-            r for r in self.requests if r.id not in self.answers and (side is None or r.side == side)
-        ]
+        return [r for r in self.requests if r.id not in self.answers and (side is None or r.side == side)]
 
     def evolve(self, **changes: Any) -> BattleState[B]:
         return replace(self, **changes)

@@ -127,8 +127,9 @@ class Duel(BaseRuleset[Board]):
         ships = tuple(Ship.from_json(s) for s in ships_data if isinstance(s, dict))
         if len(ships) != 2 or ships[0].side == ships[1].side:
             raise ValueError("a duel is two ships of two sides")
-        board = Board(cols=_int(scenario["cols"]), rows=_int(scenario["rows"]), turns=_int(scenario["turns"]),
-                      ships=ships)
+        board = Board(
+            cols=_int(scenario["cols"]), rows=_int(scenario["rows"]), turns=_int(scenario["turns"]), ships=ships
+        )
         if not all(board.on_map(s.hex) for s in ships):
             raise ValueError("ships must start on the map")
         return Setup(sides=tuple(s.side for s in ships), board=board)
@@ -191,8 +192,15 @@ class Duel(BaseRuleset[Board]):
         ctx.begin_phase("plot")
         for side in ctx.board.order():
             ship = ctx.board.ship_of(side)
-            ctx.request(side, PLOT, rule="DUEL-MOV-01", default=[], secret=bool(ctx.option("secret_plots")),
-                        prompt=f"plot up to {ship.speed} steps for {ship.name}", ships=[ship.name])
+            ctx.request(
+                side,
+                PLOT,
+                rule="DUEL-MOV-01",
+                default=[],
+                secret=bool(ctx.option("secret_plots")),
+                prompt=f"plot up to {ship.speed} steps for {ship.name}",
+                ships=[ship.name],
+            )
 
     def _move(self, ctx: Context[Board]) -> None:
         ctx.begin_phase("move")
@@ -331,14 +339,18 @@ class Duel(BaseRuleset[Board]):
     def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
         return [
             {
-                "cols": 10, "rows": 8, "turns": 8,
+                "cols": 10,
+                "rows": 8,
+                "turns": 8,
                 "ships": [
                     {"name": "Aphid", "side": "red", "hex": [2, 2], "facing": 2, "speed": 3, "hull": 4},
                     {"name": "Swiftwood", "side": "blue", "hex": [7, -1], "facing": 5, "speed": 2, "hull": 5},
                 ],
             },
             {  # cramped: the ships start alongside, so fire and sinking come quickly
-                "cols": 4, "rows": 4, "turns": 12,
+                "cols": 4,
+                "rows": 4,
+                "turns": 12,
                 "ships": [
                     {"name": "Aphid", "side": "red", "hex": [1, 1], "facing": 0, "speed": 2, "hull": 2},
                     {"name": "Swiftwood", "side": "blue", "hex": [2, 0], "facing": 0, "speed": 2, "hull": 2},

@@ -134,14 +134,17 @@ def test_illegal_decisions_are_rejected_naming_a_clause(rs, scenario):
             if label == "junk":
                 assert outcome.clause not in ENGINE_CLAUSES, "the ruleset's own clause should be named"
         assert state.state_to_json(rs, current) == before
-        assert resolver.check_decision(rs, current, side=request.side, request_id=request.id,
-                                       choice=request.default) is None, "the default must be legal"
+        assert (
+            resolver.check_decision(rs, current, side=request.side, request_id=request.id, choice=request.default)
+            is None
+        ), "the default must be legal"
         choice = chooser.choose(rs, state.redact(current, request.side), request)
         accepted = resolver.submit(rs, current, side=request.side, request_id=request.id, choice=choice, seed=seed)
         assert isinstance(accepted, resolver.Accepted)
         if current.request(request.id) and accepted.state.request(request.id):
-            again = resolver.submit(rs, accepted.state, side=request.side, request_id=request.id,
-                                    choice=choice, seed=seed)
+            again = resolver.submit(
+                rs, accepted.state, side=request.side, request_id=request.id, choice=choice, seed=seed
+            )
             assert isinstance(again, Rejection)
             assert again.clause == "ENG-DEC-03"
         current = accepted.state
@@ -154,8 +157,9 @@ def test_nothing_is_decided_after_the_end(rs, scenario):
     _, outcome = play(rs, scenario, b"the end")
     last_request = next(e for e in reversed(outcome.events) if e.kind == "decision_requested")
     request = last_request.data["request"]
-    refused = resolver.submit(rs, outcome.state, side=request["side"], request_id=request["id"],
-                              choice=request["default"], seed=b"the end")
+    refused = resolver.submit(
+        rs, outcome.state, side=request["side"], request_id=request["id"], choice=request["default"], seed=b"the end"
+    )
     assert isinstance(refused, Rejection)
     assert refused.clause == "ENG-DEC-04"
 
@@ -184,8 +188,9 @@ def test_secret_answers_stay_with_their_side_until_revealed(rs, scenario):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.binary(min_size=1, max_size=12), data=st.data())
 def test_no_seed_crashes_stalls_or_breaks_an_invariant(rs, scenario, seed, data):
-    switches = {spec.key: data.draw(st.sampled_from(spec.choices), label=spec.key)
-                for spec in rs.options if spec.choices}
+    switches = {
+        spec.key: data.draw(st.sampled_from(spec.choices), label=spec.key) for spec in rs.options if spec.choices
+    }
     initial, outcome = play(rs, scenario, seed, switches)  # StalledBattle past MAX_DECISIONS = a loop
     assert outcome.state.over
     assert outcome.state.winner in (None, *outcome.state.sides)

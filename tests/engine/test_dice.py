@@ -72,8 +72,15 @@ def test_streams_are_independent():
 
 
 def test_roll_records_purpose_modifiers_total_and_outcome():
-    roll = dice.make_roll(SEED, "to hit", stream="main", counter=0, count=2, modifiers={"altitude": -1},
-                          needed=dice.at_least(5, "hit", "miss"))
+    roll = dice.make_roll(
+        SEED,
+        "to hit",
+        stream="main",
+        counter=0,
+        count=2,
+        modifiers={"altitude": -1},
+        needed=dice.at_least(5, "hit", "miss"),
+    )
     assert roll.dice == (3, 1)
     assert roll.total == 3
     assert (roll.needed, roll.outcome) == ("5+", "miss")
@@ -154,7 +161,8 @@ def test_each_die_judges_a_salvo_die_by_die():
 def test_each_die_applies_the_modifiers_to_every_die():
     # Cloudships' superior crew: +1 on each main-gun die (CM-FIRE-09); 5+ hits at long range.
     long_range = dice.each_die("5+ each", [(5, None, "hit")], otherwise="miss")
-    roll = dice.make_roll(SEED, "quick-firer", stream="main", counter=0, count=6, modifiers={"superior crew": 1},
-                          needed=long_range)
+    roll = dice.make_roll(
+        SEED, "quick-firer", stream="main", counter=0, count=6, modifiers={"superior crew": 1}, needed=long_range
+    )
     assert roll.dice == (3, 1, 6, 3, 4, 5)
     assert roll.outcome == "hit:3,miss:3"

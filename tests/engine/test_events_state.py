@@ -16,9 +16,21 @@ def test_canonical_json_is_sorted_and_compact():
 
 
 def test_an_event_serialises_flat_and_round_trips():
-    event = Event(seq=4, turn=2, phase="fire", kind="roll", ships=("Aphid", "Swiftwood"),
-                  data={"purpose": "to hit", "dice": [5], "modifiers": {"altitude": -1}, "total": 4,
-                        "needed": "3+", "outcome": "hit"})
+    event = Event(
+        seq=4,
+        turn=2,
+        phase="fire",
+        kind="roll",
+        ships=("Aphid", "Swiftwood"),
+        data={
+            "purpose": "to hit",
+            "dice": [5],
+            "modifiers": {"altitude": -1},
+            "total": 4,
+            "needed": "3+",
+            "outcome": "hit",
+        },
+    )
     flat = event.to_json()
     assert flat["kind"] == "roll"
     assert flat["dice"] == [5]
@@ -39,8 +51,15 @@ def test_visibility():
 
 
 def test_decision_request_round_trip_and_options():
-    request = DecisionRequest(id="d3", side="red", kind="fire", phase="fire", rule="SG-FIRE-01",
-                              default={"fire": False}, options=({"fire": False}, {"fire": True}))
+    request = DecisionRequest(
+        id="d3",
+        side="red",
+        kind="fire",
+        phase="fire",
+        rule="SG-FIRE-01",
+        default={"fire": False},
+        options=({"fire": False}, {"fire": True}),
+    )
     assert DecisionRequest.from_json(json.loads(events.canonical(request.to_json()))) == request
     assert request.allows({"fire": True})
     assert not request.allows({"fire": "maybe"})

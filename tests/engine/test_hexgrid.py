@@ -23,9 +23,7 @@ def bearing(hex_: Hex, orientation: Orientation) -> float:
 
 
 def test_flat_top_direction_zero_is_north_then_clockwise():
-    assert [bearing(d, Orientation.FLAT_TOP) for d in hexgrid.DIRECTIONS] == pytest.approx(
-        [0, 60, 120, 180, 240, 300]
-    )
+    assert [bearing(d, Orientation.FLAT_TOP) for d in hexgrid.DIRECTIONS] == pytest.approx([0, 60, 120, 180, 240, 300])
     assert [hexgrid.direction_name(d) for d in range(6)] == ["N", "NE", "SE", "S", "SW", "NW"]
 
 
@@ -209,14 +207,14 @@ def test_find_path_goes_straight_on_open_ground():
 
 def test_find_path_goes_round_a_wall_and_prefers_cheap_ground():
     wall = {Hex(1, r) for r in range(-5, 4)}
-    path = hexgrid.find_path(ORIGIN, Hex(2, 0), cost=lambda a, b: 1.0, passable=lambda h: passable_box(h)
-                             and h not in wall)
+    path = hexgrid.find_path(
+        ORIGIN, Hex(2, 0), cost=lambda a, b: 1.0, passable=lambda h: passable_box(h) and h not in wall
+    )
     assert path is not None
     assert not wall & set(path)
     assert all(hexgrid.distance(p, q) == 1 for p, q in itertools.pairwise(path))
     swamp = {Hex(1, 0), Hex(2, 0)}
-    cheap = hexgrid.find_path(ORIGIN, Hex(3, -1), cost=lambda a, b: 9.0 if b in swamp else 1.0,
-                              passable=passable_box)
+    cheap = hexgrid.find_path(ORIGIN, Hex(3, -1), cost=lambda a, b: 9.0 if b in swamp else 1.0, passable=passable_box)
     assert cheap is not None
     assert not swamp & set(cheap)
     assert len(cheap) == 4
@@ -225,8 +223,12 @@ def test_find_path_goes_round_a_wall_and_prefers_cheap_ground():
 def test_find_path_gives_up_when_the_goal_is_cut_off():
     assert hexgrid.find_path(ORIGIN, Hex(9, 9), cost=lambda a, b: 1.0, passable=passable_box) is None
     ringed = set(hexgrid.ring(ORIGIN, 1))
-    assert hexgrid.find_path(ORIGIN, Hex(3, 0), cost=lambda a, b: 1.0, passable=lambda h: h not in ringed,
-                             max_expansions=500) is None
+    assert (
+        hexgrid.find_path(
+            ORIGIN, Hex(3, 0), cost=lambda a, b: 1.0, passable=lambda h: h not in ringed, max_expansions=500
+        )
+        is None
+    )
 
 
 def test_hex_json():

@@ -21,8 +21,7 @@ def test_random_policy_is_deterministic_and_picks_legal_candidates():
     choice = policy.choose(rs, first.state, request)
     assert choice in rs.candidates(first.state, request)
     assert resolver.check_decision(rs, first.state, side="red", request_id=request.id, choice=choice) is None
-    others = {events.canonical(policies.RandomPolicy(bytes([n])).choose(rs, first.state, request))
-              for n in range(20)}
+    others = {events.canonical(policies.RandomPolicy(bytes([n])).choose(rs, first.state, request)) for n in range(20)}
     assert len(others) > 3  # it does spread its choices
 
 

@@ -16,6 +16,12 @@ def test_the_engine_imports_no_framework_and_no_app():
             "print(','.join(bad))",
         ]
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
-                          env={"PATH": "", "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "", "PYTHONPATH": str(ROOT)},
+    )
     assert done.stdout.strip() == ""

@@ -81,7 +81,8 @@ def test_discover_imports_every_ruleset_package(tmp_path, monkeypatch, clean_reg
     (package / "alpha").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "notes.py").write_text("raise RuntimeError('modules are not imported, only packages')\n")
-    (package / "alpha" / "__init__.py").write_text(textwrap.dedent("""
+    (package / "alpha" / "__init__.py").write_text(
+        textwrap.dedent("""
         from battles.engine.ruleset import register
         from tests.engine.toy import Bidding
 
@@ -89,7 +90,8 @@ def test_discover_imports_every_ruleset_package(tmp_path, monkeypatch, clean_reg
             key = "alpha"
 
         register(Alpha())
-    """))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
         assert ruleset.discover("fakerules") == ["fakerules", "fakerules.alpha"]

@@ -55,8 +55,9 @@ class Bidding(BaseRuleset[Tally]):
             ctx.begin_turn()
             ctx.begin_phase("bid")
             for side in ctx.state.sides:
-                ctx.request(side, "bid", rule="TOY-BID-01", options=[0, 1, 2], default=0,
-                            secret=bool(ctx.option("secret")))
+                ctx.request(
+                    side, "bid", rule="TOY-BID-01", options=[0, 1, 2], default=0, secret=bool(ctx.option("secret"))
+                )
         elif ctx.state.phase == "bid":
             ctx.begin_phase("score")
 

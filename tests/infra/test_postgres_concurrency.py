@@ -47,8 +47,9 @@ def test_registrations_never_exceed_the_uses_of_the_link():
     invitation = invitation_create(campaign=campaign, created_by=umpire, max_uses=3)
 
     outcomes = race(
-        lambda i: user_register_with_invitation(token=invitation.token, username=f"captain{i}",
-                                                password="a-long-Martian-password"),
+        lambda i: user_register_with_invitation(
+            token=invitation.token, username=f"captain{i}", password="a-long-Martian-password"
+        ),
         RACERS,
     )
 

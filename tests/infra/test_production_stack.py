@@ -50,7 +50,10 @@ def production_env(transactional_db, tmp_path) -> dict[str, str]:
     }
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=PROJECT_DIR, env=env, check=True, timeout=180,
+        cwd=PROJECT_DIR,
+        env=env,
+        check=True,
+        timeout=180,
     )
     return env
 

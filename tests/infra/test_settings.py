@@ -18,7 +18,13 @@ PROJECT_DIR = Path(__file__).resolve().parents[2]
 
 # Variables a developer's shell or CI may have set; each subprocess starts without them.
 ENV_SWITCHES = (
-    "DJANGO_ENV", "SECRET_KEY", "DEBUG", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "EMAIL_HOST",
+    "DJANGO_ENV",
+    "SECRET_KEY",
+    "DEBUG",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "ALLOWED_HOSTS",
+    "EMAIL_HOST",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
 
@@ -27,8 +33,12 @@ def run_django(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     base = {key: value for key, value in os.environ.items() if key not in ENV_SWITCHES}
     return subprocess.run(
         [sys.executable, "-c", f"import django; django.setup(); from django.conf import settings; {code}"],
-        cwd=PROJECT_DIR, env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
-        capture_output=True, text=True, timeout=60, check=False,
+        cwd=PROJECT_DIR,
+        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 
@@ -64,7 +74,10 @@ def test_database_url_selects_postgresql_and_redis_url_the_broker_and_cache():
         REDIS_URL="redis://cache.internal:6379/2",
     )
     assert found == [
-        "django.db.backends.postgresql", "redcaptain", False, "redis://cache.internal:6379/2",
+        "django.db.backends.postgresql",
+        "redcaptain",
+        False,
+        "redis://cache.internal:6379/2",
         "django.core.cache.backends.redis.RedisCache",
     ]
 
@@ -80,8 +93,15 @@ def test_tasks_are_acknowledged_late_and_given_back_when_a_worker_dies():
 def test_the_sqlite_default_runs_in_wal_mode_with_immediate_transactions(tmp_path):
     settings_dict = {
         **sqlite_database(tmp_path / "embedded.sqlite3"),
-        "ATOMIC_REQUESTS": False, "AUTOCOMMIT": True, "CONN_MAX_AGE": 0, "CONN_HEALTH_CHECKS": False,
-        "TIME_ZONE": None, "USER": "", "PASSWORD": "", "HOST": "", "PORT": "",
+        "ATOMIC_REQUESTS": False,
+        "AUTOCOMMIT": True,
+        "CONN_MAX_AGE": 0,
+        "CONN_HEALTH_CHECKS": False,
+        "TIME_ZONE": None,
+        "USER": "",
+        "PASSWORD": "",
+        "HOST": "",
+        "PORT": "",
     }
     wrapper = DatabaseWrapper(settings_dict, alias="embedded-check")
     # Open the raw connection the way Django does, outside pytest-django's guard on the test database.
@@ -109,8 +129,12 @@ def test_a_malformed_boolean_is_a_clear_configuration_error():
 def test_check_deploy_reports_nothing_for_the_production_profile():
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
-        cwd=PROJECT_DIR, env={**{k: v for k, v in os.environ.items() if k not in ENV_SWITCHES}, **production_env()},
-        capture_output=True, text=True, timeout=120, check=False,
+        cwd=PROJECT_DIR,
+        env={**{k: v for k, v in os.environ.items() if k not in ENV_SWITCHES}, **production_env()},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout

@@ -118,9 +118,7 @@ def test_consolidated_list_is_authoritative_for_prices():
     hale = catalog.weapon("Hale Rocket Battery")
     assert hale.cost_pounds == 50
     assert hale.authoritative_source == "cloudships_and_gunboats_consolidated_list"
-    assert {w.authoritative_source for w in catalog.weapons()} == {
-        "cloudships_and_gunboats_consolidated_list"
-    }
+    assert {w.authoritative_source for w in catalog.weapons()} == {"cloudships_and_gunboats_consolidated_list"}
 
 
 @pytest.mark.rule("SGC-START-06")

@@ -224,7 +224,5 @@ catalog.ship_classes(); catalog.weapons(); catalog.small_arms(); catalog.encount
 mapdata.mars_map()
 print("OPENED", opened)
 """
-    result = subprocess.run(
-        [sys.executable, "-c", probe], cwd=PROJECT_DIR, capture_output=True, text=True, check=True
-    )
+    result = subprocess.run([sys.executable, "-c", probe], cwd=PROJECT_DIR, capture_output=True, text=True, check=True)
     assert "OPENED []" in result.stdout, result.stdout

@@ -172,7 +172,7 @@ def trace(
         raise PlanError("SG-MOV-02", f"unknown steps {unknown}; a step is one of {list(STEPS)}")
     if allowed.stunned and plan:
         raise PlanError("SG-CRIT-37", f"{record.name}'s crew is stunned by a loss of trim: it cannot move")
-    _check_spending(record, plan, allowed)
+    _check_spending(record, plan, allowed, _held_course(record, allowed, terrain))
     steps: list[Step] = []
     hex_, facing, level = record.position, record.facing, altitude_level(record.altitude)
     hexes_moved = plan.count(AHEAD)
@@ -248,7 +248,7 @@ def _ground_level(terrain: Terrain, hex_: Hex) -> int:
     return altitude_level(terrain.ground(hex_)) if terrain.on_map(hex_) else altitude_level(surface())
 
 
-def _check_spending(record: ShipRecord, plan: Sequence[str], allowed: Allowance) -> None:
+def _check_spending(record: ShipRecord, plan: Sequence[str], allowed: Allowance, held: list[str] | None) -> None:
     """Movement points, course, speed and altitude freedoms (SG-MOV-01, SG-ALT-08, SG-CREW-08/09...)."""
     cost = plan_cost(plan)
     speed_one = allowed.speed == 1 and CLIMB in plan
@@ -271,11 +271,24 @@ def _check_spending(record: ShipRecord, plan: Sequence[str], allowed: Allowance)
         else:
             clause = "SG-CRIT-16"
         raise PlanError(clause, f"{record.name} cannot change altitude of its own will this turn")
-    if allowed.held_speed is not None and list(plan) != [AHEAD] * allowed.held_speed:
+    if held is not None and list(plan) != held:
         raise PlanError(
             "SG-CREW-08",
-            f"nobody at {record.name}'s helm: it holds its course and speed, {allowed.held_speed} hexes straight ahead",
+            f"nobody at {record.name}'s helm: it holds its course and speed, {len(held)} hexes straight ahead",
         )
+
+
+def _held_course(record: ShipRecord, allowed: Allowance, terrain: Terrain) -> list[str] | None:
+    """With nobody at the helm the ship runs straight on at last turn's speed (SG-CREW-08), until the move
+    ends on the way: over the map edge or into land as high as the ship."""
+    if allowed.held_speed is None or record.position is None:
+        return None
+    hex_, level = record.position, altitude_level(record.altitude)
+    for step in range(allowed.held_speed):
+        hex_ = hexgrid.neighbour(hex_, record.facing)
+        if not terrain.on_map(hex_) or _ground_level(terrain, hex_) >= level:
+            return [AHEAD] * (step + 1)
+    return [AHEAD] * allowed.held_speed
 
 
 def forced_drop(record: ShipRecord, terrain: Terrain) -> tuple[str, str]:

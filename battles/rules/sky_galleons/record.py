@@ -68,6 +68,7 @@ def table(*path: str) -> Any:
     return node
 
 
+@cache
 def tint(*path: str) -> int:
     """A whole number from combat-tables.json."""
     value = table(*path)
@@ -76,6 +77,7 @@ def tint(*path: str) -> int:
     return value
 
 
+@cache
 def tstrs(*path: str) -> tuple[str, ...]:
     value = table(*path)
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
@@ -83,11 +85,13 @@ def tstrs(*path: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+@cache
 def altitude_levels() -> tuple[str, ...]:
     """Ground, Very Low ... Very High, lowest first (SG-ALT-01)."""
     return tstrs("altitude", "levels_low_to_high")
 
 
+@cache
 def altitude_level(altitude: str) -> int:
     """0 for the ground, 1 for Very Low ... 5 for Very High."""
     try:

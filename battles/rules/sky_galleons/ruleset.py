@@ -260,6 +260,12 @@ class SkyGalleons(BaseRuleset[Board]):
             ),
         )
 
+    def ai_policy(self, seed: bytes, side: str) -> Any:
+        """The AI captain for a side (battles.engine.simulate.policy_for): tactics.Captain."""
+        from battles.rules.sky_galleons.tactics import Captain  # tactics builds on this module
+
+        return Captain(seed, f"captain {side}")
+
     def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
         return [scenario.load_data(slug) for slug in scenario.available()]
 
@@ -535,7 +541,7 @@ class SkyGalleons(BaseRuleset[Board]):
             return
         record = waiting[0]
         allowed = self.allowance(ctx.state, record)
-        default = [movement.AHEAD] * allowed.held_speed if allowed.held_speed else []
+        default = self.default_move(ctx.state, record)
         ctx.emit("asking", {"ship": record.name})
         ctx.request(
             side,
@@ -618,8 +624,8 @@ class SkyGalleons(BaseRuleset[Board]):
     def _move_ends(self, ctx: Context[Board], name: str, ends: str, clauses: Sequence[str]) -> None:
         """The ``moved`` event already set a landed or crashed status (so no state in between has a ship flying
         inside the ground); here the ship leaves the fight with the right reason."""
-        if ends == movement.LEFT_MAP:
-            self._out(ctx, name, ESCAPED, "leaves the battle over the map edge", ["SG-MOV-01"])
+        if ends == movement.LEFT_MAP:  # the moved event took it out of the fight
+            ctx.emit("escaped", {"ship": name, "what": "leaves the battle over the map edge"}, ships=[name])
         elif ends == movement.LANDED:
             ctx.emit("landed", {"ship": name, "clauses": list(clauses)}, ships=[name])
         elif ends == movement.CRASH_LANDED:
@@ -923,12 +929,15 @@ class SkyGalleons(BaseRuleset[Board]):
             if ship.status == "landed" and data["step"] == movement.CLIMB:
                 moved = replace(moved, status="flying")  # taking off again
             ends = data.get("ends", "")
+            out = board.out
             if ends == movement.LANDED:
                 moved = replace(moved, status="landed")
             elif ends in (movement.CRASH_LANDED, movement.CRASHED):
                 moved = replace(moved, status="crashed")
+            elif ends == movement.LEFT_MAP:  # off the map is out of the fight at once
+                out = {**board.out, ship.name: ESCAPED}
             same_hex = {k: v for k, v in board.same_hex.items() if ship.name not in k.split("|")}
-            return replace(board.with_ship(moved), same_hex=same_hex)
+            return replace(board.with_ship(moved), same_hex=same_hex, out=out)
         if kind == "forced drop":
             ship = board.ship(str(data["ship"]))
             return board.with_ship(replace(ship, altitude=str(data["altitude"])))
@@ -1068,29 +1077,46 @@ class SkyGalleons(BaseRuleset[Board]):
             return self.orders_candidates(state, request.side)
         return super().candidates(state, request)
 
-    def move_candidates(self, state: BattleState[Board], record: ShipRecord, *, max_turns: int = 2) -> list[JSON]:
-        """Legal plans: up to the allowance in hexes, with up to ``max_turns`` turns, and an altitude change
-        or a power turn first. Not every legal plan (they are too many), but every kind of move."""
+    def default_move(self, state: BattleState[Board], record: ShipRecord) -> list[str]:
+        """Stay on course: no move, or with nobody at the helm the held course (SG-CREW-08)."""
+        for hexes in range(self.allowance(state, record).held_speed or 0, 0, -1):
+            if self._move_problem(state, record, [movement.AHEAD] * hexes) is None:
+                return [movement.AHEAD] * hexes
+        return []
+
+    def move_candidates(self, state: BattleState[Board], record: ShipRecord) -> list[JSON]:
+        """Legal plans an AI may pick from (see ``traced_moves``)."""
+        found: list[JSON] = [list[JSON](plan) for plan, _ in self.traced_moves(state, record)]
+        if not found:
+            fallback: list[JSON] = [*self.default_move(state, record)]
+            found.append(fallback)
+        return found
+
+    def traced_moves(
+        self, state: BattleState[Board], record: ShipRecord, *, max_turns: int | None = None
+    ) -> list[tuple[list[str], list[movement.Step]]]:
+        """Legal plans with their traced paths: up to the allowance in hexes, with up to ``max_turns`` turns
+        (three for speed 5 or less, so a galley can turn about in one move; two for faster ships, whose plans
+        multiply), after an altitude change or a power turn. Not every legal plan (they are too many), but
+        every kind of move."""
         allowed = self.allowance(state, record)
+        if max_turns is None:
+            max_turns = 3 if allowed.speed <= 5 else 2
         prefixes: list[list[str]] = [[], [movement.CLIMB], [movement.DESCEND], [movement.DESCEND, movement.DESCEND]]
         if record.is_steam:
             prefixes += [[movement.POWER_PORT], [movement.POWER_STARBOARD]]
-        plans: list[list[str]] = []
+        found: list[tuple[list[str], list[movement.Step]]] = []
         for prefix in prefixes:
+            if movement.plan_cost(prefix) > max(allowed.speed, 2):
+                continue
             for hexes in range(allowed.speed + 1):
                 for body in _turning_paths(hexes, max_turns):
-                    plans.append(prefix + body)
-        found: list[JSON] = []
-        seen: set[tuple[str, ...]] = set()
-        for plan in plans:
-            key = tuple(plan)
-            if key in seen:
-                continue
-            seen.add(key)
-            if self._move_problem(state, record, list(plan)) is None:
-                found.append(list(plan))
-        if not found:
-            found.append([movement.AHEAD] * allowed.held_speed if allowed.held_speed else [])
+                    plan = prefix + body
+                    try:
+                        steps = movement.trace(record, plan, allowed=allowed, terrain=state.board.terrain)
+                    except PlanError:
+                        continue
+                    found.append((plan, steps))
         return found
 
     def fire_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:

@@ -149,10 +149,10 @@ def test_the_last_captain_flying_wins():
         (lambda d: d["sides"][0]["ships"][0].update({"facing": 6}), "facing"),
         (lambda d: d.update({"special_rules": ["ramming"]}), "not played yet"),
         (lambda d: d.update({"victory": {"kind": "capture"}}), "victory.kind"),
-        (lambda d: d["sides"][1]["ships"][0].update({"position": [8, 5]}), "set-up asks for 4"),
+        (lambda d: d["sides"][1]["ships"][0].update({"position": [16, 5]}), "set-up asks for 4"),
         (lambda d: d.update({"sides": d["sides"][:1]}), "two or more sides"),
         (lambda d: d["sides"][0]["ships"][0].update({"colour": "red"}), "unknown keys"),
-        (lambda d: d["map"].update({"terrain": [{"hex": [7, 5], "height": "H"}]}), "in the ground"),
+        (lambda d: d["map"].update({"terrain": [{"hex": [15, 4], "height": "H"}]}), "in the ground"),
     ],
 )
 def test_a_scenario_that_cannot_be_played_is_refused_with_the_reason(change, message):

@@ -1,0 +1,687 @@
+"""Sky Galleons tactics: the Captain, an AI policy that answers every decision of the ruleset as a player would.
+
+The Captain is an engine :class:`~battles.engine.policies.Policy`: ``choose(ruleset, state, request)`` gives
+one answer, from the state as its side may see it. It scores the legal answers with plain rules of thumb:
+
+* a warship picks a target (the nearest enemy, the damaged and the weak first), closes to the range where
+  its guns hit on 3+, keeps as many guns bearing as it can (the aspect the target will be in from where it
+  ends, against each gun's arcs), holds the target's altitude, and keeps clear of other ships' hexes
+  (collisions), the map edge and the ground;
+* a beaten ship (heavy hull damage, most of its crew gone, every officer lost: SG-CREW-03, or no gun left)
+  and every merchant run for the nearest map edge, away from the enemy, and leave the battle;
+* every gun that can fire does (guns reload by the turn, so holding fire gains nothing), each at the target
+  where its shots are worth most, the side's chosen target first;
+* in the Initiative Phase empty helm and trim stations are relieved, empty gun crew circles are filled from
+  the deckhands, and a beaten ship that cannot get away strikes her colours.
+
+Deterministic: the same seed and state give the same answer. The only chance is the choice between moves
+scored almost alike, one die from ``dice.face`` on a stream named after the policy and the request (as
+RandomPolicy does), so a battle played by Captains replays exactly.
+
+A side's ``ai`` object in the scenario tunes its captains: ``flee_hull`` (the share of hull boxes hit at which
+a ship is beaten, default 2/3), ``flee_crew`` (the share of the starting crew below which it is beaten,
+default 1/3) and ``caution`` (how much the enemy's guns weigh against its own when placing a warship,
+default 0.5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, cast
+
+from battles.engine import dice, hexgrid
+from battles.engine.decisions import DecisionRequest
+from battles.engine.events import JSON
+from battles.engine.hexgrid import Hex
+from battles.engine.ruleset import Ruleset
+from battles.engine.state import BattleState
+from battles.rules.sky_galleons import combat, movement
+from battles.rules.sky_galleons.combat import FireSolution
+from battles.rules.sky_galleons.movement import Terrain
+from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
+from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, ORDERS, POSITION, Board, SkyGalleons
+
+State = BattleState[Board]
+
+# --- tuning: the weights of the rules of thumb ------------------------------------------------------------
+
+FLEE_HULL = 2 / 3  # beaten at this share of hull boxes hit (the ship is down to its lowest rows by then)
+FLEE_CREW = 1 / 3  # beaten below this share of the starting crew: too few to work the guns and turncranks
+CAUTION = 0.5  # a warship weighs the damage the enemy can do to it at half the damage it can do
+FLEE_CAUTION = 1.5  # a fleeing ship weighs the enemy's guns heavily: it wants out, not a last exchange
+APPROACH = 0.35  # per hex beyond the ideal range: draws a warship in when no gun bears yet
+ALTITUDE_GAP = 0.6  # per level away from the target: -1 to hit both ways and a longer effective range
+LOW_FLYING = 1.0  # flying Very Low with the target higher: one more hit row lost and the ship is down
+SHARED_HEX = 3.0  # ending in another ship's hex at its altitude: a collision check, and no aimed fire
+PASSING = 1.5  # each other ship's hex entered on the way: a collision check each (SG-COL-01)
+NEAR_EDGE = 1.5  # a warship at the map edge can be pushed off it, or forced off by a jammed rudder
+LEAVES_MAP = 100.0  # leaving the map is leaving the battle
+ESCAPES = 1000.0  # ... which is all a fleeing ship wants
+WRECKED = 5000.0  # a plan that crashes, crash-lands or lands the ship
+FOCUS = 0.5  # the side's chosen target is worth half as much again to every gun (concentrated fire)
+OTHER_TARGET = 0.7  # a warship placing its guns weighs enemies other than its target at this share
+STRAY_RISK = 0.5  # a target sharing its hex with one of ours: a miss may hit our own ship (SG-FIRE-11)
+NEAR_TIE = 0.1  # moves scored within this of the best are alike; a die picks among them
+CAUGHT = 2  # hexes: an enemy warship this close has caught the ship
+RELIEF_RANKS = ("petty_officer", "officer", "captain")  # the cheapest relief first (SG-CREW-04/07)
+FIRE_RESERVE = 2  # deckhands kept back from the guns while the ship burns: they fight the fire (SG-CRIT-21)
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a ship is, or would be: hex, facing and altitude."""
+
+    hex: Hex
+    facing: int
+    altitude: str
+
+
+@dataclass(frozen=True)
+class Tuning:
+    flee_hull: float = FLEE_HULL
+    flee_crew: float = FLEE_CREW
+    caution: float = CAUTION
+
+
+class Captain:
+    """The Sky Galleons AI captain (see the module docstring). ``Captain(seed)`` plays any side."""
+
+    def __init__(self, seed: bytes, name: str = "captain") -> None:
+        self._seed = seed
+        self.name = name
+
+    def choose(self, ruleset: Ruleset[Any], state: BattleState[Any], request: DecisionRequest) -> JSON:
+        choice = self.propose(ruleset, state, request)
+        if not request.allows(choice) or ruleset.validate(state, request, choice) is not None:
+            return request.default  # never offer an illegal answer; the default is always legal
+        return choice
+
+    def propose(self, ruleset: Ruleset[Any], state: BattleState[Any], request: DecisionRequest) -> JSON:
+        """The Captain's answer before ``choose`` checks it (tests play with this, so a mistake shows)."""
+        if not isinstance(ruleset, SkyGalleons) or not isinstance(state.board, Board):
+            return request.default  # another game: the Captain knows only Sky Galleons
+        return self._answer(ruleset, cast(State, state), request)
+
+    def _answer(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+        if request.kind == MOVE:
+            return self._move(rs, state, request)
+        if request.kind == FIRE:
+            return fire_orders(rs, state, request.side)
+        if request.kind == ORDERS:
+            return initiative_orders(rs, state, request)
+        if request.kind == FIRST:
+            return first_player(state, request)
+        if request.kind == POSITION:
+            return relative_position(state, request)
+        return request.default  # PLACE: the scenario's positions are the set-up the AI takes
+
+    def _move(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+        record = state.board.ship(request.ships[0])
+        scored = score_moves(rs, state, record, rs.traced_moves(state, record))
+        if not scored:
+            return request.default
+        best = max(score for score, _ in scored)
+        alike = [plan for score, plan in scored if score >= best - NEAR_TIE]
+        # The one chance the Captain takes: which of the equally good moves, so that captains differ.
+        pick = dice.face(self._seed, f"policy|{self.name}|{request.side}|{request.id}", 0, len(alike))
+        return alike[pick - 1]
+
+
+# --- reading the board ----------------------------------------------------------------------------------
+
+
+def tuning(board: Board, side: str) -> Tuning:
+    """The side's ``ai`` settings from the scenario, numbers only; anything else keeps the default."""
+    given = board.ai.get(side, {})
+
+    def number(key: str, default: float) -> float:
+        value = given.get(key)
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+
+    return Tuning(number("flee_hull", FLEE_HULL), number("flee_crew", FLEE_CREW), number("caution", CAUTION))
+
+
+def spot(record: ShipRecord) -> Spot:
+    assert record.position is not None, f"{record.name} is not on the map"
+    return Spot(record.position, record.facing, record.altitude)
+
+
+def fires_at_ships(gun: Gun) -> bool:
+    """A gun that can still fire at a ship: whole, rolling to hit, with a damage value of its own."""
+    weapon = gun.weapon
+    return not gun.destroyed and not weapon.personnel_only and gun.rate is not None and gun.damage_value is not None
+
+
+def armed(record: ShipRecord) -> bool:
+    """Has a gun that fires at ships, manned or with deckhands to man it."""
+    return any(fires_at_ships(g) and (g.manned > 0 or record.crew.deckhands > 0) for g in record.guns)
+
+
+def is_merchant(board: Board, record: ShipRecord) -> bool:
+    return board.roles.get(record.name) == "merchant"
+
+
+def damage(board: Board, record: ShipRecord) -> float:
+    """How badly hurt, 0 to 1: the larger of the hull boxes hit and the crew lost."""
+    hull = record.hull_hits / record.hull_boxes if record.hull_boxes else 1.0
+    start = board.crew_at_start.get(record.name, record.crew_aboard)
+    crew = 1 - record.crew_aboard / start if start else 0.0
+    return max(hull, crew)
+
+
+def beaten(board: Board, record: ShipRecord) -> bool:
+    """Out of the fight in all but name: it should run (or, caught, strike)."""
+    tune = tuning(board, record.side)
+    start = board.crew_at_start.get(record.name, record.crew_aboard)
+    return (
+        record.hull_hits >= tune.flee_hull * record.hull_boxes
+        or record.crew_aboard < tune.flee_crew * start
+        or record.all_officers_lost  # SG-CREW-03: with every officer lost the ship withdraws
+        or not armed(record)
+    )
+
+
+def running(board: Board, record: ShipRecord) -> bool:
+    """Merchants always run from warships; beaten ships run from everyone."""
+    return is_merchant(board, record) or beaten(board, record)
+
+
+def enemies(board: Board, side: str) -> list[ShipRecord]:
+    return [s for s in board.fighting() if s.side != side]
+
+
+def hunters(board: Board, side: str) -> list[ShipRecord]:
+    """The enemy warships that can still hurt: what a merchant or a beaten ship runs from."""
+    return [s for s in enemies(board, side) if not is_merchant(board, s) and armed(s)]
+
+
+def edge_distance(terrain: Terrain, hex_: Hex) -> int:
+    """Hexes to move to leave the map by the nearest edge (1 on the edge row or column)."""
+    col, row = hexgrid.to_odd_q(hex_)
+    return min(col + 1, terrain.cols - col, row + 1, terrain.rows - row)
+
+
+def exit_steps(terrain: Terrain, at: Spot) -> int:
+    """Hexes straight ahead until the ship is off the map: how soon it leaves holding its course."""
+    hex_, steps = at.hex, 0
+    while terrain.on_map(hex_):
+        hex_, steps = hexgrid.neighbour(hex_, at.facing), steps + 1
+    return steps
+
+
+def ahead(at: Spot, hexes: int) -> Hex:
+    hex_ = at.hex
+    for _ in range(hexes):
+        hex_ = hexgrid.neighbour(hex_, at.facing)
+    return hex_
+
+
+# --- what a gun is worth from a spot ---------------------------------------------------------------------
+
+
+@cache
+def level(altitude: str) -> int:
+    return altitude_level(altitude)
+
+
+@cache
+def needed(band: str) -> int:
+    return tint("to_hit", band)
+
+
+@cache
+def range_per_level(higher: bool) -> int:
+    return tint("altitude_and_range", "range_added_per_level_higher" if higher else "range_added_per_level_lower")
+
+
+def hit_chance(needs: int, modifier: int) -> float:
+    """One d6 plus modifiers reaching ``needs`` (SG-FIRE-09/10)."""
+    return min(max((7 - needs + modifier) / 6, 0.0), 1.0)
+
+
+@cache
+def worth_of_hit(damage_value: int, penetration: int, armor: int) -> float:
+    """A hit's damage value as the target feels it: crew and criticals take it whole, the hull and armored
+    locations what the armor leaves (SG-ARM-03..09), taken half and half."""
+    armored = combat.armor_effect(damage_value, penetration, armor)
+    return 0.5 * damage_value + 0.5 * (armored.whole + (0.5 if armored.half else 0.0))
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One gun as the Captain weighs it: its arcs, reach and punch. ``weight`` is 1 for a gun that can fire
+    now and 1/2 for one still reloading (it bears next turn if not now)."""
+
+    arcs: frozenset[str]
+    close: int | None
+    long: int | None
+    shots: int
+    damage_value: int
+    penetration_close: int
+    penetration_long: int
+    weight: float
+
+    def band(self, effective_range: int) -> str | None:
+        """As combat.range_band (SG-FIRE-07/08)."""
+        if self.close is not None and effective_range <= self.close:
+            return "close"
+        if self.long is not None and effective_range <= self.long:
+            return "long"
+        return None
+
+
+@dataclass(frozen=True)
+class Battery:
+    """A ship's guns that can fire at ships, and its own to-hit modifier (crew quality, burning)."""
+
+    pieces: tuple[Piece, ...]
+    modifier: int
+
+
+def battery(record: ShipRecord, turn: int, rules: combat.CombatRules) -> Battery:
+    pieces = []
+    for gun in record.guns:
+        reach, rate, dv = gun.weapon.range_hexes, gun.rate, gun.damage_value
+        if not fires_at_ships(gun) or gun.manned == 0 or reach is None or rate is None or dv is None:
+            continue
+        pieces.append(
+            Piece(
+                arcs=frozenset(gun.arcs),
+                close=reach.close,
+                long=reach.long,
+                shots=rate.shots,
+                damage_value=dv,
+                penetration_close=combat.penetration_at(gun, "close", rules),
+                penetration_long=combat.penetration_at(gun, "long", rules),
+                weight=1.0 if gun.ready(turn) else 0.5,
+            )
+        )
+    # Against itself the firer is at its own altitude: only crew quality and burning count.
+    return Battery(tuple(pieces), sum(combat.to_hit_modifiers(record, record).values()))
+
+
+def gun_values(guns: Battery, at: Spot, there: Spot, armor: int) -> tuple[float, ...]:
+    """Expected damage of each gun fired from ``at`` at a ship in ``there``: 0 if it cannot bear or reach.
+
+    The tests of combat.fire_solution (arcs, the altitude limit, range with height added, SG-FIRE-02/07/13..17)
+    made for spots the ships are not in yet.
+    """
+    nothing = (0.0,) * len(guns.pieces)
+    if not guns.pieces or at.hex == there.hex:
+        return nothing  # in one hex the aspects are declared, not computed; the collision matters more
+    distance = hexgrid.distance(at.hex, there.hex)
+    difference = level(there.altitude) - level(at.altitude)
+    if abs(difference) > distance:
+        return nothing  # SG-FIRE-13
+    effective = distance + abs(difference) * range_per_level(difference > 0)
+    modifier = guns.modifier + (tint("to_hit_modifiers", "different_altitude") if difference else 0)
+    seen = {aspect.value for aspect in hexgrid.aspects(at.hex, at.facing, there.hex)}
+    values = []
+    for piece in guns.pieces:
+        band = piece.band(effective)
+        if band is None or not seen & piece.arcs:
+            values.append(0.0)
+            continue
+        pen = piece.penetration_close if band == "close" else piece.penetration_long
+        chance = hit_chance(needed(band), modifier)
+        values.append(piece.weight * piece.shots * chance * worth_of_hit(piece.damage_value, pen, armor))
+    return tuple(values)
+
+
+# --- targets ----------------------------------------------------------------------------------------------
+
+
+def target_key(board: Board, ship: ShipRecord, enemy: ShipRecord) -> tuple[float, str]:
+    """Lower is better: near, damaged, weakly armed enemies first; a merchant is a prize worth a detour."""
+    assert ship.position is not None
+    assert enemy.position is not None
+    distance = hexgrid.distance(ship.position, enemy.position)
+    gap = abs(level(ship.altitude) - level(enemy.altitude))
+    guns = sum(1 for g in enemy.guns if fires_at_ships(g) and g.manned > 0)
+    prize = 2.0 if is_merchant(board, enemy) else 0.0
+    return distance + 0.5 * gap - 4.0 * damage(board, enemy) + 0.3 * guns - prize, enemy.name
+
+
+def side_target(board: Board, side: str) -> str | None:
+    """The enemy the whole side concentrates on: the best by the sum of its ships' keys."""
+    ours = board.fighting(side)
+    theirs = enemies(board, side)
+    if not ours or not theirs:
+        return None
+    return min(theirs, key=lambda e: (sum(target_key(board, s, e)[0] for s in ours), e.name)).name
+
+
+def ship_target(board: Board, ship: ShipRecord) -> ShipRecord | None:
+    """This ship's target: the side's choice unless an enemy is much easier to reach."""
+    theirs = enemies(board, ship.side)
+    if not theirs:
+        return None
+    own = min(theirs, key=lambda e: target_key(board, ship, e))
+    focus = side_target(board, ship.side)
+    if focus is not None and focus != own.name:
+        chosen = board.ship(focus)
+        if target_key(board, ship, chosen)[0] <= target_key(board, ship, own)[0] + 4:
+            return chosen
+    return own
+
+
+# --- MOVE --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What one ship's captain weighs for a move, worked out once: its enemies, every battery, the other
+    ships' hexes (for collisions) and its target."""
+
+    board: Board
+    ship: ShipRecord
+    foes: tuple[ShipRecord, ...]
+    batteries: Mapping[str, Battery]
+    occupied: frozenset[tuple[Hex, str]]
+    target: ShipRecord | None
+    running: bool
+    # Worked out once per move rather than once per end spot: the range it closes to, its speed, its caution.
+    ideal: int = 1
+    speed: int = 1
+    caution: float = CAUTION
+
+
+def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
+    board = state.board
+    turn, rules = max(state.turn, 1), rs.rules(state)
+    flee = running(board, record)
+    return Sight(
+        board=board,
+        ship=record,
+        foes=tuple(enemies(board, record.side)),
+        batteries={s.name: battery(s, turn, rules) for s in board.fighting()},
+        occupied=frozenset(
+            (s.position, s.altitude)
+            for s in board.ships
+            if s.name != record.name and board.in_fight(s) and s.position is not None
+        ),
+        target=None if flee else ship_target(board, record),
+        running=flee,
+        ideal=ideal_range(record),
+        speed=max(record.effective_speed(), 1),
+        caution=tuning(board, record.side).caution,
+    )
+
+
+@dataclass(frozen=True)
+class Path:
+    """A traced plan: where it ends, how (left the map, crashed...), and the collision checks on the way."""
+
+    end: Spot
+    ends: str
+    checks: int
+
+
+def path_of(view: Sight, steps: Sequence[movement.Step]) -> Path:
+    """Where a traced plan ends, how, and how many collision checks it risks on the way."""
+    if not steps:
+        return Path(spot(view.ship), "", 0)
+    entered = [(step.hex, step.altitude) for step in steps if step.enters_hex or step.changes_altitude]
+    last = steps[-1]
+    return Path(Spot(last.hex, last.facing, last.altitude), last.ends, sum(1 for e in entered if e in view.occupied))
+
+
+def score_moves(
+    rs: SkyGalleons, state: State, record: ShipRecord, moves: Sequence[tuple[list[str], list[movement.Step]]]
+) -> list[tuple[float, JSON]]:
+    """Every legal plan with its score, in the candidates' order. End spots are scored once each."""
+    view = sight(rs, state, record)
+    cache: dict[tuple[Spot, str], float] = {}
+    scored: list[tuple[float, JSON]] = []
+    for plan, steps in moves:
+        path = path_of(view, steps)
+        key = (path.end, path.ends)
+        if key not in cache:
+            cache[key] = flee_score(view, path) if view.running else attack_score(view, path)
+        scored.append((cache[key] - PASSING * path.checks, list[JSON](plan)))
+    return scored
+
+
+def wrecks(path: Path) -> bool:
+    return path.ends in (movement.CRASHED, movement.CRASH_LANDED, movement.LANDED)
+
+
+def threat(view: Sight, at: Spot) -> float:
+    """What every enemy could fire at the ship if it sat at ``at``, from where they are now."""
+    armor = view.ship.armor
+    return sum(sum(gun_values(view.batteries[foe.name], spot(foe), at, armor)) for foe in view.foes)
+
+
+def offense(view: Sight, at: Spot, target: ShipRecord) -> float:
+    """Each gun at its best mark from ``at``: the target at full value, any other enemy at a discount."""
+    guns = view.batteries[view.ship.name]
+    best = [0.0] * len(guns.pieces)
+    for foe in view.foes:
+        weight = 1.0 if foe.name == target.name else OTHER_TARGET
+        for i, value in enumerate(gun_values(guns, at, spot(foe), foe.armor)):
+            best[i] = max(best[i], weight * value)
+    return sum(best)
+
+
+def ideal_range(record: ShipRecord) -> int:
+    """The range a warship closes to: the shortest close range of its guns, where all of them hit on 3+."""
+    closes = [
+        r.close
+        for g in record.guns
+        if fires_at_ships(g) and (r := g.weapon.range_hexes) is not None and r.close is not None and r.close > 0
+    ]
+    return max(min(closes), 1) if closes else 1
+
+
+def attack_score(view: Sight, path: Path) -> float:
+    """A warship's end spot: guns bearing on the target, little exposure, at range, level with it."""
+    board, record, target = view.board, view.ship, view.target
+    if wrecks(path):
+        return -WRECKED
+    if path.ends == movement.LEFT_MAP:
+        return -LEAVES_MAP
+    at = path.end
+    if target is None:  # nobody left to fight: hold station
+        return -float(hexgrid.distance(at.hex, spot(record).hex))
+    there = spot(target)
+    ideal = view.ideal
+    distance = hexgrid.distance(at.hex, there.hex)
+    heading = hexgrid.distance(ahead(at, view.speed), there.hex)
+    score = offense(view, at, target) - view.caution * threat(view, at)
+    # Close in: from where it ends, and from where its course carries it next turn.
+    score -= APPROACH * (max(distance - ideal, 0) + 0.5 * max(heading - ideal, 0))
+    score -= ALTITUDE_GAP * abs(level(at.altitude) - level(there.altitude))
+    if level(at.altitude) <= 1 < level(there.altitude):
+        score -= LOW_FLYING
+    if (at.hex, at.altitude) in view.occupied:
+        score -= SHARED_HEX
+    if edge_distance(board.terrain, at.hex) <= 1:
+        score -= NEAR_EDGE
+    return score
+
+
+def flee_score(view: Sight, path: Path) -> float:
+    """A running ship's end spot: off the map if it can, else toward the nearest edge, away from the guns."""
+    board, record = view.board, view.ship
+    if wrecks(path):
+        return -WRECKED
+    if path.ends == movement.LEFT_MAP:
+        return ESCAPES
+    at = path.end
+    score = -1.0 * edge_distance(board.terrain, at.hex) - 0.5 * min(exit_steps(board.terrain, at), 30)
+    chasers = [c.position for c in hunters(board, record.side) or view.foes if c.position is not None]
+    if chasers:
+        score += 0.3 * min(min(hexgrid.distance(at.hex, c) for c in chasers), 10)
+    score -= FLEE_CAUTION * threat(view, at)
+    if level(at.altitude) <= 1:
+        score -= LOW_FLYING
+    if (at.hex, at.altitude) in view.occupied:
+        score -= SHARED_HEX
+    return score
+
+
+# --- FIRE --------------------------------------------------------------------------------------------------
+
+
+def shot_worth(board: Board, solution: FireSolution, focus: str | None) -> float:
+    """Expected damage of the shot, more for the side's target and for a target already hurt."""
+    target = board.ship(solution.target)
+    value = (
+        solution.shots
+        * hit_chance(solution.needed, sum(solution.modifiers.values()))
+        * worth_of_hit(solution.damage_value, solution.penetration, target.armor)
+    )
+    value *= 1 + damage(board, target)
+    if solution.target == focus:
+        value *= 1 + FOCUS
+    firer = board.ship(solution.firer)
+    if any(
+        s.side == firer.side and s.position == target.position and s.altitude == target.altitude
+        for s in board.fighting()
+    ):
+        value *= STRAY_RISK
+    return value
+
+
+def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
+    """Every gun that can fire, once, at the target where its shots are worth most."""
+    board = state.board
+    focus = side_target(board, side)
+    best: dict[tuple[str, str], tuple[float, FireSolution]] = {}
+    for solution in rs.solutions(state, side):
+        key = (solution.firer, solution.gun_id)
+        worth = shot_worth(board, solution, focus)
+        if key not in best or worth > best[key][0]:
+            best[key] = (worth, solution)
+    shots: list[JSON] = [
+        {"ship": s.firer, "gun": s.gun_id, "target": s.target} for _, s in (best[key] for key in sorted(best))
+    ]
+    return {"shots": shots}
+
+
+# --- ORDERS ------------------------------------------------------------------------------------------------
+
+
+def caught(board: Board, record: ShipRecord) -> int:
+    """Enemy warships within CAUGHT hexes."""
+    assert record.position is not None
+    return sum(
+        1 for h in hunters(board, record.side) if h.position and hexgrid.distance(h.position, record.position) <= CAUGHT
+    )
+
+
+def strikes(rs: SkyGalleons, board: Board, record: ShipRecord) -> bool:
+    """Strike the colours (SG-CREW-03): a beaten ship that cannot get away; a merchant hit and caught.
+
+    "Cannot get away": stopped, or two enemy warships on it, or one on it and the edge more than two
+    turns off. A merchant within a turn of the edge still runs for it.
+    """
+    if record.position is None:
+        return False
+    speed = rs.speed(record)
+    edge = edge_distance(board.terrain, record.position)
+    near = caught(board, record)
+    if is_merchant(board, record):
+        return record.hull_hits > 0 and near > 0 and edge > speed
+    if not beaten(board, record):
+        return False
+    return speed == 0 or near >= 2 or (near == 1 and edge > 2 * speed)
+
+
+def crew_changes(record: ShipRecord) -> list[list[JSON]]:
+    """The changes worth making on one ship, each as the alternatives to try in turn (the first legal one is
+    taken): a relief for each empty station, then deckhands to each short-handed gun."""
+    wanted: list[list[JSON]] = []
+    for station, manned in (("helm", record.helm_manned), ("trim", record.trim_manned)):
+        if not manned:  # SG-CREW-08/09: nobody at the helm, no course change; nobody trimming, no climb
+            wanted.append([{"ship": record.name, "relief": station, "rank": rank} for rank in RELIEF_RANKS])
+    spare = record.crew.deckhands - (FIRE_RESERVE if record.fire > 0 else 0)
+    for gun in record.guns:
+        short = gun.crew - gun.manned
+        if spare <= 0 or short <= 0 or not fires_at_ships(gun):
+            continue
+        men = min(short, spare)
+        wanted.append([{"ship": record.name, "gun": gun.id, "men": men, "from": "deckhands"}])
+        spare -= men
+    return wanted
+
+
+def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+    """Crew changes and colours struck, each change checked against those before it (SG-SEQ-02)."""
+    board = state.board
+    crew: list[JSON] = []
+    strike: list[JSON] = []
+
+    def legal(changes: list[JSON], struck: list[JSON]) -> bool:
+        return rs.validate(state, request, {"crew": changes, "strike": struck}) is None
+
+    for record in board.fighting(request.side):
+        if strikes(rs, board, record) and legal(crew, [*strike, record.name]):
+            strike.append(record.name)
+            continue
+        for alternatives in crew_changes(record):
+            for change in alternatives:
+                if legal([*crew, change], strike):
+                    crew.append(change)
+                    break
+    return {"crew": crew, "strike": strike}
+
+
+# --- FIRST and POSITION ------------------------------------------------------------------------------------
+
+
+def strength(board: Board, side: str) -> tuple[int, int]:
+    """(guns that can fire at ships, ships) still in the fight."""
+    ships = board.fighting(side)
+    return sum(1 for s in ships for g in s.guns if fires_at_ships(g) and g.manned > 0), len(ships)
+
+
+def first_player(state: State, request: DecisionRequest) -> JSON:
+    """Who moves first (SG-SEQ-03).
+
+    Movement is one side at a time and every side fires after every movement phase. Moving last lets a
+    captain see where the enemy went and answer it, bringing its guns round on him; that is worth most to
+    the stronger side, which has the guns to punish what it sees. The weaker side moves first instead: it
+    takes its pick of position for the first fire of the turn, before the stronger side has closed.
+    """
+    board = state.board
+    options = [str(o) for o in request.options or ()]
+    side = request.side
+    rivals = [strength(board, s) for s in board.sides_fighting() if s != side]
+    if not rivals or strength(board, side) <= max(rivals):
+        return side if side in options else request.default
+    # To move last, name the next side after ours: the order runs round from the side named (SG-SCN-05),
+    # and a side out of the fight (not among the options) has no movement phase.
+    order = list(board.side_order)
+    start = order.index(side)
+    following = [order[(start + step) % len(order)] for step in range(1, len(order))]
+    return next((s for s in following if s in options), request.default)
+
+
+def aspect_guns(record: ShipRecord, aspect: str) -> float:
+    """What the ship's guns bearing on ``aspect`` are worth at point-blank range (close, needing 3+)."""
+    total = 0.0
+    for gun in record.guns:
+        rate, dv = gun.rate, gun.damage_value
+        if fires_at_ships(gun) and gun.manned > 0 and aspect in gun.arcs and rate and dv:
+            total += rate.shots * dv
+    return total
+
+
+def relative_position(state: State, request: DecisionRequest) -> JSON:
+    """In a shared hex (SG-MOV-05/06): where most of our guns bear on him and fewest of his on us."""
+    board = state.board
+    mine, theirs = (board.ship(name) for name in request.ships[:2])
+    options = [o for o in request.options or () if isinstance(o, list) and len(o) == 2]
+    if not options:
+        return request.default
+
+    def worth(option: list[JSON]) -> float:
+        return aspect_guns(mine, str(option[0])) - aspect_guns(theirs, str(option[1]))
+
+    return max(options, key=worth)  # the first of the best, in the request's (sorted) order
+
+
+__all__ = ["Captain", "Spot", "Tuning", "beaten", "running", "score_moves", "strikes"]
