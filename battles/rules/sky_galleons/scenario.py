@@ -189,27 +189,12 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
         raise ScenarioError(f"{where}: role must be 'warship' or 'merchant', not {role!r}")
     if ("class" in data) == ("design" in data):
         raise ScenarioError(f"{where}: give the ship a 'class' from the catalog or a 'design', one of the two")
+    source = _need(data, "class", str, where) if "class" in data else data["design"]
+    build = ship_record_from_class if "class" in data else ship_record_from_design
     try:
-        if "class" in data:
-            record = ship_record_from_class(
-                _need(data, "class", str, where),
-                name=name,
-                crew_quality=quality,
-                side=side,
-                position=position,
-                facing=facing,
-                altitude=altitude,
-            )
-        else:
-            record = ship_record_from_design(
-                data["design"],
-                name=name,
-                crew_quality=quality,
-                side=side,
-                position=position,
-                facing=facing,
-                altitude=altitude,
-            )
+        record = build(
+            source, name=name, crew_quality=quality, side=side, position=position, facing=facing, altitude=altitude
+        )
     except (KeyError, ValueError, LookupError) as error:
         raise ScenarioError(f"{where}: {error}") from error
     if record.is_kite:
