@@ -1,4 +1,4 @@
-"""Small typed readers for the project's JSON data files (catalog, weapons, map).
+"""Small typed readers for the project's JSON: data files (catalog, weapons, map) and saved boards.
 
 They turn ``Any`` from ``json.load`` into checked Python values, so a malformed data file fails loudly at
 load time with what was expected, not later with an AttributeError deep in a rule.
@@ -29,6 +29,18 @@ def read_str(value: Any) -> str:
 
 def read_opt_str(value: Any) -> str | None:
     return None if value is None else read_str(value)
+
+
+def read_list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {value!r}")
+    return value
+
+
+def read_object(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError(f"expected an object, got {value!r}")
+    return value
 
 
 def read_json_object(path: Path) -> dict[str, Any]:

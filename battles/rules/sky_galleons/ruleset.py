@@ -26,6 +26,7 @@ from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import DECISIONS, JSON, TURN, Event
 from battles.engine.hexgrid import Hex
+from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
@@ -222,42 +223,40 @@ class SkyGalleons(BaseRuleset[Board]):
         }
 
     def board_from_json(self, data: JSON) -> Board:
-        d = _obj(data)
-        terrain = _obj(d["terrain"])
+        d = read_object(data)
+        terrain = read_object(d["terrain"])
         return Board(
             scenario=str(d["scenario"]),
             title=str(d["title"]),
             terrain=Terrain(
-                cols=_int(terrain["cols"]),
-                rows=_int(terrain["rows"]),
-                heights={Hex(_int(q), _int(r)): str(level) for q, r, level in _triples(terrain["heights"])},
+                cols=read_int(terrain["cols"]),
+                rows=read_int(terrain["rows"]),
+                heights={Hex(read_int(q), read_int(r)): str(level) for q, r, level in _triples(terrain["heights"])},
             ),
-            ships=tuple(ShipRecord.from_json(s) for s in _list(d["ships"])),
-            roles={str(k): str(v) for k, v in _obj(d["roles"]).items()},
-            side_order=tuple(str(s) for s in _list(d["side_order"])),
-            side_names={str(k): str(v) for k, v in _obj(d["side_names"]).items()},
-            ai={str(k): dict(_obj(v)) for k, v in _obj(d["ai"]).items()},
-            turn_limit=_int(d["turn_limit"]),
+            ships=tuple(ShipRecord.from_json(s) for s in read_list(d["ships"])),
+            roles={str(k): str(v) for k, v in read_object(d["roles"]).items()},
+            side_order=tuple(str(s) for s in read_list(d["side_order"])),
+            side_names={str(k): str(v) for k, v in read_object(d["side_names"]).items()},
+            ai={str(k): dict(read_object(v)) for k, v in read_object(d["ai"]).items()},
+            turn_limit=read_int(d["turn_limit"]),
             setup_kind=str(d["setup_kind"]),
-            min_distance=_int(d["min_distance"]),
+            min_distance=read_int(d["min_distance"]),
             victory=str(d["victory"]),
-            crew_at_start={str(k): _int(v) for k, v in _obj(d["crew_at_start"]).items()},
+            crew_at_start={str(k): read_int(v) for k, v in read_object(d["crew_at_start"]).items()},
             wind_rule=_wind_rule(d["wind_rule"]),
-            wind=None if d["wind"] is None else _int(d["wind"]),
+            wind=None if d["wind"] is None else read_int(d["wind"]),
             stage=str(d["stage"]),
             asking=str(d["asking"]),
-            order=tuple(str(s) for s in _list(d["order"])),
-            phase_no=_int(d["phase_no"]),
-            out={str(k): str(v) for k, v in _obj(d["out"]).items()},
-            moved={str(k): _int(v) for k, v in _obj(d["moved"]).items()},
-            last_moved={str(k): _int(v) for k, v in _obj(d["last_moved"]).items()},
-            moves_done=tuple(str(s) for s in _list(d["moves_done"])),
-            same_hex={str(k): (str(_list(v)[0]), str(_list(v)[1])) for k, v in _obj(d["same_hex"]).items()},
-            placing=tuple(str(s) for s in _list(d["placing"])),
-            placed=tuple(str(s) for s in _list(d["placed"])),
-            decided=tuple(
-                Answer(str(_obj(a)["side"]), str(_obj(a)["kind"]), _obj(a)["choice"]) for a in _list(d["decided"])
-            ),
+            order=tuple(str(s) for s in read_list(d["order"])),
+            phase_no=read_int(d["phase_no"]),
+            out={str(k): str(v) for k, v in read_object(d["out"]).items()},
+            moved={str(k): read_int(v) for k, v in read_object(d["moved"]).items()},
+            last_moved={str(k): read_int(v) for k, v in read_object(d["last_moved"]).items()},
+            moves_done=tuple(str(s) for s in read_list(d["moves_done"])),
+            same_hex={str(k): _aspects(v) for k, v in read_object(d["same_hex"]).items()},
+            placing=tuple(str(s) for s in read_list(d["placing"])),
+            placed=tuple(str(s) for s in read_list(d["placed"])),
+            decided=tuple(_answer(a) for a in read_list(d["decided"])),
         )
 
     def ai_policy(self, seed: bytes, side: str) -> Any:
@@ -359,7 +358,7 @@ class SkyGalleons(BaseRuleset[Board]):
         board = ctx.board
         for answer in board.decided:
             if answer.kind == PLACE:
-                spot = _obj(answer.choice)
+                spot = read_object(answer.choice)
                 hex_ = hexgrid.from_odd_q(*_pair_ints(spot["hex"]))
                 ctx.emit(
                     "placed",
@@ -407,7 +406,7 @@ class SkyGalleons(BaseRuleset[Board]):
             return Rejection("SG-SCN-04", 'a set-up is {"hex": [col, row], "facing": 0-5, "altitude": "M"}')
         try:
             hex_ = hexgrid.from_odd_q(*_pair_ints(choice["hex"]))
-        except ValueError:
+        except (TypeError, ValueError):
             return Rejection("SG-SCN-04", "hex must be [col, row]")
         board = state.board
         if not board.terrain.on_map(hex_):
@@ -467,13 +466,13 @@ class SkyGalleons(BaseRuleset[Board]):
         for answer in ctx.board.decided:
             if answer.kind != ORDERS:
                 continue
-            choice = _obj(answer.choice)
-            for change in _list(choice.get("crew", [])):
-                record = ctx.board.ship(str(_obj(change)["ship"]))
-                updated = _crew_change(record, _obj(change))
+            choice = read_object(answer.choice)
+            for change in read_list(choice.get("crew", [])):
+                record = ctx.board.ship(str(read_object(change)["ship"]))
+                updated = _crew_change(record, read_object(change))
                 ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name])
                 self._commit(ctx, {record.name: updated}, [])
-            for name in _list(choice.get("strike", [])):
+            for name in read_list(choice.get("strike", [])):
                 self._out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
         if self._check_victory(ctx):
             return
@@ -555,7 +554,7 @@ class SkyGalleons(BaseRuleset[Board]):
     def _moving(self, ctx: Context[Board]) -> None:
         plan = next((a for a in ctx.board.decided if a.kind == MOVE), None)
         if plan is not None and ctx.board.asking not in ctx.board.moves_done:
-            self._carry_out(ctx, ctx.board.asking, [str(t) for t in _list(plan.choice)])
+            self._carry_out(ctx, ctx.board.asking, [str(t) for t in read_list(plan.choice)])
         self._ask_move(ctx)
 
     def _carry_out(self, ctx: Context[Board], name: str, plan: list[str]) -> None:
@@ -736,7 +735,7 @@ class SkyGalleons(BaseRuleset[Board]):
     def _positions(self, ctx: Context[Board]) -> None:
         answer = next((a for a in ctx.board.decided if a.kind == POSITION), None)
         if answer is not None and ctx.board.asking:
-            mine, theirs = _list(answer.choice)
+            mine, theirs = read_list(answer.choice)
             ctx.emit(
                 "relative position",
                 {"pair": ctx.board.asking, "aspects": [mine, theirs], "clauses": ["SG-MOV-05"]},
@@ -785,11 +784,11 @@ class SkyGalleons(BaseRuleset[Board]):
     def _firing(self, ctx: Context[Board]) -> None:
         """Resolve the declared shots on the solutions found at declaration, the moving side's first."""
         board = ctx.board
-        declared = {a.side: _list(_obj(a.choice)["shots"]) for a in board.decided if a.kind == FIRE}
+        declared = {a.side: read_list(read_object(a.choice)["shots"]) for a in board.decided if a.kind == FIRE}
         volley: list[FireSolution] = []
         for side in board.order:
             for shot in declared.get(side, []):
-                s = _obj(shot)
+                s = read_object(shot)
                 firer, target = board.ship(str(s["ship"])), board.ship(str(s["target"]))
                 volley.append(
                     combat.fire_solution(
@@ -923,9 +922,7 @@ class SkyGalleons(BaseRuleset[Board]):
             return board.with_ship(ShipRecord.from_json(data["record"]))
         if kind == "moved":
             ship = board.ship(str(data["ship"]))
-            moved = replace(
-                ship, position=Hex.from_json(data["hex"]), facing=_int(data["facing"]), altitude=str(data["altitude"])
-            )
+            moved = _placed_at(ship, data)
             if ship.status == "landed" and data["step"] == movement.CLIMB:
                 moved = replace(moved, status="flying")  # taking off again
             ends = data.get("ends", "")
@@ -943,12 +940,10 @@ class SkyGalleons(BaseRuleset[Board]):
             return board.with_ship(replace(ship, altitude=str(data["altitude"])))
         if kind == "placed":
             ship = board.ship(str(data["ship"]))
-            placed = replace(
-                ship, position=Hex.from_json(data["hex"]), facing=_int(data["facing"]), altitude=str(data["altitude"])
-            )
+            placed = _placed_at(ship, data)
             return replace(board.with_ship(placed), placed=(*board.placed, ship.name))
         if kind == "stage":
-            phase_no = _int(data["phase_no"]) if "phase_no" in data else board.phase_no
+            phase_no = read_int(data["phase_no"]) if "phase_no" in data else board.phase_no
             moves_done = board.moves_done if phase_no == board.phase_no else ()
             return replace(
                 board,
@@ -965,26 +960,26 @@ class SkyGalleons(BaseRuleset[Board]):
             return replace(
                 board,
                 moves_done=(*board.moves_done, name),
-                moved={**board.moved, name: board.moved.get(name, 0) + _int(data["hexes"])},
+                moved={**board.moved, name: board.moved.get(name, 0) + read_int(data["hexes"])},
                 decided=(),
             )
         if kind == "out":
             return replace(board, out={**board.out, str(data["ship"]): str(data["reason"])})
         if kind == "movement order":
-            return replace(board, order=tuple(str(s) for s in _list(data["order"])))
+            return replace(board, order=tuple(str(s) for s in read_list(data["order"])))
         if kind == "relative position":
-            mine, theirs = _list(data["aspects"])
-            return replace(board, same_hex={**board.same_hex, str(data["pair"]): (str(mine), str(theirs))}, decided=())
+            declared = _aspects(data["aspects"])
+            return replace(board, same_hex={**board.same_hex, str(data["pair"]): declared}, decided=())
         if kind == "placement order":
-            return replace(board, placing=tuple(str(s) for s in _list(data["ship_order"])))
+            return replace(board, placing=tuple(str(s) for s in read_list(data["ship_order"])))
         if kind == "wind":
-            return replace(board, wind=_int(data["direction"]))
+            return replace(board, wind=read_int(data["direction"]))
         if kind == TURN:
             return replace(board, last_moved=dict(board.moved), moved={}, order=(), phase_no=0, moves_done=())
         if kind == DECISIONS:
-            answers = _obj(data["answers"])
+            answers = read_object(data["answers"])
             decided = tuple(
-                Answer(str(_obj(a)["side"]), str(_obj(a)["decision"]), _obj(a)["choice"])
+                Answer(str(read_object(a)["side"]), str(read_object(a)["decision"]), read_object(a)["choice"])
                 for _, a in sorted(answers.items(), key=lambda item: int(item[0][1:]))
             )
             return replace(board, decided=decided)
@@ -1220,7 +1215,7 @@ def _crew_change(record: ShipRecord, change: Mapping[str, JSON]) -> ShipRecord:
         if set(change) - {"ship", "gun", "men", "from"} or type(change.get("men")) is not int:
             raise ValueError('men to a gun is {"ship", "gun", "men": n, "from": "deckhands"|"gun:ID"}')
         return assign_gun_crew(
-            record, str(change["gun"]), _int(change["men"]), source=str(change.get("from", "deckhands"))
+            record, str(change["gun"]), read_int(change["men"]), source=str(change.get("from", "deckhands"))
         )
     raise ValueError('a crew change is a "relief" or men to a "gun"')
 
@@ -1258,33 +1253,32 @@ def _faces(what: str) -> dice_.Judge:
     return dice_.Judge("any", lambda faces, _total: f"{what} {faces[0]}")
 
 
-def _obj(value: JSON | Any) -> dict[str, JSON]:
-    if not isinstance(value, dict):
-        raise ValueError(f"expected an object, got {value!r}")
-    return value
+def _placed_at(ship: ShipRecord, data: Mapping[str, JSON]) -> ShipRecord:
+    """The ship at the hex, facing and altitude a ``moved`` or ``placed`` event carries."""
+    return replace(
+        ship, position=Hex.from_json(data["hex"]), facing=read_int(data["facing"]), altitude=str(data["altitude"])
+    )
 
 
-def _list(value: JSON | Any) -> list[JSON]:
-    if not isinstance(value, list):
-        raise ValueError(f"expected a list, got {value!r}")
-    return value
+def _aspects(value: JSON) -> tuple[str, str]:
+    mine, theirs = read_list(value)
+    return str(mine), str(theirs)
 
 
-def _int(value: JSON | Any) -> int:
-    if type(value) is not int:
-        raise ValueError(f"expected an integer, got {value!r}")
-    return value
+def _answer(value: JSON) -> Answer:
+    data = read_object(value)
+    return Answer(str(data["side"]), str(data["kind"]), data["choice"])
 
 
 def _pair_ints(value: JSON) -> tuple[int, int]:
-    items = _list(value)
+    items = read_list(value)
     if len(items) != 2:
         raise ValueError("expected [col, row]")
-    return _int(items[0]), _int(items[1])
+    return read_int(items[0]), read_int(items[1])
 
 
 def _triples(value: JSON) -> list[tuple[JSON, JSON, JSON]]:
-    return [(t[0], t[1], t[2]) for t in (_list(v) for v in _list(value))]
+    return [(t[0], t[1], t[2]) for t in (read_list(v) for v in read_list(value))]
 
 
 def _wind_rule(value: JSON) -> int | str | None:

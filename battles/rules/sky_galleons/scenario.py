@@ -18,7 +18,6 @@ from typing import Any
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import (
     ShipRecord,
@@ -26,7 +25,6 @@ from battles.rules.sky_galleons.record import (
     altitude_levels,
     ship_record_from_class,
     ship_record_from_design,
-    surface,
     tstrs,
 )
 
@@ -318,6 +316,3 @@ def catalog_check() -> None:
     """Every shipped scenario parses (used by tests and the ``--list`` command)."""
     for slug in available():
         load(slug)
-
-
-__all__ = ["Scenario", "ScenarioError", "ShipSetup", "SideSetup", "available", "catalog", "load", "parse", "surface"]
