@@ -338,8 +338,12 @@ def new_battle(
     seed_commitment: str,
     options: Mapping[str, JSON] | None = None,
 ) -> BattleState[B]:
-    """The initial state of a battle (no dice rolled yet: the first ``resolve`` does set-up rolls)."""
-    chosen = resolve_options(ruleset, options)
+    """The initial state of a battle (no dice rolled yet: the first ``resolve`` does set-up rolls).
+
+    A scenario may set option defaults of its own under ``"options"`` (a basic-rules scenario switches the
+    advanced rules off); the ``options`` given for the battle override them."""
+    own = scenario.get("options") if isinstance(scenario, Mapping) else None
+    chosen = resolve_options(ruleset, {**(own if isinstance(own, Mapping) else {}), **(options or {})})
     setup = ruleset.setup(scenario, chosen)
     if len(set(setup.sides)) != len(setup.sides) or len(setup.sides) < 2:
         raise EngineError(f"{ruleset.key}: a battle needs two or more distinct sides")

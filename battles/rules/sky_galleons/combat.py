@@ -37,15 +37,31 @@ shape this module most:
   the chart, SG-CRIT-47); the roller is the original trimsman, then the captain, officers and petty
   officers, then anyone (SG-CRIT-33); the errata's modified 6 against damage values of 6 or more is on by
   default (SG-ERR-07). Nobody at the trim station: on a 6 a loss of trim against damage value 6 (SG-CREW-09).
+
+The advanced fire rules (Part II) are switches on :class:`CombatRules` or choices made when a shot is
+declared, so a battle under the basic rules plays as before:
+
+* Small arms (``small_arms``, SG-SAF, SG-MAR-01): "P" guns and the ship's marines, the pseudo-gun
+  :data:`MARINES`, roll hit dice and the target rolls saving throws; only crew are lost. :func:`firing_ids`
+  lists what a ship can fire. The readings of the lost chart cells (SG-SAF-12/16/17) are in the table.
+* Lob guns (``lob_guns``, SG-LOB): all round, no altitude effects, 6 to hit, and a loss of trim per hit.
+* Shrapnel and grape (SG-SHR, SG-CG-11): ``fire_solution(..., ammunition="shrapnel" | "grape")``.
+* Machineguns (SG-MG, SG-CG-50..57): ``fire_solution(..., rate="max")`` for the jam-prone guns,
+  :func:`clear_jams` each fire phase, :func:`train_portable_gun` in the Initiative Phase.
+* Optional: nonexploding rounds (``nonexploding_rounds``, SG-NEX) and restricted firing arcs
+  (``restricted_arcs``, SG-ARC, a stand-in for the lost illustration). Line of sight (SG-LOS) is not here:
+  it needs every other ship on the board and the lost altitude gauge.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from battles.engine import hexgrid
+from battles.rules.sky_galleons import catalog
+from battles.rules.sky_galleons.catalog import RangeBands, SmallArm
 from battles.rules.sky_galleons.record import (
     Gun,
     Moment,
@@ -121,12 +137,25 @@ class FixedDice:
         return [purpose for purpose, _, _ in self.calls]
 
 
+def _flag(*path: str) -> Callable[[], bool]:
+    return lambda: bool(table(*path))
+
+
 @dataclass(frozen=True, slots=True)
 class CombatRules:
-    """The switches that change combat: the C&G penetration by range (SG-CG-06/07), the errata (SG-ERR-07/08)."""
+    """The switches that change combat: the C&G penetration by range (SG-CG-06/07), the errata (SG-ERR-07/08,
+    and the small arms saves SG-ERR-03/10/11), the advanced rules of small arms fire (SG-SAF, SG-MAR-01) and
+    lob guns (SG-LOB), and the optional rules: nonexploding rounds (SG-NEX), restricted firing arcs
+    (SG-ARC) and green crews firing machineguns flat out (SG-CG-54). Each default is in combat-tables.json;
+    all the new ones are off, the basic rules."""
 
-    two_range_penetration: bool = field(default_factory=lambda: bool(table("armor", "two_range_penetration_default")))
+    two_range_penetration: bool = field(default_factory=_flag("armor", "two_range_penetration_default"))
     errata: bool = True
+    small_arms: bool = field(default_factory=_flag("small_arms", "in_play_by_default"))
+    lob_guns: bool = field(default_factory=_flag("lob_guns", "in_play_by_default"))
+    nonexploding_rounds: bool = field(default_factory=_flag("nonexploding_rounds", "default"))
+    restricted_arcs: bool = field(default_factory=_flag("restricted_arcs", "default"))
+    green_machineguns_at_max: bool = field(default_factory=_flag("machineguns", "green_at_maximum_default"))
 
 
 class FireRefused(ValueError):
@@ -225,6 +254,12 @@ class FireSolution:
     ``needed`` is what die + modifiers must reach. ``aspects`` are the firer's aspects that hold the target
     (the gun's arcs must include one, SG-FIRE-02); ``incoming`` the target's aspects that hold the firer
     (the guns a Gun hit can destroy, SG-DMG-09).
+
+    ``small_arms``: the shots are small arms hit dice (a "P" gun or the marines, SG-SAF-01); a hit is saved
+    when die + ``save_modifiers`` is no more than ``save_number`` (SG-SAF-13/14, SG-ERR-10/11).
+    ``weapon`` is the weapon id, or the marines' small arm. ``ammunition`` is "shell", "shrapnel" or
+    "grape" (SG-SHR); ``rate`` "normal" or "max" (SG-CG-51/52); ``lob_gun`` marks the lob gun's rules
+    (SG-LOB-02..04).
     """
 
     firer: str
@@ -244,18 +279,35 @@ class FireSolution:
     damage_value: int = 0
     aspects: tuple[str, ...] = ()
     incoming: tuple[str, ...] = ()
+    weapon: str = ""
+    small_arms: bool = False
+    save_number: int = 0
+    save_modifiers: Mapping[str, int] = field(default_factory=dict)
+    ammunition: str = "shell"
+    rate: str = "normal"
+    lob_gun: bool = False
 
     @property
     def target_higher(self) -> bool:
         return self.altitude_difference > 0
 
     @property
+    def from_below(self) -> bool:
+        """The shot comes up from below the target (SG-DMG-07); a lob gun's never does (SG-LOB-04)."""
+        return self.target_higher and not self.lob_gun
+
+    @property
     def clauses(self) -> list[str]:
         """The clauses this solution applied, for the log."""
-        found = ["SG-FIRE-09" if self.band == "close" else "SG-FIRE-10", "SG-FIRE-07"]
-        if self.altitude_difference > 0:
+        if self.small_arms:
+            found = ["SG-SAF-10", "SG-SAF-11", "SG-SAF-15" if self.gun_id == MARINES else "SG-SAF-03"]
+        elif self.lob_gun:
+            found = ["SG-LOB-02", "SG-LOB-04", "SG-FIRE-07"]
+        else:
+            found = ["SG-FIRE-09" if self.band == "close" else "SG-FIRE-10", "SG-FIRE-07"]
+        if self.altitude_difference > 0 and not self.lob_gun:
             found.append("SG-FIRE-15")
-        if self.altitude_difference:
+        if "different altitude" in self.modifiers:
             found.append("SG-FIRE-17")
         if "green crew" in self.modifiers:
             found.append("SG-CQ-02")
@@ -263,15 +315,29 @@ class FireSolution:
             found.append("SG-CQ-06")
         if "burning" in self.modifiers:
             found.append("SG-CRIT-19")
+        if self.ammunition != "shell":
+            found += ["SG-SHR-01", "SG-SHR-02"]
+        if self.rate == "max":
+            found.append("SG-CG-52")
         return found
+
+    @property
+    def shooter(self) -> str:
+        return "marines" if self.gun_id == MARINES else f"gun {self.gun_id}"
 
     @property
     def describe(self) -> str:
         if not self.allowed:
-            return f"{self.firer} gun {self.gun_id} may not fire at {self.target}: {self.reason} ({self.clause})"
+            return f"{self.firer} {self.shooter} may not fire at {self.target}: {self.reason} ({self.clause})"
         terms = [f"{self.band} range {self.effective_range}"]
+        if self.small_arms:
+            terms.insert(0, f"small arms ({self.weapon}) {self.shots} dice")
+        if self.ammunition != "shell":
+            terms.append(self.ammunition)
+        if self.rate == "max":
+            terms.append("maximum rate")
         terms += [f"{name} {value:+d}" for name, value in self.modifiers.items()]
-        return f"{self.firer} gun {self.gun_id} vs {self.target}, " + ", ".join(terms)
+        return f"{self.firer} {self.shooter} vs {self.target}, " + ", ".join(terms)
 
 
 def _refuse(firer: ShipRecord, gun_id: str, target: ShipRecord, clause: str, reason: str) -> FireSolution:
@@ -333,7 +399,10 @@ def to_hit_modifiers(firer: ShipRecord, target: ShipRecord) -> dict[str, int]:
 
 def range_band(gun: Gun, effective_range: int) -> str | None:
     """ "close", "long" or None (out of range) for an effective range in hexes (SG-FIRE-07/08, SG-CG-86)."""
-    ranges = gun.weapon.range_hexes
+    return _band(gun.weapon.range_hexes, effective_range)
+
+
+def _band(ranges: RangeBands | None, effective_range: int) -> str | None:
     if ranges is None:
         return None
     if ranges.close is not None and effective_range <= ranges.close:
@@ -341,6 +410,139 @@ def range_band(gun: Gun, effective_range: int) -> str | None:
     if ranges.long is not None and effective_range <= ranges.long:
         return "long"
     return None
+
+
+# --- small arms, marines, machineguns, ammunition: what the advanced rules add ------------------------
+
+# The marines' pseudo-gun id in fire declarations and solutions (SG-MAR-01, SG-SAF-01).
+MARINES: str = str(table("small_arms", "pseudo_gun"))
+
+
+def firing_ids(record: ShipRecord) -> list[str]:
+    """What the ship may name to fire: its gun ids, then :data:`MARINES` when it has marines aboard.
+
+    Whether each may fire now, and at whom, is :func:`fire_solution`'s question (marines fire only with
+    ``CombatRules.small_arms``)."""
+    ids = [gun.id for gun in record.guns]
+    if record.crew.marines + record.crew.marine_officers > 0:
+        ids.append(MARINES)
+    return ids
+
+
+def marine_arms(record: ShipRecord) -> str:
+    """The marines' weapon: the record's own, else muskets for Martian crews and modern rifles for the rest
+    (SG-SAF-05; the nation words are in combat-tables.json)."""
+    if record.marine_arms is not None:
+        return record.marine_arms
+    arms: Mapping[str, Any] = table("small_arms", "marine_arms")
+    nation = record.nation.casefold()
+    martian = any(word in nation for word in arms["martian_nation_words"])
+    return str(arms["martian" if martian else "earth"])
+
+
+def small_arm(arm_id: str) -> SmallArm:
+    """A marines' weapon from the catalog (modern_rifle, musket, bow, rifle_musket)."""
+    for arm in catalog.small_arms():
+        if arm.id == arm_id:
+            return arm
+    raise KeyError(f"unknown small arm {arm_id!r}; known: {', '.join(a.id for a in catalog.small_arms())}")
+
+
+def marines_firing(record: ShipRecord, rules: CombatRules) -> int:
+    """Marines aboard who can fire: officers count among them; with the errata no more than 5 per hull size
+    fight, the rest are passengers (SG-ERR-03)."""
+    men = record.crew.marines + record.crew.marine_officers
+    if rules.errata:
+        men = min(men, record.hull_size * tint("small_arms", "errata_marines_per_hull_size"))
+    return men
+
+
+def small_arms_modifiers(firer: ShipRecord, target: ShipRecord) -> dict[str, int]:
+    """Small arms hit roll modifiers: a different altitude and a burning firer, never crew quality
+    (SG-FIRE-17, SG-CRIT-19, SG-CQ-02/06; SG-SAF-17 reading in combat-tables.json)."""
+    mods: dict[str, int] = {}
+    if firer.altitude != target.altitude:
+        mods["different altitude"] = tint("small_arms", "hit_modifiers", "different_altitude")
+    if firer.fire > 0:
+        mods["burning"] = tint("small_arms", "hit_modifiers", "burning")
+    return mods
+
+
+def save_modifiers(firer: ShipRecord, *, bowmen: bool) -> dict[str, int]:
+    """The target's saving throw modifiers, from the firing troops: bows, green, crack (SG-SAF-14/16, SG-CQ-05)."""
+    mods: dict[str, int] = {}
+    if bowmen:
+        mods["bowmen"] = tint("small_arms", "save_modifiers", "bowmen")
+    quality = tint("small_arms", "save_modifiers", "crew_quality", firer.crew_quality)
+    if quality:
+        mods[f"{firer.crew_quality} firers"] = quality
+    return mods
+
+
+def save_number(target: ShipRecord, rules: CombatRules) -> int:
+    """A hit is saved on this or less (SG-SAF-13); with the errata the target's armor adds to it (SG-ERR-10)."""
+    number = tint("small_arms", "save_number")
+    if rules.errata and table("small_arms", "errata_save_adds_target_armor"):
+        number += target.armor
+    return number
+
+
+def save_made(face: int, modifier: int, number: int, rules: CombatRules) -> bool:
+    """One saving throw: die + modifier no more than the save number; with the errata a 6 never saves
+    (SG-SAF-13, SG-ERR-11)."""
+    if rules.errata and face >= tint("small_arms", "errata_never_saves_on"):
+        return False
+    return face + modifier <= number
+
+
+def is_lob_gun(gun: Gun) -> bool:
+    return gun.weapon_id in tstrs("lob_guns", "weapons")
+
+
+def is_portable(gun: Gun) -> bool:
+    """Maxims, Gardners and 1-barrel Nordenfelts are carried about the ship (SG-MG-04/07, SG-CG-55)."""
+    return gun.weapon_id in tstrs("machineguns", "portable")
+
+
+def ammunition_for(gun: Gun) -> tuple[str, ...]:
+    """What the gun may fire: shell, and shrapnel (British guns) or grape (Martian guns, howitzers)
+    (SG-SHR-01, SG-CG-11). "P" guns and machineguns fire only as they are."""
+    weapon = gun.weapon
+    found = [str(table("shrapnel_and_grape", "default_ammunition"))]
+    if weapon.personnel_only or gun.damage_value is None:
+        return tuple(found)
+    kinds: Mapping[str, Mapping[str, Any]] = table("shrapnel_and_grape", "ammunition")
+    for kind, rule in kinds.items():
+        if weapon.id in rule["except"]:
+            continue
+        if weapon.category in rule["categories"] or weapon.id in rule["weapons"]:
+            found.append(kind)
+    return tuple(found)
+
+
+def _restricted_arc_holds(gun: Gun, firer: ShipRecord, target: ShipRecord) -> bool:
+    """The optional restricted arc of the gun's mount holds the target (SG-ARC-01, stand-in for SG-ARC-02).
+
+    Each half-plane named for the mount must hold it: "ahead"/"astern" of the beam line, "port"/"starboard"
+    of the keel line, a target on a line being inside. Mounts not listed, portable guns and targets in the
+    firer's own hex keep the basic aspects."""
+    mounts: Mapping[str, Sequence[str]] = table("restricted_arcs", "mounts")
+    if is_portable(gun) or gun.mount not in mounts or firer.position == target.position:
+        return True
+    v = hexgrid.rotate(_on_map(target) - _on_map(firer), -firer.facing)
+    # The frame of hexgrid.aspects: bow up; "side" is positive to starboard.
+    ahead = -(2 * v.r + v.q)
+    side = 3 * v.q
+    tests = {"ahead": ahead >= 0, "astern": ahead <= 0, "starboard": side >= 0, "port": side <= 0}
+    return all(tests[half] for half in mounts[gun.mount])
+
+
+def _max_shots(gun: Gun) -> int | None:
+    """Shots at the maximum rate of a jam-prone gun, one fewer per missing gunner (SG-CG-52, SG-CREW-10)."""
+    rof = gun.weapon.rate_of_fire
+    if rof is None or rof.maximum is None:
+        return None
+    return max(rof.maximum - gun.crew_short * tint("rate_of_fire", "shots_lost_per_missing_gunner"), 1)
 
 
 def fire_solution(
@@ -351,9 +553,21 @@ def fire_solution(
     now: Moment,
     rules: CombatRules | None = None,
     same_hex: tuple[str, str] | None = None,
+    ammunition: str = "shell",
+    rate: str = "normal",
 ) -> FireSolution:
-    """May ``firer``'s gun fire at ``target`` now, and how? Refusals name their clause."""
+    """May ``firer``'s gun fire at ``target`` now, and how? Refusals name their clause.
+
+    ``gun_id`` :data:`MARINES` is the ship's marines firing small arms (with ``rules.small_arms``).
+    ``ammunition``: "shell", or "shrapnel"/"grape" where the gun carries it (:func:`ammunition_for`,
+    SG-SHR-01). ``rate``: "normal", or "max" for a gun with two rates of fire (SG-CG-51/52); a green ship
+    fires those at "max" anyway under ``rules.green_machineguns_at_max`` (SG-CG-54).
+    """
     rules = rules or CombatRules()
+    if gun_id == MARINES:
+        return _marines_solution(
+            firer, target, now=now, rules=rules, same_hex=same_hex, ammunition=ammunition, rate=rate
+        )
     gun = firer.gun(gun_id)
     weapon = gun.weapon
     if not firer.afloat or not target.afloat:
@@ -362,11 +576,11 @@ def fire_solution(
         return _refuse(firer, gun_id, target, "SG-FIRE-04", "a gun fires at an enemy vessel, not its own ship")
     if gun.destroyed:
         return _refuse(firer, gun_id, target, "SG-DMG-08", "the gun is destroyed")
-    if weapon.personnel_only:
+    if weapon.personnel_only and not rules.small_arms:
         return _refuse(firer, gun_id, target, "SG-FIRE-25", f"{weapon.name} attacks only as small arms fire")
     if gun.rate is None:
         return _refuse(firer, gun_id, target, "SG-CG-94", f"{weapon.name} does not roll to hit")
-    if gun.damage_value is None:
+    if gun.damage_value is None and not weapon.personnel_only:
         return _refuse(firer, gun_id, target, "SG-CG-89", f"{weapon.name} has no damage value of its own")
     if gun.jammed:
         return _refuse(firer, gun_id, target, "SG-CG-52", "the gun is jammed")
@@ -376,33 +590,56 @@ def fire_solution(
         return _refuse(firer, gun_id, target, "SG-CRIT-37", "the crew is still stunned by the loss of trim")
     if gun.last_fired == now.turn:
         return _refuse(firer, gun_id, target, "SG-SEQ-06", "the gun has already fired this turn")
+    if gun.trained_turn == now.turn:
+        return _refuse(firer, gun_id, target, "SG-MG-04", "the gun was moved to another aspect this turn")
     if not gun.ready(now.turn):
         return _refuse(firer, gun_id, target, "SG-FIRE-05", "the gun is still reloading")
-    aspects, incoming = sight_lines(firer, target, same_hex)
-    if not set(aspects) & set(gun.arcs):
+    if rate not in tstrs("machineguns", "rates"):
         return _refuse(
-            firer, gun_id, target, "SG-FIRE-02", f"the target is in the {'/'.join(aspects)} aspect, out of its arc"
+            firer, gun_id, target, "SG-CG-51", f"the rates of fire are {', '.join(tstrs('machineguns', 'rates'))}"
         )
+    max_shots = _max_shots(gun)
+    if rate == "max" and max_shots is None:
+        return _refuse(firer, gun_id, target, "SG-CG-51", f"{weapon.name} has a single rate of fire")
+    if max_shots is not None and rules.green_machineguns_at_max and firer.crew_quality == "green":
+        rate = "max"
+    if ammunition not in ammunition_for(gun):
+        # Howitzers are the guns of the shrapnel category kept to shell and grape (SG-CG-11).
+        howitzer = weapon.id in table("shrapnel_and_grape", "ammunition", "shrapnel", "except")
+        clause = "SG-CG-11" if ammunition == "shrapnel" and howitzer else "SG-SHR-01"
+        return _refuse(firer, gun_id, target, clause, f"{weapon.name} does not fire {ammunition}")
+    lob = rules.lob_guns and is_lob_gun(gun)
+    aspects, incoming = sight_lines(firer, target, same_hex)
+    if not lob:
+        if not set(aspects) & set(gun.arcs):
+            return _refuse(
+                firer, gun_id, target, "SG-FIRE-02", f"the target is in the {'/'.join(aspects)} aspect, out of its arc"
+            )
+        if rules.restricted_arcs and not _restricted_arc_holds(gun, firer, target):
+            return _refuse(firer, gun_id, target, "SG-ARC-01", f"the target is outside the {gun.mount} mount's arc")
     distance = hexgrid.distance(_on_map(firer), _on_map(target))
     difference = altitude_level(target.altitude) - altitude_level(firer.altitude)
-    if abs(difference) > distance:
-        return _refuse(
-            firer,
-            gun_id,
-            target,
-            "SG-FIRE-13",
-            f"{abs(difference)} levels of altitude apart at {distance} hexes",
-        )
-    per_level = tint(
-        "altitude_and_range", "range_added_per_level_higher" if difference > 0 else "range_added_per_level_lower"
-    )
-    effective = distance + abs(difference) * per_level
+    small = weapon.personnel_only
+    if lob:
+        if distance == 0:
+            return _refuse(firer, gun_id, target, "SG-LOB-05", "a lob gun may not fire into its own hex")
+        effective = distance
+    else:
+        if small and difference > 0:
+            return _refuse(firer, gun_id, target, "SG-SAF-02", "small arms never fire at a higher ship")
+        refused = _altitude_limit(firer, gun_id, target, distance, difference)
+        if refused is not None:
+            return refused
+        effective = _effective_range(distance, difference)
     band = range_band(gun, effective)
     if band is None:
-        return _refuse(firer, gun_id, target, "SG-FIRE-07", f"range {effective} is beyond the gun's reach")
-    rate = gun.rate
-    dv = gun.damage_value
-    return FireSolution(
+        clause = "SG-SAF-11" if small else "SG-FIRE-07"
+        return _refuse(firer, gun_id, target, clause, f"range {effective} is beyond the gun's reach")
+    if ammunition != "shell" and band not in table("shrapnel_and_grape", "ammunition", ammunition, "bands"):
+        return _refuse(firer, gun_id, target, "SG-SHR-01", f"{ammunition} may not be fired at {band} range")
+    rate_now = gun.rate
+    shots = max_shots if rate == "max" and max_shots is not None else rate_now.shots
+    base = FireSolution(
         firer=firer.name,
         gun_id=gun_id,
         target=target.name,
@@ -411,13 +648,124 @@ def fire_solution(
         altitude_difference=difference,
         effective_range=effective,
         band=band,
-        shots=rate.shots,
-        needed=tint("to_hit", band),
-        modifiers=to_hit_modifiers(firer, target),
-        penetration=penetration_at(gun, band, rules),
-        damage_value=dv,
+        shots=shots,
         aspects=aspects,
         incoming=incoming,
+        weapon=weapon.id,
+        rate=rate,
+    )
+    if small:
+        return replace(
+            base,
+            needed=tint("small_arms", "hit_number", band),
+            modifiers=small_arms_modifiers(firer, target),
+            small_arms=True,
+            save_number=save_number(target, rules),
+            save_modifiers=save_modifiers(firer, bowmen=False),
+        )
+    modifiers = to_hit_modifiers(firer, target)
+    if lob:
+        modifiers.pop("different altitude", None)
+    if ammunition != "shell":
+        modifiers[ammunition] = tint("shrapnel_and_grape", "to_hit_modifier")
+    return replace(
+        base,
+        needed=tint("lob_guns", "needed") if lob else tint("to_hit", band),
+        modifiers=modifiers,
+        penetration=penetration_at(gun, band, rules),
+        damage_value=gun.damage_value or 0,
+        ammunition=ammunition,
+        lob_gun=lob,
+    )
+
+
+def _altitude_limit(
+    firer: ShipRecord, gun_id: str, target: ShipRecord, distance: int, difference: int
+) -> FireSolution | None:
+    if abs(difference) > distance:
+        return _refuse(
+            firer,
+            gun_id,
+            target,
+            "SG-FIRE-13",
+            f"{abs(difference)} levels of altitude apart at {distance} hexes",
+        )
+    return None
+
+
+def _effective_range(distance: int, difference: int) -> int:
+    """Distance plus the levels a higher target stands above the firer (SG-FIRE-15)."""
+    per_level = tint(
+        "altitude_and_range", "range_added_per_level_higher" if difference > 0 else "range_added_per_level_lower"
+    )
+    return distance + abs(difference) * per_level
+
+
+def _marines_solution(
+    firer: ShipRecord,
+    target: ShipRecord,
+    *,
+    now: Moment,
+    rules: CombatRules,
+    same_hex: tuple[str, str] | None,
+    ammunition: str,
+    rate: str,
+) -> FireSolution:
+    """The marines' small arms: one die per complete group, the arm's ranges, any aspect, once a turn
+    (SG-SAF-01/02/05..12/15, SG-MAR-01)."""
+    if not rules.small_arms:
+        return _refuse(firer, MARINES, target, "SG-SAF-01", "small arms fire is not in play (an advanced rule)")
+    if not firer.afloat or not target.afloat:
+        return _refuse(firer, MARINES, target, "SG-DMG-16", "a crashed ship neither fires nor is fired at")
+    if firer.name == target.name:
+        return _refuse(firer, MARINES, target, "SG-FIRE-04", "marines fire at an enemy vessel, not their own ship")
+    if ammunition != str(table("shrapnel_and_grape", "default_ammunition")) or rate != "normal":
+        return _refuse(firer, MARINES, target, "SG-SAF-01", "marines fire their small arms as they are")
+    men = marines_firing(firer, rules)
+    if men == 0:
+        return _refuse(firer, MARINES, target, "SG-MAR-01", "no marines aboard")
+    arm_id = marine_arms(firer)
+    if arm_id in tstrs("small_arms", "no_small_arms_fire"):
+        return _refuse(firer, MARINES, target, "SG-CG-16", f"marines armed with {arm_id} make no small arms fire")
+    arm = small_arm(arm_id)
+    dice = men // arm.men_per_die
+    if dice == 0:
+        return _refuse(
+            firer, MARINES, target, "SG-SAF-15", f"{men} marines make no complete group of {arm.men_per_die}"
+        )
+    if firer.stunned(now):
+        return _refuse(firer, MARINES, target, "SG-CRIT-48", "the crew is still stunned by the loss of trim")
+    if firer.marines_fired == now.turn:
+        return _refuse(firer, MARINES, target, "SG-SEQ-06", "the marines have already fired this turn")
+    aspects, incoming = sight_lines(firer, target, same_hex)
+    distance = hexgrid.distance(_on_map(firer), _on_map(target))
+    difference = altitude_level(target.altitude) - altitude_level(firer.altitude)
+    if difference > 0:
+        return _refuse(firer, MARINES, target, "SG-SAF-02", "small arms never fire at a higher ship")
+    refused = _altitude_limit(firer, MARINES, target, distance, difference)
+    if refused is not None:
+        return refused
+    band = _band(arm.range_hexes, distance)
+    if band is None:
+        return _refuse(firer, MARINES, target, "SG-SAF-11", f"range {distance} is beyond the {arm.name}' reach")
+    return FireSolution(
+        firer=firer.name,
+        gun_id=MARINES,
+        target=target.name,
+        allowed=True,
+        distance=distance,
+        altitude_difference=difference,
+        effective_range=distance,
+        band=band,
+        shots=dice,
+        needed=tint("small_arms", "hit_number", band),
+        modifiers=small_arms_modifiers(firer, target),
+        aspects=aspects,
+        incoming=incoming,
+        weapon=arm.id,
+        small_arms=True,
+        save_number=save_number(target, rules),
+        save_modifiers=save_modifiers(firer, bowmen=arm.id == table("small_arms", "bow")),
     )
 
 
@@ -446,6 +794,14 @@ def roll_to_hit(
     if not solution.allowed:
         raise FireRefused(solution.clause, solution.reason)
     log = _Log(roller)
+    hits, _faces = _roll_to_hit(log, ships, solution)
+    return hits, log.happened
+
+
+def _roll_to_hit(
+    log: _Log, ships: Mapping[str, ShipRecord], solution: FireSolution
+) -> tuple[list[str], tuple[int, ...]]:
+    """The ships hit, and the faces of the first roll (for the jam check, SG-CG-52)."""
     target = ships[solution.target]
     modifier = sum(solution.modifiers.values())
     needed = f"{solution.needed}+"
@@ -478,12 +834,94 @@ def roll_to_hit(
         )
         if face + modifier >= solution.needed:
             strays.append(log.pick("which ship the stray shot hits", others, ship=target.name, clauses=["SG-FIRE-12"]))
-    return hit + strays, log.happened
+    return hit + strays, faces
 
 
 def fire_gun_marked(firer: ShipRecord, gun_id: str, now: Moment) -> ShipRecord:
-    """The firer with the gun marked as fired this turn; it reloads from here (SG-SEQ-06, SG-FIRE-05)."""
+    """The firer with the gun (or its marines, :data:`MARINES`) marked as fired this turn; a gun reloads
+    from here (SG-SEQ-06, SG-FIRE-05)."""
+    if gun_id == MARINES:
+        return replace(firer, marines_fired=now.turn)
     return firer.with_gun(replace(firer.gun(gun_id), last_fired=now.turn))
+
+
+def _jam_check(record: ShipRecord, solution: FireSolution, faces: Sequence[int], log: _Log) -> ShipRecord:
+    """At the maximum rate any 1 among the dice jams the gun (SG-CG-52, SG-MG-08)."""
+    jams_on = tint("machineguns", "jams_on")
+    if solution.rate != "max" or jams_on not in faces:
+        return record
+    gun = record.gun(solution.gun_id)
+    log.note(
+        f"{record.name}'s gun {gun.id} ({gun.name}) jams firing at its maximum rate",
+        ship=record.name,
+        clauses=["SG-CG-52", "SG-MG-08"],
+        outcome="jammed",
+    )
+    return record.with_gun(replace(gun, jammed=True))
+
+
+def clear_jams(record: ShipRecord, *, now: Moment, roller: Roller) -> tuple[ShipRecord, list[Happening]]:
+    """Start of a fire phase: each jammed gun's gunner tries to clear it, 4+ on a die; a gun cleared may
+    fire in this phase. No gunner or a stunned crew: no try (SG-MG-09, SG-CG-53, SG-CRIT-37)."""
+    log = _Log(roller)
+    if not record.afloat:
+        return record, []
+    clear_on = tint("machineguns", "clear_on")
+    for gun in record.guns:
+        if not gun.jammed or gun.destroyed:
+            continue
+        if gun.manned == 0 or record.stunned(now):
+            log.note(
+                f"nobody free to clear {record.name}'s jammed gun {gun.id}",
+                ship=record.name,
+                clauses=["SG-CG-53", "SG-CRIT-37"] if gun.manned else ["SG-CG-53"],
+                outcome="still jammed",
+            )
+            continue
+        (face,) = log.roll(
+            f"clear the jam of {record.name}'s gun {gun.id} ({gun.name})",
+            ship=record.name,
+            clauses=["SG-CG-53", "SG-MG-09"],
+            sides=tint("machineguns", "clear_die_sides"),
+            needed=f"{clear_on}+",
+            judge=lambda faces, _total: "cleared" if faces[0] >= clear_on else "still jammed",
+        )
+        if face >= clear_on:
+            record = record.with_gun(replace(gun, jammed=False))
+    return record, log.happened
+
+
+def train_portable_gun(record: ShipRecord, gun_id: str, aspect: str, *, now: Moment) -> ShipRecord:
+    """Initiative Phase: move a portable machinegun to fire into ``aspect`` alone; moved, it may not fire
+    this turn (SG-MG-04/07, SG-CG-55/56). Keeping the aspect secret until it fires is the ruleset's
+    (SG-MG-06, SG-CG-57). Raises ValueError for a gun that is not portable or an unknown aspect."""
+    gun = record.gun(gun_id)
+    if not is_portable(gun):
+        raise ValueError(f"SG-CG-55: {record.name}'s gun {gun_id} ({gun.name}) is not a portable machinegun")
+    if aspect not in {a.value for a in hexgrid.Aspect}:
+        raise ValueError(f"unknown firing aspect {aspect!r}")
+    if gun.arcs == (aspect,):
+        return record
+    return record.with_gun(replace(gun, arcs=(aspect,), trained_turn=now.turn))
+
+
+def weapon_limit_problems(records: Iterable[ShipRecord]) -> list[str]:
+    """What breaks the advanced rules' limits on weapons: one lob gun per ship (SG-LOB-01), at most one
+    Maxim in a battle (SG-MG-03). For the ruleset's set-up checks."""
+    problems: list[str] = []
+    per_battle: Mapping[str, int] = table("machineguns", "per_battle")
+    counts = dict.fromkeys(per_battle, 0)
+    for record in records:
+        lobs = sum(1 for gun in record.guns if is_lob_gun(gun))
+        if lobs > tint("lob_guns", "per_ship"):
+            problems.append(f"{record.name} carries {lobs} lob guns; a ship has room for one (SG-LOB-01)")
+        for gun in record.guns:
+            if gun.weapon_id in counts:
+                counts[gun.weapon_id] += 1
+    for weapon_id, most in per_battle.items():
+        if counts[weapon_id] > most:
+            problems.append(f"{counts[weapon_id]} {weapon_id} guns in the battle; at most {most} (SG-MG-03)")
+    return problems
 
 
 # --- damage: hit location, hull, crew, guns, armor -----------------------------------------------------
@@ -496,7 +934,7 @@ class Shot:
     ``incoming`` are the target's aspects the fire came from (a Gun hit destroys a gun bearing there,
     SG-DMG-09); ``from_below`` is true when the target is higher than the firer (Crew hits become Hull hits,
     SG-DMG-07); ``internal`` marks damage from inside the ship (a magazine or boiler going up), which the
-    armor does not reduce.
+    armor does not reduce. ``ammunition`` other than "shell" is shrapnel or grape (SG-SHR-03..05).
     """
 
     damage_value: int
@@ -505,6 +943,8 @@ class Shot:
     from_below: bool = False
     source: str = ""
     internal: bool = False
+    # "shell", or "shrapnel"/"grape": crew damage only, at the full damage value (SG-SHR-03..05).
+    ammunition: str = "shell"
 
 
 @dataclass(frozen=True, slots=True)
@@ -739,9 +1179,10 @@ def apply_hit(
 def _apply_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
     if not target.afloat:
         return target
+    shell = shot.ammunition == "shell"
     for _ in range(tint("damage", "gun_reroll_limit")):
         location = _hit_location(log, target)
-        if location != "gun" or _guns_bearing(target, shot.incoming):
+        if location != "gun" or not shell or _guns_bearing(target, shot.incoming):
             break
         log.note(
             f"no gun of {target.name} bears on the {'/'.join(shot.incoming)} aspect: roll the location again",
@@ -751,6 +1192,14 @@ def _apply_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules:
         )
     else:
         raise RuntimeError("the hit location die never left the Gun result")
+    if not shell and location == "gun":
+        log.note(
+            f"{shot.ammunition}: the Gun hit on {target.name} is a Crew hit",
+            ship=target.name,
+            clauses=["SG-SHR-04"],
+            outcome="crew",
+        )
+        location = str(table("shrapnel_and_grape", "gun_hit_becomes"))
     if location == "crew" and shot.from_below:
         log.note(
             f"{target.name} is higher than the firer: the Crew hit becomes a Hull hit",
@@ -759,12 +1208,26 @@ def _apply_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules:
             outcome="hull",
         )
         location = table("damage", "higher_target_crew_becomes")
+    if not shell and location in tstrs("shrapnel_and_grape", "no_effect_locations"):
+        log.note(
+            f"{shot.ammunition}: a {location.capitalize()} hit on {target.name} has no effect",
+            ship=target.name,
+            clauses=["SG-SHR-03"],
+            outcome="no effect",
+        )
+        return target
     if location == "hull":
         hits = _armored(log, target, shot, target.armor, "hull")
         return _mark_hull_hits(target, hits, log, clauses=("SG-DMG-05", "SG-DMG-11"))
     if location == "crew":
-        men = _ceil_half(shot.damage_value, tint("damage", "crew_hit_divisor"))
-        return _take_casualties(target, men, now=now, log=log, source=f"Crew hit, damage value {shot.damage_value}")
+        if shell:
+            men = _ceil_half(shot.damage_value, tint("damage", "crew_hit_divisor"))
+            source = f"Crew hit, damage value {shot.damage_value}"
+        else:
+            # SG-SHR-05: the full damage value.
+            men = _ceil_half(shot.damage_value, tint("shrapnel_and_grape", "crew_hit_divisor"))
+            source = f"{shot.ammunition} Crew hit, damage value {shot.damage_value} (SG-SHR-05)"
+        return _take_casualties(target, men, now=now, log=log, source=source)
     if location == "gun":
         return _gun_hit(target, shot, now=now, log=log)
     return _resolve_critical(target, shot, now=now, log=log, rules=rules)
@@ -809,10 +1272,15 @@ def fire(
     roller: Roller,
     rules: CombatRules | None = None,
     same_hex: tuple[str, str] | None = None,
+    ammunition: str = "shell",
+    rate: str = "normal",
 ) -> tuple[dict[str, ShipRecord], list[Happening]]:
-    """One gun fires at one ship: to hit, stray shots, then every hit resolved. Raises FireRefused."""
+    """One gun (or the marines) fires at one ship: to hit, stray shots, then every hit resolved. Raises
+    FireRefused."""
     rules = rules or CombatRules()
-    solution = fire_solution(ships[firer], gun_id, ships[target], now=now, rules=rules, same_hex=same_hex)
+    solution = fire_solution(
+        ships[firer], gun_id, ships[target], now=now, rules=rules, same_hex=same_hex, ammunition=ammunition, rate=rate
+    )
     return resolve_fire(ships, solution, now=now, roller=roller, rules=rules)
 
 
@@ -827,41 +1295,139 @@ def resolve_fire(
     """Fire a gun on a solution found earlier: the ruleset finds every solution when fire is declared and
     resolves them in turn, so a gun knocked out by a shot of the same volley still fires (simultaneous
     fire at the end of a movement phase, SG-SEQ-05 / SG-FIRE-01). A target that has already crashed is
-    not shot at again."""
+    not shot at again.
+
+    Small arms solutions roll hit dice and saving throws (SG-SAF); at the maximum rate a 1 jams the gun
+    (SG-CG-52); optional nonexploding rounds (SG-NEX) and each lob gun hit's loss of trim (SG-LOB-03) are
+    resolved with the hits."""
     rules = rules or CombatRules()
     if not solution.allowed:
         raise FireRefused(solution.clause, solution.reason)
     firer, gun_id, target = solution.firer, solution.gun_id, solution.target
     result = dict(ships)
     result[firer] = fire_gun_marked(ships[firer], gun_id, now)
+    log = _Log(roller)
     if not result[target].afloat:
-        log = _Log(roller)
         log.note(
-            f"{firer} gun {gun_id}: {target} has already fallen",
+            f"{firer} {solution.shooter}: {target} has already fallen",
             ship=target,
             clauses=["SG-DMG-16"],
             outcome="no shot",
         )
         return result, log.happened
-    hits, happened = roll_to_hit(result, solution, roller=roller)
+    if solution.small_arms:
+        return _small_arms_fire(result, solution, now=now, log=log, rules=rules), log.happened
+    hits, faces = _roll_to_hit(log, result, solution)
+    result[firer] = _jam_check(result[firer], solution, faces, log)
     shooter = result[firer]
-    log = _Log(roller)
     for name in hits:
         victim = result[name]
         if name == target:
-            incoming, from_below = solution.incoming, solution.target_higher
+            incoming, from_below = solution.incoming, solution.from_below
         else:
             incoming = sight_lines(shooter, victim)[1]
-            from_below = altitude_level(victim.altitude) > altitude_level(shooter.altitude)
+            from_below = altitude_level(victim.altitude) > altitude_level(shooter.altitude) and not solution.lob_gun
         shot = Shot(
-            damage_value=solution.damage_value,
+            damage_value=_nonexploding(log, victim, solution, rules),
             penetration=solution.penetration,
             incoming=incoming,
             from_below=from_below,
             source=f"{firer} gun {gun_id} ({shooter.gun(gun_id).name})",
+            ammunition=solution.ammunition,
         )
         result[name] = _apply_hit(victim, shot, now=now, log=log, rules=rules)
-    return result, happened + log.happened
+        if solution.lob_gun and result[name].afloat:
+            log.note(
+                f"the lob gun's blow costs {name} its trim, whatever its armor",
+                ship=name,
+                clauses=["SG-LOB-03"],
+                outcome="loss of trim",
+            )
+            result[name] = _lose_trim(
+                result[name], solution.damage_value, now=now, log=log, rules=rules, cause="lob gun hit"
+            )
+    return result, log.happened
+
+
+def _nonexploding(log: _Log, victim: ShipRecord, solution: FireSolution, rules: CombatRules) -> int:
+    """The optional nonexploding rounds: a round piercing more than twice the armor, damage value above 1,
+    passes through on 4-6 and hits at damage value 1 (SG-NEX-01..04, SG-CG-78). Shrapnel and grape burst."""
+    value = solution.damage_value
+    if (
+        not rules.nonexploding_rounds
+        or solution.ammunition != "shell"
+        or value <= tint("nonexploding_rounds", "unaffected_at_most")
+        or solution.penetration <= tint("nonexploding_rounds", "above_multiple_of_armor") * victim.armor
+    ):
+        return value
+    through = tint("nonexploding_rounds", "passes_through_on")
+    rest = tint("nonexploding_rounds", "pass_through_damage_value")
+    (face,) = log.roll(
+        f"does the round (penetration {solution.penetration}) pass through {victim.name} (armor {victim.armor})",
+        ship=victim.name,
+        clauses=["SG-NEX-01", "SG-NEX-02", "SG-NEX-03"],
+        sides=tint("nonexploding_rounds", "die_sides"),
+        needed=f"{through}+ passes through",
+        judge=lambda faces, _total: "passes through" if faces[0] >= through else "explodes",
+    )
+    return rest if face >= through else value
+
+
+def _small_arms_fire(
+    ships: dict[str, ShipRecord], solution: FireSolution, *, now: Moment, log: _Log, rules: CombatRules
+) -> dict[str, ShipRecord]:
+    """Small arms hit dice, the target's saving throws, the casualties left (SG-SAF-01/10/13/14, SG-ERR-10/11)."""
+    target = ships[solution.target]
+    modifier = sum(solution.modifiers.values())
+
+    def hit_judge(faces: tuple[int, ...], _total: int) -> str:
+        hits = sum(1 for face in faces if face + modifier >= solution.needed)
+        return f"hit:{hits},miss:{len(faces) - hits}"
+
+    faces = log.roll(
+        f"small arms to hit: {solution.describe}",
+        ship=target.name,
+        clauses=solution.clauses,
+        count=solution.shots,
+        modifiers=solution.modifiers,
+        needed=f"{solution.needed}+",
+        judge=hit_judge,
+    )
+    if solution.gun_id != MARINES:
+        ships[solution.firer] = _jam_check(ships[solution.firer], solution, faces, log)
+    hits = sum(1 for face in faces if face + modifier >= solution.needed)
+    if hits == 0:
+        return ships
+    save_mod = sum(solution.save_modifiers.values())
+    number = solution.save_number
+
+    def save_judge(faces: tuple[int, ...], _total: int) -> str:
+        saved = sum(1 for face in faces if save_made(face, save_mod, number, rules))
+        return f"saved:{saved},casualties:{len(faces) - saved}"
+
+    clauses = ["SG-SAF-13", "SG-SAF-14"]
+    if rules.errata:
+        clauses += ["SG-ERR-10", "SG-ERR-11"]
+    if any(name.startswith("green") for name in solution.save_modifiers):
+        clauses.append("SG-CQ-05")
+    if any(name.startswith("crack") for name in solution.save_modifiers):
+        clauses.append("SG-SAF-16")
+    never = f", a {tint('small_arms', 'errata_never_saves_on')} never saves" if rules.errata else ""
+    saves = log.roll(
+        f"saving throws: {target.name} against {hits} small arms hits",
+        ship=target.name,
+        clauses=clauses,
+        count=hits,
+        modifiers=solution.save_modifiers,
+        needed=f"{number} or less each{never}",
+        judge=save_judge,
+    )
+    lost = sum(1 for face in saves if not save_made(face, save_mod, number, rules))
+    if lost:
+        ships[target.name] = _take_casualties(
+            target, lost, now=now, log=log, source=f"small arms from {solution.firer} {solution.shooter}"
+        )
+    return ships
 
 
 # --- critical hits -------------------------------------------------------------------------------------

@@ -23,16 +23,46 @@ SG-CRIT-16); jammed lifters, nobody trimming or a bridge hit, no voluntary chang
 SG-CREW-09); a crew stunned by a loss of trim, no move at all (SG-CRIT-37).
 
 Collisions need dice, so the ruleset checks them as it walks the path this module traces (``Step``).
+
+Kites sail (SG-WIND-03, SG-KITE-01..08). The wind is the hexside it blows *from* (DESIGN.md "Wind": die - 1,
+0 = north, clockwise). ``point_of_sail`` names a facing against it, counting hexsides clockwise from the
+wind's: 0 into the wind, 1 and 5 beating, 2, 3 and 4 running (combat-tables.json movement/kite). The ruleset
+rolls one die per kite at the start of its movement phase and passes it, with the wind, to ``allowance``;
+the readings chosen:
+
+* Allowance by heading: the die gives an allowance running (1 + die) and one beating (die halved, up), less
+  mast hits and topmen (``ShipRecord.effective_speed``). Each hex is moved within the allowance of the
+  heading it is moved on, counting every MP spent this phase: a kite that runs 3 hexes and turns onto a beat
+  with a beating allowance of 2 stops; one that beats 2 and bears away may run on up to its running
+  allowance. Facing into the wind the allowance is 0 (SG-KITE-02/04).
+* Into the wind: no step may leave a kite facing directly into the wind, and it never moves ahead facing
+  it. A kite found facing it (placed so) may climb or drop, or tack out, but not move ahead (SG-KITE-05).
+* ``tack port`` / ``tack starboard``: a 2-hexside turn, free, anywhere in the move (it needs no hex moved
+  first), that crosses the wind (from one beat to the other) or turns out of it; one tack a phase, and with
+  it no other turn that phase (SG-KITE-07). Other turns: one hexside per hex moved, like any ship
+  (SG-KITE-06); a kite's free climbs and drops give no turn.
+* ``climb`` / ``descend``: free for a kite, one level a turn in all; ``trace`` is told the levels the
+  kite has already changed of its own will this turn (forced drops, SG-DMG-15, do not count) (SG-KITE-08).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from typing import Final, Literal
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from battles.rules.sky_galleons.record import Moment, ShipRecord, altitude_level, altitude_levels, surface, tint
+from battles.rules.sky_galleons.record import (
+    Moment,
+    ShipRecord,
+    altitude_level,
+    altitude_levels,
+    surface,
+    table,
+    tint,
+)
 
 AHEAD = "ahead"
 PORT = "port"
@@ -42,8 +72,19 @@ POWER_STARBOARD = "power starboard"
 CLIMB = "climb"
 DESCEND = "descend"
 STEPS = (AHEAD, PORT, STARBOARD, POWER_PORT, POWER_STARBOARD, CLIMB, DESCEND)
+TACK_PORT = "tack port"
+TACK_STARBOARD = "tack starboard"
+TACKS = (TACK_PORT, TACK_STARBOARD)
+KITE_STEPS = TACKS  # the steps only a kite may take, besides STEPS (SG-KITE-07)
 
-TURNS = {PORT: -1, STARBOARD: 1, POWER_PORT: -1, POWER_STARBOARD: 1}
+# Hexsides turned, positive = clockwise (starboard). A tack's two hexsides are movement/kite/tack_hexsides.
+TURNS = {PORT: -1, STARBOARD: 1, POWER_PORT: -1, POWER_STARBOARD: 1, TACK_PORT: -2, TACK_STARBOARD: 2}
+
+# A kite's point of sail: its facing against the wind (SG-KITE-01/02/04/05).
+RUN: Final = "run"
+BEAT: Final = "beat"
+INTO_THE_WIND: Final = "into the wind"
+PointOfSail = Literal["run", "beat", "into the wind"]
 
 # How a move can end early: the ship left the map, landed, crash-landed or crashed.
 LEFT_MAP = "left the map"
@@ -116,24 +157,118 @@ class Allowance:
     altitude: bool
     held_speed: int | None  # nobody at the helm: exactly this many hexes straight ahead (SG-CREW-08)
     stunned: bool
+    sail: Sail | None = None  # a kite's sailing this phase; None for other ships
 
 
-def allowance(record: ShipRecord, *, now: Moment, speed: int, last_hexes: int) -> Allowance:
-    """The ship's movement allowance and freedoms in this movement phase (SG-MOV-01, SG-CREW-08/09...)."""
+@cache
+def _points_of_sail() -> tuple[PointOfSail, ...]:
+    """The point of sail for each hexside counted clockwise from the wind's, 0-5 (movement/kite)."""
+    found: dict[int, PointOfSail] = {}
+    for sail in (RUN, BEAT, INTO_THE_WIND):
+        for offset in table("movement", "kite", "points_of_sail", sail):
+            if type(offset) is not int or offset not in range(6) or offset in found:
+                raise ValueError(f"combat-tables.json movement/kite/points_of_sail/{sail}: bad hexside {offset!r}")
+            found[offset] = sail
+    if len(found) != 6:
+        raise ValueError("combat-tables.json movement/kite/points_of_sail: every hexside 0-5 needs a point of sail")
+    return tuple(found[offset] for offset in range(6))
+
+
+def point_of_sail(facing: int, wind: int) -> PointOfSail:
+    """How a kite facing ``facing`` sails in a wind blowing from hexside ``wind`` (both 0-5, clockwise from
+    north): ``"into the wind"`` facing the wind's hexside, ``"beat"`` facing one of the two beside it,
+    ``"run"`` facing one of the three downwind hexsides (SG-KITE-01/02/04/05)."""
+    if facing not in range(6) or wind not in range(6):
+        raise ValueError(f"a facing and a wind are hexsides 0-5, not {facing!r} and {wind!r}")
+    return _points_of_sail()[(facing - wind) % 6]
+
+
+@dataclass(frozen=True)
+class Sail:
+    """A kite's sailing in one movement phase: the wind (the hexside it blows from), the movement die rolled
+    at the start of the phase, and the allowance that die gives running and beating, after mast hits and
+    topmen lost (SG-KITE-02..04, SG-CRIT-29, SGD-MCH-05)."""
+
+    wind: int
+    die: int
+    run: int
+    beat: int
+
+    def on(self, facing: int) -> int:
+        """The allowance on a heading: MP the kite may have spent in all when it moves a hex on it."""
+        sail = point_of_sail(facing, self.wind)
+        return self.run if sail == RUN else self.beat if sail == BEAT else 0
+
+
+def kite_sail(record: ShipRecord, *, kite_die: int, wind: int) -> Sail:
+    """A kite's allowances for the die rolled at the start of its movement phase (SG-KITE-02..04)."""
+    if not record.is_kite:
+        raise ValueError(f"{record.name} is no kite: it has no movement die")
+    if kite_die not in range(1, 7) or wind not in range(6):
+        raise ValueError(f"a kite's movement die is 1-6 and the wind a hexside 0-5, not {kite_die!r} and {wind!r}")
+    return Sail(
+        wind=wind,
+        die=kite_die,
+        run=record.effective_speed(kite_die, with_wind=True),
+        beat=record.effective_speed(kite_die, with_wind=False),
+    )
+
+
+def allowance(
+    record: ShipRecord,
+    *,
+    now: Moment,
+    speed: int | None = None,
+    last_hexes: int,
+    kite_die: int | None = None,
+    wind: int | None = None,
+) -> Allowance:
+    """The ship's movement allowance and freedoms in this movement phase (SG-MOV-01, SG-CREW-08/09...).
+
+    ``speed`` defaults to the record's effective speed. A kite takes no ``speed``: it needs ``kite_die``,
+    the die rolled for it at the start of this movement phase, and ``wind``, the hexside the wind blows from
+    (SG-KITE-02/04). Its ``speed`` is then the most it may spend on any heading (its running allowance) and
+    ``sail`` holds the allowance per heading, which ``trace`` applies hex by hex. Other ships ignore ``wind``.
+    """
+    sail: Sail | None = None
+    if record.is_kite:
+        if speed is not None:
+            raise ValueError(f"{record.name} is a kite: its allowance comes from its movement die, not a speed")
+        if kite_die is None or wind is None:
+            raise ValueError(f"{record.name} is a kite: its allowance needs its movement die and the wind")
+        sail = kite_sail(record, kite_die=kite_die, wind=wind)
+        speed, heading = max(sail.run, sail.beat), sail.on(record.facing)
+    else:
+        if kite_die is not None:
+            raise ValueError(f"{record.name} is no kite: it has no movement die")
+        speed = record.effective_speed() if speed is None else speed
+        heading = speed
     stunned = record.stunned(now)
-    # Nobody at the helm holds last turn's speed, unless a stunned crew holds the ship still (SG-CRIT-37).
-    held = None if record.helm_manned else 0 if stunned else min(last_hexes, speed)
+    # Nobody at the helm holds last turn's speed, unless a stunned crew holds the ship still (SG-CRIT-37);
+    # a kite no faster than its heading allows.
+    held = None if record.helm_manned else 0 if stunned else min(last_hexes, heading)
     return Allowance(
         speed=speed,
         course=record.can_change_course(now),
         altitude=record.can_change_altitude(now),
         held_speed=held,
         stunned=stunned,
+        sail=sail,
     )
 
 
-def step_cost(token: str, *, first_drop: bool) -> int:
-    """What one step costs in movement points (SG-MOV-02..04, SG-ALT-04..06); turns come free."""
+def step_kinds(record: ShipRecord) -> tuple[str, ...]:
+    """The step tokens a plan for this ship may name: a kite may also tack (SG-KITE-07)."""
+    return STEPS + KITE_STEPS if record.is_kite else STEPS
+
+
+def step_cost(token: str, *, first_drop: bool, kite: bool = False) -> int:
+    """What one step costs in movement points (SG-MOV-02..04, SG-ALT-04..06); turns come free. A kite tacks
+    and changes altitude free (SG-KITE-07/08)."""
+    if token in TACKS:
+        return tint("movement", "kite", "tack_cost")
+    if kite and token in (CLIMB, DESCEND):
+        return tint("movement", "kite", "altitude_change_cost")
     if token == AHEAD:
         return tint("movement", "cost", "ahead")
     if token in (POWER_PORT, POWER_STARBOARD):
@@ -145,11 +280,12 @@ def step_cost(token: str, *, first_drop: bool) -> int:
     return 0
 
 
-def plan_cost(plan: Sequence[str]) -> int:
-    """The movement points a plan spends, before the speed-1 climb exception (SG-MOV-01..04, SG-ALT-04..06)."""
+def plan_cost(plan: Sequence[str], *, kite: bool = False) -> int:
+    """The movement points a plan spends, before the speed-1 climb exception (SG-MOV-01..04, SG-ALT-04..06);
+    ``kite``: a kite's plan (SG-KITE-07/08)."""
     cost, dropped = 0, False
     for token in plan:
-        cost += step_cost(token, first_drop=not dropped)
+        cost += step_cost(token, first_drop=not dropped, kite=kite)
         dropped = dropped or token == DESCEND
     return cost
 
@@ -160,16 +296,27 @@ def trace(
     *,
     allowed: Allowance,
     terrain: Terrain,
+    levels_changed_this_turn: int = 0,
 ) -> list[Step]:
     """Check a plan against the rules and the ship's state and trace it; raises PlanError naming the clause.
 
-    Collisions are not traced here (they need dice); every other way a move can end is.
+    Collisions are not traced here (they need dice); every other way a move can end is. A kite's
+    ``allowed`` carries its ``sail`` (see ``allowance``); ``levels_changed_this_turn`` is the altitude levels
+    it has already changed of its own will this turn (SG-KITE-08); other ships ignore it.
     """
     if record.position is None or record.status == "crashed":
         raise PlanError("SG-DMG-16", f"{record.name} is not flying")
-    unknown = [token for token in plan if token not in STEPS]
+    kinds = step_kinds(record)
+    unknown = [token for token in plan if token not in STEPS + KITE_STEPS]
     if unknown:
-        raise PlanError("SG-MOV-02", f"unknown steps {unknown}; a step is one of {list(STEPS)}")
+        raise PlanError("SG-MOV-02", f"unknown steps {unknown}; a step is one of {list(kinds)}")
+    if not record.is_kite and any(token in TACKS for token in plan):
+        raise PlanError("SG-KITE-07", f"only kites tack; {record.name} is {record.propulsion}")
+    sail = allowed.sail
+    if record.is_kite:
+        if sail is None:
+            raise ValueError(f"{record.name} is a kite: its allowance needs its movement die and the wind")
+        _check_sailing(record, plan, levels_changed_this_turn)
     if allowed.stunned and plan:
         raise PlanError("SG-CRIT-37", f"{record.name}'s crew is stunned by a loss of trim: it cannot move")
     _check_spending(record, plan, allowed, _held_course(record, allowed, terrain))
@@ -179,6 +326,7 @@ def trace(
     levels_dropped = plan.count(DESCEND)
     turn_granted = False
     free_drop = True
+    spent = 0
     for index, token in enumerate(plan):
         if steps and steps[-1].ends:
             raise PlanError("SG-MOV-01", f"the move ends at step {index} ({steps[-1].ends}); nothing can follow")
@@ -187,13 +335,28 @@ def trace(
         ends = ""
         if token in (PORT, STARBOARD):
             if not turn_granted:
+                if sail is not None:
+                    raise PlanError("SG-KITE-06", f"step {index + 1}: a kite turns one hexside after each hex moved")
                 raise PlanError(
-                    "SG-MOV-02",
-                    f"step {index + 1}: a turn follows a hex moved or a level paid for, one turn each",
+                    "SG-MOV-02", f"step {index + 1}: a turn follows a hex moved or a level paid for, one turn each"
                 )
             turn_granted = False
             facing = hexgrid.rotate_facing(facing, TURNS[token])
-            clauses = ("SG-MOV-02", "SG-ALT-09")
+            clauses = ("SG-KITE-06",) if sail is not None else ("SG-MOV-02", "SG-ALT-09")
+        elif token in TACKS:
+            assert sail is not None  # only kites get here
+            if level <= _ground_level(terrain, hex_):
+                raise PlanError("SG-ALT-11", f"{record.name} is on the ground: it climbs before it tacks")
+            side = 1 if TURNS[token] > 0 else -1
+            if sail.wind not in (facing, hexgrid.rotate_facing(facing, side)):
+                raise PlanError(
+                    "SG-KITE-07",
+                    f"step {index + 1}: a tack crosses the wind or turns out of it; facing {facing} in a wind "
+                    f"from {sail.wind}, {token} does neither",
+                )
+            cost, turn_granted = step_cost(token, first_drop=free_drop, kite=True), False
+            facing = hexgrid.rotate_facing(facing, TURNS[token])
+            clauses = ("SG-KITE-07",)
         elif token in (POWER_PORT, POWER_STARBOARD):
             if not record.is_steam:
                 raise PlanError("SG-MOV-04", f"only steam ships power turn; {record.name} is {record.propulsion}")
@@ -206,8 +369,10 @@ def trace(
             if level <= _ground_level(terrain, hex_):
                 raise PlanError("SG-ALT-11", f"{record.name} is on the ground: it climbs before it moves")
             cost, turn_granted = step_cost(token, first_drop=free_drop), True
+            if sail is not None:
+                clauses = _sail_ahead(record, sail, facing, spent + cost, index)
             hex_ = hexgrid.neighbour(hex_, facing)
-            clauses = ("SG-MOV-02", "SG-MOV-03", "SG-FACE-02")
+            clauses += ("SG-MOV-02", "SG-MOV-03", "SG-FACE-02")
             if not terrain.on_map(hex_):
                 ends = LEFT_MAP
             elif _ground_level(terrain, hex_) >= level:
@@ -222,14 +387,19 @@ def trace(
             ceiling = record.max_altitude
             if ceiling is None or level + 1 > altitude_level(ceiling):
                 raise PlanError("SG-ALT-03", f"{record.name} cannot climb above its ceiling {ceiling}")
-            cost, turn_granted = step_cost(token, first_drop=free_drop), True
+            cost = step_cost(token, first_drop=free_drop, kite=sail is not None)
+            # A paid level gives a turn (SG-ALT-09); a kite's free level neither gives one nor takes away the
+            # one its last hex gave (SG-KITE-06/08).
+            turn_granted = turn_granted if sail is not None else True
             level += 1
-            clauses = ("SG-ALT-05", "SG-ALT-09")
+            clauses = ("SG-KITE-08",) if sail is not None else ("SG-ALT-05", "SG-ALT-09")
         elif token == DESCEND:
             if level <= _ground_level(terrain, hex_):
                 raise PlanError("SG-ALT-01", f"{record.name} is already on the ground")
-            cost = step_cost(token, first_drop=free_drop)
-            if free_drop:
+            cost = step_cost(token, first_drop=free_drop, kite=sail is not None)
+            if sail is not None:
+                clauses = ("SG-KITE-08",)
+            elif free_drop:
                 free_drop, turn_granted = False, False
                 clauses = ("SG-ALT-04",)
             else:
@@ -240,8 +410,44 @@ def trace(
                 gentle = levels_dropped == 1 and hexes_moved <= 1
                 ends = LANDED if gentle else CRASH_LANDED
                 clauses += ("SG-ALT-11",) if gentle else ("SG-ALT-12",)
+        if sail is not None and token in TURNS and point_of_sail(facing, sail.wind) == INTO_THE_WIND:
+            raise PlanError("SG-KITE-05", f"step {index + 1}: {record.name} would face directly into the wind")
+        spent += cost
         steps.append(Step(index, token, hex_, facing, altitude_levels()[level], cost, ends, clauses))
     return steps
+
+
+def _sail_ahead(record: ShipRecord, sail: Sail, facing: int, spent: int, index: int) -> tuple[str, ...]:
+    """A kite moves a hex only off the wind, and within the allowance of the heading it moves on, counting
+    all it has spent this phase (SG-KITE-02/04/05)."""
+    heading = point_of_sail(facing, sail.wind)
+    if heading == INTO_THE_WIND:
+        raise PlanError("SG-KITE-05", f"step {index + 1}: {record.name} cannot move directly into the wind")
+    clause = "SG-KITE-02" if heading == RUN else "SG-KITE-04"
+    if spent > sail.on(facing):
+        raise PlanError(
+            clause,
+            f"step {index + 1}: {record.name} would have spent {spent} MP; "
+            f"its allowance {'running' if heading == RUN else 'beating'} is {sail.on(facing)} this phase",
+        )
+    return (clause,)
+
+
+def _check_sailing(record: ShipRecord, plan: Sequence[str], levels_changed: int) -> None:
+    """One tack a phase and no other turn with it (SG-KITE-07); one level of altitude a turn (SG-KITE-08)."""
+    tacks = sum(token in TACKS for token in plan)
+    if tacks > 1:
+        raise PlanError("SG-KITE-07", f"{record.name} tacks once a movement phase at most")
+    if tacks and any(token in TURNS and token not in TACKS for token in plan):
+        raise PlanError("SG-KITE-07", f"{record.name} tacks: it makes no other turn this movement phase")
+    levels = sum(token in (CLIMB, DESCEND) for token in plan)
+    left = max(tint("movement", "kite", "voluntary_levels_per_turn") - levels_changed, 0)
+    if levels > left:
+        raise PlanError(
+            "SG-KITE-08",
+            f"{record.name} changes altitude {tint('movement', 'kite', 'voluntary_levels_per_turn')} level a turn "
+            f"of its own will; {left} left this turn",
+        )
 
 
 def _ground_level(terrain: Terrain, hex_: Hex) -> int:
@@ -250,12 +456,14 @@ def _ground_level(terrain: Terrain, hex_: Hex) -> int:
 
 def _check_spending(record: ShipRecord, plan: Sequence[str], allowed: Allowance, held: list[str] | None) -> None:
     """Movement points, course, speed and altitude freedoms (SG-MOV-01, SG-ALT-08, SG-CREW-08/09...)."""
-    cost = plan_cost(plan)
-    speed_one = allowed.speed == 1 and CLIMB in plan
+    cost = plan_cost(plan, kite=record.is_kite)
+    # A kite's climb is free: the speed-1 exception is for paid climbs.
+    speed_one = allowed.speed == 1 and CLIMB in plan and not record.is_kite
     if speed_one and any(token in (AHEAD, POWER_PORT, POWER_STARBOARD) for token in plan):
         raise PlanError("SG-ALT-08", "at speed 1 the ship climbs one level instead of moving, not as well")
     speed_one_climb = speed_one and plan.count(CLIMB) == 1 and cost == step_cost(CLIMB, first_drop=True)
-    if cost > allowed.speed and not speed_one_climb:
+    # A kite's spending is checked hex by hex against the allowance of its heading (``_sail_ahead``).
+    if cost > allowed.speed and not speed_one_climb and allowed.sail is None:
         raise PlanError("SG-MOV-01", f"the plan costs {cost} MP; {record.name}'s movement allowance is {allowed.speed}")
     if not allowed.course and any(token in TURNS for token in plan):
         if not record.helm_manned:

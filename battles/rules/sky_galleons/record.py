@@ -204,14 +204,18 @@ def _object(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return value
 
 
-def _exact_keys(data: Any, keys: Sequence[str], what: str) -> Mapping[str, Any]:
+def _exact_keys(data: Any, keys: Sequence[str], what: str, optional: Sequence[str] = ()) -> Mapping[str, Any]:
     # Exact keys both ways: an unknown key would be dropped on the way back and break the round trip.
+    # ``optional`` keys are written only when set, so they may be absent, but never null.
     if not isinstance(data, Mapping):
         raise ValueError(f"{what}: expected an object, got {data!r}")
-    unknown = sorted(set(data) - set(keys))
+    unknown = sorted(set(data) - set(keys) - set(optional))
     missing = sorted(set(keys) - set(data))
     if unknown or missing:
         raise ValueError(f"{what}: unknown keys {unknown}, missing keys {missing}")
+    nulls = sorted(key for key in optional if key in data and data[key] is None)
+    if nulls:
+        raise ValueError(f"{what}: leave out {nulls} rather than write null")
     return data
 
 
@@ -299,6 +303,9 @@ class Gun:
     last_fired: int | None = None
     destroyed: bool = False
     jammed: bool = False
+    # A portable machinegun: the turn it was last moved to another aspect; it may not fire that turn
+    # (SG-MG-04, SG-CG-56). Written to JSON only when set.
+    trained_turn: int | None = None
 
     @property
     def weapon(self) -> Weapon:
@@ -331,9 +338,10 @@ class Gun:
         return self.last_fired is None or turn - self.last_fired > rate.reload_turns
 
     KEYS = ("id", "weapon", "mount", "arcs", "crew", "manned", "armor", "last_fired", "destroyed", "jammed")
+    OPTIONAL_KEYS = ("trained_turn",)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "id": self.id,
             "weapon": self.weapon_id,
             "mount": self.mount,
@@ -345,10 +353,13 @@ class Gun:
             "destroyed": self.destroyed,
             "jammed": self.jammed,
         }
+        if self.trained_turn is not None:
+            data["trained_turn"] = self.trained_turn
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Gun:
-        data = _exact_keys(data, cls.KEYS, "gun")
+        data = _exact_keys(data, cls.KEYS, "gun", cls.OPTIONAL_KEYS)
         weapon_id = _str(data, "weapon")
         catalog.weapon(weapon_id)  # an unknown weapon fails here, not at the first shot
         arcs = _strs(data, "arcs")
@@ -366,6 +377,7 @@ class Gun:
             last_fired=_opt_int(data, "last_fired"),
             destroyed=_bool(data, "destroyed"),
             jammed=_bool(data, "jammed"),
+            trained_turn=_opt_int(data, "trained_turn"),
         )
 
 
@@ -562,6 +574,98 @@ class Criticals:
         )
 
 
+# Where a boarding party's men come from, and the rank they fight as (SG-BRD-01, SG-MAR-01/02): marine
+# officers lead like officers; any gun's crew may go as seamen ("gun:<id>").
+PARTY_POSTS = {
+    "captain": "officers",
+    "officers": "officers",
+    "marine_officers": "officers",
+    "petty_officers": "petty_officers",
+    "deckhands": "seamen",
+    "signalman": "seamen",
+    "marines": "marines",
+}
+PARTY_RANKS = ("officers", "petty_officers", "seamen", "marines")
+
+
+def party_rank(post: str) -> str:
+    """The rank a man from ``post`` fights as in a boarding party; ValueError for a post that cannot go."""
+    if post.startswith("gun:"):
+        return "seamen"
+    if post not in PARTY_POSTS:
+        raise ValueError(f"{post!r} cannot join a boarding party; men come from {', '.join(PARTY_POSTS)} or gun:<id>")
+    return PARTY_POSTS[post]
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    """A boarding party by rank (SG-BRD-01), and the posts its men left, to go back to (SG-BRD-04).
+
+    The record keeps two: the party formed and still at home, and the boarders across on an enemy ship.
+    ``posts`` is kept on the party at home only, as formed (the dead do not come back).
+    """
+
+    officers: int = 0
+    petty_officers: int = 0
+    seamen: int = 0
+    marines: int = 0
+    posts: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def men(self) -> int:
+        return self.officers + self.petty_officers + self.seamen + self.marines
+
+    @property
+    def leaders(self) -> int:
+        """Officers and petty officers: a party with none must go home (SG-BRD-17)."""
+        return self.officers + self.petty_officers
+
+    def count(self, rank: str) -> int:
+        if rank not in PARTY_RANKS:
+            raise ValueError(f"unknown party rank {rank!r}")
+        return int(getattr(self, rank))
+
+    def with_count(self, rank: str, men: int) -> Party:
+        self.count(rank)
+        if men < 0:
+            raise ValueError(f"{rank}: cannot have {men} men")
+        changes: dict[str, Any] = {rank: men}
+        return replace(self, **changes)
+
+    def plus(self, other: Party) -> Party:
+        """Both parties together (boarders coming home); the posts are this party's."""
+        return Party(
+            self.officers + other.officers,
+            self.petty_officers + other.petty_officers,
+            self.seamen + other.seamen,
+            self.marines + other.marines,
+            self.posts,
+        )
+
+    KEYS = (*PARTY_RANKS, "posts")
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {rank: self.count(rank) for rank in PARTY_RANKS}
+        data["posts"] = [[post, men] for post, men in self.posts]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Party:
+        data = _exact_keys(data, cls.KEYS, "boarding party")
+        posts = data["posts"]
+        if not isinstance(posts, list) or not all(
+            isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and type(p[1]) is int and p[1] > 0
+            for p in posts
+        ):
+            raise ValueError(f"posts: expected [[post, men], ...], got {posts!r}")
+        for post, _ in posts:
+            party_rank(post)
+        return cls(**{rank: _int(data, rank) for rank in PARTY_RANKS}, posts=tuple((p, m) for p, m in posts))
+
+
+NO_PARTY = Party()
+
+
 # --- the record ----------------------------------------------------------------------------------------
 
 
@@ -597,6 +701,17 @@ class ShipRecord:
     facing: int
     position: Hex | None
     status: str
+    # The boarding party formed and at home, the boarders across and the ship they are on (SG-BRD-01/05).
+    party: Party = NO_PARTY
+    boarders: Party = NO_PARTY
+    boarding: str | None = None
+    # The ships it is grappled with (SG-GRAP-04..11).
+    grappled_with: tuple[str, ...] = ()
+    # The marines' small arm (a catalog small arm id, or a weapon that makes no small arms fire such as
+    # "shotgun"); None: by nation (SG-SAF-05, combat-tables.json small_arms). Written to JSON only when set.
+    marine_arms: str | None = None
+    # The turn the marines last fired small arms: once a turn, like a gun (SG-SEQ-06). JSON only when set.
+    marines_fired: int | None = None
 
     # -- hull and altitude --
 
@@ -727,9 +842,20 @@ class ShipRecord:
         )
 
     @property
+    def officers_alive(self) -> int:
+        """Officers aboard, in the boarding party and across with the boarders."""
+        return self.crew.officers_aboard + self.party.officers + self.boarders.officers
+
+    @property
     def all_officers_lost(self) -> bool:
-        """With every officer dead the ship withdraws, or surrenders if caught (SG-CREW-03)."""
-        return self.crew.officers_aboard == 0
+        """With every officer dead the ship withdraws, or surrenders if caught (SG-CREW-03); officers away
+        with the boarders are not lost."""
+        return self.officers_alive == 0
+
+    @property
+    def men_alive(self) -> int:
+        """Every man of the ship alive: aboard, in the party, and across as boarders."""
+        return self.crew_aboard + self.party.men + self.boarders.men
 
     @property
     def gunners(self) -> int:
@@ -776,10 +902,15 @@ class ShipRecord:
         "facing",
         "position",
         "status",
+        "party",
+        "boarders",
+        "boarding",
+        "grappled_with",
     )
+    OPTIONAL_KEYS = ("marine_arms", "marines_fired")
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "name": self.name,
             "class_id": self.class_id,
             "class_name": self.class_name,
@@ -803,12 +934,20 @@ class ShipRecord:
             "facing": self.facing,
             "position": None if self.position is None else self.position.to_json(),
             "status": self.status,
+            "party": self.party.to_json(),
+            "boarders": self.boarders.to_json(),
+            "boarding": self.boarding,
+            "grappled_with": list(self.grappled_with),
         }
+        for key in self.OPTIONAL_KEYS:
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> ShipRecord:
         """Parse a record; raises ValueError naming the first bad field."""
-        data = _exact_keys(data, cls.KEYS, "ship record")
+        data = _exact_keys(data, cls.KEYS, "ship record", cls.OPTIONAL_KEYS)
         speed: int | str = data["speed"]
         if speed != KITE_SPEED:
             speed = _int(data, "speed")
@@ -840,9 +979,21 @@ class ShipRecord:
             facing=_int(data, "facing"),
             position=None if data["position"] is None else Hex.from_json(data["position"]),
             status=_choice(data, "status", tstrs("ship_record", "statuses")),
+            party=Party.from_json(data["party"]),
+            boarders=Party.from_json(data["boarders"]),
+            boarding=_opt_str(data, "boarding"),
+            grappled_with=_strs(data, "grappled_with"),
+            marine_arms=_opt_str(data, "marine_arms"),
+            marines_fired=_opt_int(data, "marines_fired"),
         )
         check_record(record)
         return record
+
+
+@cache
+def marine_arms_known() -> tuple[str, ...]:
+    """What marines may carry: the catalog's small arms and the weapons that make no small arms fire."""
+    return (*(arm.id for arm in catalog.small_arms()), *tstrs("small_arms", "no_small_arms_fire"))
 
 
 def check_record(record: ShipRecord) -> None:
@@ -874,6 +1025,14 @@ def record_problems(record: ShipRecord) -> list[str]:
     for post in record.casualty_order:
         if post not in tstrs("casualty_order", "posts") and not (post.startswith("gun:") and post[4:] in ids):
             problems.append(f"unknown post {post!r} in the casualty order")
+    if (record.boarders.men > 0) != (record.boarding is not None):
+        problems.append("boarders across need the ship they are on, and only boarders do")
+    if record.boarders.posts:
+        problems.append("the boarders keep no posts: the party at home does")
+    if record.name in record.grappled_with or len(set(record.grappled_with)) != len(record.grappled_with):
+        problems.append("a ship is grappled with other ships, each once")
+    if record.marine_arms is not None and record.marine_arms not in marine_arms_known():
+        problems.append(f"unknown marine arms {record.marine_arms!r}; known: {', '.join(marine_arms_known())}")
     for name, value in (("fire", record.fire), ("crew", min(record.crew.count(p) for p in CREW_COUNTS))):
         if value < 0:
             problems.append(f"{name} below zero")

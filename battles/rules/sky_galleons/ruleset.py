@@ -30,10 +30,12 @@ from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import combat, movement, scenario
+from battles.rules.sky_galleons import close_action, combat, movement, scenario
+from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.movement import PlanError, Terrain
 from battles.rules.sky_galleons.record import (
+    NO_PARTY,
     Moment,
     ShipRecord,
     altitude_level,
@@ -45,6 +47,9 @@ from battles.rules.sky_galleons.record import (
     tint,
 )
 
+# A kite's movement die before it is rolled (the AI's planning, a ram's avoidance): an even die.
+KITE_DIE_EXPECTED = 4
+
 # Decision kinds
 PLACE = "place ship"
 ORDERS = "initiative orders"
@@ -52,16 +57,20 @@ FIRST = "first player"
 MOVE = "move"
 POSITION = "relative position"
 FIRE = "fire"
+AVOID = "avoid"
+BOARD = "board"
 
 # Why a ship is out of the fight
 CRASHED = "crashed"
 CRASH_LANDED = "crash-landed"
 ESCAPED = "escaped"
 STRUCK = "struck"
+CAPTURED = "captured"
 
 # The stages of the sequence of play (board.stage)
 SETUP, PLACEMENT, UPKEEP, ORDERS_STAGE, FIRST_STAGE = "setup", "placement", "upkeep", "orders", "first player"
 PHASE_START, MOVING, POSITIONS, FIRING, PHASE_END = "phase start", "moving", "positions", "fire", "phase end"
+AVOIDING, BOARDING = "avoiding", "boarding"
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,17 @@ class Board:
     placing: tuple[str, ...] = ()  # the set-up order of the ships (SG-SCN-04)
     placed: tuple[str, ...] = ()
     decided: tuple[Answer, ...] = ()
+    # Close action (Part II): ships each side declared would ram or grapple this turn, attempts made,
+    # movement points ships spent avoiding this turn, the move waiting on the target's avoidance, the
+    # boarders declared crossing this phase (ship -> [target, men]), and prizes taken (ship -> captor side).
+    rammers: Mapping[str, int] = field(default_factory=dict)
+    ram_attempts: Mapping[str, int] = field(default_factory=dict)
+    avoiding: Mapping[str, int] = field(default_factory=dict)
+    held_move: JSON = None
+    crossing: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    captured: Mapping[str, str] = field(default_factory=dict)
+    # Each kite's movement die, rolled at the start of its side's movement phase (SG-KITE-02/04).
+    kite_dice: Mapping[str, int] = field(default_factory=dict)
 
     @cached_property
     def by_name(self) -> dict[str, ShipRecord]:
@@ -159,6 +179,42 @@ class SkyGalleons(BaseRuleset[Board]):
             choices=(True, False),
             clause="SG-CG-06",
         ),
+        OptionSpec(
+            "advanced",
+            True,
+            "Part II advanced rules: ramming, grappling, boarding parties and boarding actions",
+            choices=(True, False),
+            clause="SG-RAM-01",
+        ),
+        OptionSpec(
+            "nonexploding_rounds",
+            False,
+            "optional rule: some shells fail to burst (SG-NEX)",
+            choices=(True, False),
+            clause="SG-NEX-01",
+        ),
+        OptionSpec(
+            "restricted_arcs",
+            False,
+            "optional rule: pivot and half mounts fire over narrower arcs (SG-ARC)",
+            choices=(True, False),
+            clause="SG-ARC-01",
+        ),
+        OptionSpec(
+            "green_machineguns_flat_out",
+            False,
+            "optional rule: Green crews always fire machineguns at the maximum rate",
+            choices=(True, False),
+            clause="SG-CG-54",
+        ),
+        OptionSpec(
+            "officer_led_boarding",
+            False,
+            "a boarding party goes home as soon as its officers are dead (the basic rule), not only when no "
+            "officer or petty officer is left",
+            choices=(True, False),
+            clause="SG-CREW-02",
+        ),
     )
 
     def __init__(self) -> None:
@@ -183,7 +239,8 @@ class SkyGalleons(BaseRuleset[Board]):
             min_distance=found.min_distance,
             victory=found.victory,
             crew_at_start={s.name: s.crew_aboard for s in ships},
-            wind_rule=found.wind,
+            # Kites need a wind: a scenario that sets none rolls it (SG-WIND-01, SG-KITE-01).
+            wind_rule="roll" if found.wind is None and any(s.is_kite for s in ships) else found.wind,
         )
         return Setup(sides=board.side_order, board=board)
 
@@ -220,6 +277,13 @@ class SkyGalleons(BaseRuleset[Board]):
             "placing": list(board.placing),
             "placed": list(board.placed),
             "decided": [{"side": a.side, "kind": a.kind, "choice": a.choice} for a in board.decided],
+            "rammers": dict(board.rammers),
+            "ram_attempts": dict(board.ram_attempts),
+            "avoiding": dict(board.avoiding),
+            "held_move": board.held_move,
+            "crossing": {k: [t, n] for k, (t, n) in board.crossing.items()},
+            "captured": dict(board.captured),
+            "kite_dice": dict(board.kite_dice),
         }
 
     def board_from_json(self, data: JSON) -> Board:
@@ -257,6 +321,13 @@ class SkyGalleons(BaseRuleset[Board]):
             placing=tuple(str(s) for s in read_list(d["placing"])),
             placed=tuple(str(s) for s in read_list(d["placed"])),
             decided=tuple(_answer(a) for a in read_list(d["decided"])),
+            rammers=_counts(d["rammers"]),
+            ram_attempts=_counts(d["ram_attempts"]),
+            avoiding=_counts(d["avoiding"]),
+            held_move=d["held_move"],
+            crossing={str(k): _crossing(v) for k, v in read_object(d["crossing"]).items()},
+            captured={str(k): str(v) for k, v in read_object(d["captured"]).items()},
+            kite_dice=_counts(d["kite_dice"]),
         )
 
     def ai_policy(self, seed: bytes, side: str) -> Any:
@@ -271,23 +342,53 @@ class SkyGalleons(BaseRuleset[Board]):
     # --- helpers ----------------------------------------------------------------------------------------
 
     def rules(self, state: BattleState[Board]) -> CombatRules:
+        """The combat switches: small arms and lob guns come with the advanced rules."""
+        advanced = bool(state.options["advanced"])
         return CombatRules(
-            two_range_penetration=bool(state.options["two_range_penetration"]), errata=bool(state.options["errata"])
+            two_range_penetration=bool(state.options["two_range_penetration"]),
+            errata=bool(state.options["errata"]),
+            small_arms=advanced,
+            lob_guns=advanced,
+            nonexploding_rounds=bool(state.options["nonexploding_rounds"]),
+            restricted_arcs=bool(state.options["restricted_arcs"]),
+            green_machineguns_at_max=advanced and bool(state.options["green_machineguns_flat_out"]),
         )
 
     def now(self, state: BattleState[Board]) -> Moment:
         phases = len(state.board.side_order)
         return Moment(max(state.turn, 1), min(max(state.board.phase_no, 1), phases), phases)
 
-    def speed(self, record: ShipRecord) -> int:
+    def speed(self, record: ShipRecord, board: Board | None = None) -> int:
+        """The movement allowance as things stand: a kite's running speed on the die rolled for it this
+        phase, or, before it rolls, on an even die (KITE_DIE_EXPECTED)."""
+        if record.is_kite:
+            return record.effective_speed(self.kite_die(board, record))
         return record.effective_speed()
 
+    def kite_die(self, board: Board | None, record: ShipRecord) -> int:
+        if board is not None and record.name in board.kite_dice:
+            return board.kite_dice[record.name]
+        return KITE_DIE_EXPECTED
+
     def allowance(self, state: BattleState[Board], record: ShipRecord) -> movement.Allowance:
+        """The movement allowance, less what the ship spent avoiding rams and grapples this turn (SG-RAM-05);
+        a kite's from its movement die and the wind (SG-KITE-02/04)."""
+        board = state.board
+        avoided = board.avoiding.get(record.name, 0)
+        last = board.last_moved.get(record.name, 0)
+        if record.is_kite and board.wind is not None:
+            sailing = movement.allowance(
+                record, now=self.now(state), last_hexes=last, kite_die=self.kite_die(board, record), wind=board.wind
+            )
+            if not avoided or sailing.sail is None:
+                return sailing
+            # Avoiding comes off the die's allowance on every heading (SG-RAM-05 with SG-KITE-02/04).
+            sail = replace(
+                sailing.sail, run=max(sailing.sail.run - avoided, 0), beat=max(sailing.sail.beat - avoided, 0)
+            )
+            return replace(sailing, speed=max(sailing.speed - avoided, 0), sail=sail)
         return movement.allowance(
-            record,
-            now=self.now(state),
-            speed=self.speed(record),
-            last_hexes=state.board.last_moved.get(record.name, 0),
+            record, now=self.now(state), speed=max(self.speed(record) - avoided, 0), last_hexes=last
         )
 
     # --- the sequence of play ---------------------------------------------------------------------------
@@ -308,6 +409,10 @@ class SkyGalleons(BaseRuleset[Board]):
             self._phase_start(ctx)
         elif stage == MOVING:
             self._moving(ctx)
+        elif stage == AVOIDING:
+            self._avoiding(ctx)
+        elif stage == BOARDING:
+            self._boarding(ctx)
         elif stage == POSITIONS:
             self._positions(ctx)
         elif stage == FIRING:
@@ -445,11 +550,18 @@ class SkyGalleons(BaseRuleset[Board]):
             changed, happened = combat.begin_turn(record)
             self._commit(ctx, {record.name: changed}, happened)
         for record in ctx.board.fighting():
-            if record.all_officers_lost and self.speed(record) == 0:
+            if not record.all_officers_lost:
+                continue
+            boarders = self.boarders_on(ctx.board, record.name)
+            if boarders:
+                what = "every officer lost with enemy boarders aboard: she surrenders"
+                self._capture(ctx, record.name, boarders[0].side, what, ["SG-CREW-03"])
+            elif self.speed(record, ctx.board) == 0:
                 self._out(ctx, record.name, STRUCK, "every officer lost and the ship cannot move", ["SG-CREW-03"])
         if self._check_victory(ctx):
             return
         self._stage(ctx, ORDERS_STAGE)
+        advanced = bool(ctx.option("advanced"))
         for side in ctx.board.sides_fighting():  # SG-SEQ-02, asked of all sides at once
             ships = [s.name for s in ctx.board.fighting(side)]
             ctx.request(
@@ -458,27 +570,66 @@ class SkyGalleons(BaseRuleset[Board]):
                 rule="SG-SEQ-02",
                 default={"crew": [], "strike": []},
                 secret=True,
-                prompt="crew changes (relief at helm or trim, men to guns) and colours struck",
+                prompt="crew changes (relief at helm or trim, men to guns) and colours struck"
+                + (
+                    "; boarding parties formed or disbanded, boarders recalled, grapples cut, and how many "
+                    "ships will try to ram or grapple"
+                    if advanced
+                    else ""
+                ),
                 ships=ships,
             )
 
     def _orders(self, ctx: Context[Board]) -> None:
+        declared: dict[str, int] = {}
         for answer in ctx.board.decided:
             if answer.kind != ORDERS:
                 continue
             choice = read_object(answer.choice)
+            declared[answer.side] = read_int(choice.get("ram", 0))
+            for name in read_list(choice.get("recall", [])):
+                self._order(ctx, str(name), {"recall": True}, close_action.bring_home, ["SG-BRD-17"])
+            for name in read_list(choice.get("disband", [])):
+                self._order(ctx, str(name), {"disband": True}, close_action.disband_party, ["SG-BRD-04"])
+            for order in read_list(choice.get("parties", [])):
+                party = read_object(order)
+                men = {str(k): read_int(v) for k, v in read_object(party["men"]).items()}
+                self._order(
+                    ctx,
+                    str(party["ship"]),
+                    {"party": dict(men)},
+                    lambda r, men=men: close_action.form_party(r, men),
+                    ["SG-BRD-01", "SG-BRD-02"],
+                )
             for change in read_list(choice.get("crew", [])):
                 record = ctx.board.ship(str(read_object(change)["ship"]))
                 updated = _crew_change(record, read_object(change))
                 ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name])
                 self._commit(ctx, {record.name: updated}, [])
+            for pair in read_list(choice.get("cut", [])):
+                a, b = (str(n) for n in read_list(pair))
+                if b in ctx.board.ship(a).grappled_with:  # both sides may cut the same grapple
+                    ctx.emit(
+                        "grapple cut",
+                        {"pair": [a, b], "clauses": ["SG-GRAP-05", "SG-GRAP-06", "SG-GRAP-07"]},
+                        ships=[a, b],
+                    )
             for name in read_list(choice.get("strike", [])):
                 self._out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
         if self._check_victory(ctx):
             return
         sides = ctx.board.sides_fighting()
-        ranked = self._roll_off(ctx, sides, "initiative", low_first=False)  # SG-SEQ-03, SG-SCN-05
-        winner = ranked[0]
+        if ctx.option("advanced"):
+            declared = {side: declared.get(side, 0) for side in sides}
+            ctx.emit("ram declarations", {"declared": declared, "clauses": ["SG-RAM-01"]})
+            most = max(declared.values())
+            leaders = [side for side in sides if declared[side] == most]
+            if most and len(leaders) == 1:  # SG-RAM-01: most ships declared takes the initiative
+                winner = leaders[0]
+            else:  # SG-RAM-02 (in a multiplayer game, the sides tied at the most roll off)
+                winner = self._roll_off(ctx, leaders, "initiative", low_first=False)[0]
+        else:
+            winner = self._roll_off(ctx, sides, "initiative", low_first=False)[0]  # SG-SEQ-03, SG-SCN-05
         ctx.emit("initiative", {"winner": winner}, ships=[])
         self._stage(ctx, FIRST_STAGE)
         ctx.request(
@@ -488,6 +639,24 @@ class SkyGalleons(BaseRuleset[Board]):
             options=[winner] + [s for s in sides if s != winner],
             prompt="you hold the initiative: which side moves first?",
         )
+
+    def _order(
+        self,
+        ctx: Context[Board],
+        name: str,
+        order: JSON,
+        change: Any,
+        clauses: Sequence[str],
+    ) -> None:
+        """One boarding party order of the Initiative Phase, logged and committed."""
+        record = ctx.board.ship(name)
+        ctx.emit("party order", {"ship": name, "order": order, "clauses": list(clauses)}, ships=[name])
+        self._commit(ctx, {name: change(record)}, [])
+
+    def boarders_on(self, board: Board, name: str) -> list[ShipRecord]:
+        """Enemy ships whose boarders are aboard ``name`` now."""
+        target = board.ship(name)
+        return [s for s in board.ships if s.boarding == name and s.boarders.men and s.side != target.side and s.afloat]
 
     def _first_player(self, ctx: Context[Board]) -> None:
         first = next(str(a.choice) for a in ctx.board.decided if a.kind == FIRST)
@@ -510,6 +679,9 @@ class SkyGalleons(BaseRuleset[Board]):
     def _phase_start(self, ctx: Context[Board]) -> None:
         side = ctx.board.moving
         assert side is not None
+        for kite in [s for s in ctx.board.fighting(side) if s.is_kite]:  # SG-KITE-02/04
+            rolled = ctx.roll(f"{kite.name}'s movement die (kite)", needed=_faces("die"), ships=[kite.name])
+            ctx.emit("kite die", {"ship": kite.name, "die": rolled.total, "clauses": ["SG-KITE-02", "SG-KITE-04"]})
         roller = self._roller(ctx)
         now = self.now(ctx.state)
         for record in ctx.board.fighting(side):
@@ -518,6 +690,9 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             self._commit(ctx, {record.name: changed}, happened)
         for record in ctx.board.fighting(side):
+            if record.grappled_with and not self._grappled_drop(ctx, record):
+                continue
+            record = ctx.board.ship(record.name)
             altitude, ends = movement.forced_drop(record, ctx.board.terrain)
             if altitude != record.altitude:
                 ctx.emit(
@@ -531,10 +706,51 @@ class SkyGalleons(BaseRuleset[Board]):
         self._stage(ctx, MOVING)
         self._ask_move(ctx)
 
+    def _grappled_drop(self, ctx: Context[Board], record: ShipRecord) -> bool:
+        """A grappled ship that must drop stays up (SG-GRAP-09) unless the ship it is grappled with must drop
+        too (SG-GRAP-10); with its ceiling two levels below it, the grapple breaks and it drops with a loss of
+        trim (SG-GRAP-11). True if the drop goes ahead now."""
+        if not record.must_drop:
+            return False
+        if record.must_drop >= 2:
+            for other in record.grappled_with:
+                ctx.emit("grapple cut", {"pair": [record.name, other], "clauses": ["SG-GRAP-11"]}, ships=[record.name])
+            dropped = replace(
+                ctx.board.ship(record.name), altitude=altitude_levels()[altitude_level(record.altitude) - 2]
+            )
+            happened = [_note(record.name, f"the grapple breaks and {record.name} drops two levels", "drops", [])]
+            self._commit(ctx, {record.name: dropped}, happened, clauses=["SG-GRAP-11"])
+            changed, rolled = combat.lose_trim(
+                ctx.board.ship(record.name),
+                tint("stations", "untrimmed_damage_value"),
+                now=self.now(ctx.state),
+                roller=self._roller(ctx),
+                rules=self.rules(ctx.state),
+                cause="grapple broken",
+            )
+            self._commit(ctx, {record.name: changed}, rolled, clauses=["SG-GRAP-11"])
+            return True
+        if any(ctx.board.ship(other).must_drop for other in record.grappled_with):
+            return True
+        ctx.emit(
+            "move held",
+            {"ship": record.name, "why": "grappled: stays at her height", "clauses": ["SG-GRAP-09"]},
+            ships=[record.name],
+        )
+        return False
+
     def _ask_move(self, ctx: Context[Board]) -> None:
         side = ctx.board.moving
         assert side is not None
         waiting = [s for s in ctx.board.fighting(side) if s.name not in ctx.board.moves_done]
+        while waiting and waiting[0].grappled_with:  # SG-GRAP-08: a grappled ship stays where it is
+            held = waiting.pop(0)
+            ctx.emit(
+                "move held",
+                {"ship": held.name, "why": f"grappled with {', '.join(held.grappled_with)}", "clauses": ["SG-GRAP-08"]},
+                ships=[held.name],
+            )
+            self._moved_done(ctx, held.name, 0)
         if not waiting:
             self._after_movement(ctx)
             return
@@ -547,18 +763,71 @@ class SkyGalleons(BaseRuleset[Board]):
             MOVE,
             rule="SG-MOV-01",
             default=default,
-            prompt=f"plan {record.name}'s move: {allowed.speed} MP; steps {', '.join(movement.STEPS)}",
+            prompt=f"plan {record.name}'s move: {allowed.speed} MP; steps {', '.join(movement.step_kinds(record))}",
             ships=[record.name],
         )
 
     def _moving(self, ctx: Context[Board]) -> None:
-        plan = next((a for a in ctx.board.decided if a.kind == MOVE), None)
-        if plan is not None and ctx.board.asking not in ctx.board.moves_done:
-            self._carry_out(ctx, ctx.board.asking, [str(t) for t in read_list(plan.choice)])
+        answer = next((a for a in ctx.board.decided if a.kind == MOVE), None)
+        name = ctx.board.asking
+        if answer is not None and name not in ctx.board.moves_done:
+            steps, attack = move_parts(answer.choice)
+            if attack is None:
+                self._carry_out(ctx, name, steps)
+            else:
+                ctx.emit(
+                    "held move",
+                    {"ship": name, "side": ctx.board.ship(name).side, "move": answer.choice, "clauses": ["SG-RAM-04"]},
+                    ships=[name, attack[1]],
+                )
+                if self._ask_avoid(ctx, name, attack):
+                    return
+                self._carry_out(ctx, name, steps, attack)
         self._ask_move(ctx)
 
-    def _carry_out(self, ctx: Context[Board], name: str, plan: list[str]) -> None:
-        """Walk a plan step by step, checking collisions as the ship enters shared hexes (SG-COL-*)."""
+    def _ask_avoid(self, ctx: Context[Board], name: str, attack: tuple[str, str]) -> bool:
+        """Ask the target whether it avoids (SG-RAM-05), unless it cannot or already does this turn."""
+        kind, target_name = attack
+        target = ctx.board.ship(target_name)
+        if (
+            target_name in ctx.board.avoiding
+            or close_action.immobilized(target)
+            or target.stunned(self.now(ctx.state))
+            or target.grappled_with
+        ):
+            return False
+        mp = close_action.avoidance_mp(self.speed(target, ctx.board))
+        self._stage(ctx, AVOIDING, asking=name)
+        ctx.request(
+            target.side,
+            AVOID,
+            rule="SG-RAM-05",
+            options=[False, True],
+            prompt=f"{name} tries to {kind} {target_name}: avoid it? ({mp} of {target_name}'s movement points this "
+            "turn)",
+            ships=[target_name, name],
+        )
+        return True
+
+    def _avoiding(self, ctx: Context[Board]) -> None:
+        answer = next(a for a in ctx.board.decided if a.kind == AVOID)
+        name = ctx.board.asking
+        steps, attack = move_parts(ctx.board.held_move)
+        assert attack is not None
+        if answer.choice is True:
+            target = ctx.board.ship(attack[1])
+            mp = close_action.avoidance_mp(self.speed(target, ctx.board))
+            ctx.emit("avoiding", {"ship": target.name, "mp": mp, "clauses": ["SG-RAM-05"]}, ships=[target.name])
+        self._stage(ctx, MOVING, asking=name)
+        self._carry_out(ctx, name, steps, attack)
+        self._ask_move(ctx)
+
+    def _carry_out(
+        self, ctx: Context[Board], name: str, plan: list[str], attack: tuple[str, str] | None = None
+    ) -> None:
+        """Walk a plan step by step, checking collisions as the ship enters shared hexes (SG-COL-*); a ram is
+        tried where the path meets the target, a grapple where the move ends beside it (SG-RAM-04/06,
+        SG-GRAP-01)."""
         record = ctx.board.ship(name)
         steps = movement.trace(record, plan, allowed=self.allowance(ctx.state, record), terrain=ctx.board.terrain)
         start = record.position
@@ -600,14 +869,169 @@ class SkyGalleons(BaseRuleset[Board]):
             if step.enters_hex or step.changes_altitude:
                 entered_from = hexgrid.rotate_facing(before.facing, 3) if step.token == movement.AHEAD else None
                 turned = movement.turns_in_hex(plan, step.index + 1)
+                sharing = self._sharing(ctx.board, name, step.hex, step.altitude)
+                if attack is not None and attack[0] == RAM and attack[1] in sharing:
+                    target_name, attack = attack[1], None
+                    if self._ram(ctx, name, target_name):
+                        break  # the rammer stops in the target's hex
+                    sharing.remove(target_name)  # a ram that misses makes no contact
                 collided = False
-                for other in self._sharing(ctx.board, name, step.hex, step.altitude):
+                for other in sharing:
                     if self._collision(ctx, name, other, entered_from=entered_from, turned=turned, leaving=False):
                         collided = True
                         break
                 if collided:
                     break
+        if attack is not None:
+            self._grapple_or_miss(ctx, name, attack)
         self._moved_done(ctx, name, hexes)
+
+    # --- ramming and grappling (SG-RAM, SG-GRAP) ------------------------------------------------------
+
+    def _ram(self, ctx: Context[Board], rammer_name: str, target_name: str) -> bool:
+        """The ram roll and, if it strikes, its damage, the target's trim and the grapple (SG-RAM-06..14)."""
+        rammer, target = ctx.board.ship(rammer_name), ctx.board.ship(target_name)
+        ships = [rammer_name, target_name]
+        if close_action.immobilized(target):
+            ctx.emit(
+                "ram",
+                {"ship": rammer_name, "target": target_name, "clauses": ["SG-RAM-09"], "what": "sure"},
+                ships=ships,
+            )
+        else:
+            avoiding = ctx.board.avoiding.get(target_name, 0)
+            rolled = ctx.roll(
+                f"ram: {rammer_name} at {target_name}",
+                modifiers=close_action.ram_modifiers(rammer, target, avoiding),
+                needed=dice_.at_most(close_action.cint("ram", "succeeds_at_most"), "rammed", "misses"),
+                ships=ships,
+            )
+            clauses = ["SG-RAM-06", "SG-RAM-07"] + (["SG-RAM-08"] if avoiding else [])
+            ctx.emit(
+                "ram",
+                {"ship": rammer_name, "target": target_name, "clauses": clauses, "what": rolled.outcome},
+                ships=ships,
+            )
+            if rolled.outcome != "rammed":
+                return False
+        lost_trim = self._ram_fitted(ctx, rammer, target) if rammer.ram else self._ram_unfitted(ctx, rammer, target)
+        rammer, target = ctx.board.ship(rammer_name), ctx.board.ship(target_name)
+        if not lost_trim and self._alongside(rammer, target) and self._in_fight(ctx.board, target):
+            self._grappled(ctx, rammer_name, target_name, ["SG-RAM-13", "SG-RAM-14"])
+        return True
+
+    def _ram_fitted(self, ctx: Context[Board], rammer: ShipRecord, target: ShipRecord) -> bool:
+        """A fitted ram: half the rammer's hull size in hull hits, an odd half on 4-6, no harm to the rammer;
+        then 1d6 under the hits taken is a loss of trim (SG-RAM-11/12). True if trim was lost."""
+        hits, odd = close_action.ram_hits(rammer)
+        if odd:
+            extra = ctx.roll(
+                f"ram: the odd half hit on {target.name}",
+                needed=dice_.at_least(close_action.cint("ram", "odd_half_hit_on_at_least"), "hit", "no effect"),
+                ships=[target.name],
+            )
+            hits += 1 if extra.outcome == "hit" else 0
+        if hits:
+            changed, happened = combat.hull_hits(target, hits)
+            self._commit(ctx, {target.name: changed}, happened, clauses=["SG-RAM-11"])
+        target = ctx.board.ship(target.name)
+        if not target.afloat:
+            return True
+        trim = ctx.roll(
+            f"ram: does {target.name} lose trim ({hits} hull hits taken)",
+            needed=dice_.at_most(hits - 1, "loss of trim", "keeps trim"),
+            ships=[target.name],
+        )
+        if trim.outcome != "loss of trim":
+            return False
+        changed, happened = combat.lose_trim(
+            target, hits, now=self.now(ctx.state), roller=self._roller(ctx), rules=self.rules(ctx.state), cause="ram"
+        )
+        self._commit(ctx, {target.name: changed}, happened, clauses=["SG-RAM-12"])
+        return True
+
+    def _ram_unfitted(self, ctx: Context[Board], rammer: ShipRecord, target: ShipRecord) -> bool:
+        """No ram fitted: a collision, but a rammer smaller than its target cannot lose trim (SG-RAM-14).
+        True if the target lost trim."""
+        ctx.emit(
+            "collision",
+            {"ship": rammer.name, "other": target.name, "clauses": ["SG-RAM-14", "SG-COL-04"]},
+            ships=[rammer.name, target.name],
+        )
+        for victim, against in ((rammer.name, target.name), (target.name, rammer.name)):
+            self._collision_damage(ctx, victim, ctx.board.ship(against).hull_size)
+        rammer, target = ctx.board.ship(rammer.name), ctx.board.ship(target.name)
+        difference = target.hull_size - rammer.hull_size
+        if difference >= 0 or (-difference) // 2 < 1 or not target.afloat:
+            return not target.afloat
+        trim = ctx.roll(
+            f"ram: does the smaller {target.name} lose trim",
+            needed=dice_.at_most((-difference) // 2, "loss of trim", "keeps trim"),
+            ships=[target.name],
+        )
+        if trim.outcome != "loss of trim":
+            return False
+        changed, happened = combat.lose_trim(
+            target,
+            (-difference) // 2,
+            now=self.now(ctx.state),
+            roller=self._roller(ctx),
+            rules=self.rules(ctx.state),
+            cause="ram",
+        )
+        self._commit(ctx, {target.name: changed}, happened, clauses=["SG-COL-08", "SG-RAM-14"])
+        return True
+
+    def _alongside(self, a: ShipRecord, b: ShipRecord) -> bool:
+        return a.afloat and b.afloat and a.position == b.position and a.altitude == b.altitude
+
+    def _in_fight(self, board: Board, record: ShipRecord) -> bool:
+        return board.in_fight(record)
+
+    def _grappled(self, ctx: Context[Board], a: str, b: str, clauses: Sequence[str]) -> None:
+        ctx.emit("grappled", {"pair": [a, b], "clauses": list(clauses)}, ships=[a, b])
+
+    def _grapple_or_miss(self, ctx: Context[Board], name: str, attack: tuple[str, str]) -> None:
+        """At the end of the move: the grapple attempt if the ship ended beside its target (SG-GRAP-01/02);
+        a ram whose path never met the target is a lost attempt."""
+        kind, target_name = attack
+        ship, target = ctx.board.ship(name), ctx.board.ship(target_name)
+        if not (
+            self._alongside(ship, target) and self._in_fight(ctx.board, ship) and self._in_fight(ctx.board, target)
+        ):
+            ctx.emit(
+                "attempt lost",
+                {
+                    "ship": name,
+                    "target": target_name,
+                    "what": f"never came alongside to {kind}",
+                    "clauses": ["SG-RAM-06", "SG-GRAP-01"],
+                },
+                ships=[name, target_name],
+            )
+            return
+        if kind == RAM:  # it ended its move in the target's hex without entering it: the ram is tried there
+            self._ram(ctx, name, target_name)
+            return
+        avoiding = ctx.board.avoiding.get(target_name, 0)
+        attempts = close_action.grapple_attempts(ship, avoiding)
+        clauses = ["SG-GRAP-01", "SG-GRAP-02"] + (["SG-GRAP-03"] if avoiding else [])
+        if attempts == 0:
+            ctx.emit(
+                "attempt lost",
+                {"ship": name, "target": target_name, "what": "no hands to throw a line", "clauses": clauses},
+                ships=[name, target_name],
+            )
+            return
+        on = close_action.cint("grapple", "succeeds_at_least")
+        rolled = ctx.roll(
+            f"grapple: {name}'s {attempts} lines at {target_name}",
+            count=attempts,
+            needed=dice_.Judge(f"any die {on}+", lambda faces, _t: "grappled" if max(faces) >= on else "no hold"),
+            ships=[name, target_name],
+        )
+        if rolled.outcome == "grappled":
+            self._grappled(ctx, name, target_name, clauses)
 
     def _sharing(self, board: Board, name: str, hex_: Hex | None, altitude: str) -> list[str]:
         """Other ships still afloat in that hex at that altitude (SG-COL-01/10/11)."""
@@ -715,7 +1139,7 @@ class SkyGalleons(BaseRuleset[Board]):
     def _ask_position(self, ctx: Context[Board]) -> None:
         pairs = self.shared_pairs(ctx.board)
         if not pairs:
-            self._ask_fire(ctx)
+            self._ask_board(ctx)
             return
         mine, theirs = pairs[0]
         a, b = ctx.board.ship(mine), ctx.board.ship(theirs)
@@ -743,6 +1167,83 @@ class SkyGalleons(BaseRuleset[Board]):
             )
         self._ask_position(ctx)
 
+    # --- boarders crossing (SG-BRD-05..09) -------------------------------------------------------------
+
+    def boarding_options(self, state: BattleState[Board], side: str) -> dict[str, dict[str, int]]:
+        """For each of the side's ships that may send boarders now: each enemy it may board and how many men
+        may cross (SG-BRD-05..09; SG-BRD-06: not with enemy boarders aboard; SG-CRIT-37/48: not stunned)."""
+        board = state.board
+        now = self.now(state)
+        found: dict[str, dict[str, int]] = {}
+        for ship in board.fighting(side):
+            if not ship.party.men or ship.stunned(now) or self.boarders_on(board, ship.name):
+                continue
+            targets: dict[str, int] = {}
+            for name in ship.grappled_with:
+                other = board.ship(name)
+                if other.side == side or not board.in_fight(other):
+                    continue
+                if ship.boarding not in (None, name):
+                    continue  # one ship at a time
+                targets[name] = min(ship.party.men, self.crossing_limit(board, ship, other))
+            if targets:
+                found[ship.name] = targets
+        return found
+
+    def crossing_limit(self, board: Board, a: ShipRecord, b: ShipRecord) -> int:
+        aspects = board.relative(a.name, b.name)
+        over = aspects is not None and any(aspect in ("bow", "stern") for aspect in aspects)
+        return close_action.crossing_limit(a, b, over_bow_or_stern=over)
+
+    def _ask_board(self, ctx: Context[Board]) -> None:
+        side = ctx.board.moving
+        assert side is not None
+        if not ctx.option("advanced") or not self.boarding_options(ctx.state, side):
+            self._ask_fire(ctx)
+            return
+        self._stage(ctx, BOARDING)
+        ctx.request(
+            side,
+            BOARD,
+            rule="SG-BRD-05",
+            default={"boardings": []},
+            prompt='send boarders across: {"boardings": [{"ship": ..., "target": ..., "men": n}]}',
+            ships=list(self.boarding_options(ctx.state, side)),
+        )
+
+    def _boarding(self, ctx: Context[Board]) -> None:
+        answer = next(a for a in ctx.board.decided if a.kind == BOARD)
+        for each in read_list(read_object(answer.choice)["boardings"]):
+            order = read_object(each)
+            name, target, men = str(order["ship"]), str(order["target"]), read_int(order["men"])
+            ctx.emit(
+                "crossing",
+                {"ship": name, "target": target, "men": men, "clauses": ["SG-BRD-05", "SG-BRD-07"]},
+                ships=[name, target],
+            )
+        self._ask_fire(ctx)
+
+    def _board_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
+        shape = 'boarding is {"boardings": [{"ship": ..., "target": ..., "men": n}]}'
+        if not isinstance(choice, dict) or set(choice) != {"boardings"} or not isinstance(choice["boardings"], list):
+            return Rejection("SG-BRD-05", shape)
+        options = self.boarding_options(state, side)
+        seen: set[str] = set()
+        for order in choice["boardings"]:
+            if not isinstance(order, dict) or set(order) != {"ship", "target", "men"} or type(order["men"]) is not int:
+                return Rejection("SG-BRD-05", shape)
+            name, target, men = str(order["ship"]), str(order["target"]), order["men"]
+            if name in seen:
+                return Rejection("SG-BRD-05", f"{name} sends one boarding party a phase")
+            seen.add(name)
+            if name not in options:
+                return Rejection("SG-BRD-05", f"{name} has no party ready to board a ship grappled with it")
+            if target not in options[name]:
+                return Rejection("SG-BRD-05", f"{name} may board only {sorted(options[name])}")
+            if not 1 <= men <= options[name][target]:
+                return Rejection("SG-BRD-07", f"1 to {options[name][target]} men may cross from {name} this phase")
+        return None
+
     # --- fire -------------------------------------------------------------------------------------------
 
     def solutions(self, state: BattleState[Board], side: str) -> list[FireSolution]:
@@ -752,18 +1253,26 @@ class SkyGalleons(BaseRuleset[Board]):
         rules = self.rules(state)
         found = []
         for ship in board.fighting(side):
-            for gun in ship.guns:
+            for gun in combat.firing_ids(ship):
                 for target in board.fighting():
-                    if target.side == side:
+                    if target.side == side or self._friends_aboard(state, side, target.name):
                         continue
                     solution = combat.fire_solution(
-                        ship, gun.id, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
+                        ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
                     )
                     if solution.allowed:
                         found.append(solution)
         return found
 
+    def _friends_aboard(self, state: BattleState[Board], side: str, target: str) -> bool:
+        """The errata: no ship fires at a ship with friendly boarders aboard (SG-ERR-06)."""
+        return bool(state.options["errata"]) and any(s.side == side for s in self.boarders_on(state.board, target))
+
     def _ask_fire(self, ctx: Context[Board]) -> None:
+        for record in ctx.board.fighting():  # a jammed machinegun's crew tries to clear it (SG-MG-09)
+            if any(gun.jammed for gun in record.guns):
+                changed, happened = combat.clear_jams(record, now=self.now(ctx.state), roller=self._roller(ctx))
+                self._commit(ctx, {record.name: changed}, happened)
         self._stage(ctx, FIRING)
         asked = False
         for side in ctx.board.order:
@@ -798,6 +1307,8 @@ class SkyGalleons(BaseRuleset[Board]):
                         now=self.now(ctx.state),
                         rules=self.rules(ctx.state),
                         same_hex=board.relative(firer.name, target.name),
+                        ammunition=str(s.get("ammunition", "shell")),
+                        rate=str(s.get("rate", "normal")),
                     )
                 )
         for solution in volley:
@@ -814,6 +1325,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 },
                 ships=[solution.firer, solution.target],
             )
+            before = ctx.board.ship(solution.target)
             ships, happened = combat.resolve_fire(
                 ctx.board.by_name,
                 solution,
@@ -822,12 +1334,19 @@ class SkyGalleons(BaseRuleset[Board]):
                 rules=self.rules(ctx.state),
             )
             self._commit(ctx, ships, happened)
+            if solution.target in ctx.board.crossing and (solution.small_arms or solution.ammunition != "shell"):
+                self._hit_crossing(ctx, before)
         self._stage(ctx, PHASE_END)
 
     def _phase_end(self, ctx: Context[Board]) -> None:
-        """SG-SEQ-08: the moving side's fire fighting and repairs; SG-CREW-09: the untrimmed check."""
+        """SG-SEQ-07: the moving side's boarders cross and fight; SG-SEQ-08: its fire fighting and repairs;
+        SG-CREW-09: the untrimmed check."""
         side = ctx.board.moving
         assert side is not None
+        self._cross(ctx)
+        self._boarding_actions(ctx, side)
+        if self._check_victory(ctx):
+            return
         roller = self._roller(ctx)
         now = self.now(ctx.state)
         for record in ctx.board.fighting(side):
@@ -842,6 +1361,73 @@ class SkyGalleons(BaseRuleset[Board]):
         if self._check_victory(ctx):
             return
         self._next_phase(ctx, ctx.board.phase_no + 1)
+
+    def _hit_crossing(self, ctx: Context[Board], before: ShipRecord) -> None:
+        """Small arms, shrapnel or grape on a ship whose boarders are crossing: the men crossing take the crew
+        hits, and fewer cross (SG-BRD-10/11)."""
+        target, men = ctx.board.crossing[before.name]
+        record, fell = close_action.crossing_casualties(before, ctx.board.ship(before.name), men)
+        if not fell:
+            return
+        what = f"{fell} of the boarders crossing from {before.name} are hit"
+        self._commit(ctx, {before.name: record}, [_note(before.name, what, f"{men - fell} cross", ["SG-BRD-10"])])
+        ctx.emit(
+            "crossing",
+            {"ship": before.name, "target": target, "men": men - fell, "clauses": ["SG-BRD-10", "SG-BRD-11"]},
+            ships=[before.name, target],
+        )
+
+    def _cross(self, ctx: Context[Board]) -> None:
+        """The men declared crossing go across, if the ships are still grappled (SG-BRD-05/07)."""
+        for name, (target, men) in sorted(ctx.board.crossing.items()):
+            ship, other = ctx.board.ship(name), ctx.board.ship(target)
+            if target not in ship.grappled_with or not self._in_fight(ctx.board, other) or not ship.party.men:
+                continue
+            changed, sent = close_action.send_across(ship, target, min(men, ship.party.men))
+            self._commit(
+                ctx,
+                {name: changed},
+                [_note(name, f"{sent} boarders cross from {name} to {target}", "across", ["SG-BRD-05", "SG-BRD-07"])],
+            )
+
+    def _boarding_actions(self, ctx: Context[Board], side: str) -> None:
+        """One round of boarding combat on every enemy ship the side's boarders are aboard (SG-SEQ-07,
+        SG-BRD-12..18)."""
+        targets = sorted({s.boarding for s in ctx.board.ships if s.side == side and s.boarders.men and s.boarding})
+        for target in targets:
+            defender = ctx.board.ship(target)
+            if not self._in_fight(ctx.board, defender):
+                continue
+            attackers = [s for s in self.boarders_on(ctx.board, target) if s.side == side]
+            if not attackers:
+                continue
+            fight = close_action.boarding_round(
+                attackers,
+                defender,
+                roller=self._roller(ctx),
+                officers_only=bool(ctx.option("officer_led_boarding")),
+            )
+            ctx.emit(
+                "boarding action",
+                {
+                    "target": target,
+                    "attackers": [a.name for a in attackers],
+                    "attackers_lost": fight.attackers_lost,
+                    "defenders_lost": fight.defenders_lost,
+                    "retreated": list(fight.retreated),
+                    "clauses": ["SG-SEQ-07", "SG-BRD-12", "SG-BRD-14", "SG-BRD-15"],
+                },
+                ships=[target, *(a.name for a in attackers)],
+            )
+            self._commit(ctx, fight.records, fight.happened)
+            if fight.taken:
+                self._capture(ctx, target, side, "taken by boarders", ["SG-BRD-13", "SG-BRD-18"])
+
+    def _capture(self, ctx: Context[Board], name: str, captor: str, what: str, clauses: Sequence[str]) -> None:
+        if name in ctx.board.out:
+            return
+        ctx.emit("captured", {"ship": name, "by": captor, "what": what, "clauses": list(clauses)}, ships=[name])
+        self._out(ctx, name, CAPTURED, what, clauses)
 
     # --- ends ---------------------------------------------------------------------------------------------
 
@@ -862,6 +1448,18 @@ class SkyGalleons(BaseRuleset[Board]):
         if name in ctx.board.out:
             return
         ctx.emit("out", {"ship": name, "reason": reason, "what": what, "clauses": list(clauses)}, ships=[name])
+        if reason in (CRASHED, CRASH_LANDED):
+            self._wrecked(ctx, name)
+
+    def _wrecked(self, ctx: Context[Board], name: str) -> None:
+        """A ship that goes down frees the ships grappled to it and takes the boarders aboard her with it."""
+        for other in ctx.board.ship(name).grappled_with:
+            ctx.emit("grapple cut", {"pair": [name, other], "clauses": ["SG-GRAP-10"]}, ships=[name, other])
+        for ship in ctx.board.ships:
+            if ship.boarding == name and ship.boarders.men:
+                lost = replace(ship, boarders=NO_PARTY, boarding=None)
+                happened = [_note(ship.name, f"{ship.boarders.men} boarders go down with {name}", "lost", [])]
+                self._commit(ctx, {ship.name: lost}, happened)
 
     # --- dice and records ------------------------------------------------------------------------------
 
@@ -944,13 +1542,14 @@ class SkyGalleons(BaseRuleset[Board]):
             return replace(board.with_ship(placed), placed=(*board.placed, ship.name))
         if kind == "stage":
             phase_no = read_int(data["phase_no"]) if "phase_no" in data else board.phase_no
-            moves_done = board.moves_done if phase_no == board.phase_no else ()
+            same_phase = phase_no == board.phase_no
             return replace(
                 board,
                 stage=str(data["stage"]),
                 asking=str(data["asking"]),
                 phase_no=phase_no,
-                moves_done=moves_done,
+                moves_done=board.moves_done if same_phase else (),
+                crossing=board.crossing if same_phase else {},
                 decided=(),
             )
         if kind == "asking":
@@ -965,6 +1564,24 @@ class SkyGalleons(BaseRuleset[Board]):
             )
         if kind == "out":
             return replace(board, out={**board.out, str(data["ship"]): str(data["reason"])})
+        if kind in ("grappled", "grapple cut"):
+            a, b = (board.ship(str(n)) for n in read_list(data["pair"]))
+            if kind == "grappled":
+                return board.with_ship(_grapple(a, b.name)).with_ship(_grapple(b, a.name))
+            return board.with_ship(_ungrapple(a, b.name)).with_ship(_ungrapple(b, a.name))
+        if kind == "ram declarations":
+            return replace(board, rammers=_counts(data["declared"]), ram_attempts={})
+        if kind == "held move":
+            side = str(data["side"])
+            attempts = {**board.ram_attempts, side: board.ram_attempts.get(side, 0) + 1}
+            return replace(board, held_move=data["move"], ram_attempts=attempts)
+        if kind == "avoiding":
+            return replace(board, avoiding={**board.avoiding, str(data["ship"]): read_int(data["mp"])})
+        if kind == "crossing":
+            crossing = {**board.crossing, str(data["ship"]): (str(data["target"]), read_int(data["men"]))}
+            return replace(board, crossing=crossing, decided=())
+        if kind == "captured":
+            return replace(board, captured={**board.captured, str(data["ship"]): str(data["by"])})
         if kind == "movement order":
             return replace(board, order=tuple(str(s) for s in read_list(data["order"])))
         if kind == "relative position":
@@ -974,8 +1591,22 @@ class SkyGalleons(BaseRuleset[Board]):
             return replace(board, placing=tuple(str(s) for s in read_list(data["ship_order"])))
         if kind == "wind":
             return replace(board, wind=read_int(data["direction"]))
+        if kind == "kite die":
+            return replace(board, kite_dice={**board.kite_dice, str(data["ship"]): read_int(data["die"])})
         if kind == TURN:
-            return replace(board, last_moved=dict(board.moved), moved={}, order=(), phase_no=0, moves_done=())
+            return replace(
+                board,
+                last_moved=dict(board.moved),
+                moved={},
+                order=(),
+                phase_no=0,
+                moves_done=(),
+                rammers={},
+                ram_attempts={},
+                avoiding={},
+                held_move=None,
+                kite_dice={},
+            )
         if kind == DECISIONS:
             answers = read_object(data["answers"])
             decided = tuple(
@@ -997,27 +1628,91 @@ class SkyGalleons(BaseRuleset[Board]):
             return self._orders_problem(state, request.side, choice)
         if request.kind == FIRE:
             return self._fire_problem(state, request.side, choice)
+        if request.kind == BOARD:
+            return self._board_problem(state, request.side, choice)
         return None
 
     def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
-        if not isinstance(choice, list) or not all(isinstance(t, str) for t in choice):
-            return Rejection("SG-MOV-01", f"a move is a list of steps: {list(movement.STEPS)}")
+        shape = f"a move is a list of steps ({', '.join(movement.STEPS)})"
+        if state.options["advanced"]:
+            shape += ', or {"steps": [...], "ram": ship} or {"steps": [...], "grapple": ship}'
+        if isinstance(choice, dict):
+            kinds = set(choice) - {"steps"}
+            if not state.options["advanced"] or "steps" not in choice or len(kinds) != 1 or kinds - {RAM, GRAPPLE}:
+                return Rejection("SG-MOV-01", shape)
+            steps = choice["steps"]
+        else:
+            steps = choice
+        if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
+            return Rejection("SG-MOV-01", shape)
         try:
-            movement.trace(
-                record, [str(t) for t in choice], allowed=self.allowance(state, record), terrain=state.board.terrain
+            path = movement.trace(
+                record, [str(t) for t in steps], allowed=self.allowance(state, record), terrain=state.board.terrain
             )
         except PlanError as error:
             return Rejection(error.clause, error.reason)
+        if isinstance(choice, dict):
+            return self._attack_problem(state, record, move_parts(choice)[1], path)
+        return None
+
+    def _attack_problem(
+        self,
+        state: BattleState[Board],
+        record: ShipRecord,
+        attack: tuple[str, str] | None,
+        path: Sequence[movement.Step],
+    ) -> Rejection | None:
+        """A ram or grapple: first player's phase only, within the number declared, at an enemy the path meets
+        at its altitude (SG-RAM-01/03/06, SG-GRAP-01)."""
+        assert attack is not None
+        kind, target_name = attack
+        board = state.board
+        if board.phase_no != 1:
+            return Rejection("SG-RAM-03", "rams and grapples are tried only in the first player's movement phase")
+        used = board.ram_attempts.get(record.side, 0)
+        if used >= board.rammers.get(record.side, 0):
+            return Rejection(
+                "SG-RAM-01", f"you declared {board.rammers.get(record.side, 0)} ships to ram or grapple this turn"
+            )
+        target = board.by_name.get(target_name)
+        if target is None or target.side == record.side or not board.in_fight(target):
+            return Rejection("SG-RAM-06", f"{target_name} is not an enemy ship in the fight")
+        where = [(step.hex, step.altitude) for step in path if step.enters_hex or step.changes_altitude]
+        end = (path[-1].hex, path[-1].altitude) if path else (record.position, record.altitude)
+        at = (target.position, target.altitude)
+        if kind == RAM and at not in [*where, end]:
+            return Rejection(
+                "SG-RAM-06", f"to ram, the path must pass through or end in {target_name}'s hex at its altitude"
+            )
+        if kind == GRAPPLE and end != at:
+            return Rejection("SG-GRAP-01", f"to grapple, end the move in {target_name}'s hex at its altitude")
+        if kind == GRAPPLE and not record.crew.deckhands:
+            return Rejection("SG-GRAP-02", f"{record.name} has no deckhands to throw grapnels")
         return None
 
     def _orders_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
-        if not isinstance(choice, dict) or set(choice) - {"crew", "strike"}:
-            return Rejection("SG-SEQ-02", 'orders are {"crew": [changes], "strike": [ship names]}')
-        crew, strike = choice.get("crew", []), choice.get("strike", [])
-        if not isinstance(crew, list) or not isinstance(strike, list):
-            return Rejection("SG-SEQ-02", "crew and strike are lists")
+        advanced = bool(state.options["advanced"])
+        keys = {"crew", "strike"} | ({"ram", "parties", "disband", "recall", "cut"} if advanced else set())
+        if not isinstance(choice, dict) or set(choice) - keys:
+            return Rejection(
+                "SG-SEQ-02",
+                'orders are {"crew": [changes], "strike": [ship names]'
+                + (
+                    ', "ram": ships that will ram or grapple, "parties": [{"ship", "men": {post: n}}], '
+                    '"disband": [ships], "recall": [ships], "cut": [[ship, other]]}'
+                    if advanced
+                    else "}"
+                ),
+            )
+        lists = {key: choice.get(key, []) for key in keys - {"ram"}}
+        if not all(isinstance(value, list) for value in lists.values()):
+            return Rejection("SG-SEQ-02", f"{', '.join(sorted(lists))} are lists")
         own = {s.name: s for s in state.board.fighting(side)}
         records = dict(own)
+        problem = self._close_orders_problem(state, side, choice, records) if advanced else None
+        if problem is not None:
+            return problem
+        crew, strike = read_list(lists["crew"]), read_list(lists["strike"])
         for change in crew:
             if not isinstance(change, dict) or str(change.get("ship")) not in own:
                 return Rejection("SG-SEQ-02", f"a crew change names one of your ships in the fight: {sorted(own)}")
@@ -1033,14 +1728,90 @@ class SkyGalleons(BaseRuleset[Board]):
                 return Rejection("SG-CREW-03", f"only your own ships in the fight can strike: {sorted(own)}")
         return None
 
+    def _close_orders_problem(
+        self, state: BattleState[Board], side: str, choice: dict[str, JSON], records: dict[str, ShipRecord]
+    ) -> Rejection | None:
+        """The Part II orders, checked on copies in the order they are carried out: recall, disband, parties
+        (SG-BRD-01..04, SG-CREW-01, SG-BRD-19), cuts (SG-GRAP-05..07), the ram declaration (SG-RAM-01)."""
+        ram = choice.get("ram", 0)
+        if type(ram) is not int or not 0 <= ram <= len(records):
+            return Rejection("SG-RAM-01", f"ram is how many of your {len(records)} ships will try to ram or grapple")
+        now = self.now(state)
+
+        def own(name: JSON, clause: str) -> ShipRecord | Rejection:
+            if str(name) not in records:
+                return Rejection(clause, f"{name} is not one of your ships in the fight: {sorted(records)}")
+            record = records[str(name)]
+            if record.stunned(now):
+                return Rejection("SG-CRIT-37", f"{record.name}'s crew is stunned: no crew changes")
+            return record
+
+        for name in read_list(choice.get("recall", [])):
+            record = own(name, "SG-BRD-17")
+            if isinstance(record, Rejection):
+                return record
+            if not record.boarders.men:
+                return Rejection("SG-BRD-17", f"{record.name} has no boarders across")
+            records[record.name] = close_action.bring_home(record)
+        for name in read_list(choice.get("disband", [])):
+            record = own(name, "SG-BRD-04")
+            if isinstance(record, Rejection):
+                return record
+            if not record.party.men:
+                return Rejection("SG-BRD-04", f"{record.name} has no boarding party at home")
+            try:
+                records[record.name] = close_action.disband_party(record)
+            except PartyError as error:
+                return Rejection(error.clause, error.reason)
+        for order in read_list(choice.get("parties", [])):
+            if not isinstance(order, dict) or set(order) != {"ship", "men"} or not isinstance(order["men"], dict):
+                return Rejection("SG-BRD-01", 'a boarding party is {"ship": name, "men": {"officers": 1, ...}}')
+            record = own(order["ship"], "SG-BRD-01")
+            if isinstance(record, Rejection):
+                return record
+            if record.crew.officers_aboard == 0 and self.boarders_on(state.board, record.name):
+                return Rejection("SG-BRD-19", f"{record.name} has no officer left to add men to her defenders")
+            try:
+                men = {str(k): v for k, v in order["men"].items() if type(v) is int}
+                if len(men) != len(order["men"]):
+                    raise PartyError("SG-BRD-01", "men are whole numbers")
+                records[record.name] = close_action.form_party(record, men)
+            except PartyError as error:
+                return Rejection(error.clause, error.reason)
+        for pair in read_list(choice.get("cut", [])):
+            if not isinstance(pair, list) or len(pair) != 2:
+                return Rejection("SG-GRAP-07", "a cut names [your ship, the ship it is grappled with]")
+            record = own(pair[0], "SG-GRAP-07")
+            if isinstance(record, Rejection):
+                return record
+            other = str(pair[1])
+            if other not in record.grappled_with:
+                return Rejection("SG-GRAP-07", f"{record.name} is not grappled with {other}")
+            if self.boarders_on(state.board, record.name):
+                return Rejection("SG-GRAP-05", f"enemy boarders are aboard {record.name}: the grapple holds")
+            if record.boarding == other and record.boarders.men:
+                return Rejection("SG-GRAP-06", f"{record.name}'s boarders are still aboard {other}: recall them first")
+        return None
+
     def _fire_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
         if not isinstance(choice, dict) or set(choice) != {"shots"} or not isinstance(choice["shots"], list):
             return Rejection("SG-SEQ-05", 'fire is {"shots": [{"ship": ..., "gun": ..., "target": ...}]}')
         board = state.board
         used: set[tuple[str, str]] = set()
         for shot in choice["shots"]:
-            if not isinstance(shot, dict) or set(shot) != {"ship", "gun", "target"}:
-                return Rejection("SG-SEQ-05", 'each shot is {"ship": ..., "gun": ..., "target": ...}')
+            keys = set(shot) if isinstance(shot, dict) else set()
+            if not isinstance(shot, dict) or not {"ship", "gun", "target"} <= keys <= SHOT_KEYS:
+                return Rejection(
+                    "SG-SEQ-05",
+                    'each shot is {"ship": ..., "gun": ..., "target": ...}, with "ammunition" (shell, shrapnel, '
+                    'grape) and "rate" (normal, max) if wanted',
+                )
+            if not all(isinstance(shot.get(k, ""), str) for k in ("ammunition", "rate")):
+                return Rejection("SG-SEQ-05", "ammunition and rate are words")
+            if not state.options["advanced"] and shot.get("ammunition", "shell") != "shell":
+                return Rejection("SG-SHR-01", "shrapnel and grape are advanced rules, not in play")
+            if not state.options["advanced"] and shot.get("rate", "normal") != "normal":
+                return Rejection("SG-MG-08", "machineguns flat out are advanced rules, not in play")
             ship, gun, target = str(shot["ship"]), str(shot["gun"]), str(shot["target"])
             if ship not in board.by_name or board.ship(ship).side != side or not board.in_fight(board.ship(ship)):
                 return Rejection("SG-SEQ-05", f"{ship} is not one of your ships in the fight")
@@ -1048,8 +1819,10 @@ class SkyGalleons(BaseRuleset[Board]):
                 return Rejection("SG-FIRE-04", f"{target} is not an enemy ship")
             if (ship, gun) in used:
                 return Rejection("SG-FIRE-04", f"{ship} gun {gun} fires once, at one ship (all its shots together)")
+            if self._friends_aboard(state, side, target):
+                return Rejection("SG-ERR-06", f"your boarders are aboard {target}: no ship fires at her")
             used.add((ship, gun))
-            if gun not in {g.id for g in board.ship(ship).guns}:
+            if gun not in combat.firing_ids(board.ship(ship)):
                 return Rejection("SG-FIRE-02", f"{ship} has no gun {gun}")
             solution = combat.fire_solution(
                 board.ship(ship),
@@ -1058,6 +1831,8 @@ class SkyGalleons(BaseRuleset[Board]):
                 now=self.now(state),
                 rules=self.rules(state),
                 same_hex=board.relative(ship, target),
+                ammunition=str(shot.get("ammunition", "shell")),
+                rate=str(shot.get("rate", "normal")),
             )
             if not solution.allowed:
                 return Rejection(solution.clause, solution.describe)
@@ -1070,7 +1845,49 @@ class SkyGalleons(BaseRuleset[Board]):
             return self.fire_candidates(state, request.side)
         if request.kind == ORDERS:
             return self.orders_candidates(state, request.side)
+        if request.kind == BOARD:
+            return self.board_candidates(state, request.side)
         return super().candidates(state, request)
+
+    def board_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
+        """Nobody crosses; each ship sends all it may to its first target; every ship does."""
+        found: list[JSON] = [{"boardings": []}]
+        every: list[JSON] = []
+        for ship, targets in self.boarding_options(state, side).items():
+            target, men = next(iter(targets.items()))
+            order: JSON = {"ship": ship, "target": target, "men": men}
+            found.append({"boardings": [order]})
+            every.append(order)
+        if len(every) > 1:
+            found.append({"boardings": every})
+        return found
+
+    def attacks(
+        self, state: BattleState[Board], record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]
+    ) -> list[JSON]:
+        """The ram and grapple moves among ``traced`` plans, if the ship may try one now (SG-RAM-01/03/06)."""
+        board = state.board
+        if (
+            not state.options["advanced"]
+            or board.phase_no != 1
+            or board.ram_attempts.get(record.side, 0) >= board.rammers.get(record.side, 0)
+        ):
+            return []
+        found: list[JSON] = []
+        for target in board.fighting():
+            if target.side == record.side:
+                continue
+            at = (target.position, target.altitude)
+            for plan, path in traced:
+                end = (path[-1].hex, path[-1].altitude) if path else (record.position, record.altitude)
+                met = at == end or any(
+                    (step.hex, step.altitude) == at for step in path if step.enters_hex or step.changes_altitude
+                )
+                if met:
+                    found.append({"steps": list[JSON](plan), RAM: target.name})
+                if at == end and record.crew.deckhands:
+                    found.append({"steps": list[JSON](plan), GRAPPLE: target.name})
+        return found
 
     def default_move(self, state: BattleState[Board], record: ShipRecord) -> list[str]:
         """Stay on course: no move, or with nobody at the helm the held course (SG-CREW-08)."""
@@ -1081,7 +1898,9 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def move_candidates(self, state: BattleState[Board], record: ShipRecord) -> list[JSON]:
         """Legal plans an AI may pick from (see ``traced_moves``)."""
-        found: list[JSON] = [list[JSON](plan) for plan, _ in self.traced_moves(state, record)]
+        traced = self.traced_moves(state, record)
+        found: list[JSON] = [list[JSON](plan) for plan, _ in traced]
+        found += self.attacks(state, record, traced)
         if not found:
             fallback: list[JSON] = [*self.default_move(state, record)]
             found.append(fallback)
@@ -1100,9 +1919,11 @@ class SkyGalleons(BaseRuleset[Board]):
         prefixes: list[list[str]] = [[], [movement.CLIMB], [movement.DESCEND], [movement.DESCEND, movement.DESCEND]]
         if record.is_steam:
             prefixes += [[movement.POWER_PORT], [movement.POWER_STARBOARD]]
+        if record.is_kite:  # free altitude, one level; a tack to cross the wind (SG-KITE-07/08)
+            prefixes = [[], [movement.CLIMB], [movement.DESCEND], [movement.TACK_PORT], [movement.TACK_STARBOARD]]
         found: list[tuple[list[str], list[movement.Step]]] = []
         for prefix in prefixes:
-            if movement.plan_cost(prefix) > max(allowed.speed, 2):
+            if movement.plan_cost(prefix, kite=record.is_kite) > max(allowed.speed, 2):
                 continue
             for hexes in range(allowed.speed + 1):
                 for body in _turning_paths(hexes, max_turns):
@@ -1123,6 +1944,15 @@ class SkyGalleons(BaseRuleset[Board]):
             found.append({"shots": _one_per_gun(shots)})
         nearest = sorted(solutions, key=lambda s: (s.effective_range or 0, s.target))
         found.append({"shots": _one_per_gun([_shot(s) for s in nearest])})
+        special: list[JSON] = []  # each gun at its nearest target with shrapnel or grape where it may
+        for shot in _one_per_gun([_shot(s) for s in nearest]):
+            order = read_object(shot)
+            record = state.board.ship(str(order["ship"]))
+            kinds = combat.ammunition_for(record.gun(str(order["gun"]))) if order["gun"] != combat.MARINES else ()
+            loaded: JSON = {**order, "ammunition": kinds[-1]} if len(kinds) > 1 else shot
+            special.append(loaded if self._fire_problem(state, side, {"shots": [loaded]}) is None else shot)
+        if {"shots": special} != found[-1]:
+            found.append({"shots": special})
         return found
 
     def orders_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
@@ -1136,6 +1966,26 @@ class SkyGalleons(BaseRuleset[Board]):
                         found.append({"crew": [change], "strike": []})
                         break
             found.append({"crew": [], "strike": [ship.name]})
+        if state.options["advanced"]:
+            found += self._close_orders_candidates(state, side)
+        return found
+
+    def _close_orders_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
+        """Declare every ship a rammer; form a party (an officer and half the deckhands, the marines with
+        them); disband it; recall boarders; cut each grapple."""
+        ships = state.board.fighting(side)
+        found: list[JSON] = [{"crew": [], "strike": [], "ram": len(ships)}]
+        for ship in ships:
+            orders: list[dict[str, JSON]] = [
+                {"parties": [{"ship": ship.name, "men": party_of(ship)}]},
+                {"disband": [ship.name]},
+                {"recall": [ship.name]},
+            ]
+            orders += [{"cut": [[ship.name, other]]} for other in ship.grappled_with]
+            for order in orders:
+                choice: JSON = {"crew": [], "strike": [], **order}
+                if self._orders_problem(state, side, choice) is None:
+                    found.append(choice)
         return found
 
     # --- invariants and outcome -----------------------------------------------------------------------------
@@ -1155,6 +2005,12 @@ class SkyGalleons(BaseRuleset[Board]):
                 and ship.name not in board.out
             ):
                 problems.append(f"{ship.name} flies inside the ground at {ship.altitude}")
+        for ship in board.ships:
+            for other in ship.grappled_with:
+                if other not in board.by_name or ship.name not in board.ship(other).grappled_with:
+                    problems.append(f"{ship.name} is grappled with {other}, but not {other} with {ship.name}")
+            if ship.boarding is not None and ship.boarding not in board.by_name:
+                problems.append(f"{ship.name}'s boarders are aboard {ship.boarding}, which is not in the battle")
         if state.turn > board.turn_limit:
             problems.append(f"turn {state.turn} past the limit {board.turn_limit}")
         if state.over and len(board.sides_fighting()) > 1 and state.turn < board.turn_limit:
@@ -1175,7 +2031,8 @@ class SkyGalleons(BaseRuleset[Board]):
                     "fate": fate,
                     "hull_hits": ship.hull_hits,
                     "hull_boxes": ship.hull_boxes,
-                    "crew_lost": board.crew_at_start[ship.name] - ship.crew_aboard,
+                    "crew_lost": board.crew_at_start[ship.name] - ship.men_alive,
+                    "captured_by": board.captured.get(ship.name),
                     "crew_at_start": board.crew_at_start[ship.name],
                     "fire": ship.fire,
                 }
@@ -1186,7 +2043,8 @@ class SkyGalleons(BaseRuleset[Board]):
             sides[side] = {
                 "ships": len(mine),
                 "lost": sum(1 for s in mine if s["fate"] in (CRASHED, CRASH_LANDED)),
-                "captured": sum(1 for s in mine if s["fate"] == STRUCK),
+                "captured": sum(1 for s in mine if s["fate"] in (STRUCK, CAPTURED)),
+                "prizes": sum(1 for s in ships if s["captured_by"] == side),
                 "escaped": sum(1 for s in mine if s["fate"] == ESCAPED),
                 "hull_hits": sum(int(s["hull_hits"]) for s in mine),
                 "crew_lost": sum(int(s["crew_lost"]) for s in mine),
@@ -1203,6 +2061,65 @@ class SkyGalleons(BaseRuleset[Board]):
 
 
 # --- small pieces ---------------------------------------------------------------------------------------------
+
+
+RAM, GRAPPLE = "ram", "grapple"
+SHOT_KEYS = {"ship", "gun", "target", "ammunition", "rate"}
+
+
+def move_parts(choice: JSON) -> tuple[list[str], tuple[str, str] | None]:
+    """A move decision's steps, and its ram or grapple attempt if any: a plain list of steps, or
+    ``{"steps": [...], "ram": target}`` / ``{"steps": [...], "grapple": target}``."""
+    if isinstance(choice, list):
+        return [str(t) for t in choice], None
+    data = read_object(choice)
+    steps = [str(t) for t in read_list(data["steps"])]
+    for kind in (RAM, GRAPPLE):
+        if kind in data:
+            return steps, (kind, str(data[kind]))
+    return steps, None
+
+
+def party_of(record: ShipRecord) -> dict[str, JSON]:
+    """A boarding party a captain would form: one officer (a marine officer before a sea officer) and
+    half the deckhands, and the marines (SG-BRD-01, SG-CREW-01, SG-MAR-02)."""
+    crew = record.crew
+    men: dict[str, JSON] = {}
+    if crew.marine_officers:
+        men["marine_officers"] = 1
+    elif crew.officers:
+        men["officers"] = 1
+    elif crew.captain:
+        men["captain"] = 1
+    if crew.deckhands // 2:
+        men["deckhands"] = crew.deckhands // 2
+    if crew.marines:
+        men["marines"] = crew.marines
+    return men
+
+
+def _grapple(record: ShipRecord, other: str) -> ShipRecord:
+    if other in record.grappled_with:
+        return record
+    return replace(record, grappled_with=(*record.grappled_with, other))
+
+
+def _ungrapple(record: ShipRecord, other: str) -> ShipRecord:
+    return replace(record, grappled_with=tuple(n for n in record.grappled_with if n != other))
+
+
+def _note(ship: str, what: str, outcome: str, clauses: Sequence[str]) -> Happening:
+    """A rule's effect without dice, in the shape combat's happenings have."""
+    return {
+        "ship": ship,
+        "purpose": what,
+        "faces": [],
+        "modifiers": {},
+        "total": None,
+        "needed": "",
+        "outcome": outcome,
+        "clauses": list(clauses),
+    }
 
 
 def _crew_change(record: ShipRecord, change: Mapping[str, JSON]) -> ShipRecord:
@@ -1279,6 +2196,15 @@ def _pair_ints(value: JSON) -> tuple[int, int]:
 
 def _triples(value: JSON) -> list[tuple[JSON, JSON, JSON]]:
     return [(t[0], t[1], t[2]) for t in (read_list(v) for v in read_list(value))]
+
+
+def _counts(value: JSON) -> dict[str, int]:
+    return {str(k): read_int(v) for k, v in read_object(value).items()}
+
+
+def _crossing(value: JSON) -> tuple[str, int]:
+    target, men = read_list(value)
+    return str(target), read_int(men)
 
 
 def _wind_rule(value: JSON) -> int | str | None:

@@ -195,10 +195,6 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
         )
     except (KeyError, ValueError, LookupError) as error:
         raise ScenarioError(f"{where}: {error}") from error
-    if record.is_kite:
-        raise ScenarioError(
-            f"{where}: {record.class_name} is a kite; kites sail with the wind rules (SG-KITE), not yet played"
-        )
     ceiling = record.max_altitude
     if ceiling is None or altitude_level(altitude) > altitude_level(ceiling):
         raise ScenarioError(f"{where}: {name} cannot fly at {altitude}; its ceiling is {ceiling} (SG-ALT-03)")

@@ -37,11 +37,24 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import combat, movement
+from battles.rules.sky_galleons import close_action, combat, movement
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
-from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, ORDERS, POSITION, Board, SkyGalleons
+from battles.rules.sky_galleons.ruleset import (
+    AVOID,
+    BOARD,
+    FIRE,
+    FIRST,
+    GRAPPLE,
+    MOVE,
+    ORDERS,
+    POSITION,
+    RAM,
+    Board,
+    SkyGalleons,
+    party_of,
+)
 
 State = BattleState[Board]
 
@@ -64,9 +77,14 @@ FOCUS = 0.5  # the side's chosen target is worth half as much again to every gun
 OTHER_TARGET = 0.7  # a warship placing its guns weighs enemies other than its target at this share
 STRAY_RISK = 0.5  # a target sharing its hex with one of ours: a miss may hit our own ship (SG-FIRE-11)
 NEAR_TIE = 0.1  # moves scored within this of the best are alike; a die picks among them
+SMALL_ARMS_MAN = 0.2  # a man shot down by small arms, against a hull box: crews are many, hulls few
 CAUGHT = 2  # hexes: an enemy warship this close has caught the ship
 RELIEF_RANKS = ("petty_officer", "officer", "captain")  # the cheapest relief first (SG-CREW-04/07)
 FIRE_RESERVE = 2  # deckhands kept back from the guns while the ship burns: they fight the fire (SG-CRIT-21)
+LEADER_WORTH = 2.0  # officers and marines kill on 5-6, the rest on 6 (SG-BRD-14): twice the fighting worth
+BOARD_EDGE = 1.2  # boarders go for a warship only when they outweigh its defenders by this much
+PRESS_ON = 0.8  # boarders already at it keep crossing while they weigh this much of the defenders
+DISBAND_AT = 4  # hexes: with no enemy this close and no grapple, the party goes back to its posts
 
 
 @dataclass(frozen=True)
@@ -115,11 +133,19 @@ class Captain:
             return first_player(state, request)
         if request.kind == POSITION:
             return relative_position(state, request)
+        if request.kind == AVOID:
+            return avoids(state, request)
+        if request.kind == BOARD:
+            return boarding_orders(rs, state, request.side)
         return request.default  # PLACE: the scenario's positions are the set-up the AI takes
 
     def _move(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
         record = state.board.ship(request.ships[0])
-        scored = score_moves(rs, state, record, rs.traced_moves(state, record))
+        traced = rs.traced_moves(state, record)
+        attack = attack_move(rs, state, record, traced)
+        if attack is not None:
+            return attack
+        scored = score_moves(rs, state, record, traced)
         if not scored:
             return request.default
         best = max(score for score, _ in scored)
@@ -405,7 +431,7 @@ def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
         target=None if flee else ship_target(board, record),
         running=flee,
         ideal=ideal_range(record),
-        speed=max(record.effective_speed(), 1),
+        speed=max(rs.speed(record, board), 1),
         caution=tuning(board, record.side).caution,
     )
 
@@ -528,11 +554,12 @@ def flee_score(view: Sight, path: Path) -> float:
 def shot_worth(board: Board, solution: FireSolution, focus: str | None) -> float:
     """Expected damage of the shot, more for the side's target and for a target already hurt."""
     target = board.ship(solution.target)
-    value = (
-        solution.shots
-        * hit_chance(solution.needed, sum(solution.modifiers.values()))
-        * worth_of_hit(solution.damage_value, solution.penetration, target.armor)
-    )
+    hits = solution.shots * hit_chance(solution.needed, sum(solution.modifiers.values()))
+    if solution.small_arms:  # men killed, the saves made (SG-SAF-13): a man is worth a fifth of a hull box
+        saved = min(max(solution.save_number - sum(solution.save_modifiers.values()), 0), 6) / 6
+        value = hits * (1 - saved) * SMALL_ARMS_MAN
+    else:
+        value = hits * worth_of_hit(solution.damage_value, solution.penetration, target.armor)
     value *= 1 + damage(board, target)
     if solution.target == focus:
         value *= 1 + FOCUS
@@ -580,7 +607,7 @@ def strikes(rs: SkyGalleons, board: Board, record: ShipRecord) -> bool:
     """
     if record.position is None:
         return False
-    speed = rs.speed(record)
+    speed = rs.speed(record, board)
     edge = edge_distance(board.terrain, record.position)
     near = caught(board, record)
     if is_merchant(board, record):
@@ -615,8 +642,9 @@ def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -
     strike: list[JSON] = []
 
     def legal(changes: list[JSON], struck: list[JSON]) -> bool:
-        return rs.validate(state, request, {"crew": changes, "strike": struck}) is None
+        return rs.validate(state, request, {**close, "crew": changes, "strike": struck}) is None
 
+    close = close_orders(rs, state, request) if state.options.get("advanced") else {}
     for record in board.fighting(request.side):
         if strikes(rs, board, record) and legal(crew, [*strike, record.name]):
             strike.append(record.name)
@@ -626,7 +654,160 @@ def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -
                 if legal([*crew, change], strike):
                     crew.append(change)
                     break
-    return {"crew": crew, "strike": strike}
+    return {**close, "crew": crew, "strike": strike}
+
+
+# --- close action: rams, grapples and boarders -----------------------------------------------------------
+
+
+def defenders_worth(record: ShipRecord) -> float:
+    """What a ship's defenders weigh in boarding combat (SG-BRD-12/14): deckhands, extra petty officers, the
+    party at home; marines and officers twice."""
+    crew, party = record.crew, record.party
+    lead = crew.marines + crew.marine_officers + party.officers + party.marines
+    rest = crew.deckhands + crew.petty_officers + party.petty_officers + party.seamen
+    return (LEADER_WORTH * lead + rest) * quality_factor(record)
+
+
+def boarders_worth(record: ShipRecord) -> float:
+    """What the ship's boarders weigh: the party at home and across, or the party it would form."""
+    party, across = record.party, record.boarders
+    if party.men + across.men == 0:
+        would = party_of(record)
+        lead = sum(int(str(would.get(k, 0))) for k in ("officers", "captain", "marine_officers", "marines"))
+        rest = int(str(would.get("deckhands", 0)))
+    else:
+        lead = party.officers + party.marines + across.officers + across.marines
+        rest = party.petty_officers + party.seamen + across.petty_officers + across.seamen
+    return (LEADER_WORTH * lead + rest) * quality_factor(record)
+
+
+def quality_factor(record: ShipRecord) -> float:
+    """A Crack crew's +1 a die (SG-CQ-09) kills half as often again."""
+    return 1.5 if record.crew_quality == "crack" else 1.0
+
+
+def can_lead_boarders(record: ShipRecord) -> bool:
+    crew = record.crew
+    return bool(record.party.officers or crew.officers or crew.marine_officers or crew.captain)
+
+
+def prize_for(rs: SkyGalleons, state: State, record: ShipRecord) -> ShipRecord | None:
+    """The enemy this ship would ram or grapple this turn, if any: within its reach at its altitude or one
+    level off, and worth it: a merchant, a beaten ship, one whose defenders its boarders outweigh, or, for
+    a ship with a ram, one no bigger than itself. Merchants and running ships close with nobody."""
+    board = state.board
+    if record.position is None or is_merchant(board, record) or running(board, record) or record.grappled_with:
+        return None
+    reach = max(rs.speed(record, board) - board.avoiding.get(record.name, 0), 0)
+    found: list[tuple[tuple[int, float, int, str], ShipRecord]] = []
+    for enemy in enemies(board, record.side):
+        if enemy.position is None or board.captured.get(enemy.name) or enemy.grappled_with:
+            continue
+        if abs(level(enemy.altitude) - level(record.altitude)) > 1:
+            continue
+        distance = hexgrid.distance(record.position, enemy.position)
+        if distance > reach:
+            continue
+        soft = is_merchant(board, enemy) or beaten(board, enemy)
+        outweighed = can_lead_boarders(record) and boarders_worth(record) >= BOARD_EDGE * defenders_worth(enemy)
+        rammable = record.ram and enemy.hull_size <= record.hull_size
+        if soft or outweighed or rammable:
+            found.append(((0 if soft else 1, defenders_worth(enemy), distance, enemy.name), enemy))
+    return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def boarding_pays(board: Board, record: ShipRecord, enemy: ShipRecord) -> bool:
+    """Boarding this enemy is worth it: she is a merchant or beaten, or our boarders outweigh her defenders.
+    A merchant never boards."""
+    if is_merchant(board, record) or not can_lead_boarders(record):
+        return False
+    soft = is_merchant(board, enemy) or beaten(board, enemy)
+    return soft or boarders_worth(record) >= PRESS_ON * defenders_worth(enemy)
+
+
+def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dict[str, JSON]:
+    """The Part II orders: declare the ships going for a prize (SG-RAM-01), form parties where boarders
+    will be wanted, send them back to their posts when the enemy is far, cut grapples we do not want."""
+    board = state.board
+    rammers = 0
+    parties: list[JSON] = []
+    disband: list[JSON] = []
+    cut: list[JSON] = []
+    for record in board.fighting(request.side):
+        prize = prize_for(rs, state, record)
+        grappled = [board.ship(n) for n in record.grappled_with]
+        enemy_alongside = [g for g in grappled if g.side != record.side and board.in_fight(g)]
+        if prize is not None:
+            rammers += 1
+        winnable = [e for e in enemy_alongside if boarding_pays(board, record, e)]
+        wants_party = prize is not None and can_lead_boarders(record) and not record.ram
+        wants_party = wants_party or (bool(winnable) and not is_merchant(board, record))
+        if wants_party and not record.party.men and not record.boarders.men and can_lead_boarders(record):
+            parties.append({"ship": record.name, "men": party_of(record)})
+        far = all(
+            e.position is None or record.position is None or hexgrid.distance(e.position, record.position) > DISBAND_AT
+            for e in enemies(board, record.side)
+        )
+        if record.party.men and not record.boarders.men and not grappled and far:
+            disband.append(record.name)
+        boarded = rs.boarders_on(board, record.name)
+        for other in enemy_alongside:
+            if other not in winnable and not boarded and record.boarding != other.name:
+                cut.append([record.name, other.name])
+    orders: dict[str, JSON] = {"ram": rammers} if rammers else {}
+    for key, value in (("parties", parties), ("disband", disband), ("cut", cut)):
+        if value:
+            orders[key] = list[JSON](value)
+    checked: dict[str, JSON] = {}
+    for key, order in orders.items():  # keep each order only if it holds with those before it
+        if rs.validate(state, request, {"crew": [], "strike": [], **checked, key: order}) is None:
+            checked[key] = order
+    return checked
+
+
+def attack_move(
+    rs: SkyGalleons, state: State, record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]
+) -> JSON | None:
+    """A ram or grapple on this ship's prize, if it may try one now: a grapple when it would board, a ram
+    when it has one; the shortest such move (fewest hexes to cross, fewest collision checks)."""
+    prize = prize_for(rs, state, record)
+    if prize is None:
+        return None
+    kind = GRAPPLE if (record.party.men or not record.ram) and record.crew.deckhands else RAM
+    if kind == RAM and not record.ram and prize.hull_size >= record.hull_size:
+        return None  # a ram without one is a collision: it hurts the smaller rammer as much
+    if kind == GRAPPLE and not close_action.grapple_attempts(record, state.board.avoiding.get(prize.name, 0)):
+        return None  # the prize is jinking: no hand could get a line across (SG-GRAP-03)
+    moves = [m for m in rs.attacks(state, record, traced) if isinstance(m, dict) and m.get(kind) == prize.name]
+    if not moves:
+        return None
+    return min(moves, key=lambda m: (len(m["steps"]) if isinstance(m["steps"], list) else 0, str(m["steps"])))
+
+
+def avoids(state: State, request: DecisionRequest) -> JSON:
+    """Avoid a ram or grapple (SG-RAM-05) when it would hurt: a merchant always, a ram-fitted attacker, or
+    boarders who outweigh our defenders."""
+    board = state.board
+    mine, theirs = board.ship(request.ships[0]), board.ship(request.ships[1])
+    if is_merchant(board, mine) or theirs.ram:
+        return True
+    return boarders_worth(theirs) >= defenders_worth(mine)
+
+
+def boarding_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
+    """Send the boarders across when they outweigh the defenders (or the prize is a merchant or beaten),
+    as many as may cross (SG-BRD-05/07)."""
+    board = state.board
+    orders: list[JSON] = []
+    for name, targets in rs.boarding_options(state, side).items():
+        record = board.ship(name)
+        for target_name, men in targets.items():
+            target = board.ship(target_name)
+            if boarding_pays(board, record, target):
+                orders.append({"ship": name, "target": target_name, "men": men})
+                break
+    return {"boardings": orders}
 
 
 # --- FIRST and POSITION ------------------------------------------------------------------------------------
@@ -649,6 +830,8 @@ def first_player(state: State, request: DecisionRequest) -> JSON:
     board = state.board
     options = [str(o) for o in request.options or ()]
     side = request.side
+    if board.rammers.get(side, 0) and side in options:
+        return side  # rams and grapples are tried only in the first movement phase (SG-RAM-03)
     rivals = [strength(board, s) for s in board.sides_fighting() if s != side]
     if not rivals or strength(board, side) <= max(rivals):
         return side if side in options else request.default

@@ -205,6 +205,7 @@ def test_a_merchant_runs_from_a_warship():
         ("trader", [ship("Argosy", (15, 11), cls="Mikasa", facing=1, role="merchant")]),
         ("raider", [ship("Corsair", (15, 16), facing=0)]),
     )
+    data["options"] = {"advanced": False}  # running, not boarding (see the pirate test below)
     fates = []
     for seed in (b"merchant-1", b"merchant-2", b"merchant-3"):
         state = start(data, seed)
@@ -358,3 +359,48 @@ def test_in_a_shared_hex_the_bow_guns_bear_and_his_fewest_bear_back():
     choice = Captain(b"position").choose(RS, state, request(POSITION, "red", options, ("Aphid", "Bee")))
     # All three of a Sky Runner's guns bear ahead; astern only the two heavy guns.
     assert choice == ["bow", "stern"]
+
+
+# --- close action: pirates ram, grapple and board ---------------------------------------------------------------
+
+
+def test_pirates_go_for_a_merchant_and_take_or_break_her():
+    """A Hullcutter (ram fitted) and an Endtime (marines) against a slow merchant: the pirates declare,
+    move first and ram or grapple her (SG-RAM-01/03); the merchant avoids; what the pirates catch they
+    board or batter until she strikes."""
+    data = battle(
+        (
+            "pirates",
+            [ship("Reaver", (8, 10), cls="Hullcutter", facing=1), ship("Gull", (8, 13), cls="Endtime", facing=1)],
+        ),
+        ("trader", [ship("Argosy", (12, 10), cls="Mikasa", facing=1, role="merchant")]),
+    )
+    attempts = avoided = taken = 0
+    for n in range(6):
+        seed = f"pirates-{n}".encode()
+        played = play(start(data, seed), seed)
+        kinds = [e.kind for e in played.events]
+        attempts += kinds.count("held move")
+        avoided += kinds.count("avoiding")
+        firsts = [e for e in played.events if e.kind == "ram declarations"]
+        assert firsts, "the pirates declare"
+        taken += played.state.board.out.get("Argosy") in ("struck", "captured")
+    assert attempts >= 3, "the pirates try to ram or grapple"
+    assert avoided >= 1, "the merchant avoids"
+    assert taken >= 4, "most of the time the merchant is taken or strikes"
+
+
+def test_boarders_cross_when_they_outweigh_the_defenders_and_not_otherwise():
+    data = battle(
+        ("pirates", [ship("Gull", (10, 10), cls="Endtime")]),
+        ("navy", [ship("Bee", (10, 10), cls="Sky Runner")]),
+    )
+    state = at_orders(data)
+    gull = replace(state.board.ship("Gull"), grappled_with=("Bee",))
+    bee = replace(state.board.ship("Bee"), grappled_with=("Gull",))
+    state = with_record(with_record(state, gull), bee)
+    orders = orders_for(state, "pirates")
+    assert orders["parties"] == [{"ship": "Gull", "men": {"marine_officers": 1, "deckhands": 2, "marines": 9}}]
+    assert "cut" not in orders
+    navy = orders_for(state, "navy")
+    assert navy.get("cut") == [["Bee", "Gull"]], "a ship that cannot win the boarding fight cuts loose"

@@ -1,0 +1,447 @@
+"""Close action, Sky Galleons Part II: boarding parties, ramming, grappling and boarding combat.
+
+Pure functions over ship records. The ruleset decides when each happens in the sequence of play (rams and
+grapples as the first player's ships move, boarders crossing before fire, boarding combat after fire and
+before repairs: SG-SEQ-07/11, SG-RAM-04, SG-BRD-15); this module says what each does. The numbers are in
+``data/close-action.json``, with the readings chosen where the text is silent or the chart differs.
+
+* Boarding parties are formed and disbanded in the Initiative Phase; their men leave their posts as if
+  they were casualties and come back to them when the party is disbanded (SG-BRD-01..04). A party needs an
+  officer (SG-CREW-01).
+* A ram needs 4 or less on 1d6, less the movement points the target spent avoiding, moved by crew quality;
+  against a ship immobilized by damage it cannot fail (SG-RAM-05..10, SG-CQ-03/07).
+* A grapple is half the deckhands rolling for a 5 or 6 (SG-GRAP-01/02).
+* Across a grapple, at most five men per hull size of the smaller ship cross in a phase, half that over a
+  bow or stern (SG-BRD-07..09); boarding combat is a die per man, 6 kills, officers and marines kill on
+  5-6, a Crack crew adds 1 (SG-BRD-14, SG-CQ-09).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from battles.rules.sky_galleons import catalog
+from battles.rules.sky_galleons.combat import Happening, Roller, _Log
+from battles.rules.sky_galleons.record import (
+    CREW_COUNTS,
+    NO_PARTY,
+    PARTY_RANKS,
+    Party,
+    ShipRecord,
+    party_rank,
+)
+
+CLOSE_ACTION_FILE = catalog.DATA_DIR / "close-action.json"
+
+
+@cache
+def close_tables() -> Mapping[str, Any]:
+    """close-action.json, parsed once. Read-only by convention."""
+    with CLOSE_ACTION_FILE.open(encoding="utf-8") as handle:
+        data = json.load(handle)
+    if not isinstance(data, dict):
+        raise TypeError(f"{CLOSE_ACTION_FILE.name}: expected a JSON object at the top")
+    return data
+
+
+@cache
+def cint(*path: str) -> int:
+    """A whole number from close-action.json."""
+    node: Any = close_tables()
+    for key in path:
+        node = node[key]
+    if isinstance(node, bool) or not isinstance(node, int):
+        raise TypeError(f"close-action.json {'/'.join(path)}: expected a whole number, got {node!r}")
+    return node
+
+
+def _ceil_div(value: int, divisor: int) -> int:
+    return -(-value // divisor)
+
+
+class PartyError(ValueError):
+    """A boarding party order the rules forbid; ``clause`` names the rule."""
+
+    def __init__(self, clause: str, reason: str) -> None:
+        self.clause = clause
+        self.reason = reason
+        super().__init__(f"{clause}: {reason}")
+
+
+# --- boarding parties (Initiative Phase) ---------------------------------------------------------------
+
+
+def _men_at(record: ShipRecord, post: str) -> int:
+    if post.startswith("gun:"):
+        return record.gun(post[4:]).manned
+    return record.crew.count(post)
+
+
+def _set_men(record: ShipRecord, post: str, men: int) -> ShipRecord:
+    if post.startswith("gun:"):
+        return record.with_gun(replace(record.gun(post[4:]), manned=men))
+    return replace(record, crew=record.crew.with_count(post, men))
+
+
+def form_party(record: ShipRecord, men: Mapping[str, int]) -> ShipRecord:
+    """Form a boarding party, or add to the one at home, from the posts named: ``{"officers": 1,
+    "deckhands": 5}`` marks off one officer box and five deckhand boxes (SG-BRD-01/02). The party must then
+    hold an officer (SG-CREW-01); a ship boarded by the enemy with no officer left cannot add men to its
+    defenders (SG-BRD-19). Raises :class:`PartyError`."""
+    if not men or any(type(n) is not int or n < 0 for n in men.values()):
+        raise PartyError("SG-BRD-01", 'a party is {"post": men, ...}, whole numbers, at least one man')
+    party = record.party
+    posts = dict(party.posts)
+    for post, count in men.items():
+        if count == 0:
+            continue
+        try:
+            rank = party_rank(post)
+            here = _men_at(record, post)
+        except (KeyError, ValueError) as error:
+            raise PartyError("SG-BRD-01", str(error)) from None
+        if here < count:
+            raise PartyError("SG-BRD-01", f"{record.name} has {here} at {post}, not {count}")
+        record = _set_men(record, post, here - count)
+        party = party.with_count(rank, party.count(rank) + count)
+        posts[post] = posts.get(post, 0) + count
+    if party.officers == 0:
+        raise PartyError("SG-CREW-01", "a boarding party must include an officer")
+    return replace(record, party=replace(party, posts=tuple(posts.items())))
+
+
+def disband_party(record: ShipRecord) -> ShipRecord:
+    """Send the party at home back to its posts: each survivor erases a casualty mark where the party's men
+    came from, rank by rank, in the order they were taken (SG-BRD-04). Boarders across must come home
+    first."""
+    if record.boarders.men:
+        raise PartyError("SG-BRD-04", f"{record.name}'s boarders are still across on {record.boarding}")
+    party = record.party
+    left = {rank: party.count(rank) for rank in PARTY_RANKS}
+    for post, formed in party.posts:
+        rank = party_rank(post)
+        back = min(formed, left[rank])
+        if back:
+            record = _set_men(record, post, _men_at(record, post) + back)
+            left[rank] -= back
+    return replace(record, party=NO_PARTY)
+
+
+# --- ramming -------------------------------------------------------------------------------------------
+
+
+def avoidance_mp(speed: int) -> int:
+    """Movement points spent avoiding a ram or grapple: half the allowance, rounded up (SG-RAM-05)."""
+    return _ceil_div(max(speed, 0), cint("ram", "avoiding_costs_speed_divided_by"))
+
+
+def immobilized(record: ShipRecord) -> bool:
+    """Stopped by battle damage: no speed left even at its best (a kite's best die) (SG-RAM-09)."""
+    return record.effective_speed(6 if record.is_kite else None) == 0
+
+
+def _quality(record: ShipRecord) -> int:
+    table: Mapping[str, int] = close_tables()["ram"]["crew_quality"]
+    return int(table[record.crew_quality])
+
+
+def ram_modifiers(rammer: ShipRecord, target: ShipRecord, avoiding_mp: int) -> dict[str, int]:
+    """What moves the ram roll (it must come to the success number or less, SG-RAM-07): the target's
+    avoidance adds its movement points (SG-RAM-08/10); a Green rammer adds 1 and a Crack one takes 1 off;
+    an avoiding Green target takes 1 off and a Crack one adds 1 (SG-CQ-03/07)."""
+    mods: dict[str, int] = {}
+    if avoiding_mp:
+        mods[f"{target.name} avoiding ({avoiding_mp} MP)"] = avoiding_mp
+    if _quality(rammer):
+        mods[f"{rammer.crew_quality} rammer"] = -_quality(rammer)
+    if avoiding_mp and _quality(target):
+        mods[f"{target.crew_quality} crew avoiding"] = _quality(target)
+    return mods
+
+
+def ram_hits(rammer: ShipRecord) -> tuple[int, bool]:
+    """A fitted ram's hull hits: half the rammer's hull size, and whether an odd half hit is rolled for
+    (SG-RAM-11)."""
+    per = cint("ram", "hull_hits_per_rammer_hull_size")
+    return rammer.hull_size // per, rammer.hull_size % per != 0
+
+
+# --- grappling -----------------------------------------------------------------------------------------
+
+
+def grapple_attempts(record: ShipRecord, avoiding_mp: int) -> int:
+    """Half the deckhands, rounded up, each try once (SG-GRAP-02); the target's avoidance takes one attempt
+    per movement point (the reading of SG-GRAP-03 in close-action.json)."""
+    attempts = _ceil_div(record.crew.deckhands, cint("grapple", "deckhands_per_attempt"))
+    return max(attempts - avoiding_mp * cint("grapple", "attempts_lost_per_avoiding_mp"), 0)
+
+
+# --- crossing ------------------------------------------------------------------------------------------
+
+
+def crossing_limit(a: ShipRecord, b: ShipRecord, *, over_bow_or_stern: bool) -> int:
+    """Men who may cross between two grappled ships in a phase: five per hull size of the smaller ship
+    (SG-BRD-07/08), half that, rounded up, over a bow or stern (SG-BRD-09)."""
+    limit = cint("boarding", "men_per_smaller_hull_size") * min(a.hull_size, b.hull_size)
+    return _ceil_div(limit, cint("boarding", "bow_or_stern_divisor")) if over_bow_or_stern else limit
+
+
+# Who crosses first: the leaders, so that a party cut short still has one (SG-BRD-17).
+CROSSING_ORDER = ("officers", "petty_officers", "marines", "seamen")
+
+
+def send_across(record: ShipRecord, target: str, men: int) -> tuple[ShipRecord, int]:
+    """Send up to ``men`` of the party at home across to ``target`` (SG-BRD-05), leaders first. Returns the
+    record and how many crossed."""
+    party, boarders = record.party, record.boarders
+    sent = 0
+    for rank in CROSSING_ORDER:
+        going = min(party.count(rank), men - sent)
+        if going:
+            party = party.with_count(rank, party.count(rank) - going)
+            boarders = boarders.with_count(rank, boarders.count(rank) + going)
+            sent += going
+    if not sent:
+        return record, 0
+    return replace(record, party=party, boarders=boarders, boarding=target), sent
+
+
+def bring_home(record: ShipRecord) -> ShipRecord:
+    """The boarders come back to the party at home (a retreat, SG-BRD-17, SG-CREW-02, or a recall)."""
+    if not record.boarders.men:
+        return replace(record, boarders=NO_PARTY, boarding=None)
+    return replace(record, party=record.party.plus(record.boarders), boarders=NO_PARTY, boarding=None)
+
+
+def crossing_casualties(before: ShipRecord, after: ShipRecord, crossing: int) -> tuple[ShipRecord, int]:
+    """The crew casualties a shot of small arms, shrapnel or grape gave a ship whose boarders are crossing
+    this phase fall on the men crossing instead (SG-BRD-10/11): up to ``crossing`` of them, the posts the
+    shot emptied get their men back and the party at home loses as many, its seamen first. Returns the
+    record and how many of the crossing men fell."""
+    crossing = min(crossing, after.party.men)
+    if not after.afloat or crossing <= 0:
+        return after, 0
+    record, taken = after, 0
+    for post in ("deckhands", *(p for p in CREW_COUNTS if p != "deckhands")):
+        back = min(before.crew.count(post) - record.crew.count(post), crossing - taken)
+        if back > 0:
+            record = replace(record, crew=record.crew.with_count(post, record.crew.count(post) + back))
+            taken += back
+    for gun in before.guns:
+        back = min(gun.manned - record.gun(gun.id).manned, crossing - taken)
+        if back > 0:
+            record = record.with_gun(replace(record.gun(gun.id), manned=record.gun(gun.id).manned + back))
+            taken += back
+    back = min(record.crew.maneuver_lost - before.crew.maneuver_lost, crossing - taken)
+    if back > 0:
+        record = replace(record, crew=replace(record.crew, maneuver_lost=record.crew.maneuver_lost - back))
+        taken += back
+    party = record.party
+    for rank in reversed(CROSSING_ORDER):  # the seamen fall first, the leaders last
+        dying = min(party.count(rank), taken - (record.party.men - party.men))
+        party = party.with_count(rank, party.count(rank) - dying)
+    return replace(record, party=party), record.party.men - party.men
+
+
+# --- boarding combat -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Men of one rank on one side of a boarding fight: ``where`` is "boarders", "party" (the defenders' own
+    party at home) or "crew" (a post of the record)."""
+
+    ship: str
+    where: str
+    key: str
+    rank: str
+
+
+# The defenders, in the order their owner loses them (SG-BRD-12; the standing order of close-action.json).
+DEFENDERS = (
+    ("party", "seamen", "seamen"),
+    ("crew", "deckhands", "seamen"),
+    ("party", "marines", "marines"),
+    ("crew", "marines", "marines"),
+    ("party", "petty_officers", "petty_officers"),
+    ("crew", "petty_officers", "petty_officers"),
+    ("party", "officers", "officers"),
+    ("crew", "marine_officers", "officers"),
+)
+ATTACKERS = (
+    ("boarders", "seamen", "seamen"),
+    ("boarders", "marines", "marines"),
+    ("boarders", "petty_officers", "petty_officers"),
+    ("boarders", "officers", "officers"),
+)
+
+
+def _men(record: ShipRecord, pool: Pool) -> int:
+    if pool.where == "crew":
+        return record.crew.count(pool.key)
+    return (record.party if pool.where == "party" else record.boarders).count(pool.key)
+
+
+def _kill(record: ShipRecord, pool: Pool, men: int) -> ShipRecord:
+    left = _men(record, pool) - men
+    if pool.where == "crew":
+        return replace(record, crew=record.crew.with_count(pool.key, left))
+    if pool.where == "party":
+        return replace(record, party=record.party.with_count(pool.key, left))
+    return replace(record, boarders=record.boarders.with_count(pool.key, left))
+
+
+def defender_pools(defender: ShipRecord) -> list[Pool]:
+    return [Pool(defender.name, where, key, rank) for where, key, rank in DEFENDERS]
+
+
+def attacker_pools(attackers: Sequence[ShipRecord]) -> list[Pool]:
+    """By rank in the standing order, the first party's men before the next's."""
+    return [Pool(a.name, where, key, rank) for where, key, rank in ATTACKERS for a in attackers]
+
+
+def fighting(records: Mapping[str, ShipRecord], pools: Sequence[Pool]) -> int:
+    return sum(_men(records[p.ship], p) for p in pools)
+
+
+def _kills(log: _Log, side: str, ship: ShipRecord, men: int, *, leaders: bool) -> int:
+    """One die per man: a 6 kills, 5-6 for officers and marines; a Crack crew adds 1 to each (SG-BRD-14,
+    SG-CQ-09)."""
+    if men <= 0:
+        return 0
+    base = cint("boarding", "leaders_kill_on_at_least" if leaders else "kills_on_at_least")
+    bonus = int(close_tables()["boarding"]["crew_quality_bonus_per_die"][ship.crew_quality])
+    on = base - bonus
+    who = "officers and marines" if leaders else "men"
+    faces = log.roll(
+        f"boarding combat: {side} {ship.name}'s {men} {who}",
+        ship=ship.name,
+        clauses=["SG-BRD-14", *(["SG-CQ-09"] if bonus else [])],
+        count=men,
+        needed=f"each die {on}+" + (f" ({base}+, {ship.crew_quality} +{bonus})" if bonus else "") + " kills",
+        judge=lambda faces, _total: f"{sum(1 for f in faces if f >= on)} killed",
+    )
+    return sum(1 for face in faces if face >= on)
+
+
+def _take_losses(
+    log: _Log, side: str, records: dict[str, ShipRecord], pools: Sequence[Pool], losses: int
+) -> dict[str, ShipRecord]:
+    """A side's boarding casualties: the rank die first (at most the casualties: one is an officer or a
+    petty officer; on a 1, an officer; if there is none of that rank, a seaman or marine), then the standing
+    order (SG-BRD-16)."""
+    losses = min(losses, fighting(records, pools))
+    if losses <= 0:
+        return records
+    officer_on = cint("boarding", "officer_casualty_on")
+    by_rank = {rank: sum(_men(records[p.ship], p) for p in pools if p.rank == rank) for rank in PARTY_RANKS}
+    prefer = "petty_officers" if by_rank["petty_officers"] >= by_rank["officers"] else "officers"
+    (face,) = log.roll(
+        f"boarding casualties: is one of {side}'s {losses} an officer or petty officer",
+        ship=pools[0].ship,
+        clauses=["SG-BRD-16"],
+        needed=f"{losses} or less: an officer or petty officer; {officer_on}: an officer",
+        judge=lambda faces, _total: (
+            "an officer"
+            if faces[0] <= losses and faces[0] == officer_on
+            else "an officer or petty officer"
+            if faces[0] <= losses
+            else "men of the owner's choosing"
+        ),
+    )
+    left = losses
+    if face <= losses:
+        rank = "officers" if face == officer_on else prefer
+        ranked = [p for p in pools if p.rank == rank and _men(records[p.ship], p)]
+        if ranked:
+            records[ranked[0].ship] = _kill(records[ranked[0].ship], ranked[0], 1)
+            left -= 1
+    for pool in pools:
+        if not left:
+            break
+        take = min(left, _men(records[pool.ship], pool))
+        if take:
+            records[pool.ship] = _kill(records[pool.ship], pool, take)
+            left -= take
+    return records
+
+
+@dataclass(frozen=True)
+class BoardingRound:
+    """What one round of boarding combat did: the changed records, its rolls, the attackers' and defenders'
+    losses, whether the ship was taken (deck secured, SG-BRD-13, or no officer or petty officer left,
+    SG-BRD-18) and which attacking ships' parties went home (SG-BRD-17, SG-CREW-02)."""
+
+    records: Mapping[str, ShipRecord]
+    happened: list[Happening]
+    attackers_lost: int
+    defenders_lost: int
+    taken: bool
+    retreated: tuple[str, ...]
+
+
+def has_leader(party: Party, *, officers_only: bool) -> bool:
+    return party.officers > 0 if officers_only else party.leaders > 0
+
+
+def boarding_round(
+    attackers: Sequence[ShipRecord], defender: ShipRecord, *, roller: Roller, officers_only: bool = False
+) -> BoardingRound:
+    """One round of boarding combat on ``defender`` by the ``attackers``' boarders aboard it: every man rolls,
+    then the casualties of both sides are taken together (SG-BRD-12..18)."""
+    log = _Log(roller)
+    records = {a.name: a for a in attackers} | {defender.name: defender}
+    a_pools, d_pools = attacker_pools(attackers), defender_pools(defender)
+    killed_by_attackers = 0
+    for ship in attackers:
+        b = ship.boarders
+        killed_by_attackers += _kills(log, "attacker", ship, b.officers + b.marines, leaders=True)
+        killed_by_attackers += _kills(log, "attacker", ship, b.petty_officers + b.seamen, leaders=False)
+    lead = sum(_men(defender, p) for p in d_pools if p.rank in ("officers", "marines"))
+    rest = fighting(records, d_pools) - lead
+    killed_by_defenders = _kills(log, "defender", defender, lead, leaders=True)
+    killed_by_defenders += _kills(log, "defender", defender, rest, leaders=False)
+    before_a, before_d = fighting(records, a_pools), fighting(records, d_pools)
+    records = _take_losses(log, "the boarders", records, a_pools, killed_by_defenders)
+    records = _take_losses(log, f"{defender.name}'s defenders", records, d_pools, killed_by_attackers)
+    retreated: list[str] = []
+    for ship in attackers:
+        record = records[ship.name]
+        if not record.boarders.men:
+            records[ship.name] = replace(record, boarders=NO_PARTY, boarding=None)
+            log.note(f"{ship.name}'s boarders are all down", ship=ship.name, clauses=["SG-BRD-14"], outcome="gone")
+        elif not has_leader(record.boarders, officers_only=officers_only):
+            records[ship.name] = bring_home(record)
+            retreated.append(ship.name)
+            clause = "SG-CREW-02" if officers_only else "SG-BRD-17"
+            log.note(
+                f"{ship.name}'s boarders have no {'officer' if officers_only else 'officer or petty officer'} left",
+                ship=ship.name,
+                clauses=[clause],
+                outcome="they retreat to their own ship",
+            )
+    held = any(records[a.name].boarders.men for a in attackers)
+    target = records[defender.name]
+    secured = fighting(records, d_pools) == 0
+    petty_officers = target.crew.petty_officers_aboard + target.party.petty_officers + target.boarders.petty_officers
+    leaderless = target.officers_alive + petty_officers == 0
+    taken = held and (secured or leaderless)
+    if taken:
+        log.note(
+            f"{defender.name} is taken",
+            ship=defender.name,
+            clauses=["SG-BRD-13"] if secured else ["SG-BRD-18"],
+            outcome="deck secured: the crew surrenders" if secured else "no officer or petty officer left: surrenders",
+        )
+    return BoardingRound(
+        records=records,
+        happened=log.happened,
+        attackers_lost=before_a - fighting(records, a_pools),
+        defenders_lost=before_d - fighting(records, d_pools),
+        taken=taken,
+        retreated=tuple(retreated),
+    )
