@@ -1720,6 +1720,14 @@ def _lose_trim(
     stunned."""
     if record.status != "flying":
         return record
+    if record.grappled_with:  # held up by the grapple (SG-GRAP-09)
+        log.note(
+            f"{record.name} is grappled: the loss of trim is ignored",
+            ship=record.name,
+            clauses=["SG-GRAP-09"],
+            outcome="ignored",
+        )
+        return record
     needed = f"more than {damage_value}"
     if rules.errata and damage_value >= tint("trim", "errata_damage_value_at_least"):
         needed = f"{tint('trim', 'errata_modified_roll_needed')}+"

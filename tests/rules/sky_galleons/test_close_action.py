@@ -9,8 +9,9 @@ import pytest
 
 from battles.rules.sky_galleons import close_action
 from battles.rules.sky_galleons.close_action import PartyError, boarding_round
-from battles.rules.sky_galleons.combat import FixedDice
+from battles.rules.sky_galleons.combat import FixedDice, lose_trim
 from battles.rules.sky_galleons.record import (
+    Moment,
     Party,
     ShipRecord,
     assign_gun_crew,
@@ -299,3 +300,15 @@ def test_boarders_all_killed_leave_nothing_aboard() -> None:
     assert result.records["Boarder"].boarders.men == 0
     assert result.records["Boarder"].boarding is None
     assert not result.taken
+
+
+@pytest.mark.rule("SG-GRAP-09")
+def test_a_grappled_ship_ignores_a_loss_of_trim() -> None:
+    ship = replace(endtime(), grappled_with=("Other",))
+    dice = FixedDice()
+    after, happened = lose_trim(ship, 6, now=Moment(1), roller=dice)
+    assert after == ship
+    assert dice.calls == []
+    assert happened[0]["clauses"] == ["SG-GRAP-09"]
+    free, _ = lose_trim(endtime(), 6, now=Moment(1), roller=FixedDice(1, 1, 6))
+    assert free.altitude != endtime().altitude  # the same blow drops a ship that is not grappled
