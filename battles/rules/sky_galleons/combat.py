@@ -226,18 +226,21 @@ class _Log:
         return items[face - 1]
 
     def note(self, purpose: str, *, ship: str, clauses: Sequence[str], outcome: str) -> None:
-        self.happened.append(
-            {
-                "ship": ship,
-                "purpose": purpose,
-                "faces": [],
-                "modifiers": {},
-                "total": None,
-                "needed": "",
-                "outcome": outcome,
-                "clauses": list(clauses),
-            }
-        )
+        self.happened.append(note(purpose, ship=ship, clauses=clauses, outcome=outcome))
+
+
+def note(purpose: str, *, ship: str, clauses: Sequence[str], outcome: str) -> Happening:
+    """A rule's effect without dice, as a happening."""
+    return {
+        "ship": ship,
+        "purpose": purpose,
+        "faces": [],
+        "modifiers": {},
+        "total": None,
+        "needed": "",
+        "outcome": outcome,
+        "clauses": list(clauses),
+    }
 
 
 def _no_dice(purpose: str, count: int, sides: int, **_described: Any) -> tuple[int, ...]:

@@ -2109,17 +2109,7 @@ def _ungrapple(record: ShipRecord, other: str) -> ShipRecord:
 
 
 def _note(ship: str, what: str, outcome: str, clauses: Sequence[str]) -> Happening:
-    """A rule's effect without dice, in the shape combat's happenings have."""
-    return {
-        "ship": ship,
-        "purpose": what,
-        "faces": [],
-        "modifiers": {},
-        "total": None,
-        "needed": "",
-        "outcome": outcome,
-        "clauses": list(clauses),
-    }
+    return combat.note(what, ship=ship, clauses=clauses, outcome=outcome)
 
 
 def _crew_change(record: ShipRecord, change: Mapping[str, JSON]) -> ShipRecord:
