@@ -180,6 +180,30 @@ def grapple_attempts(record: ShipRecord, avoiding_mp: int) -> int:
     return max(attempts - avoiding_mp * cint("grapple", "attempts_lost_per_avoiding_mp"), 0)
 
 
+# --- towing ------------------------------------------------------------------------------------------
+
+
+def tow_speed(speed: int, tower_hull: int, towed_hull: int) -> int:
+    """A towing ship's allowance: halved, rounded up, then less the towed hull size over its own, rounded
+    down (SG-TOW-04/06/07). The formula governs where the text's second example disagrees (SG-TOW-08)."""
+    halved = _ceil_div(max(speed, 0), cint("tow", "speed_divisor"))
+    return max(halved - towed_hull // max(tower_hull, 1), 0)
+
+
+def tow_kite_die(die: int, *, upwind: bool) -> int:
+    """A towing kite's movement die: halved, and halved again towing upwind, rounded up (SG-TOW-05)."""
+    halved = _ceil_div(die, cint("tow", "speed_divisor"))
+    return _ceil_div(halved, cint("tow", "speed_divisor")) if upwind else halved
+
+
+def tow_trim_manned(towed: ShipRecord, prize_crew: ShipRecord | None = None) -> bool:
+    """A ship in tow needs an officer or petty officer at its trim station (SG-TOW-09): its own, or, for a
+    prize, one of the captor's boarders aboard, whatever the nation (SG-TOW-10)."""
+    if towed.trim_manned and towed.crew.officers_aboard + towed.crew.petty_officers_aboard > 0:
+        return True
+    return prize_crew is not None and prize_crew.boarding == towed.name and prize_crew.boarders.leaders > 0
+
+
 # --- crossing ------------------------------------------------------------------------------------------
 
 

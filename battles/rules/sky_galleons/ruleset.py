@@ -120,6 +120,19 @@ class Board:
     captured: Mapping[str, str] = field(default_factory=dict)
     # Each kite's movement die, rolled at the start of its side's movement phase (SG-KITE-02/04).
     kite_dice: Mapping[str, int] = field(default_factory=dict)
+    # Tows: the towed ship -> (its tower, the turn the cable was rigged); it tows from the next turn (SG-TOW-03).
+    tows: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+
+    def tower_of(self, name: str) -> str | None:
+        return self.tows[name][0] if name in self.tows else None
+
+    def towing(self, tower: str) -> str | None:
+        """The ship ``tower`` has in tow, if any."""
+        return next((towed for towed, (t, _) in self.tows.items() if t == tower), None)
+
+    def ally(self, side: str, other: ShipRecord) -> bool:
+        """A ship of the side, or a prize it has taken."""
+        return other.side == side or self.captured.get(other.name) == side
 
     @cached_property
     def by_name(self) -> dict[str, ShipRecord]:
@@ -284,6 +297,7 @@ class SkyGalleons(BaseRuleset[Board]):
             "crossing": {k: [t, n] for k, (t, n) in board.crossing.items()},
             "captured": dict(board.captured),
             "kite_dice": dict(board.kite_dice),
+            "tows": {k: [t, n] for k, (t, n) in board.tows.items()},
         }
 
     def board_from_json(self, data: JSON) -> Board:
@@ -328,6 +342,7 @@ class SkyGalleons(BaseRuleset[Board]):
             crossing={str(k): _crossing(v) for k, v in read_object(d["crossing"]).items()},
             captured={str(k): str(v) for k, v in read_object(d["captured"]).items()},
             kite_dice=_counts(d["kite_dice"]),
+            tows={str(k): _crossing(v) for k, v in read_object(d["tows"]).items()},
         )
 
     def ai_policy(self, seed: bytes, side: str) -> Any:
@@ -376,6 +391,9 @@ class SkyGalleons(BaseRuleset[Board]):
         board = state.board
         avoided = board.avoiding.get(record.name, 0)
         last = board.last_moved.get(record.name, 0)
+        towed = self.ready_tow(state, record.name)
+        if towed is not None:
+            return self._tow_allowance(state, record, board.ship(towed), last)
         if record.is_kite and board.wind is not None:
             sailing = movement.allowance(
                 record, now=self.now(state), last_hexes=last, kite_die=self.kite_die(board, record), wind=board.wind
@@ -614,6 +632,18 @@ class SkyGalleons(BaseRuleset[Board]):
                         {"pair": [a, b], "clauses": ["SG-GRAP-05", "SG-GRAP-06", "SG-GRAP-07"]},
                         ships=[a, b],
                     )
+            for pair in read_list(choice.get("tow", [])):
+                tower, towed = (str(n) for n in read_list(pair))
+                ctx.emit(
+                    "tow rigged",
+                    {
+                        "tower": tower,
+                        "towed": towed,
+                        "rigged_turn": ctx.state.turn,
+                        "clauses": ["SG-TOW-01", "SG-TOW-03"],
+                    },
+                    ships=[tower, towed],
+                )
             for name in read_list(choice.get("strike", [])):
                 self._out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
         if self._check_victory(ctx):
@@ -743,11 +773,13 @@ class SkyGalleons(BaseRuleset[Board]):
         side = ctx.board.moving
         assert side is not None
         waiting = [s for s in ctx.board.fighting(side) if s.name not in ctx.board.moves_done]
-        while waiting and waiting[0].grappled_with:  # SG-GRAP-08: a grappled ship stays where it is
+        while waiting and self._held(ctx.state, waiting[0]):  # SG-GRAP-08: a grappled ship stays where it is
             held = waiting.pop(0)
+            tower = ctx.board.tower_of(held.name)
+            why = f"in tow of {tower}" if tower else f"grappled with {', '.join(held.grappled_with)}"
             ctx.emit(
                 "move held",
-                {"ship": held.name, "why": f"grappled with {', '.join(held.grappled_with)}", "clauses": ["SG-GRAP-08"]},
+                {"ship": held.name, "why": why, "clauses": ["SG-TOW-01"] if tower else ["SG-GRAP-08"]},
                 ships=[held.name],
             )
             self._moved_done(ctx, held.name, 0)
@@ -772,8 +804,8 @@ class SkyGalleons(BaseRuleset[Board]):
         name = ctx.board.asking
         if answer is not None and name not in ctx.board.moves_done:
             steps, attack = move_parts(answer.choice)
-            if attack is None:
-                self._carry_out(ctx, name, steps)
+            if attack is None or ctx.board.ally(ctx.board.ship(name).side, ctx.board.ship(attack[1])):
+                self._carry_out(ctx, name, steps, attack)  # a friendly grapple needs no declaration (SG-TOW-02)
             else:
                 ctx.emit(
                     "held move",
@@ -784,6 +816,32 @@ class SkyGalleons(BaseRuleset[Board]):
                     return
                 self._carry_out(ctx, name, steps, attack)
         self._ask_move(ctx)
+
+    def ready_tow(self, state: BattleState[Board], tower: str) -> str | None:
+        """The ship ``tower`` may tow this phase: rigged in an earlier turn (SG-TOW-03)."""
+        towed = state.board.towing(tower)
+        if towed is None or state.board.tows[towed][1] >= state.turn:
+            return None
+        return towed
+
+    def _tow_allowance(
+        self, state: BattleState[Board], tower: ShipRecord, towed: ShipRecord, last: int
+    ) -> movement.Allowance:
+        """Towing: half the allowance, less the weight of the tow (SG-TOW-04..07); a kite halves its die,
+        twice upwind (SG-TOW-05)."""
+        board, now = state.board, self.now(state)
+        if tower.is_kite and board.wind is not None:
+            die = self.kite_die(board, tower)
+            sailing = movement.allowance(
+                tower, now=now, last_hexes=last, kite_die=close_action.tow_kite_die(die, upwind=False), wind=board.wind
+            )
+            assert sailing.sail is not None
+            weight = towed.hull_size // max(tower.hull_size, 1)
+            run = max(sailing.sail.run - weight, 0)
+            beat = max(tower.effective_speed(close_action.tow_kite_die(die, upwind=True), with_wind=False) - weight, 0)
+            return replace(sailing, speed=max(run, beat), sail=replace(sailing.sail, run=run, beat=beat))
+        speed = close_action.tow_speed(self.speed(tower, board), tower.hull_size, towed.hull_size)
+        return movement.allowance(tower, now=now, speed=speed, last_hexes=last)
 
     def _ask_avoid(self, ctx: Context[Board], name: str, attack: tuple[str, str]) -> bool:
         """Ask the target whether it avoids (SG-RAM-05), unless it cannot or already does this turn."""
@@ -996,9 +1054,8 @@ class SkyGalleons(BaseRuleset[Board]):
         a ram whose path never met the target is a lost attempt."""
         kind, target_name = attack
         ship, target = ctx.board.ship(name), ctx.board.ship(target_name)
-        if not (
-            self._alongside(ship, target) and self._in_fight(ctx.board, ship) and self._in_fight(ctx.board, target)
-        ):
+        reachable = self._in_fight(ctx.board, target) or ctx.board.captured.get(target_name) == ship.side
+        if not (self._alongside(ship, target) and self._in_fight(ctx.board, ship) and reachable):
             ctx.emit(
                 "attempt lost",
                 {
@@ -1012,6 +1069,9 @@ class SkyGalleons(BaseRuleset[Board]):
             return
         if kind == RAM:  # it ended its move in the target's hex without entering it: the ram is tried there
             self._ram(ctx, name, target_name)
+            return
+        if ctx.board.ally(ship.side, target):  # a friend or a prize: the lines go across at once (SG-TOW-02)
+            self._grappled(ctx, name, target_name, ["SG-TOW-02"])
             return
         avoiding = ctx.board.avoiding.get(target_name, 0)
         attempts = close_action.grapple_attempts(ship, avoiding)
@@ -1041,7 +1101,30 @@ class SkyGalleons(BaseRuleset[Board]):
             if s.name != name and s.afloat and s.name not in board.out and s.position == hex_ and s.altitude == altitude
         ]
 
+    def _held(self, state: BattleState[Board], record: ShipRecord) -> bool:
+        """Grappled and not towing: it may not move (SG-GRAP-08); a tower moves with its tow only."""
+        if not record.grappled_with:
+            return False
+        towed = self.ready_tow(state, record.name)
+        return towed is None or set(record.grappled_with) != {towed}
+
     def _moved_done(self, ctx: Context[Board], name: str, hexes: int) -> None:
+        towed = self.ready_tow(ctx.state, name)
+        if towed is not None and towed in ctx.board.ship(name).grappled_with:
+            tower = ctx.board.ship(name)  # the ship in tow comes along, ending where its tower ends (SG-TOW-01)
+            ctx.emit(
+                "towed",
+                {
+                    "ship": towed,
+                    "hex": None if tower.position is None else tower.position.to_json(),
+                    "facing": tower.facing,
+                    "altitude": tower.altitude,
+                    "clauses": ["SG-TOW-01", "SG-TOW-04"],
+                },
+                ships=[towed, name],
+            )
+            if ctx.board.out.get(name) == ESCAPED:
+                self._out(ctx, towed, ESCAPED, f"leaves the battle in tow of {name}", ["SG-TOW-01"])
         ctx.emit("move done", {"ship": name, "hexes": hexes}, ships=[name])
 
     def _move_ends(self, ctx: Context[Board], name: str, ends: str, clauses: Sequence[str]) -> None:
@@ -1568,7 +1651,15 @@ class SkyGalleons(BaseRuleset[Board]):
             a, b = (board.ship(str(n)) for n in read_list(data["pair"]))
             if kind == "grappled":
                 return board.with_ship(_grapple(a, b.name)).with_ship(_grapple(b, a.name))
-            return board.with_ship(_ungrapple(a, b.name)).with_ship(_ungrapple(b, a.name))
+            tows = {k: v for k, v in board.tows.items() if {k, v[0]} != {a.name, b.name}}  # the tow is cast off
+            return replace(board.with_ship(_ungrapple(a, b.name)).with_ship(_ungrapple(b, a.name)), tows=tows)
+        if kind == "tow rigged":
+            tows = {**board.tows, str(data["towed"]): (str(data["tower"]), read_int(data["rigged_turn"]))}
+            return replace(board, tows=tows)
+        if kind == "towed":
+            if data["hex"] is None:
+                return board
+            return board.with_ship(_placed_at(board.ship(str(data["ship"])), data))
         if kind == "ram declarations":
             return replace(board, rammers=_counts(data["declared"]), ram_attempts={})
         if kind == "held move":
@@ -1667,6 +1758,14 @@ class SkyGalleons(BaseRuleset[Board]):
         assert attack is not None
         kind, target_name = attack
         board = state.board
+        friend = board.by_name.get(target_name)
+        if friend is not None and friend.name != record.name and board.ally(record.side, friend):
+            end = (path[-1].hex, path[-1].altitude) if path else (record.position, record.altitude)
+            if kind != GRAPPLE or end != (friend.position, friend.altitude) or not friend.afloat:
+                return Rejection(
+                    "SG-TOW-02", f"to take {target_name} in hand, grapple: end the move in her hex at her altitude"
+                )
+            return None
         if board.phase_no != 1:
             return Rejection("SG-RAM-03", "rams and grapples are tried only in the first player's movement phase")
         used = board.ram_attempts.get(record.side, 0)
@@ -1692,14 +1791,14 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _orders_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
         advanced = bool(state.options["advanced"])
-        keys = {"crew", "strike"} | ({"ram", "parties", "disband", "recall", "cut"} if advanced else set())
+        keys = {"crew", "strike"} | ({"ram", "parties", "disband", "recall", "cut", "tow"} if advanced else set())
         if not isinstance(choice, dict) or set(choice) - keys:
             return Rejection(
                 "SG-SEQ-02",
                 'orders are {"crew": [changes], "strike": [ship names]'
                 + (
                     ', "ram": ships that will ram or grapple, "parties": [{"ship", "men": {post: n}}], '
-                    '"disband": [ships], "recall": [ships], "cut": [[ship, other]]}'
+                    '"disband": [ships], "recall": [ships], "cut": [[ship, other]], "tow": [[tower, ship in tow]]}'
                     if advanced
                     else "}"
                 ),
@@ -1791,6 +1890,29 @@ class SkyGalleons(BaseRuleset[Board]):
                 return Rejection("SG-GRAP-05", f"enemy boarders are aboard {record.name}: the grapple holds")
             if record.boarding == other and record.boarders.men:
                 return Rejection("SG-GRAP-06", f"{record.name}'s boarders are still aboard {other}: recall them first")
+        for pair in read_list(choice.get("tow", [])):
+            if not isinstance(pair, list) or len(pair) != 2:
+                return Rejection("SG-TOW-01", "a tow names [your towing ship, the ship to take in tow]")
+            record = own(pair[0], "SG-TOW-01")
+            if isinstance(record, Rejection):
+                return record
+            problem = self._tow_problem(state.board, record, str(pair[1]))
+            if problem is not None:
+                return problem
+        return None
+
+    def _tow_problem(self, board: Board, tower: ShipRecord, name: str) -> Rejection | None:
+        """A tow is rigged between grappled ships, a friend or a prize, with an officer or petty officer at the
+        towed ship's trim station (SG-TOW-01/03/09/10)."""
+        towed = board.by_name.get(name)
+        if towed is None or name not in tower.grappled_with:
+            return Rejection("SG-TOW-01", f"{tower.name} must be grappled with {name} to rig a tow")
+        if not board.ally(tower.side, towed):
+            return Rejection("SG-TOW-01", f"{name} is neither a friend nor a prize of yours")
+        if name in board.tows or board.towing(tower.name) is not None or tower.name in board.tows:
+            return Rejection("SG-TOW-03", "a ship tows one ship, and a ship in tow tows none")
+        if not close_action.tow_trim_manned(towed, tower):
+            return Rejection("SG-TOW-09", f"nobody of rank is at {name}'s trim station to keep her trimmed in tow")
         return None
 
     def _fire_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
@@ -1982,6 +2104,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 {"recall": [ship.name]},
             ]
             orders += [{"cut": [[ship.name, other]]} for other in ship.grappled_with]
+            orders += [{"tow": [[ship.name, other]]} for other in ship.grappled_with]
             for order in orders:
                 choice: JSON = {"crew": [], "strike": [], **order}
                 if self._orders_problem(state, side, choice) is None:

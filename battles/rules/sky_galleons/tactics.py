@@ -755,8 +755,15 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
         for other in enemy_alongside:
             if other not in winnable and not boarded and record.boarding != other.name:
                 cut.append([record.name, other.name])
+    tows: list[JSON] = []
+    for record in board.fighting(request.side):  # take a prize or a crippled friend in tow (SG-TOW-01, BRD-21)
+        for name in record.grappled_with:
+            other = board.ship(name)
+            if board.ally(record.side, other) and rs.ready_tow(state, record.name) is None:
+                tows.append([record.name, name])
+                break
     orders: dict[str, JSON] = {"ram": rammers} if rammers else {}
-    for key, value in (("parties", parties), ("disband", disband), ("cut", cut)):
+    for key, value in (("parties", parties), ("disband", disband), ("cut", cut), ("tow", tows)):
         if value:
             orders[key] = list[JSON](value)
     checked: dict[str, JSON] = {}

@@ -510,3 +510,80 @@ def test_a_grappled_ship_whose_ceiling_falls_two_levels_breaks_free_and_drops_wi
     assert rolls(events, "recovers trim (grapple broken)")
     dropped = next(e for e in kinds(events, "ship") if e.data["ship"] == "Runner")
     assert dropped.data["record"]["altitude"] == rows[2].altitude
+
+
+# --- towing -------------------------------------------------------------------------------------------------
+
+
+def convoy(seed: bytes, *, together: bool) -> State:
+    """Side a's Endtime "Tug" and a Sky Runner "Hulk" (a hex apart, or grappled in one hex); side b far off."""
+    tug = ship("Tug", "Endtime", (6, 6) if together else (6, 7))
+    hulk = ship("Hulk", "Sky Runner", (6, 6))
+    state = begin(scenario([tug, hulk], [ship("Far", "Sky Runner", (14, 2))], turns=4), seed)
+    if together:
+        board = state.board
+        state = replace(
+            state,
+            board=board.with_ship(replace(board.ship("Tug"), grappled_with=("Hulk",))).with_ship(
+                replace(board.ship("Hulk"), grappled_with=("Tug",))
+            ),
+        )
+    return state
+
+
+@pytest.mark.rule("SG-TOW-02")
+def test_a_friendly_ship_grapples_a_friend_by_ending_its_move_beside_her_in_any_phase() -> None:
+    seed = b"tow-grapple"
+    state = convoy(seed, together=False)
+
+    def decide(state: State, request: DecisionRequest) -> Any:
+        if request.kind == FIRST:
+            return "b"  # side a moves second: no ram declaration, second phase
+        if request.kind == MOVE and request.ships[0] == "Tug":
+            return {"steps": ["ahead"], GRAPPLE: "Hulk"}
+        return orders()(state, request)
+
+    state, events, _ = drive(state, decide, seed, lambda s, r: s.turn == 2)
+    grappled = kinds(events, "grappled")
+    assert grappled
+    assert grappled[0].data["clauses"] == ["SG-TOW-02"]
+    assert not rolls(events, "grapple:")  # no dice: the lines go across
+    assert state.board.ship("Hulk").grappled_with == ("Tug",)
+
+
+@pytest.mark.rule("SG-TOW-01", "SG-TOW-03", "SG-TOW-04")
+def test_a_tow_is_rigged_for_a_turn_then_the_tower_moves_at_half_speed_with_the_tow_behind() -> None:
+    seed = b"tow-rig"
+    state = convoy(seed, together=True)
+    tow = {"a": {"tow": [["Tug", "Hulk"]]}}
+
+    def decide(state: State, request: DecisionRequest) -> Any:
+        if request.kind == MOVE and request.ships[0] == "Tug":
+            return ["ahead"] * RS.allowance(state, state.board.ship("Tug")).speed
+        return orders(extra=tow if state.turn == 1 else {})(state, request)
+
+    state, events, _ = drive(state, decide, seed, lambda s, r: s.turn == 2 and r.kind == ORDERS)
+    assert kinds(events, "tow rigged")[0].data == {
+        "tower": "Tug",
+        "towed": "Hulk",
+        "rigged_turn": 1,
+        "clauses": ["SG-TOW-01", "SG-TOW-03"],
+    }
+    held = {e.data["ship"] for e in kinds(events, "move held")}
+    assert held == {"Tug", "Hulk"}  # the rigging turn: neither moves
+    state, events, _ = drive(state, decide, seed, lambda s, r: s.turn == 3 and r.kind == ORDERS)
+    towed = kinds(events, "towed")
+    assert towed
+    tug, hulk = state.board.ship("Tug"), state.board.ship("Hulk")
+    assert (hulk.position, hulk.altitude) == (tug.position, tug.altitude)
+    moved = sum(1 for e in kinds(events, "moved") if e.data["ship"] == "Tug" and e.data["step"] == "ahead")
+    assert moved == close_action.tow_speed(3, 5, 3) == 2  # Endtime speed 3, hull 5, towing hull 3
+
+
+@pytest.mark.rule("SG-TOW-01")
+def test_a_tow_needs_a_grapple_and_a_friend_or_a_prize() -> None:
+    seed = b"tow-refused"
+    state = convoy(seed, together=False)
+    state, _, request = drive(state, lambda s, r: None, seed, at(ORDERS, "a"))
+    assert request is not None
+    assert refused(state, request, {"crew": [], "strike": [], "tow": [["Tug", "Hulk"]]}, seed).clause == "SG-TOW-01"

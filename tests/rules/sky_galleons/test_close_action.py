@@ -312,3 +312,29 @@ def test_a_grappled_ship_ignores_a_loss_of_trim() -> None:
     assert happened[0]["clauses"] == ["SG-GRAP-09"]
     free, _ = lose_trim(endtime(), 6, now=Moment(1), roller=FixedDice(1, 1, 6))
     assert free.altitude != endtime().altitude  # the same blow drops a ship that is not grappled
+
+
+@pytest.mark.rule("SG-TOW-04", "SG-TOW-06", "SG-TOW-07", "SG-TOW-08")
+def test_towing_halves_the_allowance_rounding_up_then_takes_off_the_weight() -> None:
+    assert close_action.tow_speed(5, 2, 5) == 3 - 2  # hull 2 towing hull 5: halved, then 5/2 = 2 off
+    assert close_action.tow_speed(5, 2, 3) == 3 - 1  # the formula governs the second example (3/2 = 1 off)
+    assert close_action.tow_speed(4, 5, 3) == 2  # a lighter tow costs only the halving
+    assert close_action.tow_speed(1, 1, 7) == 0
+
+
+@pytest.mark.rule("SG-TOW-05")
+def test_a_towing_kite_halves_its_die_and_again_upwind() -> None:
+    assert [close_action.tow_kite_die(d, upwind=False) for d in range(1, 7)] == [1, 1, 2, 2, 3, 3]
+    assert [close_action.tow_kite_die(d, upwind=True) for d in range(1, 7)] == [1, 1, 1, 1, 2, 2]
+
+
+@pytest.mark.rule("SG-TOW-09", "SG-TOW-10")
+def test_a_ship_in_tow_needs_an_officer_or_petty_officer_at_her_trim() -> None:
+    prize = ship_record_from_class("Dauntless (original design)", name="Prize")  # British
+    assert close_action.tow_trim_manned(prize)
+    empty = replace(prize, crew=replace(prize.crew, trimsman=0, captain=0, officers=0, petty_officers=0, helmsman=0))
+    empty = replace(empty, crew=replace(empty.crew, marine_officers=0))
+    assert not close_action.tow_trim_manned(empty)
+    martians = boarded(endtime("Captor"), "Prize", Party(officers=1, seamen=3))  # a Martian prize crew
+    assert close_action.tow_trim_manned(empty, martians)
+    assert not close_action.tow_trim_manned(empty, boarded(endtime("Captor"), "Prize", Party(seamen=3)))
