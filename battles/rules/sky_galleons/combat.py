@@ -51,6 +51,10 @@ declared, so a battle under the basic rules plays as before:
 * Optional: nonexploding rounds (``nonexploding_rounds``, SG-NEX) and restricted firing arcs
   (``restricted_arcs``, SG-ARC, a stand-in for the lost illustration). Line of sight (SG-LOS) is not here:
   it needs every other ship on the board and the lost altitude gauge.
+
+Exotic ordnance is ``ordnance.py``'s; five hooks here ask it, only for records that carry some: the Gun hit
+and Magazine picks include the ordnance that counts as a gun or a magazine, and a hit on a ground target
+(``record.emplacement``) is resolved by its rules (SG-HALE-10/11, SG-LF-07/08, SG-SMT-10, SG-BOMB, SG-GB).
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ from battles.engine import hexgrid
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.catalog import RangeBands, SmallArm
 from battles.rules.sky_galleons.record import (
+    ORDNANCE_PREFIX,
     Gun,
     Moment,
     ShipRecord,
@@ -156,6 +161,14 @@ class CombatRules:
     nonexploding_rounds: bool = field(default_factory=_flag("nonexploding_rounds", "default"))
     restricted_arcs: bool = field(default_factory=_flag("restricted_arcs", "default"))
     green_machineguns_at_max: bool = field(default_factory=_flag("machineguns", "green_at_maximum_default"))
+    # The Agility rules (agility.py, AG-*), each optional on its own, all off: agility against traverse
+    # (with the GM's ratings above +3), raking fire, extreme range, long range penetration, coal bunker hits.
+    agility: bool = False
+    agility_extended: bool = False
+    raking_fire: bool = False
+    extreme_range: bool = False
+    long_range_penetration: bool = False
+    coal_bunker_hits: bool = False
 
 
 class FireRefused(ValueError):
@@ -289,6 +302,8 @@ class FireSolution:
     ammunition: str = "shell"
     rate: str = "normal"
     lob_gun: bool = False
+    # Clauses of the optional rules that changed the solution (agility.py, AG-*), for the log.
+    extra_clauses: tuple[str, ...] = ()
 
     @property
     def target_higher(self) -> bool:
@@ -322,7 +337,7 @@ class FireSolution:
             found += ["SG-SHR-01", "SG-SHR-02"]
         if self.rate == "max":
             found.append("SG-CG-52")
-        return found
+        return found + list(self.extra_clauses)
 
     @property
     def shooter(self) -> str:
@@ -635,6 +650,9 @@ def fire_solution(
             return refused
         effective = _effective_range(distance, difference)
     band = range_band(gun, effective)
+    extreme = band is None and _extreme_range(gun, effective, rules)
+    if extreme:
+        band = "long"  # rolled as at long range; agility.adjust_solution marks the band "extreme" (AG-EXT-04)
     if band is None:
         clause = "SG-SAF-11" if small else "SG-FIRE-07"
         return _refuse(firer, gun_id, target, clause, f"range {effective} is beyond the gun's reach")
@@ -658,7 +676,7 @@ def fire_solution(
         rate=rate,
     )
     if small:
-        return replace(
+        solution = replace(
             base,
             needed=tint("small_arms", "hit_number", band),
             modifiers=small_arms_modifiers(firer, target),
@@ -666,12 +684,13 @@ def fire_solution(
             save_number=save_number(target, rules),
             save_modifiers=save_modifiers(firer, bowmen=False),
         )
+        return _agility_rules(solution, target, gun, rules, extreme=extreme)
     modifiers = to_hit_modifiers(firer, target)
     if lob:
         modifiers.pop("different altitude", None)
     if ammunition != "shell":
         modifiers[ammunition] = tint("shrapnel_and_grape", "to_hit_modifier")
-    return replace(
+    solution = replace(
         base,
         needed=tint("lob_guns", "needed") if lob else tint("to_hit", band),
         modifiers=modifiers,
@@ -680,6 +699,27 @@ def fire_solution(
         ammunition=ammunition,
         lob_gun=lob,
     )
+    return _agility_rules(solution, target, gun, rules, extreme=extreme)
+
+
+def _extreme_range(gun: Gun, effective_range: int, rules: CombatRules) -> bool:
+    """Beyond long range and within the gun's extreme range, under the optional rule (agility.py, AG-EXT-03)."""
+    if not rules.extreme_range:
+        return False
+    from battles.rules.sky_galleons import agility  # agility builds on this module
+
+    return agility.within_extreme_range(gun, effective_range)
+
+
+def _agility_rules(
+    solution: FireSolution, target: ShipRecord, gun: Gun, rules: CombatRules, *, extreme: bool
+) -> FireSolution:
+    """The Agility rules' changes to a gun's solution (agility.adjust_solution); none while they are off."""
+    if not (rules.agility or rules.raking_fire or rules.long_range_penetration or extreme):
+        return solution
+    from battles.rules.sky_galleons import agility  # agility builds on this module
+
+    return agility.adjust_solution(solution, target, gun, rules, extreme=extreme)
 
 
 def _altitude_limit(
@@ -805,6 +845,10 @@ def _roll_to_hit(
     log: _Log, ships: Mapping[str, ShipRecord], solution: FireSolution
 ) -> tuple[list[str], tuple[int, ...]]:
     """The ships hit, and the faces of the first roll (for the jam check, SG-CG-52)."""
+    if solution.band == "extreme":  # only under CombatRules.extreme_range (agility.py, AG-EXT-04..17)
+        from battles.rules.sky_galleons import agility  # agility builds on this module
+
+        return agility.extreme_range_hits(log, ships, solution)
     target = ships[solution.target]
     modifier = sum(solution.modifiers.values())
     needed = f"{solution.needed}+"
@@ -948,6 +992,8 @@ class Shot:
     internal: bool = False
     # "shell", or "shrapnel"/"grape": crew damage only, at the full damage value (SG-SHR-03..05).
     ammunition: str = "shell"
+    # Every armor value the hit meets counts double: long range penetration (agility.py, AG-LRP-02/03).
+    armor_doubled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -978,6 +1024,10 @@ def _armored(log: _Log, record: ShipRecord, shot: Shot, armor: int, what: str) -
     """The damage value that reaches a protected location (SG-ARM-03..09), rolling the half point."""
     if shot.internal:
         return shot.damage_value
+    if shot.armor_doubled:
+        from battles.rules.sky_galleons import agility  # agility builds on this module
+
+        armor = agility.long_range_armor(armor)
     effect = armor_effect(shot.damage_value, shot.penetration, armor)
     if effect.effect == "full":
         return effect.whole
@@ -1149,7 +1199,12 @@ def _hit_location(log: _Log, record: ShipRecord) -> str:
 
 
 def _guns_bearing(record: ShipRecord, incoming: Sequence[str]) -> list[str]:
-    return [gun.id for gun in record.guns if not gun.destroyed and set(gun.arcs) & set(incoming)]
+    found = [gun.id for gun in record.guns if not gun.destroyed and set(gun.arcs) & set(incoming)]
+    if record.ordnance:  # exotic ordnance that counts as guns (ordnance.py: SG-HALE-10, SG-LF-07, SG-CG-74)
+        from battles.rules.sky_galleons import ordnance
+
+        found += ordnance.gun_hit_targets(record)
+    return found
 
 
 def hull_hits(record: ShipRecord, hits: int) -> tuple[ShipRecord, list[Happening]]:
@@ -1182,6 +1237,10 @@ def apply_hit(
 def _apply_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
     if not target.afloat:
         return target
+    if target.emplacement is not None:  # a ground target (ordnance.py: SG-BOMB-02, SG-GB-03..06)
+        from battles.rules.sky_galleons import ordnance
+
+        return ordnance.ground_hit(target, shot, now=now, log=log, rules=rules)
     shell = shot.ammunition == "shell"
     for _ in range(tint("damage", "gun_reroll_limit")):
         location = _hit_location(log, target)
@@ -1244,6 +1303,10 @@ def _gun_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipR
         ship=target.name,
         clauses=["SG-DMG-09"],
     )
+    if gun_id.startswith(ORDNANCE_PREFIX):
+        from battles.rules.sky_galleons import ordnance
+
+        return ordnance.gun_hit(target, gun_id, shot, now=now, log=log)
     gun = target.gun(gun_id)
     value = shot.damage_value
     if gun.armor is not None:
@@ -1338,7 +1401,12 @@ def resolve_fire(
             source=f"{firer} gun {gun_id} ({shooter.gun(gun_id).name})",
             ammunition=solution.ammunition,
         )
-        result[name] = _apply_hit(victim, shot, now=now, log=log, rules=rules)
+        if rules.raking_fire or rules.long_range_penetration or rules.coal_bunker_hits:
+            from battles.rules.sky_galleons import agility  # agility builds on this module
+
+            result[name] = agility.resolve_hit(victim, shot, solution, shooter, now=now, log=log, rules=rules)
+        else:
+            result[name] = _apply_hit(victim, shot, now=now, log=log, rules=rules)
         if solution.lob_gun and result[name].afloat:
             log.note(
                 f"the lob gun's blow costs {name} its trim, whatever its armor",
@@ -1516,11 +1584,16 @@ def _critical(target: ShipRecord, kind: str, shot: Shot, *, now: Moment, log: _L
 def _magazines(record: ShipRecord) -> list[str]:
     """Guns whose magazine can go up: not destroyed, damage value 1 or more (SG-CRIT-10/14)."""
     least = tint("magazine", "min_gun_damage_value")
-    return [
+    found = [
         gun.id
         for gun in record.guns
         if not gun.destroyed and gun.damage_value is not None and gun.damage_value >= least
     ]
+    if record.ordnance:  # exotic ordnance that can go up (ordnance.py: SG-HALE-11, SG-LF-08, SG-SMT-10...)
+        from battles.rules.sky_galleons import ordnance
+
+        found += ordnance.magazine_targets(record)
+    return found
 
 
 def _magazine(
@@ -1551,6 +1624,10 @@ def _magazine(
     gun_id = log.pick(
         f"which of {record.name}'s magazines explodes", candidates, ship=record.name, clauses=["SG-CRIT-10"]
     )
+    if gun_id.startswith(ORDNANCE_PREFIX):
+        from battles.rules.sky_galleons import ordnance
+
+        return ordnance.magazine_hit(record, gun_id, now=now, log=log, rules=rules)
     gun = record.gun(gun_id)
     value = gun.damage_value or 0
     record = record.with_gun(replace(gun, destroyed=True, manned=0))

@@ -9,8 +9,10 @@ officers, deckhands, maneuvering crew rows and marines, the fire burning aboard 
 after maneuvering crew losses, screw hits and boiler damage, how fast a short-handed gun fires, whether
 anyone is at the helm or the trim station.
 
-Rules that change a record (damage, criticals, casualties, fires, repairs) live in ``combat.py``; this
-module only builds records, reads them and makes the crew assignments the Initiative Phase allows.
+Rules that change a record (damage, criticals, casualties, fires, repairs) live in ``combat.py``, and those
+of the exotic ordnance (the record's ``ordnance`` items: Hale batteries, liquid fire racks, mines, drogues,
+Smutts torpedoes...) in ``ordnance.py``; this module only builds records, reads them and makes the crew
+assignments the Initiative Phase allows.
 
 ``to_json`` / ``from_json`` round-trip exactly: ``ShipRecord.from_json(r.to_json()) == r`` and the JSON
 of the result is the JSON given. The figures come from ``data/combat-tables.json`` (each entry names its
@@ -43,6 +45,10 @@ from battles.rules.sky_galleons.catalog import ShipClass, Weapon
 from battles.rules.sky_galleons.design import ShipDesign, ShipRating
 
 COMBAT_TABLES_FILE = catalog.DATA_DIR / "combat-tables.json"
+ORDNANCE_FILE = catalog.DATA_DIR / "ordnance.json"
+
+# Gun-hit and magazine picks name ordnance (a group of items or one item) with this prefix (ordnance.py).
+ORDNANCE_PREFIX = "ordnance:"
 
 KITE_SPEED = "K"
 
@@ -82,6 +88,41 @@ def tstrs(*path: str) -> tuple[str, ...]:
     value = table(*path)
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise TypeError(f"combat-tables.json {'/'.join(path)}: expected a list of text, got {value!r}")
+    return tuple(value)
+
+
+@cache
+def ordnance_tables() -> Mapping[str, Any]:
+    """ordnance.json, parsed once. Read-only by convention: callers must not mutate it."""
+    with ORDNANCE_FILE.open(encoding="utf-8") as handle:
+        data = json.load(handle)
+    if not isinstance(data, dict):
+        raise TypeError(f"{ORDNANCE_FILE.name}: expected a JSON object at the top")
+    return data
+
+
+def otable(*path: str) -> Any:
+    """One entry of ordnance.json by its keys."""
+    node: Any = ordnance_tables()
+    for key in path:
+        node = node[key]
+    return node
+
+
+@cache
+def oint(*path: str) -> int:
+    """A whole number from ordnance.json."""
+    value = otable(*path)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"ordnance.json {'/'.join(path)}: expected a whole number, got {value!r}")
+    return value
+
+
+@cache
+def ostrs(*path: str) -> tuple[str, ...]:
+    value = otable(*path)
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise TypeError(f"ordnance.json {'/'.join(path)}: expected a list of text, got {value!r}")
     return tuple(value)
 
 
@@ -666,6 +707,57 @@ class Party:
 NO_PARTY = Party()
 
 
+def ordnance_kinds() -> Mapping[str, Mapping[str, Any]]:
+    """The exotic ordnance a record carries as items, by weapon id (ordnance.json record/kinds)."""
+    kinds: Mapping[str, Mapping[str, Any]] = otable("record", "kinds")
+    return kinds
+
+
+@dataclass(frozen=True, slots=True)
+class Ordnance:
+    """One exotic ordnance item on the record sheet (SG-HALE-07, SG-LF-06, SG-SMT-09...): a Hale battery,
+    a liquid fire rack, a spike hopper, a bomb rack or a spare bomb load, a tether mine, a drogue or a
+    Smutts torpedo, and what it is doing now (``state``, one of its kind's words in ordnance.json).
+
+    A Hale battery has the ``aspect`` it faces and its ``angle``, "up" or "down" (SG-HALE-02/07); ``since``
+    is the turn the state began (a rack being reloaded counts its turns from it, SG-CG-77). The rules that
+    change items are in ``ordnance.py``."""
+
+    id: str
+    weapon_id: str
+    state: str
+    aspect: str | None = None
+    angle: str | None = None
+    since: int | None = None
+
+    @property
+    def name(self) -> str:
+        return catalog.weapon(self.weapon_id).name
+
+    KEYS = ("id", "weapon", "state")
+    OPTIONAL_KEYS = ("aspect", "angle", "since")
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "weapon": self.weapon_id, "state": self.state}
+        for key in self.OPTIONAL_KEYS:
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Ordnance:
+        data = _exact_keys(data, cls.KEYS, "ordnance item", cls.OPTIONAL_KEYS)
+        weapon_id = _choice(data, "weapon", tuple(ordnance_kinds()))
+        return cls(
+            id=_str(data, "id"),
+            weapon_id=weapon_id,
+            state=_choice(data, "state", tuple(ordnance_kinds()[weapon_id]["states"])),
+            aspect=None if data.get("aspect") is None else _choice(data, "aspect", design.ASPECTS),
+            angle=None if data.get("angle") is None else _choice(data, "angle", ostrs("hale_rockets", "angles")),
+            since=_opt_int(data, "since"),
+        )
+
+
 # --- the record ----------------------------------------------------------------------------------------
 
 
@@ -712,6 +804,17 @@ class ShipRecord:
     marine_arms: str | None = None
     # The turn the marines last fired small arms: once a turn, like a gun (SG-SEQ-06). JSON only when set.
     marines_fired: int | None = None
+    # Exotic ordnance carried as items outside the guns (ordnance.py). JSON only when there is some.
+    ordnance: tuple[Ordnance, ...] = ()
+    # A ground target rather than a vessel: "battery", "city" or "fortress" (SG-GB, SG-BOMB). JSON only when set.
+    emplacement: str | None = None
+    # The Agility rules (agility.py), each written to JSON only when set: the hexes the ship moved in its
+    # latest move, its speed for the agility rating (AG-AGI-01); a steam ship's Endurance track, its boxes,
+    # those crossed off for days travelled and those lost to coal bunker hits (AG-END-01..05).
+    agility_speed: int | None = None
+    endurance: int | None = None
+    endurance_used: int | None = None
+    coal_lost: int | None = None
 
     # -- hull and altitude --
 
@@ -876,6 +979,25 @@ class ShipRecord:
         self.gun(gun.id)
         return replace(self, guns=tuple(gun if g.id == gun.id else g for g in self.guns))
 
+    def item(self, item_id: str) -> Ordnance:
+        """One ordnance item by id (H1, F2, M3...)."""
+        for item in self.ordnance:
+            if item.id == item_id:
+                return item
+        known = ", ".join(i.id for i in self.ordnance) or "none"
+        raise KeyError(f"{self.name} has no ordnance item {item_id!r}; its items are {known}")
+
+    def with_items(self, *items: Ordnance) -> ShipRecord:
+        """The record with each of ``items`` replacing the item of the same id."""
+        changed = {item.id: item for item in items}
+        for item_id in changed:
+            self.item(item_id)
+        return replace(self, ordnance=tuple(changed.get(i.id, i) for i in self.ordnance))
+
+    def items_of(self, *weapon_ids: str, states: Sequence[str] = ()) -> tuple[Ordnance, ...]:
+        """The items of those weapons, in record order, only those in ``states`` if given."""
+        return tuple(i for i in self.ordnance if i.weapon_id in weapon_ids and (not states or i.state in states))
+
     # -- JSON --
 
     KEYS = (
@@ -907,7 +1029,8 @@ class ShipRecord:
         "boarding",
         "grappled_with",
     )
-    OPTIONAL_KEYS = ("marine_arms", "marines_fired")
+    AGILITY_KEYS = ("agility_speed", "endurance", "endurance_used", "coal_lost")
+    OPTIONAL_KEYS = ("marine_arms", "marines_fired", "ordnance", "emplacement", *AGILITY_KEYS)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -939,7 +1062,12 @@ class ShipRecord:
             "boarding": self.boarding,
             "grappled_with": list(self.grappled_with),
         }
-        for key in self.OPTIONAL_KEYS:
+        for key in ("marine_arms", "marines_fired", "emplacement"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        if self.ordnance:
+            data["ordnance"] = [item.to_json() for item in self.ordnance]
+        for key in self.AGILITY_KEYS:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         return data
@@ -953,8 +1081,11 @@ class ShipRecord:
             speed = _int(data, "speed")
         rows = data["hull_rows"]
         guns = data["guns"]
-        if not isinstance(rows, list) or not isinstance(guns, list):
-            raise ValueError("hull_rows and guns: expected lists")
+        items = data.get("ordnance", [])
+        if not isinstance(rows, list) or not isinstance(guns, list) or not isinstance(items, list):
+            raise ValueError("hull_rows, guns and ordnance: expected lists")
+        if "ordnance" in data and not items:
+            raise ValueError("ship record: leave out ['ordnance'] rather than write an empty list")
         record = cls(
             name=_str(data, "name"),
             class_id=_opt_str(data, "class_id"),
@@ -985,6 +1116,11 @@ class ShipRecord:
             grappled_with=_strs(data, "grappled_with"),
             marine_arms=_opt_str(data, "marine_arms"),
             marines_fired=_opt_int(data, "marines_fired"),
+            ordnance=tuple(Ordnance.from_json(item) for item in items),
+            emplacement=None
+            if data.get("emplacement") is None
+            else _choice(data, "emplacement", ostrs("record", "emplacements")),
+            **{key: _opt_int(data, key) for key in cls.AGILITY_KEYS},
         )
         check_record(record)
         return record
@@ -1036,6 +1172,34 @@ def record_problems(record: ShipRecord) -> list[str]:
     for name, value in (("fire", record.fire), ("crew", min(record.crew.count(p) for p in CREW_COUNTS))):
         if value < 0:
             problems.append(f"{name} below zero")
+    problems += _ordnance_problems(record)
+    problems += _agility_problems(record)
+    return problems
+
+
+def _agility_problems(record: ShipRecord) -> list[str]:
+    """The agility rules' figures (agility.py): no negative speed or boxes, no more boxes used than there are."""
+    problems = [f"{key} below zero" for key in record.AGILITY_KEYS if (getattr(record, key) or 0) < 0]
+    used = (record.endurance_used or 0) + (record.coal_lost or 0)
+    if used and (record.endurance is None or used > record.endurance):
+        problems.append("more endurance boxes used and lost than the Endurance track has")
+    return problems
+
+
+def _ordnance_problems(record: ShipRecord) -> list[str]:
+    problems: list[str] = []
+    ids = [item.id for item in record.ordnance]
+    if len(set(ids)) != len(ids) or set(ids) & {gun.id for gun in record.guns}:
+        problems.append("ordnance item ids must be unique, and not a gun's id")
+    kinds = ordnance_kinds()
+    for item in record.ordnance:
+        if item.weapon_id not in kinds or item.state not in kinds[item.weapon_id]["states"]:
+            problems.append(f"ordnance item {item.id}: {item.weapon_id} cannot be {item.state!r}")
+        battery = item.weapon_id == "hale_rockets"
+        if battery != (item.aspect is not None and item.angle is not None):
+            problems.append(f"ordnance item {item.id}: Hale batteries, and only they, have an aspect and an angle")
+    if record.emplacement is not None and record.emplacement not in ostrs("record", "emplacements"):
+        problems.append(f"unknown emplacement {record.emplacement!r}")
     return problems
 
 
@@ -1074,6 +1238,55 @@ def _guns(rating: ShipRating) -> tuple[Gun, ...]:
         )
         for number, gun in enumerate(rating.guns, start=1)
     )
+
+
+def _battery_layout(count: int, class_id: str | None) -> list[tuple[str, str]]:
+    """Facings and angles for ``count`` Hale batteries: the class's own layout when ordnance.json has one
+    for that many, else broadside, alternately port and starboard, a pair down then a pair up."""
+    by_class: Mapping[str, Sequence[Sequence[Any]]] = otable("hale_rockets", "layout", "by_class")
+    if class_id is not None and class_id in by_class:
+        laid = [(str(aspect), str(angle)) for aspect, angle, n in by_class[class_id] for _ in range(int(n))]
+        if len(laid) == count:
+            return laid
+    cycle: Sequence[Sequence[str]] = otable("hale_rockets", "layout", "cycle")
+    return [(str(cycle[n % len(cycle)][0]), str(cycle[n % len(cycle)][1])) for n in range(count)]
+
+
+def build_ordnance(exotics: Sequence[tuple[str, int]], class_id: str | None = None) -> tuple[Ordnance, ...]:
+    """The ordnance items for exotic loads ``(weapon id, count)`` as the design rates them.
+
+    Items are numbered by kind (ordnance.json record/kinds); bomb loads fill the racks first, one a rack,
+    and the rest are spares (SG-CG-77); Hale batteries are laid out by :func:`_battery_layout`. Exotics
+    the record does not keep as items (none at present) are left out."""
+    kinds = ordnance_kinds()
+    counts: dict[str, int] = {}
+    for weapon, count in exotics:
+        counts[weapon] = counts.get(weapon, 0) + count
+    loads = counts.get("bomb_load", 0)
+    racks_loaded = min(counts.get("bomb_rack", 0), loads)
+    numbers: dict[str, int] = {}
+    items: list[Ordnance] = []
+
+    def add(weapon: str, state: str, aspect: str | None = None, angle: str | None = None) -> None:
+        prefix = str(kinds[weapon]["prefix"])
+        numbers[prefix] = numbers.get(prefix, 0) + 1
+        items.append(Ordnance(f"{prefix}{numbers[prefix]}", weapon, state, aspect, angle))
+
+    for weapon in kinds:
+        count = counts.get(weapon, 0)
+        if weapon == "hale_rockets":
+            for aspect, angle in _battery_layout(count, class_id):
+                add(weapon, str(kinds[weapon]["initial"]), aspect, angle)
+        elif weapon == "bomb_rack":
+            for n in range(count):
+                add(weapon, "loaded" if n < racks_loaded else "empty")
+        elif weapon == "bomb_load":
+            for _ in range(count - racks_loaded):
+                add(weapon, str(kinds[weapon]["initial"]))
+        else:
+            for _ in range(count):
+                add(weapon, str(kinds[weapon]["initial"]))
+    return tuple(items)
 
 
 def _quality(crew_quality: str) -> str:
@@ -1117,6 +1330,8 @@ def _record(
         crew_quality=_quality(crew_quality),
         hull_rows=tuple(HullRow(row.altitude, row.boxes) for row in reversed(rows)),
         guns=_guns(rating),
+        # The exotics carried outside the guns (Hale rockets, liquid fire, mines, torpedoes...): ordnance.py.
+        ordnance=build_ordnance([(e.weapon_id, e.count) for e in rating.exotics], class_id),
         crew=crew,
         casualty_order=tstrs("casualty_order", "default"),
         fire=0,

@@ -30,7 +30,7 @@ from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import close_action, combat, movement, scenario
+from battles.rules.sky_galleons import agility, close_action, combat, movement, scenario
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.movement import PlanError, Terrain
@@ -221,6 +221,55 @@ class SkyGalleons(BaseRuleset[Board]):
             clause="SG-CG-54",
         ),
         OptionSpec(
+            "agility",
+            False,
+            "Agility rules: a ship's size and speed against the gun's traverse at long range",
+            choices=(True, False),
+            clause="AG-AGI-01",
+        ),
+        OptionSpec(
+            "agility_gm_ratings",
+            False,
+            "Agility rules: the game master's extended agility ratings (+4 to +6)",
+            choices=(True, False),
+            clause="AG-AGI-05",
+        ),
+        OptionSpec(
+            "raking_fire",
+            False,
+            "Agility rules: fire from dead ahead or astern rakes the target for a second hit",
+            choices=(True, False),
+            clause="AG-RAKE-01",
+        ),
+        OptionSpec(
+            "extreme_range",
+            False,
+            "Agility rules: the big rifled guns fire at extreme range, with the scatter table",
+            choices=(True, False),
+            clause="AG-EXT-01",
+        ),
+        OptionSpec(
+            "long_range_penetration",
+            False,
+            "Agility rules: one penetration rating, armor doubled at long range",
+            choices=(True, False),
+            clause="AG-LRP-01",
+        ),
+        OptionSpec(
+            "coal_bunker_hits",
+            False,
+            "Agility rules (campaign battles): hull hits may cut a steamer's coal endurance",
+            choices=(True, False),
+            clause="AG-END-03",
+        ),
+        OptionSpec(
+            "ramming_speed",
+            False,
+            "Agility rules: a fitted ram does damage by the rammer's speed",
+            choices=(True, False),
+            clause="AG-RSP-01",
+        ),
+        OptionSpec(
             "officer_led_boarding",
             False,
             "a boarding party goes home as soon as its officers are dead (the basic rule), not only when no "
@@ -367,6 +416,12 @@ class SkyGalleons(BaseRuleset[Board]):
             nonexploding_rounds=bool(state.options["nonexploding_rounds"]),
             restricted_arcs=bool(state.options["restricted_arcs"]),
             green_machineguns_at_max=advanced and bool(state.options["green_machineguns_flat_out"]),
+            agility=bool(state.options["agility"]),
+            agility_extended=bool(state.options["agility_gm_ratings"]),
+            raking_fire=bool(state.options["raking_fire"]),
+            extreme_range=bool(state.options["extreme_range"]),
+            long_range_penetration=bool(state.options["long_range_penetration"]),
+            coal_bunker_hits=bool(state.options["coal_bunker_hits"]),
         )
 
     def now(self, state: BattleState[Board]) -> Moment:
@@ -981,7 +1036,10 @@ class SkyGalleons(BaseRuleset[Board]):
     def _ram_fitted(self, ctx: Context[Board], rammer: ShipRecord, target: ShipRecord) -> bool:
         """A fitted ram: half the rammer's hull size in hull hits, an odd half on 4-6, no harm to the rammer;
         then 1d6 under the hits taken is a loss of trim (SG-RAM-11/12). True if trim was lost."""
-        hits, odd = close_action.ram_hits(rammer)
+        if ctx.option("ramming_speed"):  # AG-RSP-01..04
+            hits, odd = agility.ramming_speed_hits(rammer, self.speed(rammer, ctx.board))
+        else:
+            hits, odd = close_action.ram_hits(rammer)
         if odd:
             extra = ctx.roll(
                 f"ram: the odd half hit on {target.name}",
@@ -1125,6 +1183,8 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             if ctx.board.out.get(name) == ESCAPED:
                 self._out(ctx, towed, ESCAPED, f"leaves the battle in tow of {name}", ["SG-TOW-01"])
+        if ctx.option("agility"):  # its speed for the agility rating is the hexes it moved (AG-AGI-01)
+            self._commit(ctx, {name: agility.after_move(ctx.board.ship(name), hexes)}, [])
         ctx.emit("move done", {"ship": name, "hexes": hexes}, ships=[name])
 
     def _move_ends(self, ctx: Context[Board], name: str, ends: str, clauses: Sequence[str]) -> None:

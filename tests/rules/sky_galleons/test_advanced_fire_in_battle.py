@@ -73,3 +73,19 @@ def test_the_optional_fire_rules_are_battle_options() -> None:
     plain = RS.rules(close_quarters())
     assert not plain.nonexploding_rounds
     assert not plain.restricted_arcs
+
+
+@pytest.mark.rule("AG-AGI-01", "AG-RAKE-01", "AG-EXT-01", "AG-LRP-01")
+def test_the_agility_rules_are_battle_options_and_a_move_sets_the_agility_speed() -> None:
+    options = {"agility": True, "raking_fire": True, "extreme_range": True, "long_range_penetration": True}
+    state = close_quarters(options)
+    rules = RS.rules(state)
+    assert (rules.agility, rules.raking_fire, rules.extreme_range, rules.long_range_penetration) == (
+        True,
+        True,
+        True,
+        True,
+    )
+    assert state.board.ship("Gull").agility_speed == 0  # it held still in its move
+    assert not RS.rules(close_quarters()).agility
+    assert close_quarters().board.ship("Gull").agility_speed is None
