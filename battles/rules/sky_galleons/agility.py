@@ -28,7 +28,6 @@ endurance track are for the ruleset and the campaign to call.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -36,6 +35,7 @@ from functools import cache
 from typing import Any
 
 from battles.engine import hexgrid
+from battles.engine.jsonread import read_json_object
 from battles.rules.sky_galleons import catalog, design
 from battles.rules.sky_galleons.combat import (
     CombatRules,
@@ -56,11 +56,7 @@ AGILITY_FILE = catalog.DATA_DIR / "agility.json"
 @cache
 def agility_tables() -> Mapping[str, Any]:
     """agility.json, parsed once. Read-only by convention."""
-    with AGILITY_FILE.open(encoding="utf-8") as handle:
-        data = json.load(handle)
-    if not isinstance(data, dict):
-        raise TypeError(f"{AGILITY_FILE.name}: expected a JSON object at the top")
-    return data
+    return read_json_object(AGILITY_FILE)
 
 
 def atable(*path: str) -> Any:

@@ -18,12 +18,12 @@ before repairs: SG-SEQ-07/11, SG-RAM-04, SG-BRD-15); this module says what each 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from battles.engine.jsonread import read_json_object
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.combat import Happening, Roller, _Log
 from battles.rules.sky_galleons.record import (
@@ -41,11 +41,7 @@ CLOSE_ACTION_FILE = catalog.DATA_DIR / "close-action.json"
 @cache
 def close_tables() -> Mapping[str, Any]:
     """close-action.json, parsed once. Read-only by convention."""
-    with CLOSE_ACTION_FILE.open(encoding="utf-8") as handle:
-        data = json.load(handle)
-    if not isinstance(data, dict):
-        raise TypeError(f"{CLOSE_ACTION_FILE.name}: expected a JSON object at the top")
-    return data
+    return read_json_object(CLOSE_ACTION_FILE)
 
 
 @cache

@@ -46,7 +46,6 @@ Arithmetic is exact (fractions): marines weigh 2.5 t and armored pivot mounts ad
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,6 +53,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, Literal, TypeAlias, cast
 
+from battles.engine.jsonread import read_json_object
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.catalog import ShipClass, UnknownWeapon, Weapon
 
@@ -77,11 +77,7 @@ ASPECTS = ("bow", "stern", "port", "starboard")
 @cache
 def design_tables() -> Mapping[str, Any]:
     """design-tables.json, parsed once. Read-only by convention: callers must not mutate it."""
-    with DESIGN_TABLES_FILE.open(encoding="utf-8") as handle:
-        data = json.load(handle)
-    if not isinstance(data, dict):
-        raise TypeError(f"{DESIGN_TABLES_FILE.name}: expected a JSON object at the top")
-    return data
+    return read_json_object(DESIGN_TABLES_FILE)
 
 
 def _table(*path: str) -> Any:

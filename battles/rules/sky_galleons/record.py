@@ -33,13 +33,13 @@ Readings (documented in combat-tables.json as well):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, cast
 
 from battles.engine.hexgrid import Hex
+from battles.engine.jsonread import read_json_object
 from battles.rules.sky_galleons import catalog, design
 from battles.rules.sky_galleons.catalog import ShipClass, Weapon
 from battles.rules.sky_galleons.design import ShipDesign, ShipRating
@@ -59,11 +59,7 @@ KITE_SPEED = "K"
 @cache
 def combat_tables() -> Mapping[str, Any]:
     """combat-tables.json, parsed once. Read-only by convention: callers must not mutate it."""
-    with COMBAT_TABLES_FILE.open(encoding="utf-8") as handle:
-        data = json.load(handle)
-    if not isinstance(data, dict):
-        raise TypeError(f"{COMBAT_TABLES_FILE.name}: expected a JSON object at the top")
-    return data
+    return read_json_object(COMBAT_TABLES_FILE)
 
 
 def table(*path: str) -> Any:
@@ -94,11 +90,7 @@ def tstrs(*path: str) -> tuple[str, ...]:
 @cache
 def ordnance_tables() -> Mapping[str, Any]:
     """ordnance.json, parsed once. Read-only by convention: callers must not mutate it."""
-    with ORDNANCE_FILE.open(encoding="utf-8") as handle:
-        data = json.load(handle)
-    if not isinstance(data, dict):
-        raise TypeError(f"{ORDNANCE_FILE.name}: expected a JSON object at the top")
-    return data
+    return read_json_object(ORDNANCE_FILE)
 
 
 def otable(*path: str) -> Any:
