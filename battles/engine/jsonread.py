@@ -49,3 +49,55 @@ def read_json_object(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise TypeError(f"{path.name}: expected a JSON object at the top")
     return data
+
+
+class DataFile:
+    """A JSON data file of tables, read once, with typed readers by key path: ``tables.whole("ram",
+    "succeeds_at_most")``. A value of the wrong type fails loudly, naming the file and the path. Read-only by
+    convention: callers must not mutate what ``data`` and ``get`` return."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._data: dict[str, Any] | None = None
+        self._wholes: dict[tuple[str, ...], int] = {}
+        self._texts: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    @property
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = read_json_object(self.path)
+        return self._data
+
+    def get(self, *path: str) -> Any:
+        node: Any = self.data
+        for key in path:
+            node = node[key]
+        return node
+
+    def _wrong(self, path: tuple[str, ...], expected: str, value: Any) -> TypeError:
+        return TypeError(f"{self.path.name} {'/'.join(path)}: expected {expected}, got {value!r}")
+
+    def whole(self, *path: str) -> int:
+        """A whole number."""
+        if path not in self._wholes:
+            value = self.get(*path)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self._wrong(path, "a whole number", value)
+            self._wholes[path] = value
+        return self._wholes[path]
+
+    def wholes(self, *path: str) -> tuple[int, ...]:
+        """A list of whole numbers."""
+        value = self.get(*path)
+        if not isinstance(value, list) or not all(type(item) is int for item in value):
+            raise self._wrong(path, "a list of whole numbers", value)
+        return tuple(value)
+
+    def texts(self, *path: str) -> tuple[str, ...]:
+        """A list of text."""
+        if path not in self._texts:
+            value = self.get(*path)
+            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                raise self._wrong(path, "a list of text", value)
+            self._texts[path] = tuple(value)
+        return self._texts[path]

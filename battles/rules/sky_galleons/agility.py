@@ -31,11 +31,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
 from battles.engine import hexgrid
-from battles.engine.jsonread import read_json_object
+from battles.engine.jsonread import DataFile
 from battles.rules.sky_galleons import catalog, design
 from battles.rules.sky_galleons.combat import (
     CombatRules,
@@ -53,43 +52,18 @@ from battles.rules.sky_galleons.record import Gun, Moment, ShipRecord, altitude_
 AGILITY_FILE = catalog.DATA_DIR / "agility.json"
 
 
-@cache
+AGILITY_TABLES = DataFile(AGILITY_FILE)
+
+
 def agility_tables() -> Mapping[str, Any]:
     """agility.json, parsed once. Read-only by convention."""
-    return read_json_object(AGILITY_FILE)
+    return AGILITY_TABLES.data
 
 
-def atable(*path: str) -> Any:
-    """One entry of agility.json by its keys."""
-    node: Any = agility_tables()
-    for key in path:
-        node = node[key]
-    return node
-
-
-@cache
-def aint(*path: str) -> int:
-    """A whole number from agility.json."""
-    value = atable(*path)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"agility.json {'/'.join(path)}: expected a whole number, got {value!r}")
-    return value
-
-
-@cache
-def aints(*path: str) -> tuple[int, ...]:
-    value = atable(*path)
-    if not isinstance(value, list) or not all(type(item) is int for item in value):
-        raise TypeError(f"agility.json {'/'.join(path)}: expected a list of whole numbers, got {value!r}")
-    return tuple(value)
-
-
-@cache
-def astrs(*path: str) -> tuple[str, ...]:
-    value = atable(*path)
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise TypeError(f"agility.json {'/'.join(path)}: expected a list of text, got {value!r}")
-    return tuple(value)
+atable = AGILITY_TABLES.get
+aint = AGILITY_TABLES.whole
+aints = AGILITY_TABLES.wholes
+astrs = AGILITY_TABLES.texts
 
 
 # The band of a shot beyond long range, within the gun's extreme range (AG-EXT-03).

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import Any
 
-from battles.engine.jsonread import read_json_object
+from battles.engine.jsonread import DataFile
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.combat import Happening, Roller, _Log
 from battles.rules.sky_galleons.record import (
@@ -38,21 +37,15 @@ from battles.rules.sky_galleons.record import (
 CLOSE_ACTION_FILE = catalog.DATA_DIR / "close-action.json"
 
 
-@cache
+CLOSE_TABLES = DataFile(CLOSE_ACTION_FILE)
+
+
 def close_tables() -> Mapping[str, Any]:
     """close-action.json, parsed once. Read-only by convention."""
-    return read_json_object(CLOSE_ACTION_FILE)
+    return CLOSE_TABLES.data
 
 
-@cache
-def cint(*path: str) -> int:
-    """A whole number from close-action.json."""
-    node: Any = close_tables()
-    for key in path:
-        node = node[key]
-    if isinstance(node, bool) or not isinstance(node, int):
-        raise TypeError(f"close-action.json {'/'.join(path)}: expected a whole number, got {node!r}")
-    return node
+cint = CLOSE_TABLES.whole
 
 
 def _ceil_div(value: int, divisor: int) -> int:

@@ -50,10 +50,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from typing import Any, Literal, TypeAlias, cast
 
-from battles.engine.jsonread import read_json_object
+from battles.engine.jsonread import DataFile
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.catalog import ShipClass, UnknownWeapon, Weapon
 
@@ -74,24 +73,16 @@ ASPECTS = ("bow", "stern", "port", "starboard")
 # --- the tables ----------------------------------------------------------------------------------------
 
 
-@cache
+DESIGN_TABLES = DataFile(DESIGN_TABLES_FILE)
+
+
 def design_tables() -> Mapping[str, Any]:
     """design-tables.json, parsed once. Read-only by convention: callers must not mutate it."""
-    return read_json_object(DESIGN_TABLES_FILE)
+    return DESIGN_TABLES.data
 
 
-def _table(*path: str) -> Any:
-    node: Any = design_tables()
-    for key in path:
-        node = node[key]
-    return node
-
-
-def _tint(*path: str) -> int:
-    value = _table(*path)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"design-tables.json {'/'.join(path)}: expected a whole number, got {value!r}")
-    return value
+_table = DESIGN_TABLES.get
+_tint = DESIGN_TABLES.whole
 
 
 def _tfrac(*path: str) -> Fraction:

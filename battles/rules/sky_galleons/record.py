@@ -39,7 +39,7 @@ from functools import cache
 from typing import Any, cast
 
 from battles.engine.hexgrid import Hex
-from battles.engine.jsonread import read_json_object
+from battles.engine.jsonread import DataFile
 from battles.rules.sky_galleons import catalog, design
 from battles.rules.sky_galleons.catalog import ShipClass, Weapon
 from battles.rules.sky_galleons.design import ShipDesign, ShipRating
@@ -56,66 +56,27 @@ KITE_SPEED = "K"
 # --- the tables ----------------------------------------------------------------------------------------
 
 
-@cache
+COMBAT_TABLES = DataFile(COMBAT_TABLES_FILE)
+ORDNANCE_TABLES = DataFile(ORDNANCE_FILE)
+
+
 def combat_tables() -> Mapping[str, Any]:
     """combat-tables.json, parsed once. Read-only by convention: callers must not mutate it."""
-    return read_json_object(COMBAT_TABLES_FILE)
+    return COMBAT_TABLES.data
 
 
-def table(*path: str) -> Any:
-    """One entry of combat-tables.json by its keys."""
-    node: Any = combat_tables()
-    for key in path:
-        node = node[key]
-    return node
-
-
-@cache
-def tint(*path: str) -> int:
-    """A whole number from combat-tables.json."""
-    value = table(*path)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"combat-tables.json {'/'.join(path)}: expected a whole number, got {value!r}")
-    return value
-
-
-@cache
-def tstrs(*path: str) -> tuple[str, ...]:
-    value = table(*path)
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise TypeError(f"combat-tables.json {'/'.join(path)}: expected a list of text, got {value!r}")
-    return tuple(value)
-
-
-@cache
 def ordnance_tables() -> Mapping[str, Any]:
     """ordnance.json, parsed once. Read-only by convention: callers must not mutate it."""
-    return read_json_object(ORDNANCE_FILE)
+    return ORDNANCE_TABLES.data
 
 
-def otable(*path: str) -> Any:
-    """One entry of ordnance.json by its keys."""
-    node: Any = ordnance_tables()
-    for key in path:
-        node = node[key]
-    return node
-
-
-@cache
-def oint(*path: str) -> int:
-    """A whole number from ordnance.json."""
-    value = otable(*path)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"ordnance.json {'/'.join(path)}: expected a whole number, got {value!r}")
-    return value
-
-
-@cache
-def ostrs(*path: str) -> tuple[str, ...]:
-    value = otable(*path)
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise TypeError(f"ordnance.json {'/'.join(path)}: expected a list of text, got {value!r}")
-    return tuple(value)
+# Typed readers by key path: table("trim", "die") is any entry, tint a whole number, tstrs a list of text.
+table = COMBAT_TABLES.get
+tint = COMBAT_TABLES.whole
+tstrs = COMBAT_TABLES.texts
+otable = ORDNANCE_TABLES.get
+oint = ORDNANCE_TABLES.whole
+ostrs = ORDNANCE_TABLES.texts
 
 
 @cache
