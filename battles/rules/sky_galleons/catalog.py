@@ -432,6 +432,47 @@ class RateOfFire:
 
 
 @dataclass(frozen=True, slots=True)
+class FieldGun:
+    """The consolidated list's field-gun columns, for personal-scale combat (SG-CG-02): rate of fire as the
+    table writes it, range and burst in yards, and the wheeled carriage's weight and cost. A "—" in the weight
+    and cost columns (None here) means there is no field carriage: naval or fortress mounts only (SG-CG-03).
+    ``corrected`` are the asterisked cells, which differ from the older books and win (SG-CG-05)."""
+
+    rate_of_fire: str
+    range_yards: int
+    burst: int
+    weight: int | None
+    cost: int | None
+    corrected: tuple[str, ...]
+
+    @property
+    def has_carriage(self) -> bool:
+        return self.weight is not None and self.cost is not None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> FieldGun | None:
+        if not data:
+            return None
+        return cls(
+            rate_of_fire=read_str(data["rof"]),
+            range_yards=read_int(data["range_yards"]),
+            burst=read_int(data["burst"]),
+            weight=read_opt_int(data.get("weight")),
+            cost=read_opt_int(data.get("cost")),
+            corrected=_strs(data.get("asterisk_marked_changes")),
+        )
+
+
+def designations(name: str) -> tuple[str, ...]:
+    """The names a dual designation joins: "12-pdr/3\"" -> ("12-pdr", "3\""), one gun under two names, the
+    inch form for naval use and the shot weight for field use (SG-CG-04). A parenthesised gloss is dropped
+    first; a name without a slash is its only designation."""
+    bare = _short_name(name)
+    parts = tuple(part.strip() for part in bare.split("/"))
+    return parts if len(parts) > 1 and all(parts) else ()
+
+
+@dataclass(frozen=True, slots=True)
 class Weapon:
     """A weapon type, with the authoritative figures (the consolidated list where the books disagree)."""
 
@@ -454,6 +495,8 @@ class Weapon:
     martian_yard: bool
     requires_space: str | None
     authoritative_source: str
+    # The personal-scale field-gun columns of the consolidated list; None for weapons it gives none.
+    field_gun: FieldGun | None
     source_lines: Mapping[str, int] = field(compare=False)
     raw: JsonDict = field(compare=False)
 
@@ -471,10 +514,13 @@ class Weapon:
         penetration = data.get("penetration")
         ranges = data.get("range_hexes")
         damage = data.get("damage_value")
+        name = read_str(data["name"])
+        aliases = _strs(data.get("aliases"))
         return cls(
             id=read_str(data["id"]),
-            name=read_str(data["name"]),
-            aliases=_strs(data.get("aliases")),
+            name=name,
+            # Either half of a dual designation finds the gun (SG-CG-04).
+            aliases=aliases + tuple(d for d in designations(name) if d not in aliases),
             category=read_str(data["category"]),
             weight_tons=read_int(data["weight_tons"]),
             penetration=RangeBands.from_json(penetration) if isinstance(penetration, Mapping) else None,
@@ -489,6 +535,7 @@ class Weapon:
             martian_yard=bool(data["availability"]["martian_yard"]),
             requires_space=read_opt_str(data.get("requires_space")),
             authoritative_source=read_str(data["authoritative_source"]),
+            field_gun=FieldGun.from_json(data.get("field_gun_rpg")),
             source_lines=MappingProxyType(
                 {source: read_int(entry["line"]) for source, entry in (data.get("sources") or {}).items()}
             ),
