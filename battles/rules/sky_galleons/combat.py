@@ -635,6 +635,12 @@ def fire_solution(
             )
         if rules.restricted_arcs and not _restricted_arc_holds(gun, firer, target):
             return _refuse(firer, gun_id, target, "SG-ARC-01", f"the target is outside the {gun.mount} mount's arc")
+    if firer.class_id is not None:  # a mount its class limits (class_rules.py: the Gloire's ventral turret)
+        from battles.rules.sky_galleons import class_rules
+
+        refusal = class_rules.gun_refusal(firer, gun, target)
+        if refusal is not None:
+            return _refuse(firer, gun_id, target, *refusal)
     distance = hexgrid.distance(_on_map(firer), _on_map(target))
     difference = altitude_level(target.altitude) - altitude_level(firer.altitude)
     small = weapon.personnel_only
@@ -1621,6 +1627,12 @@ def _magazine(
             judge=lambda _faces, total: f"{total} hull hits",
         )
         return _mark_hull_hits(record, sum(faces), log, clauses=("SG-CRIT-20",))
+    if record.class_id is not None:  # a class whose magazines all go up at once (class_rules.py, SG-CLS-01)
+        from battles.rules.sky_galleons import class_rules
+
+        destroyed = class_rules.magazine_chain_reaction(record, log)
+        if destroyed is not None:
+            return destroyed
     gun_id = log.pick(
         f"which of {record.name}'s magazines explodes", candidates, ship=record.name, clauses=["SG-CRIT-10"]
     )
@@ -1875,6 +1887,17 @@ def check_untrimmed(
     log = _Log(roller)
     if record.trim_manned or record.status != "flying":
         return record, []
+    if record.class_id is not None:  # an outrigger keeps her in gross trim (class_rules.py, SG-CLS-07)
+        from battles.rules.sky_galleons import class_rules
+
+        if class_rules.keeps_gross_trim(record):
+            log.note(
+                f"nobody at {record.name}'s trim station: her outrigger keeps her in gross trim",
+                ship=record.name,
+                clauses=["SG-CLS-07"],
+                outcome="in trim",
+            )
+            return record, log.happened
     on = tint("stations", "untrimmed_loss_of_trim_on")
     (face,) = log.roll(
         f"nobody at {record.name}'s trim station: does it stay in trim",

@@ -30,7 +30,7 @@ from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import agility, close_action, combat, movement, scenario
+from battles.rules.sky_galleons import agility, class_rules, close_action, combat, movement, scenario
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.movement import PlanError, Terrain
@@ -622,6 +622,10 @@ class SkyGalleons(BaseRuleset[Board]):
         for record in ctx.board.fighting():
             changed, happened = combat.begin_turn(record)
             self._commit(ctx, {record.name: changed}, happened)
+            tired = class_rules.tiring_crew_speed(changed, ctx.board.last_moved.get(record.name, 0))
+            if tired is not None and ctx.state.turn > 1:  # a launch's crew tires and rests (SG-CLS-03/04)
+                note = _note(record.name, f"{record.name}'s crew: maximum speed now {tired}", "speed", ["SG-CLS-03"])
+                self._commit(ctx, {record.name: replace(changed, speed=tired)}, [note])
         for record in ctx.board.fighting():
             if not record.all_officers_lost:
                 continue
@@ -2018,7 +2022,8 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             if not solution.allowed:
                 return Rejection(solution.clause, solution.describe)
-        return None
+        conflict = class_rules.shot_conflict(board.by_name, choice["shots"])  # SG-CLS-08
+        return None if conflict is None else Rejection(*conflict)
 
     def candidates(self, state: BattleState[Board], request: DecisionRequest) -> Sequence[JSON]:
         if request.kind == MOVE:
@@ -2135,7 +2140,8 @@ class SkyGalleons(BaseRuleset[Board]):
             special.append(loaded if self._fire_problem(state, side, {"shots": [loaded]}) is None else shot)
         if {"shots": special} != found[-1]:
             found.append({"shots": special})
-        return found
+        ships = state.board.by_name  # one gun of a pair at a target (SG-CLS-08)
+        return [{"shots": class_rules.without_conflicts(ships, read_list(read_object(c)["shots"]))} for c in found]
 
     def orders_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
         """No change; a relief at each empty station; striking each ship (rarely wise)."""

@@ -37,7 +37,7 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import close_action, combat, movement
+from battles.rules.sky_galleons import class_rules, close_action, combat, movement
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
@@ -585,7 +585,7 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
     shots: list[JSON] = [
         {"ship": s.firer, "gun": s.gun_id, "target": s.target} for _, s in (best[key] for key in sorted(best))
     ]
-    return {"shots": shots}
+    return {"shots": class_rules.without_conflicts(board.by_name, shots)}  # one gun of a pair a target (SG-CLS-08)
 
 
 # --- ORDERS ------------------------------------------------------------------------------------------------

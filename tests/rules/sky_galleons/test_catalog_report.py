@@ -77,6 +77,8 @@ EXPECTED: dict[str, tuple[dict[str, Any], list[str]]] = {
     "yashima": ({}, []),
     "leopold": ({}, []),
     "duc_de_brabant": ({}, []),
+    # A designed stand-in (SG-CLS-06): 8 turncranks on hull 1 rate 6; the text's 8 is her sprint, no flywheel.
+    "boarding_launch": ({"speed": -2}, []),
 }
 
 # Of the classes with stated figures, those whose every stated figure the rules reproduce.
