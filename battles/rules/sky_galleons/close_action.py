@@ -24,7 +24,7 @@ from typing import Any
 
 from battles.engine.jsonread import DataFile
 from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.combat import Happening, Roller, _Log
+from battles.rules.sky_galleons.combat import Happening, Roller, _Log, marine_arms
 from battles.rules.sky_galleons.record import (
     CREW_COUNTS,
     NO_PARTY,
@@ -224,10 +224,13 @@ def send_across(record: ShipRecord, target: str, men: int) -> tuple[ShipRecord, 
 
 
 def bring_home(record: ShipRecord) -> ShipRecord:
-    """The boarders come back to the party at home (a retreat, SG-BRD-17, SG-CREW-02, or a recall)."""
+    """The boarders come back to the party at home (a retreat, SG-BRD-17, SG-CREW-02, or a recall); their
+    boarding action is over, so shotguns are reloaded (SG-CG-18)."""
     if not record.boarders.men:
-        return replace(record, boarders=NO_PARTY, boarding=None)
-    return replace(record, party=record.party.plus(record.boarders), boarders=NO_PARTY, boarding=None)
+        return replace(record, boarders=NO_PARTY, boarding=None, shotguns_spent=None)
+    return replace(
+        record, party=record.party.plus(record.boarders), boarders=NO_PARTY, boarding=None, shotguns_spent=None
+    )
 
 
 def crossing_casualties(before: ShipRecord, after: ShipRecord, crossing: int) -> tuple[ShipRecord, int]:
@@ -321,19 +324,19 @@ def fighting(records: Mapping[str, ShipRecord], pools: Sequence[Pool]) -> int:
     return sum(_men(records[p.ship], p) for p in pools)
 
 
-def _kills(log: _Log, side: str, ship: ShipRecord, men: int, *, leaders: bool) -> int:
+def _kills(log: _Log, side: str, ship: ShipRecord, men: int, *, leaders: bool, shotgun: str = "") -> int:
     """One die per man: a 6 kills, 5-6 for officers and marines; a Crack crew adds 1 to each (SG-BRD-14,
-    SG-CQ-09)."""
+    SG-CQ-09). ``shotgun`` names the clause of shotgun marines' second attacks (SG-CG-17/19)."""
     if men <= 0:
         return 0
     base = cint("boarding", "leaders_kill_on_at_least" if leaders else "kills_on_at_least")
     bonus = int(close_tables()["boarding"]["crew_quality_bonus_per_die"][ship.crew_quality])
     on = base - bonus
-    who = "officers and marines" if leaders else "men"
+    who = "shotgun marines' second attacks" if shotgun else "officers and marines" if leaders else "men"
     faces = log.roll(
         f"boarding combat: {side} {ship.name}'s {men} {who}",
         ship=ship.name,
-        clauses=["SG-BRD-14", *(["SG-CQ-09"] if bonus else [])],
+        clauses=["SG-BRD-14", *(["SG-CQ-09"] if bonus else []), *([shotgun] if shotgun else [])],
         count=men,
         needed=f"each die {on}+" + (f" ({base}+, {ship.crew_quality} +{bonus})" if bonus else "") + " kills",
         judge=lambda faces, _total: f"{sum(1 for f in faces if f >= on)} killed",
@@ -401,6 +404,37 @@ def has_leader(party: Party, *, officers_only: bool) -> bool:
     return party.officers > 0 if officers_only else party.leaders > 0
 
 
+# --- shotgun marines (SG-CG-16..19) ----------------------------------------------------------------------
+
+
+def _shotgun_clause(record: ShipRecord, action: str) -> str:
+    """The clause under which the ship's marines attack twice in this round of the boarding action fought on
+    ``action``: a lever-action shotgun always (SG-CG-19), a shotgun in the action's first round (SG-CG-17);
+    "" when they attack once."""
+    arms = marine_arms(record)
+    if arms in close_tables()["shotguns"]["always_double"]:
+        return "SG-CG-19"
+    if arms in close_tables()["shotguns"]["first_round_double"] and record.shotguns_spent != action:
+        return "SG-CG-17"
+    return ""
+
+
+def _spent(record: ShipRecord, action: str) -> ShipRecord:
+    """After a round: a ship's shotgun marines have fired their double in this action."""
+    return replace(record, shotguns_spent=action) if _shotgun_clause(record, action) == "SG-CG-17" else record
+
+
+def reload_shotguns(record: ShipRecord, *, boarded: bool) -> ShipRecord:
+    """Shotgun marines reload once their boarding action is over (SG-CG-18): the ship they defended has no
+    enemy boarders aboard, or its own boarders are no longer on the ship they fought on."""
+    spent = record.shotguns_spent
+    if spent is None:
+        return record
+    if (spent == record.name and not boarded) or (spent != record.name and record.boarding != spent):
+        return replace(record, shotguns_spent=None)
+    return record
+
+
 def boarding_round(
     attackers: Sequence[ShipRecord], defender: ShipRecord, *, roller: Roller, officers_only: bool = False
 ) -> BoardingRound:
@@ -410,14 +444,21 @@ def boarding_round(
     records = {a.name: a for a in attackers} | {defender.name: defender}
     a_pools, d_pools = attacker_pools(attackers), defender_pools(defender)
     killed_by_attackers = 0
+    action = defender.name
     for ship in attackers:
         b = ship.boarders
         killed_by_attackers += _kills(log, "attacker", ship, b.officers + b.marines, leaders=True)
         killed_by_attackers += _kills(log, "attacker", ship, b.petty_officers + b.seamen, leaders=False)
+        shotgun = _shotgun_clause(ship, action)  # shotgun marines attack twice (SG-CG-17/19)
+        killed_by_attackers += _kills(log, "attacker", ship, b.marines if shotgun else 0, leaders=True, shotgun=shotgun)
     lead = sum(_men(defender, p) for p in d_pools if p.rank in ("officers", "marines"))
     rest = fighting(records, d_pools) - lead
     killed_by_defenders = _kills(log, "defender", defender, lead, leaders=True)
     killed_by_defenders += _kills(log, "defender", defender, rest, leaders=False)
+    shotgun = _shotgun_clause(defender, action)
+    marines = sum(_men(defender, p) for p in d_pools if p.rank == "marines")
+    killed_by_defenders += _kills(log, "defender", defender, marines if shotgun else 0, leaders=True, shotgun=shotgun)
+    records = {name: _spent(record, action) for name, record in records.items()}
     before_a, before_d = fighting(records, a_pools), fighting(records, d_pools)
     records = _take_losses(log, "the boarders", records, a_pools, killed_by_defenders)
     records = _take_losses(log, f"{defender.name}'s defenders", records, d_pools, killed_by_attackers)
@@ -443,6 +484,9 @@ def boarding_round(
     petty_officers = target.crew.petty_officers_aboard + target.party.petty_officers + target.boarders.petty_officers
     leaderless = target.officers_alive + petty_officers == 0
     taken = held and (secured or leaderless)
+    if taken or not held:  # the action is over, one side beaten or gone: shotguns are reloaded (SG-CG-18)
+        for name in records:
+            records[name] = replace(records[name], shotguns_spent=None)
     if taken:
         log.note(
             f"{defender.name} is taken",

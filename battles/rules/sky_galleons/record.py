@@ -768,6 +768,9 @@ class ShipRecord:
     endurance: int | None = None
     endurance_used: int | None = None
     coal_lost: int | None = None
+    # Shotgun marines who fired their double attack (SG-CG-17): the ship the boarding action is on, until
+    # the action ends and they reload (SG-CG-18, close_action.py). JSON only when set.
+    shotguns_spent: str | None = None
 
     # -- hull and altitude --
 
@@ -983,7 +986,7 @@ class ShipRecord:
         "grappled_with",
     )
     AGILITY_KEYS = ("agility_speed", "endurance", "endurance_used", "coal_lost")
-    OPTIONAL_KEYS = ("marine_arms", "marines_fired", "ordnance", "emplacement", *AGILITY_KEYS)
+    OPTIONAL_KEYS = ("marine_arms", "marines_fired", "ordnance", "emplacement", *AGILITY_KEYS, "shotguns_spent")
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -1023,6 +1026,8 @@ class ShipRecord:
         for key in self.AGILITY_KEYS:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
+        if self.shotguns_spent is not None:
+            data["shotguns_spent"] = self.shotguns_spent
         return data
 
     @classmethod
@@ -1074,6 +1079,7 @@ class ShipRecord:
             if data.get("emplacement") is None
             else _choice(data, "emplacement", ostrs("record", "emplacements")),
             **{key: _opt_int(data, key) for key in cls.AGILITY_KEYS},
+            shotguns_spent=_opt_str(data, "shotguns_spent"),
         )
         check_record(record)
         return record

@@ -768,6 +768,11 @@ class SkyGalleons(BaseRuleset[Board]):
     def _phase_start(self, ctx: Context[Board]) -> None:
         side = ctx.board.moving
         assert side is not None
+        for record in ctx.board.fighting():  # shotgun marines reload once their boarding action is over
+            reloaded = close_action.reload_shotguns(record, boarded=bool(self.boarders_on(ctx.board, record.name)))
+            if reloaded != record:
+                note = _note(record.name, f"{record.name}'s shotgun marines reload", "reloaded", ["SG-CG-18"])
+                self._commit(ctx, {record.name: reloaded}, [note])
         for kite in [s for s in ctx.board.fighting(side) if s.is_kite]:  # SG-KITE-02/04
             rolled = ctx.roll(f"{kite.name}'s movement die (kite)", needed=_faces("die"), ships=[kite.name])
             ctx.emit("kite die", {"ship": kite.name, "die": rolled.total, "clauses": ["SG-KITE-02", "SG-KITE-04"]})
