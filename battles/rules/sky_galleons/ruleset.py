@@ -30,10 +30,11 @@ from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import agility, class_rules, close_action, combat, movement, scenario
+from battles.rules.sky_galleons import agility, class_rules, close_action, combat, movement, prizes, scenario
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.movement import PlanError, Terrain
+from battles.rules.sky_galleons.prizes import Prize
 from battles.rules.sky_galleons.record import (
     NO_PARTY,
     Moment,
@@ -122,6 +123,8 @@ class Board:
     kite_dice: Mapping[str, int] = field(default_factory=dict)
     # Tows: the towed ship -> (its tower, the turn the cable was rigged); it tows from the next turn (SG-TOW-03).
     tows: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    # Prizes taken: the ship -> who took her, whose she was, the captor's order for her (SG-BRD-21..24).
+    prizes: Mapping[str, Prize] = field(default_factory=dict)
 
     def tower_of(self, name: str) -> str | None:
         return self.tows[name][0] if name in self.tows else None
@@ -347,6 +350,7 @@ class SkyGalleons(BaseRuleset[Board]):
             "captured": dict(board.captured),
             "kite_dice": dict(board.kite_dice),
             "tows": {k: [t, n] for k, (t, n) in board.tows.items()},
+            "prizes": {k: v.to_json() for k, v in board.prizes.items()},
         }
 
     def board_from_json(self, data: JSON) -> Board:
@@ -392,6 +396,7 @@ class SkyGalleons(BaseRuleset[Board]):
             captured={str(k): str(v) for k, v in read_object(d["captured"]).items()},
             kite_dice=_counts(d["kite_dice"]),
             tows={str(k): _crossing(v) for k, v in read_object(d["tows"]).items()},
+            prizes={str(k): Prize.from_json(v) for k, v in read_object(d.get("prizes", {})).items()},
         )
 
     def ai_policy(self, seed: bytes, side: str) -> Any:
@@ -683,6 +688,8 @@ class SkyGalleons(BaseRuleset[Board]):
                 updated = _crew_change(record, read_object(change))
                 ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name])
                 self._commit(ctx, {record.name: updated}, [])
+            for name, order in sorted(read_object(choice.get("prizes", {})).items()):
+                self._prize_order(ctx, answer.side, str(name), order)  # crew or scuttle a prize (SG-BRD-21)
             for pair in read_list(choice.get("cut", [])):
                 a, b = (str(n) for n in read_list(pair))
                 if b in ctx.board.ship(a).grappled_with:  # both sides may cut the same grapple
@@ -773,6 +780,7 @@ class SkyGalleons(BaseRuleset[Board]):
             if reloaded != record:
                 note = _note(record.name, f"{record.name}'s shotgun marines reload", "reloaded", ["SG-CG-18"])
                 self._commit(ctx, {record.name: reloaded}, [note])
+        self._scuttling(ctx, side)
         for kite in [s for s in ctx.board.fighting(side) if s.is_kite]:  # SG-KITE-02/04
             rolled = ctx.roll(f"{kite.name}'s movement die (kite)", needed=_faces("die"), ships=[kite.name])
             ctx.emit("kite die", {"ship": kite.name, "die": rolled.total, "clauses": ["SG-KITE-02", "SG-KITE-04"]})
@@ -1580,6 +1588,55 @@ class SkyGalleons(BaseRuleset[Board]):
             return
         ctx.emit("captured", {"ship": name, "by": captor, "what": what, "clauses": list(clauses)}, ships=[name])
         self._out(ctx, name, CAPTURED, what, clauses)
+        self._take_prize(ctx, name, captor)
+
+    # --- prizes (SG-BRD-21..24, prizes.py) ---------------------------------------------------------------
+
+    def _prize(
+        self, ctx: Context[Board], name: str, prize: Prize, clauses: Sequence[str], *, rejoins: bool = False
+    ) -> None:
+        data = {"ship": name, "prize": prize.to_json(), "rejoins": rejoins, "clauses": list(clauses)}
+        ctx.emit("prize", data, ships=[name])
+
+    def _take_prize(self, ctx: Context[Board], name: str, captor: str) -> None:
+        """She is held by the boarders aboard, one of whom guards her prisoners (SG-BRD-21/22)."""
+        boarders = prizes.aboard(ctx.board.ships, name, captor)
+        prize, changed, happened = prizes.taken(ctx.board.ship(name), captor, boarders, ctx.board.prizes.get(name))
+        self._commit(ctx, changed, happened)
+        self._prize(ctx, name, prize, ["SG-BRD-21", "SG-BRD-22"])
+
+    def _prize_order(self, ctx: Context[Board], side: str, name: str, order: JSON) -> None:
+        """The captor's order in the Initiative Phase: her prize crew takes her away, casting off her captors'
+        grapples, and she fights for them; or she is to be scuttled (SG-BRD-21/23/24)."""
+        word = prizes.order_word(order)
+        if word == prizes.CREW:
+            for other in ctx.board.ship(name).grappled_with:
+                if ctx.board.ship(other).side == side:
+                    ctx.emit("grapple cut", {"pair": [name, other], "clauses": ["SG-BRD-21"]}, ships=[name, other])
+            boarders = prizes.aboard(ctx.board.ships, name, side)
+            crewed, changed = prizes.crewed(ctx.board.ship(name), boarders, ctx.board.prizes[name])
+            what = f"{sum(m for _, m in crewed.crew_from)} of her captors' men crew {name}: she fights for them"
+            self._commit(ctx, changed, [_note(name, what, "crewed", ["SG-BRD-21", "SG-BRD-23"])])
+            self._prize(ctx, name, crewed, ["SG-BRD-21", "SG-BRD-23"], rejoins=True)
+        elif word == prizes.SCUTTLE:
+            self._prize(ctx, name, replace(ctx.board.prizes[name], order=word), ["SG-BRD-21", "SG-BRD-24"])
+
+    def _scuttling(self, ctx: Context[Board], side: str) -> None:
+        """A prize being scuttled, at each of her captor's movement phases: the boarders but one officer
+        withdraw, then he comes home (or is lost with her) and she crashes (SG-BRD-24)."""
+        for name, prize in sorted(ctx.board.prizes.items()):
+            if prize.captor != side or prize.status != "scuttling":
+                continue
+            record, boarders = ctx.board.ship(name), prizes.aboard(ctx.board.ships, name, side)
+            if prize.stage == prizes.ORDERED:
+                guard = ctx.board.by_name.get(prize.guard_ship or "")
+                done, changed, happened = prizes.withdraw(record, boarders, prize, guard)
+            else:
+                done, changed, happened = prizes.scuttle(record, boarders, prize, roller=self._roller(ctx))
+            self._commit(ctx, changed, happened)
+            self._prize(ctx, name, done, ["SG-BRD-24"])
+            if not ctx.board.ship(name).afloat:
+                self._wrecked(ctx, name)
 
     # --- ends ---------------------------------------------------------------------------------------------
 
@@ -1742,6 +1799,10 @@ class SkyGalleons(BaseRuleset[Board]):
             return replace(board, crossing=crossing, decided=())
         if kind == "captured":
             return replace(board, captured={**board.captured, str(data["ship"]): str(data["by"])})
+        if kind == "prize":  # a crewed prize rejoins the fight on her captor's side (SG-BRD-21)
+            name = str(data["ship"])
+            out = {k: v for k, v in board.out.items() if k != name} if data["rejoins"] else board.out
+            return replace(board, prizes={**board.prizes, name: Prize.from_json(data["prize"])}, out=out)
         if kind == "movement order":
             return replace(board, order=tuple(str(s) for s in read_list(data["order"])))
         if kind == "relative position":
@@ -1860,19 +1921,22 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _orders_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
         advanced = bool(state.options["advanced"])
-        keys = {"crew", "strike"} | ({"ram", "parties", "disband", "recall", "cut", "tow"} if advanced else set())
+        keys = {"crew", "strike"} | (
+            {"ram", "parties", "disband", "recall", "cut", "tow", "prizes"} if advanced else set()
+        )
         if not isinstance(choice, dict) or set(choice) - keys:
             return Rejection(
                 "SG-SEQ-02",
                 'orders are {"crew": [changes], "strike": [ship names]'
                 + (
                     ', "ram": ships that will ram or grapple, "parties": [{"ship", "men": {post: n}}], '
-                    '"disband": [ships], "recall": [ships], "cut": [[ship, other]], "tow": [[tower, ship in tow]]}'
+                    '"disband": [ships], "recall": [ships], "cut": [[ship, other]], "tow": [[tower, ship in tow]], '
+                    '"prizes": {prize: "crew" | "hold" | "scuttle" | "abandon"}}'
                     if advanced
                     else "}"
                 ),
             )
-        lists = {key: choice.get(key, []) for key in keys - {"ram"}}
+        lists = {key: choice.get(key, []) for key in keys - {"ram", "prizes"}}
         if not all(isinstance(value, list) for value in lists.values()):
             return Rejection("SG-SEQ-02", f"{', '.join(sorted(lists))} are lists")
         own = {s.name: s for s in state.board.fighting(side)}
@@ -1946,6 +2010,11 @@ class SkyGalleons(BaseRuleset[Board]):
                 records[record.name] = close_action.form_party(record, men)
             except PartyError as error:
                 return Rejection(error.clause, error.reason)
+        found = prizes.orders_problem(
+            choice.get("prizes", {}), side=side, prizes=state.board.prizes, ships=state.board.by_name, records=records
+        )
+        if found is not None:  # SG-BRD-21..24
+            return Rejection(*found)
         for pair in read_list(choice.get("cut", [])):
             if not isinstance(pair, list) or len(pair) != 2:
                 return Rejection("SG-GRAP-07", "a cut names [your ship, the ship it is grappled with]")
@@ -1968,6 +2037,9 @@ class SkyGalleons(BaseRuleset[Board]):
             problem = self._tow_problem(state.board, record, str(pair[1]))
             if problem is not None:
                 return problem
+            leaving = prizes.tow_problem(str(pair[1]), choice.get("prizes", {}), state.board.prizes)
+            if leaving is not None:
+                return Rejection(*leaving)
         return None
 
     def _tow_problem(self, board: Board, tower: ShipRecord, name: str) -> Rejection | None:
@@ -2180,6 +2252,11 @@ class SkyGalleons(BaseRuleset[Board]):
                 choice: JSON = {"crew": [], "strike": [], **order}
                 if self._orders_problem(state, side, choice) is None:
                     found.append(choice)
+        for name in sorted(n for n, p in state.board.prizes.items() if p.captor == side):  # SG-BRD-21
+            for word in (prizes.CREW, prizes.SCUTTLE):
+                choice = {"crew": [], "strike": [], "prizes": {name: word}}
+                if self._orders_problem(state, side, choice) is None:
+                    found.append(choice)
         return found
 
     # --- invariants and outcome -----------------------------------------------------------------------------
@@ -2217,18 +2294,24 @@ class SkyGalleons(BaseRuleset[Board]):
         ships: list[dict[str, Any]] = []
         for ship in board.ships:
             fate = board.out.get(ship.name, "fighting" if ship.afloat else CRASHED)
+            # A prize is her first owner's ship, captured, even when her prize crew fights on (SG-BRD-21).
+            prize = board.prizes.get(ship.name)
+            crewed = prize is not None and prize.order == prizes.CREW
+            alive = prize.prisoners if crewed and prize else ship.men_alive + prizes.men_away(board.prizes, ship.name)
             ships.append(
                 {
                     "name": ship.name,
-                    "side": ship.side,
+                    "side": prize.owner if prize else ship.side,
                     "class": ship.class_name,
-                    "fate": fate,
+                    "fate": CAPTURED if prize else fate,
                     "hull_hits": ship.hull_hits,
                     "hull_boxes": ship.hull_boxes,
-                    "crew_lost": board.crew_at_start[ship.name] - ship.men_alive,
+                    "crew_lost": board.crew_at_start[ship.name] - alive,
                     "captured_by": board.captured.get(ship.name),
                     "crew_at_start": board.crew_at_start[ship.name],
                     "fire": ship.fire,
+                    "prize": prize.status if prize else None,
+                    "prize_fate": fate if crewed else None,
                 }
             )
         sides = {}
@@ -2239,6 +2322,8 @@ class SkyGalleons(BaseRuleset[Board]):
                 "lost": sum(1 for s in mine if s["fate"] in (CRASHED, CRASH_LANDED)),
                 "captured": sum(1 for s in mine if s["fate"] in (STRUCK, CAPTURED)),
                 "prizes": sum(1 for s in ships if s["captured_by"] == side),
+                "prizes_crewed": sum(1 for p in board.prizes.values() if p.captor == side and p.status == "crewed"),
+                "prizes_scuttled": sum(1 for p in board.prizes.values() if p.captor == side and p.status == "scuttled"),
                 "escaped": sum(1 for s in mine if s["fate"] == ESCAPED),
                 "hull_hits": sum(int(s["hull_hits"]) for s in mine),
                 "crew_lost": sum(int(s["crew_lost"]) for s in mine),

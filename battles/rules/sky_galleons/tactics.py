@@ -12,7 +12,9 @@ one answer, from the state as its side may see it. It scores the legal answers w
 * every gun that can fire does (guns reload by the turn, so holding fire gains nothing), each at the target
   where its shots are worth most, the side's chosen target first;
 * in the Initiative Phase empty helm and trim stations are relieved, empty gun crew circles are filled from
-  the deckhands, and a beaten ship that cannot get away strikes her colours.
+  the deckhands, and a beaten ship that cannot get away strikes her colours;
+* a prize is crewed when her captors' men may man her and she would make way with them; otherwise pirates
+  and privateers hold her and take her in tow, and warships scuttle her (SG-BRD-21..24).
 
 Deterministic: the same seed and state give the same answer. The only chance is the choice between moves
 scored almost alike, one die from ``dice.face`` on a stream named after the policy and the request (as
@@ -20,8 +22,8 @@ RandomPolicy does), so a battle played by Captains replays exactly.
 
 A side's ``ai`` object in the scenario tunes its captains: ``flee_hull`` (the share of hull boxes hit at which
 a ship is beaten, default 2/3), ``flee_crew`` (the share of the starting crew below which it is beaten,
-default 1/3) and ``caution`` (how much the enemy's guns weigh against its own when placing a warship,
-default 0.5).
+default 1/3), ``caution`` (how much the enemy's guns weigh against its own when placing a warship,
+default 0.5) and ``prizes`` (``"keep"``: the side keeps the prizes it cannot crew rather than scuttle them).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import class_rules, close_action, combat, movement
+from battles.rules.sky_galleons import class_rules, close_action, combat, movement, prizes
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
@@ -755,22 +757,51 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
         for other in enemy_alongside:
             if other not in winnable and not boarded and record.boarding != other.name:
                 cut.append([record.name, other.name])
+    plans = prize_orders(state, request.side)
     tows: list[JSON] = []
     for record in board.fighting(request.side):  # take a prize or a crippled friend in tow (SG-TOW-01, BRD-21)
         for name in record.grappled_with:
             other = board.ship(name)
-            if board.ally(record.side, other) and rs.ready_tow(state, record.name) is None:
+            if board.ally(record.side, other) and rs.ready_tow(state, record.name) is None and name not in plans:
                 tows.append([record.name, name])
                 break
     orders: dict[str, JSON] = {"ram": rammers} if rammers else {}
-    for key, value in (("parties", parties), ("disband", disband), ("cut", cut), ("tow", tows)):
+    for key, value in (("parties", parties), ("disband", disband), ("cut", cut)):
         if value:
             orders[key] = list[JSON](value)
+    if plans:
+        orders["prizes"] = dict[str, JSON](plans)
+    if tows:
+        orders["tow"] = list[JSON](tows)
     checked: dict[str, JSON] = {}
     for key, order in orders.items():  # keep each order only if it holds with those before it
         if rs.validate(state, request, {"crew": [], "strike": [], **checked, key: order}) is None:
             checked[key] = order
     return checked
+
+
+def prize_orders(state: State, side: str) -> dict[str, str]:
+    """What the side does with each prize it holds (SG-BRD-21): crew her when its men may man her and she would
+    make way with them; else pirates and privateers (the side's ai "prizes": "keep") hold her and take her in
+    tow when a ship of theirs is alongside, and warships scuttle what they cannot keep."""
+    board = state.board
+    keep = board.ai.get(side, {}).get("prizes") == "keep"
+    orders: dict[str, str] = {}
+    for name, prize in sorted(board.prizes.items()):
+        record = board.ship(name)
+        if prize.captor != side or prize.order != prizes.HOLD or not record.afloat:
+            continue
+        boarders = prizes.aboard(board.ships, name, side)
+        legal = {
+            word
+            for word in (prizes.CREW, prizes.SCUTTLE)
+            if prizes.order_problem(name, word, side=side, prize=prize, record=record, boarders=boarders) is None
+        }
+        if prizes.CREW in legal and prizes.would_move(record, boarders, prize):
+            orders[name] = prizes.CREW
+        elif not keep and prizes.SCUTTLE in legal:
+            orders[name] = prizes.SCUTTLE
+    return orders
 
 
 def attack_move(
