@@ -205,13 +205,18 @@ def order_problem(
 
 
 def orders_problem(
-    orders: Any, *, side: str, prizes: Mapping[str, Prize], ships: Mapping[str, ShipRecord], records: Mapping[str, Any]
+    orders: Any,
+    *,
+    side: str,
+    prizes: Mapping[str, Prize],
+    ships: Mapping[str, ShipRecord],
+    records: Mapping[str, ShipRecord],
 ) -> tuple[str, str] | None:
     """The whole ``prizes`` order, ``{"<prize>": "crew" | "hold" | "scuttle" | "abandon"}``; ``records`` are
     the side's own ships as the orders before this one left them."""
     if not isinstance(orders, dict):
         return "SG-BRD-21", 'prizes are {"<prize>": "crew" | "hold" | "scuttle" | "abandon"}'
-    own = [r for r in records.values() if isinstance(r, ShipRecord)]
+    own = list(records.values())
     for name, order in orders.items():
         problem = order_problem(
             str(name),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from battles.rules.sky_galleons.record import (
     ShipRecord,
     altitude_level,
     altitude_levels,
+    marine_arms_known,
     ship_record_from_class,
     ship_record_from_design,
     tstrs,
@@ -170,7 +171,8 @@ def _terrain(data: Any) -> Terrain:
 def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: str) -> ShipSetup:
     if not isinstance(data, dict):
         raise ScenarioError(f"{where}: must be an object")
-    _unknown(data, ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role"), where)
+    keys = ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role", "marine_arms")
+    _unknown(data, keys, where)
     name = _need(data, "name", str, where)
     quality = data.get("crew_quality", default_quality)
     if quality not in tstrs("ship_record", "crew_qualities"):
@@ -200,6 +202,11 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
         raise ScenarioError(f"{where}: {name} cannot fly at {altitude}; its ceiling is {ceiling} (SG-ALT-03)")
     if altitude_level(altitude) <= altitude_level(terrain.ground(position)):
         raise ScenarioError(f"{where}: {name} starts at {altitude}, in the ground at {data['position']}")
+    arms = data.get("marine_arms")  # the marines' weapon where it is not their nation's (SG-SAF-05, SG-CG-16)
+    if arms is not None:
+        if arms not in marine_arms_known():
+            raise ScenarioError(f"{where}: marine_arms {arms!r} is not one of {list(marine_arms_known())}")
+        record = replace(record, marine_arms=str(arms))
     return ShipSetup(record, role)
 
 

@@ -13,6 +13,9 @@ import pytest
 from battles.rules.sky_galleons import close_action
 from battles.rules.sky_galleons.close_action import boarding_round
 from battles.rules.sky_galleons.record import Party, ShipRecord, ship_record_from_class
+from battles.rules.sky_galleons.ruleset import ORDERS
+from battles.rules.sky_galleons.scenario import ScenarioError, parse
+from tests.rules.sky_galleons.test_boarding_battle import begin, drive, orders, rolls, scenario, ship
 
 
 class Misses:
@@ -113,3 +116,51 @@ def test_the_spent_shotguns_ride_on_the_record() -> None:
     assert data["shotguns_spent"] == "Prize"
     assert ShipRecord.from_json(data) == spent
     assert "shotguns_spent" not in boarder().to_json()
+
+
+# --- in battle --------------------------------------------------------------------------------------------------
+
+
+def shotgun_battle(seed: bytes) -> Any:
+    """The Reaver's shotgun marines are aboard the Runner, whose own marines carry shotguns too."""
+    reaver = {**ship("Reaver", "Hullcutter", (6, 5)), "marine_arms": "shotgun"}
+    runner = {**ship("Runner", "Sky Runner", (6, 5)), "marine_arms": "shotgun"}
+    state = begin(scenario([reaver], [runner, ship("Far", "Sky Runner", (14, 2))], turns=6), seed)
+    board = state.board
+    a = replace(
+        board.ship("Reaver"),
+        grappled_with=("Runner",),
+        boarders=Party(officers=2, petty_officers=2, marines=6),
+        boarding="Runner",
+    )
+    b = board.ship("Runner")
+    b = replace(b, grappled_with=("Reaver",), crew=replace(b.crew, marines=4, deckhands=4))
+    return replace(state, board=board.with_ship(a).with_ship(b))
+
+
+@pytest.mark.rule("SG-CG-17", "SG-CG-18")
+def test_in_battle_the_double_attack_comes_once_an_action_and_again_after_a_recall() -> None:
+    seed = b"shotgun-battle"
+    state = shotgun_battle(seed)
+    assert state.board.ship("Reaver").marine_arms == "shotgun"
+    state, events, _ = drive(state, orders(), seed, lambda s, r: s.turn == 2 and r.kind == ORDERS)
+    doubles = rolls(events, "shotgun marines' second attacks")
+    assert {str(e.data["purpose"]).split("'s ")[0].split()[-1] for e in doubles} == {"Reaver", "Runner"}
+    assert len(doubles) == 2  # the first round only, for each side
+    assert state.board.ship("Reaver").shotguns_spent == "Runner"
+    assert state.board.ship("Runner").shotguns_spent == "Runner"
+    recall = {"a": {"recall": ["Reaver"]}}
+    state, events, _ = drive(
+        state, lambda s, r: orders(extra=recall if s.turn == 2 else {})(s, r), seed, lambda s, r: s.turn == 3
+    )
+    assert state.board.ship("Reaver").shotguns_spent is None  # withdrawn: reloaded at once
+    # The Runner's marines reload at the next movement phase, no boarder being left aboard her.
+    notes = [n for e in events if e.kind == "effects" for n in e.data["notes"]]
+    assert any(n["what"] == "Runner's shotgun marines reload" and n["clauses"] == ["SG-CG-18"] for n in notes)
+    assert state.board.ship("Runner").shotguns_spent is None
+
+
+@pytest.mark.rule("SG-CG-16")
+def test_a_scenario_arms_the_marines() -> None:
+    with pytest.raises(ScenarioError, match="marine_arms"):
+        parse(scenario([{**ship("A", "Hullcutter", (2, 2)), "marine_arms": "pike"}], [ship("B", "Sky Runner", (9, 9))]))
