@@ -665,7 +665,7 @@ def _drop_over(rs: SkyGalleons, ctx: Ctx, name: str, dropper: ShipRecord, exits:
         records, happened = ordnance.drop(
             ctx.board.by_name,
             solution,
-            exits_across=exits,
+            exits_across=exits if target.emplacement is None else None,  # the ground has no bow (SG-LF-04)
             now=rs.now(ctx.state),
             roller=rs._roller(ctx),
             rules=rs.rules(ctx.state),
