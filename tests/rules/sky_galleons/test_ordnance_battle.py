@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from battles.engine import dice, resolver
+from battles.engine import dice, policies, resolver
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
@@ -25,6 +25,7 @@ from battles.rules.sky_galleons.ordnance import BOMB_RACK, DROGUE, HALE, LIQUID_
 from battles.rules.sky_galleons.record import Criticals, ShipRecord, build_ordnance
 from battles.rules.sky_galleons.ruleset import AVOID, FIRE, FIRST, MOVE, ORDERS, POSITION, Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
+from battles.rules.sky_galleons.tactics import Captain
 
 State = BattleState[Board]
 Decide = Callable[[State, DecisionRequest], Any]
@@ -404,7 +405,18 @@ def test_mines_brought_onto_a_ship_go_off_on_a_6_and_a_ship_leaving_them_is_safe
     assert len(checks) == 1
 
 
-@pytest.mark.rule("SG-DT-01", "SG-DT-04", "SG-DT-05", "SG-DT-06", "SG-DT-07", "SG-DT-09", "SG-CG-46", "SG-CG-47")
+@pytest.mark.rule(
+    "SG-DT-01",
+    "SG-DT-04",
+    "SG-DT-05",
+    "SG-DT-06",
+    "SG-DT-07",
+    "SG-DT-09",
+    "SG-CG-46",
+    "SG-CG-47",
+    "SG-CG-48",
+    "SG-ERR-16",
+)
 def test_a_ship_meeting_a_lowered_drogue_sets_it_off_on_a_6() -> None:
     data = battle([ship("Gloire", "Gloire", (8, 6))], [ship("Runner", "Sky Runner", (8, 9), altitude="L")])
     lower = {"a": {"drogues": [{"ship": "Gloire", "lowered": True}]}}
@@ -893,6 +905,21 @@ def test_a_battery_is_fired_on_as_a_ship_but_hull_hits_and_most_criticals_do_not
     assert not state.board.emplacements("b")
 
 
+@pytest.mark.rule("SG-CG-15", "SG-GB-01")
+def test_an_old_earth_smoothbore_in_a_battery_fires_as_a_gun_with_its_table_figures() -> None:
+    seed = b"smoothbore"
+    old_tom = {"batteries": [{"name": "Old Tom", "gun": '10" SB', "position": [8, 12]}]}
+    data = battle([ship("Dart", DART, (8, 10), altitude="VL")], [FAR_GULL], b_ground=old_tom)  # range 2 + 1
+    state = begin(data, seed)
+    state, _, request = drive(state, script(), seed, at(FIRE, "b"))
+    assert request is not None
+    (solution,) = [s for s in RS.solutions(state, "b") if s.firer == "Old Tom"]
+    assert (solution.weapon, solution.band, solution.damage_value, solution.penetration) == ("sb_10in", "close", 4, 2)
+    shot = {"ship": "Old Tom", "gun": "1", "target": "Dart"}
+    state, events, _ = drive(state, script(fire={"b": {"shots": [shot]}}), seed, at(MOVE, turn=2))
+    assert rolls(events, "to hit: Old Tom gun 1 vs Dart")
+
+
 @pytest.mark.rule("SG-GB-07")
 def test_a_burning_battery_is_out_of_action_until_its_fire_dies_down_a_level_a_turn() -> None:
     seed = b"battery-burns"
@@ -1016,3 +1043,63 @@ def test_mines_cut_loose_roll_a_6_against_each_ship_above_the_owner_in_its_hex()
     assert all("against Aphid" in r.data["purpose"] for r in released[1:])
     assert all(s in ("cut", "detonated") for s in item_states(state.board.ship("Sled"), *ordnance.MINES))
     assert ordnance.movement_limits(state.board.ship("Sled")).max_hexes is None
+
+
+# --- ordnance hit by gunfire in battle -----------------------------------------------------------------------
+
+HIT_BY_GUNS = [
+    pytest.param("Triumph", (), "Hale Rocket Battery", "is destroyed", id="hale-gun-hit"),
+    pytest.param("Triumph", (), "magazine: T's H", "go up", id="hale-magazine"),
+    pytest.param("Triumph", (), "magazine: T's T1", "go up", id="smutts-magazine"),
+    pytest.param("Whisperdeath", (), "Liquid Fire (rack)", "is destroyed", id="liquid-fire-gun-hit"),
+    pytest.param("Skyfire", (), "magazine: T's M1", "go up", id="mines-magazine"),
+    pytest.param("Whisperdeath", (), "magazine: T's D", "go up", id="drogues-magazine"),
+    pytest.param("Whisperdeath", ((LIQUID_FIRE, 2), (SPIKES, 3)), "Spike Dropper", "is destroyed", id="spikes-gun-hit"),
+    pytest.param(
+        "Whisperdeath", ((LIQUID_FIRE, 2), (SPIKES, 3)), "magazine: T's F", "go up", id="liquid-fire-magazine"
+    ),
+]
+
+
+@pytest.mark.rule(
+    "SG-HALE-10",
+    "SG-HALE-11",
+    "SG-CG-64",
+    "SG-CG-65",
+    "SG-SMT-10",
+    "SG-CG-33",
+    "SG-LF-07",
+    "SG-LF-08",
+    "SG-CG-71",
+    "SG-TM-12",
+    "SG-CG-43",
+    "SG-DT-08",
+    "SG-CG-49",
+    "SG-CG-74",
+    "SG-ERR-23",
+)
+@pytest.mark.parametrize(("cls", "exotics", "words", "outcome"), HIT_BY_GUNS)
+def test_ordnance_aboard_is_hit_as_a_gun_or_goes_up_as_a_magazine_under_fire(
+    cls: str, exotics: Sequence[tuple[str, int]], words: str, outcome: str
+) -> None:
+    """A Thunderer and a Reliant shell the ship T (captains on both sides) until its ordnance is hit: the
+    first seed that shows it is kept (a Gun hit on ordnance is common; a Magazine critical rare)."""
+    for n in range(40):
+        seed = f"hook-{cls}-{n}".encode() if not exotics else f"hook-spikes-{n}".encode()
+        data = battle(
+            [ship("Big", "Thunderer", (5, 7)), ship("Big2", "Reliant", (7, 7))],
+            [ship("T", cls, (6, 4), facing=3)],
+            turns=12,
+            size=(12, 12),
+        )
+        initial = resolver.new_battle(RS, data, seed_commitment=dice.commitment(seed))
+        if exotics:
+            initial = equip(initial, "T", *exotics, (DROGUE, 2))
+        out = policies.auto_play(RS, initial, seed=seed, policies={s: Captain(seed + s.encode(), s) for s in "ab"})
+        found = [note for note in notes(out.events, words) if note["ship"] == "T" and outcome in note["what"]]
+        if found:
+            break
+    else:
+        pytest.fail(f"no battle showed {words}")
+    gone = {i.id for i in out.state.board.ship("T").ordnance if i.state in ordnance.GONE}
+    assert any(item in found[0]["what"] for item in gone)
