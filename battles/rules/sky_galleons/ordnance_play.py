@@ -430,6 +430,18 @@ def cut_loose(rs: SkyGalleons, ctx: Ctx, name: str) -> None:
     rs._commit(ctx, records, happened)
 
 
+def orders_prompt(ships: Sequence[ShipRecord]) -> str:
+    """What the orders prompt adds for the ordnance the side's ships carry ("" for none)."""
+    words = []
+    if any(s.items_of(*MINES, states=("raised", "lowered")) for s in ships):
+        words.append('tether mines raised or lowered ("mines") or cut loose ("cut_mines")')
+    if any(s.items_of(DROGUE, states=("raised", "lowered")) for s in ships):
+        words.append('drogues lowered or raised ("drogues")')
+    if any(s.items_of(BOMB_RACK, states=("empty",)) for s in ships):
+        words.append('empty bomb racks reloaded ("reload")')
+    return "; " + ", ".join(words) if words else ""
+
+
 def orders_candidates(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
     """Each ship's mines raised or lowered, drogues lowered or raised, each empty rack reloaded, raised
     mines cut loose: one order each, where legal."""

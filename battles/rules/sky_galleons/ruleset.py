@@ -668,7 +668,8 @@ class SkyGalleons(BaseRuleset[Board]):
                     "ships will try to ram or grapple"
                     if advanced
                     else ""
-                ),
+                )
+                + ordnance_play.orders_prompt(ctx.board.fighting(side)),
                 ships=ships,
             )
 

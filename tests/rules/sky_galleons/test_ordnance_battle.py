@@ -276,6 +276,9 @@ def test_mines_raised_in_the_orders_stay_raised_and_hold_the_move_to_three_hexes
     data = battle([ship("Dart", "Dauntless (original design)", (2, 12))], [ship("Sled", "Skyfire", (10, 12))])
     seed = b"mines-raised"
     state = begin(data, seed)
+    prompts = {r.side: r.prompt for r in state.pending() if r.kind == ORDERS}
+    assert "tether mines raised or lowered" in prompts["b"]
+    assert "mines" not in prompts["a"]
     state, events, request = drive(state, script(orders=RAISE, first="b"), seed, at(MOVE, "b"))
     assert notes(events, "tether mines are raised")
     assert item_states(state.board.ship("Sled"), *ordnance.MINES) == ["raised"] * 3
