@@ -253,17 +253,16 @@ def test_the_loader_refuses_a_bad_ground_or_fit(change: dict[str, Any], words: s
 
 @pytest.mark.rule("SG-SMT-02", "SG-SMT-09")
 def test_a_smutts_fit_the_rules_forbid_is_refused_at_set_up() -> None:
-    triumph = scenario.parse(battle([ship("T", "Triumph", (2, 8))], [ship("G", "Endtime", (13, 7))])).ships[0]
+    """The loader's fitting check (ordnance_play.fit_ship, called for every scenario ship): no catalog class
+    breaks it, so the records are made to."""
+    found = scenario.parse(battle([ship("T", "Triumph", (2, 8))], [ship("S", "Sky Runner", (13, 7))]))
+    triumph, galley = found.ships
+    assert ordnance_play.fit_ship(triumph, {}, found.terrain) == triumph
     discharger = next(g for g in triumph.guns if ordnance.is_discharger(g))
-    # torpedoes with no discharger to launch them, a discharger on a galley
-    assert ordnance_play.ordnance.fitting_problems(replace(triumph, guns=()))
-    galley = scenario.parse(battle([ship("S", "Sky Runner", (2, 8))], [ship("G", "Endtime", (13, 7))])).ships[0]
-    assert ordnance.fitting_problems(replace(galley, guns=(*galley.guns, replace(discharger, id="9"))))
-    with pytest.raises(ValueError, match="SG-SMT-02"):
-        ordnance_play.fit_ship(replace(galley, guns=(*galley.guns, replace(discharger, id="9"))), {}, RS_TERRAIN)
-
-
-RS_TERRAIN = scenario.parse(battle([ship("S", "Sky Runner", (2, 8))], [ship("G", "Endtime", (13, 7))])).terrain
+    with pytest.raises(ValueError, match="SG-SMT-09"):  # torpedoes and nothing to launch them
+        ordnance_play.fit_ship(replace(triumph, guns=()), {}, found.terrain)
+    with pytest.raises(ValueError, match="SG-SMT-02"):  # a discharger on a screw galley
+        ordnance_play.fit_ship(replace(galley, guns=(*galley.guns, replace(discharger, id="9"))), {}, found.terrain)
 
 
 # --- the Initiative Phase: mines, drogues, bomb reloads ------------------------------------------------------
