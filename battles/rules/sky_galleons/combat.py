@@ -830,6 +830,7 @@ def ships_beside(ships: Mapping[str, ShipRecord], target: ShipRecord, firer: str
         and ship.afloat
         and ship.position == target.position
         and ship.altitude == target.altitude
+        and ship.emplacement is None  # ships only: not a ground battery, a target hex or mines (ordnance_play)
     ]
 
 

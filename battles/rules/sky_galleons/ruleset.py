@@ -30,10 +30,20 @@ from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import agility, class_rules, close_action, combat, movement, prizes, scenario
+from battles.rules.sky_galleons import (
+    agility,
+    class_rules,
+    close_action,
+    combat,
+    movement,
+    ordnance_play,
+    prizes,
+    scenario,
+)
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.movement import PlanError, Terrain
+from battles.rules.sky_galleons.ordnance import Torpedo
 from battles.rules.sky_galleons.prizes import Prize
 from battles.rules.sky_galleons.record import (
     NO_PARTY,
@@ -125,6 +135,9 @@ class Board:
     tows: Mapping[str, tuple[str, int]] = field(default_factory=dict)
     # Prizes taken: the ship -> who took her, whose she was, the captor's order for her (SG-BRD-21..24).
     prizes: Mapping[str, Prize] = field(default_factory=dict)
+    # Exotic ordnance (ordnance_play): Smutts torpedoes in flight; the side a bombardment victory names.
+    torpedoes: tuple[Torpedo, ...] = ()
+    victory_side: str = ""
 
     def tower_of(self, name: str) -> str | None:
         return self.tows[name][0] if name in self.tows else None
@@ -148,7 +161,12 @@ class Board:
         return ship.afloat and ship.name not in self.out and ship.position is not None
 
     def fighting(self, side: str | None = None) -> list[ShipRecord]:
-        return [s for s in self.ships if self.in_fight(s) and (side is None or s.side == side)]
+        """The ships in the fight; ground batteries, mines and target hexes are ``emplacements``."""
+        return [s for s in self.ships if self.in_fight(s) and s.emplacement is None and side in (None, s.side)]
+
+    def emplacements(self, side: str | None = None) -> list[ShipRecord]:
+        """The ground still standing: batteries, mines and city or fortress hexes (ordnance_play)."""
+        return [s for s in self.ships if self.in_fight(s) and s.emplacement is not None and side in (None, s.side)]
 
     def sides_fighting(self) -> list[str]:
         return [side for side in self.side_order if self.fighting(side)]
@@ -306,6 +324,7 @@ class SkyGalleons(BaseRuleset[Board]):
             crew_at_start={s.name: s.crew_aboard for s in ships},
             # Kites need a wind: a scenario that sets none rolls it (SG-WIND-01, SG-KITE-01).
             wind_rule="roll" if found.wind is None and any(s.is_kite for s in ships) else found.wind,
+            victory_side=found.victory_side,
         )
         return Setup(sides=board.side_order, board=board)
 
@@ -351,6 +370,8 @@ class SkyGalleons(BaseRuleset[Board]):
             "kite_dice": dict(board.kite_dice),
             "tows": {k: [t, n] for k, (t, n) in board.tows.items()},
             "prizes": {k: v.to_json() for k, v in board.prizes.items()},
+            "torpedoes": [t.to_json() for t in board.torpedoes],
+            "victory_side": board.victory_side,
         }
 
     def board_from_json(self, data: JSON) -> Board:
@@ -397,6 +418,8 @@ class SkyGalleons(BaseRuleset[Board]):
             kite_dice=_counts(d["kite_dice"]),
             tows={str(k): _crossing(v) for k, v in read_object(d["tows"]).items()},
             prizes={str(k): Prize.from_json(v) for k, v in read_object(d.get("prizes", {})).items()},
+            torpedoes=ordnance_play.read_torpedoes(d.get("torpedoes", [])),
+            victory_side=str(d.get("victory_side", "")),
         )
 
     def ai_policy(self, seed: bytes, side: str) -> Any:
@@ -453,21 +476,23 @@ class SkyGalleons(BaseRuleset[Board]):
         last = board.last_moved.get(record.name, 0)
         towed = self.ready_tow(state, record.name)
         if towed is not None:
-            return self._tow_allowance(state, record, board.ship(towed), last)
+            return ordnance_play.limit_allowance(record, self._tow_allowance(state, record, board.ship(towed), last))
         if record.is_kite and board.wind is not None:
             sailing = movement.allowance(
                 record, now=self.now(state), last_hexes=last, kite_die=self.kite_die(board, record), wind=board.wind
             )
             if not avoided or sailing.sail is None:
-                return sailing
+                return ordnance_play.limit_allowance(record, sailing)
             # Avoiding comes off the die's allowance on every heading (SG-RAM-05 with SG-KITE-02/04).
             sail = replace(
                 sailing.sail, run=max(sailing.sail.run - avoided, 0), beat=max(sailing.sail.beat - avoided, 0)
             )
-            return replace(sailing, speed=max(sailing.speed - avoided, 0), sail=sail)
-        return movement.allowance(
-            record, now=self.now(state), speed=max(self.speed(record) - avoided, 0), last_hexes=last
-        )
+            return ordnance_play.limit_allowance(
+                record, replace(sailing, speed=max(sailing.speed - avoided, 0), sail=sail)
+            )
+        speed = max(self.speed(record) - avoided, 0)
+        allowed = movement.allowance(record, now=self.now(state), speed=speed, last_hexes=last)
+        return ordnance_play.limit_allowance(record, allowed)  # drogues and mines (SG-DT-03, SG-TM-04)
 
     # --- the sequence of play ---------------------------------------------------------------------------
 
@@ -497,6 +522,8 @@ class SkyGalleons(BaseRuleset[Board]):
             self._firing(ctx)
         elif stage == PHASE_END:
             self._phase_end(ctx)
+        elif stage == ordnance_play.TORPEDOES:
+            ordnance_play.torpedo_stage(self, ctx)
         else:  # pragma: no cover - a board can only hold the stages above
             raise ValueError(f"unknown stage {stage!r}")
 
@@ -515,7 +542,7 @@ class SkyGalleons(BaseRuleset[Board]):
             ctx.emit("wind", {"direction": board.wind_rule})
         if board.setup_kind == "placement":
             order = self._roll_off(ctx, list(board.side_order), "set-up order", low_first=True)
-            placing = [s.name for side in order for s in board.ships if s.side == side]
+            placing = [s.name for side in order for s in board.ships if s.side == side and s.emplacement is None]
             ctx.emit("placement order", {"sides": order, "ship_order": placing})
             self._stage(ctx, PLACEMENT)
         else:
@@ -616,7 +643,7 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _begin_turn(self, ctx: Context[Board]) -> None:
         if ctx.state.turn >= ctx.board.turn_limit:
-            self._end(ctx, None, f"turn limit {ctx.board.turn_limit} reached")
+            self._end(ctx, ordnance_play.turn_limit_winner(ctx.board), f"turn limit {ctx.board.turn_limit} reached")
             return
         ctx.begin_turn()
         ctx.begin_phase("initiative")
@@ -631,6 +658,7 @@ class SkyGalleons(BaseRuleset[Board]):
             if tired is not None and ctx.state.turn > 1:  # a launch's crew tires and rests (SG-CLS-03/04)
                 note = _note(record.name, f"{record.name}'s crew: maximum speed now {tired}", "speed", ["SG-CLS-03"])
                 self._commit(ctx, {record.name: replace(changed, speed=tired)}, [note])
+        ordnance_play.upkeep(self, ctx)  # bomb racks reloading, ground batteries' fires (SG-CG-77, SG-GB-07)
         for record in ctx.board.fighting():
             if not record.all_officers_lost:
                 continue
@@ -658,7 +686,8 @@ class SkyGalleons(BaseRuleset[Board]):
                     "ships will try to ram or grapple"
                     if advanced
                     else ""
-                ),
+                )
+                + ordnance_play.orders_prompt(ctx.board.fighting(side)),
                 ships=ships,
             )
 
@@ -690,6 +719,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 self._commit(ctx, {record.name: updated}, [])
             for name, order in sorted(read_object(choice.get("prizes", {})).items()):
                 self._prize_order(ctx, answer.side, str(name), order)  # crew or scuttle a prize (SG-BRD-21)
+            ordnance_play.carry_out_orders(self, ctx, choice)  # mines, drogues, reloads, mines cut loose
             for pair in read_list(choice.get("cut", [])):
                 a, b = (str(n) for n in read_list(pair))
                 if b in ctx.board.ship(a).grappled_with:  # both sides may cut the same grapple
@@ -760,6 +790,8 @@ class SkyGalleons(BaseRuleset[Board]):
         start = order.index(first)
         rotated = order[start:] + order[:start]  # the rest follow in turn (SG-SEQ-03, SG-SCN-05)
         ctx.emit("movement order", {"order": rotated})
+        if ordnance_play.run_torpedoes(self, ctx):  # torpedoes in flight run before the first move (SG-SMT-03)
+            return
         self._next_phase(ctx, 1)
 
     def _next_phase(self, ctx: Context[Board], phase_no: int) -> None:
@@ -876,8 +908,9 @@ class SkyGalleons(BaseRuleset[Board]):
         name = ctx.board.asking
         if answer is not None and name not in ctx.board.moves_done:
             steps, attack = move_parts(answer.choice)
+            drops = ordnance_play.drops_of(answer.choice)
             if attack is None or ctx.board.ally(ctx.board.ship(name).side, ctx.board.ship(attack[1])):
-                self._carry_out(ctx, name, steps, attack)  # a friendly grapple needs no declaration (SG-TOW-02)
+                self._carry_out(ctx, name, steps, attack, drops)  # a friendly grapple needs no declaration (SG-TOW-02)
             else:
                 ctx.emit(
                     "held move",
@@ -886,7 +919,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 )
                 if self._ask_avoid(ctx, name, attack):
                     return
-                self._carry_out(ctx, name, steps, attack)
+                self._carry_out(ctx, name, steps, attack, drops)
         self._ask_move(ctx)
 
     def ready_tow(self, state: BattleState[Board], tower: str) -> str | None:
@@ -932,7 +965,7 @@ class SkyGalleons(BaseRuleset[Board]):
             target.side,
             AVOID,
             rule="SG-RAM-05",
-            options=[False, True],
+            options=ordnance_play.avoid_options(target),  # with mines raised: cut them loose first (SG-TM-04/05)
             prompt=f"{name} tries to {kind} {target_name}: avoid it? ({mp} of {target_name}'s movement points this "
             "turn)",
             ships=[target_name, name],
@@ -944,16 +977,21 @@ class SkyGalleons(BaseRuleset[Board]):
         name = ctx.board.asking
         steps, attack = move_parts(ctx.board.held_move)
         assert attack is not None
-        if answer.choice is True:
+        if answer.choice is True or ordnance_play.cut_before_avoiding(self, ctx, attack[1], answer.choice):
             target = ctx.board.ship(attack[1])
             mp = close_action.avoidance_mp(self.speed(target, ctx.board))
             ctx.emit("avoiding", {"ship": target.name, "mp": mp, "clauses": ["SG-RAM-05"]}, ships=[target.name])
         self._stage(ctx, MOVING, asking=name)
-        self._carry_out(ctx, name, steps, attack)
+        self._carry_out(ctx, name, steps, attack, ordnance_play.drops_of(ctx.board.held_move))
         self._ask_move(ctx)
 
     def _carry_out(
-        self, ctx: Context[Board], name: str, plan: list[str], attack: tuple[str, str] | None = None
+        self,
+        ctx: Context[Board],
+        name: str,
+        plan: list[str],
+        attack: tuple[str, str] | None = None,
+        drops: ordnance_play.Drops | None = None,
     ) -> None:
         """Walk a plan step by step, checking collisions as the ship enters shared hexes (SG-COL-*); a ram is
         tried where the path meets the target, a grapple where the move ends beside it (SG-RAM-04/06,
@@ -962,6 +1000,7 @@ class SkyGalleons(BaseRuleset[Board]):
         steps = movement.trace(record, plan, allowed=self.allowance(ctx.state, record), terrain=ctx.board.terrain)
         start = record.position
         hexes = 0
+        drops = drops or ordnance_play.Drops()
         for step in steps:
             before = ctx.board.ship(name)
             if step.token == movement.AHEAD and before.position == start:
@@ -993,6 +1032,8 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             if step.token == movement.AHEAD:
                 hexes += 1
+            if ordnance_play.after_step(self, ctx, name, before, step, drops):
+                break  # drops made as it leaves a hex; mines or a drogue went off on it: its move ends (SG-TM-07)
             if step.ends:
                 self._move_ends(ctx, name, step.ends, step.clauses)
                 break
@@ -1012,6 +1053,7 @@ class SkyGalleons(BaseRuleset[Board]):
                         break
                 if collided:
                     break
+        ordnance_play.move_ended(self, ctx, name, drops, hexes)
         if attack is not None:
             self._grapple_or_miss(ctx, name, attack)
         self._moved_done(ctx, name, hexes)
@@ -1173,7 +1215,12 @@ class SkyGalleons(BaseRuleset[Board]):
         return [
             s.name
             for s in board.ships
-            if s.name != name and s.afloat and s.name not in board.out and s.position == hex_ and s.altitude == altitude
+            if s.name != name
+            and s.afloat
+            and s.name not in board.out
+            and s.position == hex_
+            and s.altitude == altitude
+            and s.emplacement is None  # nothing collides with the ground's batteries and target hexes
         ]
 
     def _held(self, state: BattleState[Board], record: ShipRecord) -> bool:
@@ -1422,7 +1469,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     )
                     if solution.allowed:
                         found.append(solution)
-        return found
+        return found + ordnance_play.ground_solutions(self, state, side)  # ground batteries and targets
 
     def _friends_aboard(self, state: BattleState[Board], side: str, target: str) -> bool:
         """The errata: no ship fires at a ship with friendly boarders aboard (SG-ERR-06)."""
@@ -1436,7 +1483,7 @@ class SkyGalleons(BaseRuleset[Board]):
         self._stage(ctx, FIRING)
         asked = False
         for side in ctx.board.order:
-            if self.solutions(ctx.state, side):
+            if self.solutions(ctx.state, side) or ordnance_play.special_ready(self, ctx.state, side):
                 asked = True
                 ctx.request(
                     side,
@@ -1455,12 +1502,16 @@ class SkyGalleons(BaseRuleset[Board]):
         board = ctx.board
         declared = {a.side: read_list(read_object(a.choice)["shots"]) for a in board.decided if a.kind == FIRE}
         volley: list[FireSolution] = []
+        specials: list[ordnance_play.Special] = []  # Hale salvoes, Smutts launches, grapnel shots
         for side in board.order:
+            specials += ordnance_play.declared(self, ctx.state, declared.get(side, []))
             for shot in declared.get(side, []):
+                if ordnance_play.special_shot(board, shot):
+                    continue
                 s = read_object(shot)
                 firer, target = board.ship(str(s["ship"])), board.ship(str(s["target"]))
                 volley.append(
-                    combat.fire_solution(
+                    ordnance_play.fire_solution(
                         firer,
                         str(s["gun"]),
                         target,
@@ -1496,6 +1547,9 @@ class SkyGalleons(BaseRuleset[Board]):
             self._commit(ctx, ships, happened)
             if solution.target in ctx.board.crossing and (solution.small_arms or solution.ammunition != "shell"):
                 self._hit_crossing(ctx, before)
+        ordnance_play.resolve_specials(self, ctx, specials)
+        if ordnance_play.run_torpedoes(self, ctx):  # a torpedo just launched makes its first run (SG-SMT-03)
+            return
         self._stage(ctx, PHASE_END)
 
     def _phase_end(self, ctx: Context[Board]) -> None:
@@ -1642,6 +1696,8 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _check_victory(self, ctx: Context[Board]) -> bool:
         """SG-SCN-06 (last_flying): the battle ends when one side, or none, has a ship left in the fight."""
+        if ctx.board.victory == ordnance_play.BOMBARDMENT:
+            return ordnance_play.bombardment_over(self, ctx)  # SG-SCN-25
         sides = ctx.board.sides_fighting()
         if len(sides) > 1:
             return False
@@ -1812,6 +1868,8 @@ class SkyGalleons(BaseRuleset[Board]):
             return replace(board, placing=tuple(str(s) for s in read_list(data["ship_order"])))
         if kind == "wind":
             return replace(board, wind=read_int(data["direction"]))
+        if kind == "torpedo":
+            return replace(board, torpedoes=ordnance_play.fold_torpedo(board, data))
         if kind == "kite die":
             return replace(board, kite_dice={**board.kite_dice, str(data["ship"]): read_int(data["die"])})
         if kind == TURN:
@@ -1854,6 +1912,12 @@ class SkyGalleons(BaseRuleset[Board]):
         return None
 
     def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
+        if isinstance(choice, dict) and "drops" in choice:  # liquid fire, spikes, bombs dropped on the way
+            problem = ordnance_play.drops_problem(self, state, record, choice)
+            if problem is not None:
+                return problem
+            choice = {k: v for k, v in choice.items() if k != "drops"}
+            choice = choice["steps"] if set(choice) == {"steps"} else choice
         shape = f"a move is a list of steps ({', '.join(movement.STEPS)})"
         if state.options["advanced"]:
             shape += ', or {"steps": [...], "ram": ship} or {"steps": [...], "grapple": ship}'
@@ -1872,6 +1936,9 @@ class SkyGalleons(BaseRuleset[Board]):
             )
         except PlanError as error:
             return Rejection(error.clause, error.reason)
+        hexes = ordnance_play.hexes_problem(record, [str(t) for t in steps])  # raised mines: 3 hexes (SG-TM-04)
+        if hexes is not None:
+            return hexes
         if isinstance(choice, dict):
             return self._attack_problem(state, record, move_parts(choice)[1], path)
         return None
@@ -1921,9 +1988,8 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _orders_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
         advanced = bool(state.options["advanced"])
-        keys = {"crew", "strike"} | (
-            {"ram", "parties", "disband", "recall", "cut", "tow", "prizes"} if advanced else set()
-        )
+        keys = {"crew", "strike", *ordnance_play.ORDER_KEYS}
+        keys |= {"ram", "parties", "disband", "recall", "cut", "tow", "prizes"} if advanced else set()
         if not isinstance(choice, dict) or set(choice) - keys:
             return Rejection(
                 "SG-SEQ-02",
@@ -1936,7 +2002,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     else "}"
                 ),
             )
-        lists = {key: choice.get(key, []) for key in keys - {"ram", "prizes"}}
+        lists = {key: choice.get(key, []) for key in keys - {"ram", "prizes", *ordnance_play.ORDER_KEYS}}
         if not all(isinstance(value, list) for value in lists.values()):
             return Rejection("SG-SEQ-02", f"{', '.join(sorted(lists))} are lists")
         own = {s.name: s for s in state.board.fighting(side)}
@@ -1958,7 +2024,7 @@ class SkyGalleons(BaseRuleset[Board]):
         for name in strike:
             if str(name) not in own:
                 return Rejection("SG-CREW-03", f"only your own ships in the fight can strike: {sorted(own)}")
-        return None
+        return ordnance_play.orders_problem(self, state, choice, records)  # mines, drogues, reloads, cut loose
 
     def _close_orders_problem(
         self, state: BattleState[Board], side: str, choice: dict[str, JSON], records: dict[str, ShipRecord]
@@ -2062,6 +2128,8 @@ class SkyGalleons(BaseRuleset[Board]):
         board = state.board
         used: set[tuple[str, str]] = set()
         for shot in choice["shots"]:
+            if ordnance_play.special_shot(board, shot):
+                continue  # salvoes, launches and grapnel shots: ordnance_play.special_problem below
             keys = set(shot) if isinstance(shot, dict) else set()
             if not isinstance(shot, dict) or not {"ship", "gun", "target"} <= keys <= SHOT_KEYS:
                 return Rejection(
@@ -2087,7 +2155,7 @@ class SkyGalleons(BaseRuleset[Board]):
             used.add((ship, gun))
             if gun not in combat.firing_ids(board.ship(ship)):
                 return Rejection("SG-FIRE-02", f"{ship} has no gun {gun}")
-            solution = combat.fire_solution(
+            solution = ordnance_play.fire_solution(
                 board.ship(ship),
                 gun,
                 board.ship(target),
@@ -2100,7 +2168,9 @@ class SkyGalleons(BaseRuleset[Board]):
             if not solution.allowed:
                 return Rejection(solution.clause, solution.describe)
         conflict = class_rules.shot_conflict(board.by_name, choice["shots"])  # SG-CLS-08
-        return None if conflict is None else Rejection(*conflict)
+        if conflict is not None:
+            return Rejection(*conflict)
+        return ordnance_play.special_problem(self, state, side, choice["shots"])
 
     def candidates(self, state: BattleState[Board], request: DecisionRequest) -> Sequence[JSON]:
         if request.kind == MOVE:
@@ -2197,7 +2267,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     except PlanError:
                         continue
                     found.append((plan, steps))
-        return found
+        return ordnance_play.within_limits(record, found)
 
     def fire_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
         """Hold fire; every gun at one target, for each target; each gun at its nearest target."""
@@ -2217,6 +2287,7 @@ class SkyGalleons(BaseRuleset[Board]):
             special.append(loaded if self._fire_problem(state, side, {"shots": [loaded]}) is None else shot)
         if {"shots": special} != found[-1]:
             found.append({"shots": special})
+        found += ordnance_play.fire_candidates(self, state, side)
         ships = state.board.by_name  # one gun of a pair at a target (SG-CLS-08)
         return [{"shots": class_rules.without_conflicts(ships, read_list(read_object(c)["shots"]))} for c in found]
 
@@ -2233,7 +2304,7 @@ class SkyGalleons(BaseRuleset[Board]):
             found.append({"crew": [], "strike": [ship.name]})
         if state.options["advanced"]:
             found += self._close_orders_candidates(state, side)
-        return found
+        return found + ordnance_play.orders_candidates(self, state, side)
 
     def _close_orders_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
         """Declare every ship a rammer; form a party (an officer and half the deckhands, the marines with
@@ -2284,7 +2355,8 @@ class SkyGalleons(BaseRuleset[Board]):
                 problems.append(f"{ship.name}'s boarders are aboard {ship.boarding}, which is not in the battle")
         if state.turn > board.turn_limit:
             problems.append(f"turn {state.turn} past the limit {board.turn_limit}")
-        if state.over and len(board.sides_fighting()) > 1 and state.turn < board.turn_limit:
+        last_flying = board.victory == "last_flying"  # a bombardment ends with both sides still fighting
+        if state.over and len(board.sides_fighting()) > 1 and state.turn < board.turn_limit and last_flying:
             problems.append("the battle ended with two sides still in the fight before the turn limit")
         return problems
 
@@ -2293,6 +2365,8 @@ class SkyGalleons(BaseRuleset[Board]):
         board = state.board
         ships: list[dict[str, Any]] = []
         for ship in board.ships:
+            if ship.emplacement is not None:
+                continue  # the ground is reported on its own (ordnance_play.outcome_extra)
             fate = board.out.get(ship.name, "fighting" if ship.afloat else CRASHED)
             # A prize is her first owner's ship, captured, even when her prize crew fights on (SG-BRD-21).
             prize = board.prizes.get(ship.name)
@@ -2336,6 +2410,7 @@ class SkyGalleons(BaseRuleset[Board]):
             "over": state.over,
             "sides": sides,
             "ships": ships,
+            **ordnance_play.outcome_extra(board),
         }
 
 

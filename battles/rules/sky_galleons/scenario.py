@@ -18,6 +18,7 @@ from typing import Any
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
+from battles.rules.sky_galleons import ordnance_play
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import (
     ShipRecord,
@@ -34,7 +35,7 @@ FORMAT = "red-captain/sky-galleons-scenario"
 FORMAT_VERSION = 1
 
 SETUP_KINDS = ("fixed", "placement")
-VICTORY_KINDS = ("last_flying",)
+VICTORY_KINDS = ("last_flying", ordnance_play.BOMBARDMENT)
 # The special rules this version of the ruleset enforces; a scenario naming another is refused, never
 # silently played without it.
 SPECIAL_RULES = ("multiplayer_initiative",)
@@ -60,6 +61,8 @@ class SideSetup:
     name: str
     ships: tuple[ShipSetup, ...]
     ai: Mapping[str, Any] = field(default_factory=dict)
+    # Ground batteries, mines on the ground and city or fortress hexes (ordnance_play.ground_setup).
+    ground: tuple[ShipRecord, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,10 +78,12 @@ class Scenario:
     special_rules: tuple[str, ...]
     victory: str
     options: Mapping[str, Any]
+    victory_side: str = ""  # the bombarding side of a bombardment victory (SG-SCN-25)
 
     @property
     def ships(self) -> tuple[ShipRecord, ...]:
-        return tuple(ship.record for side in self.sides for ship in side.ships)
+        """Every record on the board: each side's ships, then its ground (emplacements)."""
+        return tuple(record for side in self.sides for record in (*(s.record for s in side.ships), *side.ground))
 
 
 def available() -> list[str]:
@@ -172,7 +177,7 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
     if not isinstance(data, dict):
         raise ScenarioError(f"{where}: must be an object")
     keys = ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role", "marine_arms")
-    _unknown(data, keys, where)
+    _unknown(data, (*keys, *ordnance_play.SHIP_KEYS), where)
     name = _need(data, "name", str, where)
     quality = data.get("crew_quality", default_quality)
     if quality not in tstrs("ship_record", "crew_qualities"):
@@ -197,10 +202,14 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
         )
     except (KeyError, ValueError, LookupError) as error:
         raise ScenarioError(f"{where}: {error}") from error
+    try:  # extra tether mines, a landed start, and the fitting checks (SG-SMT-02/09)
+        record = ordnance_play.fit_ship(record, data, terrain)
+    except ValueError as error:
+        raise ScenarioError(f"{where}: {error}") from error
     ceiling = record.max_altitude
     if ceiling is None or altitude_level(altitude) > altitude_level(ceiling):
         raise ScenarioError(f"{where}: {name} cannot fly at {altitude}; its ceiling is {ceiling} (SG-ALT-03)")
-    if altitude_level(altitude) <= altitude_level(terrain.ground(position)):
+    if record.status != "landed" and altitude_level(altitude) <= altitude_level(terrain.ground(position)):
         raise ScenarioError(f"{where}: {name} starts at {altitude}, in the ground at {data['position']}")
     arms = data.get("marine_arms")  # the marines' weapon where it is not their nation's (SG-SAF-05, SG-CG-16)
     if arms is not None:
@@ -257,22 +266,26 @@ def parse(data: Any) -> Scenario:
         where = f"sides[{s}]"
         if not isinstance(side, dict):
             raise ScenarioError(f"{where}: must be an object")
-        _unknown(side, ("id", "name", "ships", "ai"), where)
+        _unknown(side, ("id", "name", "ships", "ai", *ordnance_play.SIDE_KEYS), where)
         side_id = _need(side, "id", str, where)
         ships_data = _need(side, "ships", list, where)
-        if not ships_data:
+        try:
+            ground = ordnance_play.ground_setup(side, side_id, where, terrain, default_quality)
+        except ValueError as error:
+            raise ScenarioError(str(error)) from error
+        if not ships_data and not ground:
             raise ScenarioError(f"{where}: a side needs at least one ship")
         ships = tuple(
             _ship(ship, side_id, f"{where}.ships[{n}]", terrain, default_quality) for n, ship in enumerate(ships_data)
         )
-        for ship in ships:
-            if ship.record.name in names:
-                raise ScenarioError(f"{where}: two ships are called {ship.record.name!r}; names must differ")
-            names.add(ship.record.name)
+        for record in (*(ship.record for ship in ships), *ground):
+            if record.name in names:
+                raise ScenarioError(f"{where}: two ships are called {record.name!r}; names must differ")
+            names.add(record.name)
         ai = side.get("ai", {})
         if not isinstance(ai, dict):
             raise ScenarioError(f"{where}: ai must be an object")
-        sides.append(SideSetup(side_id, str(side.get("name", side_id)), ships, ai))
+        sides.append(SideSetup(side_id, str(side.get("name", side_id)), ships, ai, ground))
     if len(sides) < 2 or len({side.id for side in sides}) != len(sides):
         raise ScenarioError("scenario: a battle needs two or more sides with distinct ids")
     rules = tuple(data.get("special_rules", []))
@@ -285,6 +298,10 @@ def parse(data: Any) -> Scenario:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise ScenarioError("scenario: options must be an object")
+    try:
+        bombarding = ordnance_play.victory_side(victory, [(side.id, side.ground) for side in sides])
+    except ValueError as error:
+        raise ScenarioError(str(error)) from error
     scenario = Scenario(
         slug=slug,
         title=title,
@@ -297,6 +314,7 @@ def parse(data: Any) -> Scenario:
         special_rules=rules,
         victory=str(victory["kind"]),
         options=options,
+        victory_side=bombarding,
     )
     _check_distances(scenario)
     return scenario
@@ -304,7 +322,7 @@ def parse(data: Any) -> Scenario:
 
 def _check_distances(scenario: Scenario) -> None:
     """Starting positions keep the set-up distance from every other side's ships (SG-SCN-04)."""
-    ships = scenario.ships
+    ships = [ship for ship in scenario.ships if ship.emplacement is None]  # the ground is where the map puts it
     for a in ships:
         for b in ships:
             if a.side < b.side and a.position is not None and b.position is not None:

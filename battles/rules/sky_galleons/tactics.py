@@ -39,7 +39,7 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import class_rules, close_action, combat, movement, prizes
+from battles.rules.sky_galleons import class_rules, close_action, combat, movement, ordnance_play, prizes
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
@@ -136,7 +136,9 @@ class Captain:
         if request.kind == POSITION:
             return relative_position(state, request)
         if request.kind == AVOID:
-            return avoids(state, request)
+            return ordnance_play.ai_avoid(request, bool(avoids(state, request)))  # mines cut loose first
+        if request.kind == ordnance_play.AVOID_TORPEDO:
+            return ordnance_play.ai_avoid_torpedo(request)
         if request.kind == BOARD:
             return boarding_orders(rs, state, request.side)
         return request.default  # PLACE: the scenario's positions are the set-up the AI takes
@@ -148,6 +150,7 @@ class Captain:
         if attack is not None:
             return attack
         scored = score_moves(rs, state, record, traced)
+        scored = ordnance_play.ai_adjust_moves(rs, state, record, traced, scored)  # mines avoided, drops made
         if not scored:
             return request.default
         best = max(score for score, _ in scored)
@@ -383,6 +386,9 @@ def side_target(board: Board, side: str) -> str | None:
 
 def ship_target(board: Board, ship: ShipRecord) -> ShipRecord | None:
     """This ship's target: the side's choice unless an enemy is much easier to reach."""
+    goal = ordnance_play.bombard_goal(board, ship)  # a bombarding side goes for the hexes it must hit
+    if goal is not None:
+        return goal
     theirs = enemies(board, ship.side)
     if not theirs:
         return None
@@ -423,8 +429,8 @@ def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
     return Sight(
         board=board,
         ship=record,
-        foes=tuple(enemies(board, record.side)),
-        batteries={s.name: battery(s, turn, rules) for s in board.fighting()},
+        foes=tuple(enemies(board, record.side)) + tuple(ordnance_play.ground_foes(board, record.side)),
+        batteries={s.name: battery(s, turn, rules) for s in (*board.fighting(), *board.emplacements())},
         occupied=frozenset(
             (s.position, s.altitude)
             for s in board.ships
@@ -581,13 +587,16 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
     best: dict[tuple[str, str], tuple[float, FireSolution]] = {}
     for solution in rs.solutions(state, side):
         key = (solution.firer, solution.gun_id)
-        worth = shot_worth(board, solution, focus)
+        worth = shot_worth(board, solution, focus) * ordnance_play.target_weight(board, side, solution.target)
+        if worth <= 0:
+            continue
         if key not in best or worth > best[key][0]:
             best[key] = (worth, solution)
     shots: list[JSON] = [
         {"ship": s.firer, "gun": s.gun_id, "target": s.target} for _, s in (best[key] for key in sorted(best))
     ]
-    return {"shots": class_rules.without_conflicts(board.by_name, shots)}  # one gun of a pair a target (SG-CLS-08)
+    shots = class_rules.without_conflicts(board.by_name, shots)  # one gun of a pair a target (SG-CLS-08)
+    return {"shots": shots + ordnance_play.ai_special_shots(rs, state, side)}  # Hale salvoes, Smutts launches
 
 
 # --- ORDERS ------------------------------------------------------------------------------------------------
@@ -656,7 +665,8 @@ def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -
                 if legal([*crew, change], strike):
                     crew.append(change)
                     break
-    return {**close, "crew": crew, "strike": strike}
+    orders = {**close, "crew": crew, "strike": strike}
+    return {**orders, **ordnance_play.ai_orders(rs, state, request, orders)}  # mines, drogues, bomb reloads
 
 
 # --- close action: rams, grapples and boarders -----------------------------------------------------------
