@@ -768,6 +768,12 @@ class ShipRecord:
     endurance: int | None = None
     endurance_used: int | None = None
     coal_lost: int | None = None
+    # High Martians (flying.py), each written to JSON only when set: a High Martian crew (SG-HM-01..08), the
+    # crew quality its men fight boarding actions with (SG-HM-07; None: its crew quality) and the Throckmorton
+    # conveyors aboard (SG-THR-01).
+    high_martian: bool = False
+    boarding_quality: str | None = None
+    conveyors: int | None = None
 
     # -- hull and altitude --
 
@@ -898,6 +904,11 @@ class ShipRecord:
         )
 
     @property
+    def boarders_quality(self) -> str:
+        """The crew quality its men fight boarding actions with: a High Martian crew's own (SG-HM-07)."""
+        return self.boarding_quality or self.crew_quality
+
+    @property
     def officers_alive(self) -> int:
         """Officers aboard, in the boarding party and across with the boarders."""
         return self.crew.officers_aboard + self.party.officers + self.boarders.officers
@@ -983,7 +994,8 @@ class ShipRecord:
         "grappled_with",
     )
     AGILITY_KEYS = ("agility_speed", "endurance", "endurance_used", "coal_lost")
-    OPTIONAL_KEYS = ("marine_arms", "marines_fired", "ordnance", "emplacement", *AGILITY_KEYS)
+    FLYING_KEYS = ("high_martian", "boarding_quality", "conveyors")
+    OPTIONAL_KEYS = ("marine_arms", "marines_fired", "ordnance", "emplacement", *AGILITY_KEYS, *FLYING_KEYS)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -1021,6 +1033,11 @@ class ShipRecord:
         if self.ordnance:
             data["ordnance"] = [item.to_json() for item in self.ordnance]
         for key in self.AGILITY_KEYS:
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        if self.high_martian:
+            data["high_martian"] = True
+        for key in ("boarding_quality", "conveyors"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         return data
@@ -1074,6 +1091,11 @@ class ShipRecord:
             if data.get("emplacement") is None
             else _choice(data, "emplacement", ostrs("record", "emplacements")),
             **{key: _opt_int(data, key) for key in cls.AGILITY_KEYS},
+            high_martian=_bool(data, "high_martian") if "high_martian" in data else False,
+            boarding_quality=None
+            if data.get("boarding_quality") is None
+            else _choice(data, "boarding_quality", tstrs("ship_record", "crew_qualities")),
+            conveyors=_opt_int(data, "conveyors"),
         )
         check_record(record)
         return record
@@ -1127,6 +1149,8 @@ def record_problems(record: ShipRecord) -> list[str]:
             problems.append(f"{name} below zero")
     problems += _ordnance_problems(record)
     problems += _agility_problems(record)
+    if (record.conveyors or 0) < 0:
+        problems.append("conveyors below zero")
     return problems
 
 

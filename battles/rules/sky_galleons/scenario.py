@@ -18,6 +18,8 @@ from typing import Any
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
+from battles.rules.sky_galleons import flying
+from battles.rules.sky_galleons.flying import FlyingParty
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import (
     ShipRecord,
@@ -59,6 +61,8 @@ class SideSetup:
     name: str
     ships: tuple[ShipSetup, ...]
     ai: Mapping[str, Any] = field(default_factory=dict)
+    # Flying parties on the map at the start (flying.py; the Great Raid's High Martians on the kraag).
+    flyers: tuple[FlyingParty, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,10 @@ class Scenario:
     @property
     def ships(self) -> tuple[ShipRecord, ...]:
         return tuple(ship.record for side in self.sides for ship in side.ships)
+
+    @property
+    def flyers(self) -> tuple[FlyingParty, ...]:
+        return tuple(party for side in self.sides for party in side.flyers)
 
 
 def available() -> list[str]:
@@ -170,7 +178,11 @@ def _terrain(data: Any) -> Terrain:
 def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: str) -> ShipSetup:
     if not isinstance(data, dict):
         raise ScenarioError(f"{where}: must be an object")
-    _unknown(data, ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role"), where)
+    _unknown(
+        data,
+        ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role", *FLYING_SHIP_KEYS),
+        where,
+    )
     name = _need(data, "name", str, where)
     quality = data.get("crew_quality", default_quality)
     if quality not in tstrs("ship_record", "crew_qualities"):
@@ -193,6 +205,7 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
         record = build(
             source, name=name, crew_quality=quality, side=side, position=position, facing=facing, altitude=altitude
         )
+        record = flying.equip(record, data)  # High Martians and conveyors (SG-HM-07, SG-THR-01)
     except (KeyError, ValueError, LookupError) as error:
         raise ScenarioError(f"{where}: {error}") from error
     ceiling = record.max_altitude
@@ -201,6 +214,32 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
     if altitude_level(altitude) <= altitude_level(terrain.ground(position)):
         raise ScenarioError(f"{where}: {name} starts at {altitude}, in the ground at {data['position']}")
     return ShipSetup(record, role)
+
+
+FLYING_SHIP_KEYS = ("high_martian", "boarding_quality", "throckmorton_conveyors")
+
+
+def _flying_parties(
+    data: Any, side: str, where: str, terrain: Terrain, default_quality: str
+) -> tuple[FlyingParty, ...]:
+    """A side's flying parties on the map at the start (flying.scenario_party; docs/scenarios.md)."""
+    if not isinstance(data, list):
+        raise ScenarioError(f"{where}: flying_parties must be a list")
+    found = []
+    for n, entry in enumerate(data):
+        spot = f"{where}.flying_parties[{n}]"
+        if not isinstance(entry, dict):
+            raise ScenarioError(f"{spot}: must be an object")
+        position = _offset_hex(entry.get("position"), f"{spot}.position", terrain)
+        try:
+            found.append(
+                flying.scenario_party(
+                    entry, side=side, position=position, terrain=terrain, default_quality=default_quality
+                )
+            )
+        except ValueError as error:
+            raise ScenarioError(f"{spot}: {error}") from error
+    return tuple(found)
 
 
 def parse(data: Any) -> Scenario:
@@ -250,7 +289,7 @@ def parse(data: Any) -> Scenario:
         where = f"sides[{s}]"
         if not isinstance(side, dict):
             raise ScenarioError(f"{where}: must be an object")
-        _unknown(side, ("id", "name", "ships", "ai"), where)
+        _unknown(side, ("id", "name", "ships", "ai", "flying_parties"), where)
         side_id = _need(side, "id", str, where)
         ships_data = _need(side, "ships", list, where)
         if not ships_data:
@@ -265,7 +304,12 @@ def parse(data: Any) -> Scenario:
         ai = side.get("ai", {})
         if not isinstance(ai, dict):
             raise ScenarioError(f"{where}: ai must be an object")
-        sides.append(SideSetup(side_id, str(side.get("name", side_id)), ships, ai))
+        flyers = _flying_parties(side.get("flying_parties", []), side_id, where, terrain, default_quality)
+        for party in flyers:
+            if party.name in names:
+                raise ScenarioError(f"{where}: two ships or flying parties are called {party.name!r}")
+            names.add(party.name)
+        sides.append(SideSetup(side_id, str(side.get("name", side_id)), ships, ai, flyers))
     if len(sides) < 2 or len({side.id for side in sides}) != len(sides):
         raise ScenarioError("scenario: a battle needs two or more sides with distinct ids")
     rules = tuple(data.get("special_rules", []))
