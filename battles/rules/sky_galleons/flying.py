@@ -158,6 +158,9 @@ class FlyingParty:
         conveyors = data["conveyors"]
         if not isinstance(conveyors, bool):
             raise ValueError(f"flying party: conveyors is true or false, not {conveyors!r}")
+        qualities = tstrs("ship_record", "crew_qualities")
+        if data["crew_quality"] not in qualities or data["boarding_quality"] not in qualities:
+            raise ValueError(f"flying party: qualities are {', '.join(qualities)}")
         return cls(
             name=read_str(data["name"]),
             side=read_str(data["side"]),
@@ -890,7 +893,8 @@ def _scenario_men(value: Any) -> Party:
 def equip(record: ShipRecord, data: Mapping[str, Any]) -> ShipRecord:
     """A scenario ship's High Martian crew and conveyors: ``high_martian`` makes the crew Green, boarding as
     ``boarding_quality`` (Trained unless Crack is given, SG-HM-07); ``throckmorton_conveyors`` puts that
-    many conveyors aboard (SG-THR-01). Raises ValueError."""
+    many conveyors aboard (SG-THR-01); ``marine_arms`` arms her marines (bows for the kings' marines,
+    SG-SAF-05). Raises ValueError."""
     high = data.get("high_martian", False)
     if not isinstance(high, bool):
         raise ValueError("high_martian is true or false")
@@ -906,12 +910,16 @@ def equip(record: ShipRecord, data: Mapping[str, Any]) -> ShipRecord:
             raise ValueError(f"High Martians board as {' or '.join(fstrs('boarding', 'qualities'))} (SG-HM-07)")
     elif boarding is not None and boarding not in tstrs("ship_record", "crew_qualities"):
         raise ValueError(f"boarding_quality {boarding!r} is not a crew quality")
+    arms = data.get("marine_arms")
+    if arms is not None and arms not in marine_arms_known():
+        raise ValueError(f"marine_arms {arms!r} is not one of {list(marine_arms_known())}")
     return replace(
         record,
         high_martian=high,
         crew_quality="green" if high else record.crew_quality,
         boarding_quality=None if boarding is None else str(boarding),
         conveyors=conveyors,
+        marine_arms=None if arms is None else str(arms),
     )
 
 

@@ -216,7 +216,7 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
     return ShipSetup(record, role)
 
 
-FLYING_SHIP_KEYS = ("high_martian", "boarding_quality", "throckmorton_conveyors")
+FLYING_SHIP_KEYS = ("high_martian", "boarding_quality", "throckmorton_conveyors", "marine_arms")
 
 
 def _flying_parties(

@@ -804,3 +804,26 @@ def test_a_high_martian_captain_comes_alongside_to_board_without_a_grapple() -> 
     steps = movement.trace(galley, [str(s) for s in plan], allowed=allowed, terrain=state.board.terrain)
     runner = state.board.ship("Runner")
     assert (steps[-1].hex, steps[-1].altitude) == (runner.position, runner.altitude)
+
+
+@pytest.mark.rule("SG-SAF-05", "SG-SAF-12")
+def test_a_scenario_arms_the_kings_marines_with_bows_and_their_flyers_carry_them() -> None:
+    seed = b"hm-arms"
+    state, _ = flown(FORM, seed, scenario([raptor(marine_arms="bow")], [RUNNER]))
+    assert state.board.ship("Raptor").marine_arms == "bow"
+    assert party(state).arms == "bow"
+    with pytest.raises(ScenarioError, match="marine_arms"):
+        parse(scenario([raptor(marine_arms="sling")], [RUNNER]))
+
+
+@pytest.mark.rule("SG-HM-03")
+def test_a_fly_decision_refuses_junk_with_a_clause_and_its_default_stays_put() -> None:
+    seed = b"hm-junk"
+    state, request = flown(FORM, seed)
+    for junk in ({"steps": "N"}, {"steps": ["N"], "board": 3}, {"go": ["N"]}, 7, [1, 2]):
+        assert refused(state, request, junk, seed).clause.startswith("SG-HM-"), junk
+    assert RS.validate(state, request, request.default) is None
+    assert request.default in RS.candidates(state, request)
+    start = party(state).position
+    state, _ = submit(state, request, request.default, seed)
+    assert party(state).position == start
