@@ -827,3 +827,31 @@ def test_a_fly_decision_refuses_junk_with_a_clause_and_its_default_stays_put() -
     start = party(state).position
     state, _ = submit(state, request, request.default, seed)
     assert party(state).position == start
+
+
+@pytest.mark.rule("SG-HM-05", "SG-ALT-10")
+def test_a_party_aboard_a_ship_that_goes_down_takes_wing_where_she_fell() -> None:
+    seed = b"hm-wreck"
+    hill = {"cols": 16, "rows": 12, "terrain": [{"hex": [6, 4], "height": "VL", "kind": "hill"}]}
+    data = scenario([raptor((6, 9))], [ship("Runner", "Sky Runner", (6, 4), altitude="L")], map=hill)
+    data["sides"][0]["flying_parties"] = [{"name": "Warband", "men": 10, "position": [6, 6]}]
+    state, _ = orders_request(data, seed)
+    runner = state.board.ship("Runner")
+    wrecked = replace(
+        runner, hull_rows=tuple(replace(r, hits=r.boxes) if r.altitude != "VL" else r for r in runner.hull_rows)
+    )
+    assert wrecked.max_altitude == "VL"  # she must drop a level, onto the hill: a crash (SG-ALT-10)
+    aboard = replace(party(state, "Warband"), aboard="Runner")
+    state = state.evolve(board=replace(state.board.with_ship(wrecked), flyers=(aboard,)))
+
+    def runner_first(state: State, request: DecisionRequest) -> Any:  # she drops before the flyers fight
+        return "b" if request.kind == FIRST else plays()(state, request)
+
+    state, found, _ = drive(state, runner_first, seed, lambda s, r: False)
+    assert state.board.out.get("Runner") == "crashed"
+    back = party(state, "Warband")
+    assert (back.aboard, back.position, back.altitude) == (None, wrecked.position, "VL")
+    assert flying.is_landed(back, state.board.terrain)
+    assert any(
+        "takes wing as Runner goes down" in str(n["what"]) for e in kinds(found, "effects") for n in e.data["notes"]
+    )
