@@ -330,15 +330,21 @@ def _kills(log: _Log, side: str, ship: ShipRecord, men: int, *, leaders: bool, s
     if men <= 0:
         return 0
     base = cint("boarding", "leaders_kill_on_at_least" if leaders else "kills_on_at_least")
-    bonus = int(close_tables()["boarding"]["crew_quality_bonus_per_die"][ship.crew_quality])
+    quality = ship.boarders_quality  # a High Martian crew boards as Trained or Crack (SG-HM-07)
+    bonus = int(close_tables()["boarding"]["crew_quality_bonus_per_die"][quality])
     on = base - bonus
     who = "shotgun marines' second attacks" if shotgun else "officers and marines" if leaders else "men"
     faces = log.roll(
         f"boarding combat: {side} {ship.name}'s {men} {who}",
         ship=ship.name,
-        clauses=["SG-BRD-14", *(["SG-CQ-09"] if bonus else []), *([shotgun] if shotgun else [])],
+        clauses=[
+            "SG-BRD-14",
+            *(["SG-CQ-09"] if bonus else []),
+            *([shotgun] if shotgun else []),
+            *(["SG-HM-07"] if ship.boarding_quality else []),
+        ],
         count=men,
-        needed=f"each die {on}+" + (f" ({base}+, {ship.crew_quality} +{bonus})" if bonus else "") + " kills",
+        needed=f"each die {on}+" + (f" ({base}+, {quality} +{bonus})" if bonus else "") + " kills",
         judge=lambda faces, _total: f"{sum(1 for f in faces if f >= on)} killed",
     )
     return sum(1 for face in faces if face >= on)

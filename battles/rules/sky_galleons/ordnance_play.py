@@ -1274,8 +1274,8 @@ def _ai_drops(
 def target_weight(board: Board, side: str, target: str) -> float:
     """What the AI's guns make of a target: a hex it must bombard counts double, any other city or fortress
     hex nothing (no point shelling it), ships and batteries as they are."""
-    record = board.ship(target)
-    if record.emplacement in TARGET_KINDS:
+    record = board.by_name.get(target)  # a flying party is not on the board's ships
+    if record is not None and record.emplacement in TARGET_KINDS:
         return BOMBARD_WEIGHT if bombarding(board, side) and record.side != side else 0.0
     return 1.0
 

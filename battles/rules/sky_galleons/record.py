@@ -771,6 +771,12 @@ class ShipRecord:
     # Shotgun marines who fired their double attack (SG-CG-17): the ship the boarding action is on, until
     # the action ends and they reload (SG-CG-18, close_action.py). JSON only when set.
     shotguns_spent: str | None = None
+    # High Martians (flying.py), each written to JSON only when set: a High Martian crew (SG-HM-01..08), the
+    # crew quality its men fight boarding actions with (SG-HM-07; None: its crew quality) and the Throckmorton
+    # conveyors aboard (SG-THR-01).
+    high_martian: bool = False
+    boarding_quality: str | None = None
+    conveyors: int | None = None
 
     # -- hull and altitude --
 
@@ -901,6 +907,11 @@ class ShipRecord:
         )
 
     @property
+    def boarders_quality(self) -> str:
+        """The crew quality its men fight boarding actions with: a High Martian crew's own (SG-HM-07)."""
+        return self.boarding_quality or self.crew_quality
+
+    @property
     def officers_alive(self) -> int:
         """Officers aboard, in the boarding party and across with the boarders."""
         return self.crew.officers_aboard + self.party.officers + self.boarders.officers
@@ -986,7 +997,16 @@ class ShipRecord:
         "grappled_with",
     )
     AGILITY_KEYS = ("agility_speed", "endurance", "endurance_used", "coal_lost")
-    OPTIONAL_KEYS = ("marine_arms", "marines_fired", "ordnance", "emplacement", *AGILITY_KEYS, "shotguns_spent")
+    FLYING_KEYS = ("high_martian", "boarding_quality", "conveyors")
+    OPTIONAL_KEYS = (
+        "marine_arms",
+        "marines_fired",
+        "ordnance",
+        "emplacement",
+        *AGILITY_KEYS,
+        "shotguns_spent",
+        *FLYING_KEYS,
+    )
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -1028,6 +1048,11 @@ class ShipRecord:
                 data[key] = getattr(self, key)
         if self.shotguns_spent is not None:
             data["shotguns_spent"] = self.shotguns_spent
+        if self.high_martian:
+            data["high_martian"] = True
+        for key in ("boarding_quality", "conveyors"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
         return data
 
     @classmethod
@@ -1080,6 +1105,11 @@ class ShipRecord:
             else _choice(data, "emplacement", ostrs("record", "emplacements")),
             **{key: _opt_int(data, key) for key in cls.AGILITY_KEYS},
             shotguns_spent=_opt_str(data, "shotguns_spent"),
+            high_martian=_bool(data, "high_martian") if "high_martian" in data else False,
+            boarding_quality=None
+            if data.get("boarding_quality") is None
+            else _choice(data, "boarding_quality", tstrs("ship_record", "crew_qualities")),
+            conveyors=_opt_int(data, "conveyors"),
         )
         check_record(record)
         return record
@@ -1133,6 +1163,8 @@ def record_problems(record: ShipRecord) -> list[str]:
             problems.append(f"{name} below zero")
     problems += _ordnance_problems(record)
     problems += _agility_problems(record)
+    if (record.conveyors or 0) < 0:
+        problems.append("conveyors below zero")
     return problems
 
 

@@ -35,6 +35,7 @@ from battles.rules.sky_galleons import (
     class_rules,
     close_action,
     combat,
+    flying,
     movement,
     ordnance_play,
     prizes,
@@ -42,6 +43,7 @@ from battles.rules.sky_galleons import (
 )
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
+from battles.rules.sky_galleons.flying import FLY, FlyingParty
 from battles.rules.sky_galleons.movement import PlanError, Terrain
 from battles.rules.sky_galleons.ordnance import Torpedo
 from battles.rules.sky_galleons.prizes import Prize
@@ -82,6 +84,7 @@ CAPTURED = "captured"
 SETUP, PLACEMENT, UPKEEP, ORDERS_STAGE, FIRST_STAGE = "setup", "placement", "upkeep", "orders", "first player"
 PHASE_START, MOVING, POSITIONS, FIRING, PHASE_END = "phase start", "moving", "positions", "fire", "phase end"
 AVOIDING, BOARDING = "avoiding", "boarding"
+FLYING = "flying"  # the moving side's flying parties move, one at a time (flying.py, SG-HM-03)
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,8 @@ class Board:
     # Exotic ordnance (ordnance_play): Smutts torpedoes in flight; the side a bombardment victory names.
     torpedoes: tuple[Torpedo, ...] = ()
     victory_side: str = ""
+    # Flying parties on the map or aboard a ship they boarded (flying.py, SG-HM-02..06, SG-THR-01).
+    flyers: tuple[FlyingParty, ...] = ()
 
     def tower_of(self, name: str) -> str | None:
         return self.tows[name][0] if name in self.tows else None
@@ -325,6 +330,7 @@ class SkyGalleons(BaseRuleset[Board]):
             # Kites need a wind: a scenario that sets none rolls it (SG-WIND-01, SG-KITE-01).
             wind_rule="roll" if found.wind is None and any(s.is_kite for s in ships) else found.wind,
             victory_side=found.victory_side,
+            flyers=found.flyers,
         )
         return Setup(sides=board.side_order, board=board)
 
@@ -372,6 +378,7 @@ class SkyGalleons(BaseRuleset[Board]):
             "prizes": {k: v.to_json() for k, v in board.prizes.items()},
             "torpedoes": [t.to_json() for t in board.torpedoes],
             "victory_side": board.victory_side,
+            **({"flyers": [party.to_json() for party in board.flyers]} if board.flyers else {}),
         }
 
     def board_from_json(self, data: JSON) -> Board:
@@ -420,6 +427,7 @@ class SkyGalleons(BaseRuleset[Board]):
             prizes={str(k): Prize.from_json(v) for k, v in read_object(d.get("prizes", {})).items()},
             torpedoes=ordnance_play.read_torpedoes(d.get("torpedoes", [])),
             victory_side=str(d.get("victory_side", "")),
+            flyers=tuple(FlyingParty.from_json(p) for p in read_list(d.get("flyers", []))),
         )
 
     def ai_policy(self, seed: bytes, side: str) -> Any:
@@ -524,6 +532,8 @@ class SkyGalleons(BaseRuleset[Board]):
             self._phase_end(ctx)
         elif stage == ordnance_play.TORPEDOES:
             ordnance_play.torpedo_stage(self, ctx)
+        elif stage == FLYING:
+            self._flying(ctx)
         else:  # pragma: no cover - a board can only hold the stages above
             raise ValueError(f"unknown stage {stage!r}")
 
@@ -660,8 +670,8 @@ class SkyGalleons(BaseRuleset[Board]):
                 self._commit(ctx, {record.name: replace(changed, speed=tired)}, [note])
         ordnance_play.upkeep(self, ctx)  # bomb racks reloading, ground batteries' fires (SG-CG-77, SG-GB-07)
         for record in ctx.board.fighting():
-            if not record.all_officers_lost:
-                continue
+            if not record.all_officers_lost or flying.officers_out(ctx.board.flyers, record.name):
+                continue  # officers away in a flying party are not lost (SG-CREW-03)
             boarders = self.boarders_on(ctx.board, record.name)
             if boarders:
                 what = "every officer lost with enemy boarders aboard: she surrenders"
@@ -712,6 +722,10 @@ class SkyGalleons(BaseRuleset[Board]):
                     lambda r, men=men: close_action.form_party(r, men),
                     ["SG-BRD-01", "SG-BRD-02"],
                 )
+            for order in read_list(choice.get(flying.FORM_ORDER, [])):
+                self._form_flyers(ctx, read_object(order))
+            for name in read_list(choice.get(flying.RECALL_ORDER, [])):
+                self._recall_flyers(ctx, str(name))
             for change in read_list(choice.get("crew", [])):
                 record = ctx.board.ship(str(read_object(change)["ship"]))
                 updated = _crew_change(record, read_object(change))
@@ -782,7 +796,9 @@ class SkyGalleons(BaseRuleset[Board]):
     def boarders_on(self, board: Board, name: str) -> list[ShipRecord]:
         """Enemy ships whose boarders are aboard ``name`` now."""
         target = board.ship(name)
-        return [s for s in board.ships if s.boarding == name and s.boarders.men and s.side != target.side and s.afloat]
+        ships = [s for s in board.ships if s.boarding == name and s.boarders.men and s.side != target.side and s.afloat]
+        # Enemy flying parties aboard fight as boarders too (flying.boarding_stand_in, SG-HM-05).
+        return ships + [flying.boarding_stand_in(p) for p in flying.aboard(board.flyers, name) if p.side != target.side]
 
     def _first_player(self, ctx: Context[Board]) -> None:
         first = next(str(a.choice) for a in ctx.board.decided if a.kind == FIRST)
@@ -888,7 +904,8 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             self._moved_done(ctx, held.name, 0)
         if not waiting:
-            self._after_movement(ctx)
+            if not self._ask_fly(ctx):  # then the side's flying parties (SG-HM-03)
+                self._after_movement(ctx)
             return
         record = waiting[0]
         allowed = self.allowance(ctx.state, record)
@@ -1386,7 +1403,7 @@ class SkyGalleons(BaseRuleset[Board]):
             if not ship.party.men or ship.stunned(now) or self.boarders_on(board, ship.name):
                 continue
             targets: dict[str, int] = {}
-            for name in ship.grappled_with:
+            for name in (*ship.grappled_with, *flying.alongside(ship, board.fighting())):  # SG-HM-01: no grapple
                 other = board.ship(name)
                 if other.side == side or not board.in_fight(other):
                     continue
@@ -1423,9 +1440,10 @@ class SkyGalleons(BaseRuleset[Board]):
         for each in read_list(read_object(answer.choice)["boardings"]):
             order = read_object(each)
             name, target, men = str(order["ship"]), str(order["target"]), read_int(order["men"])
+            leap = [] if target in ctx.board.ship(name).grappled_with else ["SG-HM-01"]
             ctx.emit(
                 "crossing",
-                {"ship": name, "target": target, "men": men, "clauses": ["SG-BRD-05", "SG-BRD-07"]},
+                {"ship": name, "target": target, "men": men, "clauses": ["SG-BRD-05", "SG-BRD-07", *leap]},
                 ships=[name, target],
             )
         self._ask_fire(ctx)
@@ -1469,7 +1487,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     )
                     if solution.allowed:
                         found.append(solution)
-        return found + ordnance_play.ground_solutions(self, state, side)  # ground batteries and targets
+        return found + ordnance_play.ground_solutions(self, state, side) + self._party_solutions(state, side)
 
     def _friends_aboard(self, state: BattleState[Board], side: str, target: str) -> bool:
         """The errata: no ship fires at a ship with friendly boarders aboard (SG-ERR-06)."""
@@ -1503,12 +1521,16 @@ class SkyGalleons(BaseRuleset[Board]):
         declared = {a.side: read_list(read_object(a.choice)["shots"]) for a in board.decided if a.kind == FIRE}
         volley: list[FireSolution] = []
         specials: list[ordnance_play.Special] = []  # Hale salvoes, Smutts launches, grapnel shots
+        flyers = {party.name: party for party in board.flyers}  # as declared (simultaneous fire)
         for side in board.order:
             specials += ordnance_play.declared(self, ctx.state, declared.get(side, []))
             for shot in declared.get(side, []):
                 if ordnance_play.special_shot(board, shot):
                     continue
                 s = read_object(shot)
+                if str(s["ship"]) in flyers or str(s["target"]) in flyers:
+                    volley.append(self._party_shot(ctx.state, s))
+                    continue
                 firer, target = board.ship(str(s["ship"])), board.ship(str(s["target"]))
                 volley.append(
                     ordnance_play.fire_solution(
@@ -1536,6 +1558,9 @@ class SkyGalleons(BaseRuleset[Board]):
                 },
                 ships=[solution.firer, solution.target],
             )
+            if solution.firer in flyers or solution.target in flyers:  # a flying party fires or is fired at
+                self._party_volley(ctx, solution, flyers)
+                continue
             before = ctx.board.ship(solution.target)
             ships, happened = combat.resolve_fire(
                 ctx.board.by_name,
@@ -1592,10 +1617,12 @@ class SkyGalleons(BaseRuleset[Board]):
         )
 
     def _cross(self, ctx: Context[Board]) -> None:
-        """The men declared crossing go across, if the ships are still grappled (SG-BRD-05/07)."""
+        """The men declared crossing go across, if the ships are still grappled (SG-BRD-05/07), or side by side
+        for High Martians (SG-HM-01)."""
         for name, (target, men) in sorted(ctx.board.crossing.items()):
             ship, other = ctx.board.ship(name), ctx.board.ship(target)
-            if target not in ship.grappled_with or not self._in_fight(ctx.board, other) or not ship.party.men:
+            held = target in (*ship.grappled_with, *flying.alongside(ship, [other]))
+            if not held or not self._in_fight(ctx.board, other) or not ship.party.men:
                 continue
             changed, sent = close_action.send_across(ship, target, min(men, ship.party.men))
             self._commit(
@@ -1607,7 +1634,10 @@ class SkyGalleons(BaseRuleset[Board]):
     def _boarding_actions(self, ctx: Context[Board], side: str) -> None:
         """One round of boarding combat on every enemy ship the side's boarders are aboard (SG-SEQ-07,
         SG-BRD-12..18)."""
-        targets = sorted({s.boarding for s in ctx.board.ships if s.side == side and s.boarders.men and s.boarding})
+        targets = sorted(
+            {s.boarding for s in ctx.board.ships if s.side == side and s.boarders.men and s.boarding}
+            | flying.boarded(ctx.board.flyers, side)
+        )
         for target in targets:
             defender = ctx.board.ship(target)
             if not self._in_fight(ctx.board, defender):
@@ -1633,7 +1663,8 @@ class SkyGalleons(BaseRuleset[Board]):
                 },
                 ships=[target, *(a.name for a in attackers)],
             )
-            self._commit(ctx, fight.records, fight.happened)
+            self._commit(ctx, {n: r for n, r in fight.records.items() if n in ctx.board.by_name}, fight.happened)
+            self._flyers_fought(ctx, target, fight.records)
             if fight.taken:
                 self._capture(ctx, target, side, "taken by boarders", ["SG-BRD-13", "SG-BRD-18"])
 
@@ -1692,6 +1723,202 @@ class SkyGalleons(BaseRuleset[Board]):
             if not ctx.board.ship(name).afloat:
                 self._wrecked(ctx, name)
 
+    # --- High Martians and flying parties (flying.py: SG-HM, SG-THR-01, SG-ERR-13, SG-SHR-06) -----------
+
+    def _flyers(
+        self, ctx: Context[Board], name: str, party: FlyingParty | None, happened: Iterable[Happening] = ()
+    ) -> None:
+        """Log what a rule did to a flying party and fold the whole party (None: it is gone)."""
+        self._commit(ctx, {}, happened)
+        record = None if party is None else party.to_json()
+        ctx.emit(flying.PARTY_EVENT, {"party": name, "record": record}, ships=[name])
+
+    def _form_flyers(self, ctx: Context[Board], order: Mapping[str, JSON]) -> None:
+        """A flying party formed in the Initiative Phase and put in its ship's hex (SG-HM-02, SG-THR-01)."""
+        board, turn = ctx.board, ctx.state.turn
+        record = board.ship(str(order["ship"]))
+        men = {str(k): read_int(v) for k, v in read_object(order["men"]).items()}
+        name = flying.party_name(board.flyers, record.name, turn)
+        launched = flying.launched(board.flyers, record.name, turn)
+        errata = bool(ctx.option("errata"))
+        changed, party = flying.form(record, men, name=name, turn=turn, launched=launched, errata=errata)
+        clauses = ["SG-HM-02", "SG-BRD-01"] + ([] if record.high_martian else ["SG-THR-01", "SG-ERR-13"])
+        ctx.emit(
+            "party order",
+            {"ship": record.name, "order": {"flying party": name, "men": dict(men)}, "clauses": clauses},
+            ships=[record.name, name],
+        )
+        self._commit(ctx, {record.name: changed}, [])
+        self._flyers(ctx, name, party)
+
+    def _recall_flyers(self, ctx: Context[Board], name: str) -> None:
+        """A flying party aboard a ship takes wing again in her hex (flying.json boarding)."""
+        party = flying.find(ctx.board.flyers, name)
+        assert party is not None
+        assert party.aboard is not None
+        ship = ctx.board.ship(party.aboard)
+        flown = flying.take_wing(party, ship, ctx.board.terrain)
+        what = f"{name} leaves {ship.name} and takes wing"
+        self._flyers(ctx, name, flown, [_note(name, what, "recalled", ["SG-BRD-17", "SG-HM-03"])])
+
+    def _flying_orders_problem(
+        self, state: BattleState[Board], side: str, choice: dict[str, JSON], records: dict[str, ShipRecord]
+    ) -> Rejection | None:
+        board = state.board
+        return flying.orders_problem(
+            records,
+            board.flyers,
+            side,
+            choice,
+            ships=board.by_name,
+            terrain=board.terrain,
+            now=self.now(state),
+            errata=bool(state.options["errata"]),
+            boarded=[name for name in records if self.boarders_on(board, name)],
+        )
+
+    def _flying_order_candidates(self, state: BattleState[Board], ship: ShipRecord) -> list[dict[str, JSON]]:
+        own = [s.name for s in state.board.fighting(ship.side)]
+        return flying.order_candidates(ship, state.board.flyers, own)
+
+    def _ask_fly(self, ctx: Context[Board]) -> bool:
+        """Ask for the next flying party's move of the moving side, if any (SG-HM-03). True if asked."""
+        side = ctx.board.moving
+        assert side is not None
+        party = flying.next_to_fly(ctx.board.flyers, side, self.now(ctx.state))
+        if party is None or not ctx.option("advanced"):
+            return False
+        self._stage(ctx, FLYING, asking=party.name)
+        ctx.request(
+            side,
+            FLY,
+            rule="SG-HM-03",
+            default=[],
+            prompt=f"move {party.name} ({party.men.men} men): up to 2 hexes, steps {', '.join(flying.directions())}, "
+            'climb (2 MP), descend (1 MP, one level a turn); {"steps": [...], "board": ship} to board a ship in '
+            "the hex it ends in, at its altitude",
+            ships=[party.name],
+        )
+        return True
+
+    def _flying(self, ctx: Context[Board]) -> None:
+        answer = next(a for a in ctx.board.decided if a.kind == FLY)
+        self._fly(ctx, ctx.board.asking, answer.choice)
+        if not self._ask_fly(ctx):
+            self._after_movement(ctx)
+
+    def _fly(self, ctx: Context[Board], name: str, choice: JSON) -> None:
+        """The party's move, step by step, then the ship it boards if any (SG-HM-03..05)."""
+        party = flying.find(ctx.board.flyers, name)
+        assert party is not None
+        steps, target = flying.flight_parts(choice)
+        for step in flying.trace(party, steps, terrain=ctx.board.terrain, turn=ctx.state.turn):
+            ctx.emit(
+                flying.MOVED_EVENT,
+                {
+                    "party": name,
+                    "step": step.token,
+                    "hex": step.hex.to_json(),
+                    "altitude": step.altitude,
+                    "cost": step.cost,
+                    "clauses": list(step.clauses),
+                },
+                ships=[name],
+            )
+        moved = flying.find(ctx.board.flyers, name)
+        assert moved is not None
+        flown = replace(moved, flown=self.now(ctx.state).index)
+        self._flyers(ctx, name, flown)
+        if target is not None:
+            after, record, happened = flying.land(flown, ctx.board.ship(target))
+            self._commit(ctx, {target: record}, happened)
+            self._flyers(ctx, name, after)
+
+    def _fly_problem(self, state: BattleState[Board], name: str, choice: JSON) -> Rejection | None:
+        party = flying.find(state.board.flyers, name)
+        if party is None:
+            return Rejection("SG-HM-03", f"{name} is no longer in the air")
+        ships = {s.name: s for s in state.board.fighting()}
+        return flying.flight_problem(party, choice, terrain=state.board.terrain, turn=state.turn, ships=ships)
+
+    def fly_candidates(self, state: BattleState[Board], name: str) -> list[JSON]:
+        party = flying.find(state.board.flyers, name)
+        if party is None:
+            return [[]]
+        ships = {s.name: s for s in state.board.fighting()}
+        return flying.flight_candidates(party, terrain=state.board.terrain, turn=state.turn, ships=ships)
+
+    def _shielded(self, state: BattleState[Board], side: str) -> list[str]:
+        """Enemy ships the side's boarders are aboard: with the errata nobody fires at them (SG-ERR-06)."""
+        return [s.name for s in state.board.fighting() if s.side != side and self._friends_aboard(state, side, s.name)]
+
+    def _party_solutions(self, state: BattleState[Board], side: str) -> list[FireSolution]:
+        board = state.board
+        if not board.flyers:
+            return []
+        return flying.fire_solutions(
+            side,
+            board.fighting(),
+            board.flyers,
+            shielded=self._shielded(state, side),
+            now=self.now(state),
+            rules=self.rules(state),
+        )
+
+    def _party_shot_problem(
+        self, state: BattleState[Board], side: str, shot: dict[str, JSON], used: set[tuple[str, str]]
+    ) -> Rejection | None:
+        board = state.board
+        return flying.shot_problem(
+            side,
+            shot,
+            ships=board.by_name,
+            fighting=[s.name for s in board.fighting()],
+            flyers=board.flyers,
+            used=used,
+            shielded=self._shielded(state, side),
+            now=self.now(state),
+            rules=self.rules(state),
+        )
+
+    def _party_shot(self, state: BattleState[Board], shot: Mapping[str, JSON]) -> FireSolution:
+        firer, target = flying.shot_ends(state.board.by_name, state.board.flyers, shot)
+        assert firer is not None
+        assert target is not None
+        return flying.shot_solution(firer, target, shot, now=self.now(state), rules=self.rules(state))
+
+    def _party_volley(self, ctx: Context[Board], solution: FireSolution, declared: Mapping[str, FlyingParty]) -> None:
+        """Resolve a shot by or at a flying party. A party that fell earlier in the volley still fires
+        (simultaneous fire, SG-SEQ-05), and is not brought back by it."""
+        board = ctx.board
+        firer = board.by_name.get(solution.firer) or flying.find(board.flyers, solution.firer)
+        target = board.by_name.get(solution.target) or flying.find(board.flyers, solution.target)
+        volley = flying.resolve(
+            firer or declared[solution.firer],
+            target,
+            solution,
+            ships=board.by_name,
+            now=self.now(ctx.state),
+            roller=self._roller(ctx),
+            rules=self.rules(ctx.state),
+        )
+        self._commit(ctx, volley.ships, volley.happened)
+        for name, party in volley.parties.items():
+            if flying.find(ctx.board.flyers, name) is not None:
+                self._flyers(ctx, name, party)
+        before = board.by_name.get(solution.target)
+        if before is not None and before.name in ctx.board.crossing and solution.small_arms:
+            self._hit_crossing(ctx, before)
+
+    def _flyers_fought(self, ctx: Context[Board], target: str, records: Mapping[str, ShipRecord]) -> None:
+        """The flying parties after a round of boarding combat on ``target``: still aboard, beaten back into
+        the air (SG-BRD-17), or gone."""
+        ship = ctx.board.ship(target)
+        for party in flying.aboard(ctx.board.flyers, target):
+            if party.name in records:
+                after = flying.after_boarding(party, records[party.name], ship, ctx.board.terrain)
+                self._flyers(ctx, party.name, after)
+
     # --- ends ---------------------------------------------------------------------------------------------
 
     def _check_victory(self, ctx: Context[Board]) -> bool:
@@ -1725,6 +1952,10 @@ class SkyGalleons(BaseRuleset[Board]):
                 lost = replace(ship, boarders=NO_PARTY, boarding=None)
                 happened = [_note(ship.name, f"{ship.boarders.men} boarders go down with {name}", "lost", [])]
                 self._commit(ctx, {ship.name: lost}, happened)
+        for party in flying.aboard(ctx.board.flyers, name):  # flyers aboard take wing (flying.json boarding)
+            what = f"{party.name} takes wing as {name} goes down"
+            flown = flying.take_wing(party, ctx.board.ship(name), ctx.board.terrain)
+            self._flyers(ctx, party.name, flown, [_note(party.name, what, "in the air", ["SG-HM-03"])])
 
     # --- dice and records ------------------------------------------------------------------------------
 
@@ -1783,6 +2014,8 @@ class SkyGalleons(BaseRuleset[Board]):
         board, data, kind = state.board, event.data, event.kind
         if kind == "ship":
             return board.with_ship(ShipRecord.from_json(data["record"]))
+        if kind in flying.EVENTS:
+            return replace(board, flyers=flying.fold(board.flyers, kind, data, event.turn))
         if kind == "moved":
             ship = board.ship(str(data["ship"]))
             moved = _placed_at(ship, data)
@@ -1909,6 +2142,8 @@ class SkyGalleons(BaseRuleset[Board]):
             return self._fire_problem(state, request.side, choice)
         if request.kind == BOARD:
             return self._board_problem(state, request.side, choice)
+        if request.kind == FLY:
+            return self._fly_problem(state, request.ships[0], choice)
         return None
 
     def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
@@ -1989,7 +2224,8 @@ class SkyGalleons(BaseRuleset[Board]):
     def _orders_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
         advanced = bool(state.options["advanced"])
         keys = {"crew", "strike", *ordnance_play.ORDER_KEYS}
-        keys |= {"ram", "parties", "disband", "recall", "cut", "tow", "prizes"} if advanced else set()
+        close = {"ram", "parties", "disband", "recall", "cut", "tow", "prizes", *flying.ORDER_KEYS}
+        keys |= close if advanced else set()
         if not isinstance(choice, dict) or set(choice) - keys:
             return Rejection(
                 "SG-SEQ-02",
@@ -1997,7 +2233,8 @@ class SkyGalleons(BaseRuleset[Board]):
                 + (
                     ', "ram": ships that will ram or grapple, "parties": [{"ship", "men": {post: n}}], '
                     '"disband": [ships], "recall": [ships], "cut": [[ship, other]], "tow": [[tower, ship in tow]], '
-                    '"prizes": {prize: "crew" | "hold" | "scuttle" | "abandon"}}'
+                    '"prizes": {prize: "crew" | "hold" | "scuttle" | "abandon"}, '
+                    '"flying_parties": [{"ship", "men": {post: n}}], "recall_flyers": [flying parties]}'
                     if advanced
                     else "}"
                 ),
@@ -2007,7 +2244,8 @@ class SkyGalleons(BaseRuleset[Board]):
             return Rejection("SG-SEQ-02", f"{', '.join(sorted(lists))} are lists")
         own = {s.name: s for s in state.board.fighting(side)}
         records = dict(own)
-        problem = self._close_orders_problem(state, side, choice, records) if advanced else None
+        problem = flying.turnscrews_problem(own, choice)  # SG-HM-08 before the party rules' own clauses
+        problem = problem or (self._close_orders_problem(state, side, choice, records) if advanced else None)
         if problem is not None:
             return problem
         crew, strike = read_list(lists["crew"]), read_list(lists["strike"])
@@ -2106,7 +2344,7 @@ class SkyGalleons(BaseRuleset[Board]):
             leaving = prizes.tow_problem(str(pair[1]), choice.get("prizes", {}), state.board.prizes)
             if leaving is not None:
                 return Rejection(*leaving)
-        return None
+        return self._flying_orders_problem(state, side, choice, records)
 
     def _tow_problem(self, board: Board, tower: ShipRecord, name: str) -> Rejection | None:
         """A tow is rigged between grappled ships, a friend or a prize, with an officer or petty officer at the
@@ -2144,6 +2382,11 @@ class SkyGalleons(BaseRuleset[Board]):
             if not state.options["advanced"] and shot.get("rate", "normal") != "normal":
                 return Rejection("SG-MG-08", "machineguns flat out are advanced rules, not in play")
             ship, gun, target = str(shot["ship"]), str(shot["gun"]), str(shot["target"])
+            if flying.find(board.flyers, ship) or flying.find(board.flyers, target):  # SG-HM-06, SG-SHR-06
+                problem = self._party_shot_problem(state, side, shot, used)
+                if problem is not None:
+                    return problem
+                continue
             if ship not in board.by_name or board.ship(ship).side != side or not board.in_fight(board.ship(ship)):
                 return Rejection("SG-SEQ-05", f"{ship} is not one of your ships in the fight")
             if target not in board.by_name or board.ship(target).side == side:
@@ -2181,6 +2424,8 @@ class SkyGalleons(BaseRuleset[Board]):
             return self.orders_candidates(state, request.side)
         if request.kind == BOARD:
             return self.board_candidates(state, request.side)
+        if request.kind == FLY:
+            return self.fly_candidates(state, request.ships[0])
         return super().candidates(state, request)
 
     def board_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
@@ -2281,8 +2526,9 @@ class SkyGalleons(BaseRuleset[Board]):
         special: list[JSON] = []  # each gun at its nearest target with shrapnel or grape where it may
         for shot in _one_per_gun([_shot(s) for s in nearest]):
             order = read_object(shot)
-            record = state.board.ship(str(order["ship"]))
-            kinds = combat.ammunition_for(record.gun(str(order["gun"]))) if order["gun"] != combat.MARINES else ()
+            record = state.board.by_name.get(str(order["ship"]))  # None: a flying party's small arms
+            armed = record is not None and order["gun"] != combat.MARINES
+            kinds = combat.ammunition_for(record.gun(str(order["gun"]))) if record is not None and armed else ()
             loaded: JSON = {**order, "ammunition": kinds[-1]} if len(kinds) > 1 else shot
             special.append(loaded if self._fire_problem(state, side, {"shots": [loaded]}) is None else shot)
         if {"shots": special} != found[-1]:
@@ -2319,6 +2565,7 @@ class SkyGalleons(BaseRuleset[Board]):
             ]
             orders += [{"cut": [[ship.name, other]]} for other in ship.grappled_with]
             orders += [{"tow": [[ship.name, other]]} for other in ship.grappled_with]
+            orders += self._flying_order_candidates(state, ship)
             for order in orders:
                 choice: JSON = {"crew": [], "strike": [], **order}
                 if self._orders_problem(state, side, choice) is None:
@@ -2353,6 +2600,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     problems.append(f"{ship.name} is grappled with {other}, but not {other} with {ship.name}")
             if ship.boarding is not None and ship.boarding not in board.by_name:
                 problems.append(f"{ship.name}'s boarders are aboard {ship.boarding}, which is not in the battle")
+        problems += flying.problems(board.flyers, board.by_name, board.terrain)
         if state.turn > board.turn_limit:
             problems.append(f"turn {state.turn} past the limit {board.turn_limit}")
         last_flying = board.victory == "last_flying"  # a bombardment ends with both sides still fighting
@@ -2371,7 +2619,8 @@ class SkyGalleons(BaseRuleset[Board]):
             # A prize is her first owner's ship, captured, even when her prize crew fights on (SG-BRD-21).
             prize = board.prizes.get(ship.name)
             crewed = prize is not None and prize.order == prizes.CREW
-            alive = prize.prisoners if crewed and prize else ship.men_alive + prizes.men_away(board.prizes, ship.name)
+            away = prizes.men_away(board.prizes, ship.name) + flying.men_out(board.flyers, ship.name)
+            alive = prize.prisoners if crewed and prize else ship.men_alive + away
             ships.append(
                 {
                     "name": ship.name,
@@ -2411,6 +2660,7 @@ class SkyGalleons(BaseRuleset[Board]):
             "sides": sides,
             "ships": ships,
             **ordnance_play.outcome_extra(board),
+            "flying_parties": [flying.outcome(party) for party in board.flyers],
         }
 
 
@@ -2496,7 +2746,10 @@ def _turning_paths(hexes: int, max_turns: int) -> list[list[str]]:
 
 
 def _shot(solution: FireSolution) -> dict[str, str]:
-    return {"ship": solution.firer, "gun": solution.gun_id, "target": solution.target}
+    shot = {"ship": solution.firer, "gun": solution.gun_id, "target": solution.target}
+    if solution.ammunition != "shell":  # shrapnel or grape at a flying party (SG-SHR-06)
+        shot["ammunition"] = solution.ammunition
+    return shot
 
 
 def _one_per_gun(shots: list[dict[str, str]]) -> list[JSON]:

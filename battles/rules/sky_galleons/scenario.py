@@ -11,20 +11,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from battles.rules.sky_galleons import ordnance_play
+from battles.rules.sky_galleons import flying, ordnance_play
+from battles.rules.sky_galleons.flying import FlyingParty
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import (
     ShipRecord,
     altitude_level,
     altitude_levels,
-    marine_arms_known,
     ship_record_from_class,
     ship_record_from_design,
     tstrs,
@@ -63,6 +63,8 @@ class SideSetup:
     ai: Mapping[str, Any] = field(default_factory=dict)
     # Ground batteries, mines on the ground and city or fortress hexes (ordnance_play.ground_setup).
     ground: tuple[ShipRecord, ...] = ()
+    # Flying parties on the map at the start (flying.py; the Great Raid's High Martians on the kraag).
+    flyers: tuple[FlyingParty, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,10 @@ class Scenario:
     def ships(self) -> tuple[ShipRecord, ...]:
         """Every record on the board: each side's ships, then its ground (emplacements)."""
         return tuple(record for side in self.sides for record in (*(s.record for s in side.ships), *side.ground))
+
+    @property
+    def flyers(self) -> tuple[FlyingParty, ...]:
+        return tuple(party for side in self.sides for party in side.flyers)
 
 
 def available() -> list[str]:
@@ -176,8 +182,8 @@ def _terrain(data: Any) -> Terrain:
 def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: str) -> ShipSetup:
     if not isinstance(data, dict):
         raise ScenarioError(f"{where}: must be an object")
-    keys = ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role", "marine_arms")
-    _unknown(data, (*keys, *ordnance_play.SHIP_KEYS), where)
+    keys = ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role")
+    _unknown(data, (*keys, *ordnance_play.SHIP_KEYS, *FLYING_SHIP_KEYS), where)
     name = _need(data, "name", str, where)
     quality = data.get("crew_quality", default_quality)
     if quality not in tstrs("ship_record", "crew_qualities"):
@@ -200,6 +206,7 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
         record = build(
             source, name=name, crew_quality=quality, side=side, position=position, facing=facing, altitude=altitude
         )
+        record = flying.equip(record, data)  # High Martians and conveyors (SG-HM-07, SG-THR-01)
     except (KeyError, ValueError, LookupError) as error:
         raise ScenarioError(f"{where}: {error}") from error
     try:  # extra tether mines, a landed start, and the fitting checks (SG-SMT-02/09)
@@ -211,12 +218,33 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
         raise ScenarioError(f"{where}: {name} cannot fly at {altitude}; its ceiling is {ceiling} (SG-ALT-03)")
     if record.status != "landed" and altitude_level(altitude) <= altitude_level(terrain.ground(position)):
         raise ScenarioError(f"{where}: {name} starts at {altitude}, in the ground at {data['position']}")
-    arms = data.get("marine_arms")  # the marines' weapon where it is not their nation's (SG-SAF-05, SG-CG-16)
-    if arms is not None:
-        if arms not in marine_arms_known():
-            raise ScenarioError(f"{where}: marine_arms {arms!r} is not one of {list(marine_arms_known())}")
-        record = replace(record, marine_arms=str(arms))
     return ShipSetup(record, role)
+
+
+FLYING_SHIP_KEYS = ("high_martian", "boarding_quality", "throckmorton_conveyors", "marine_arms")
+
+
+def _flying_parties(
+    data: Any, side: str, where: str, terrain: Terrain, default_quality: str
+) -> tuple[FlyingParty, ...]:
+    """A side's flying parties on the map at the start (flying.scenario_party; docs/scenarios.md)."""
+    if not isinstance(data, list):
+        raise ScenarioError(f"{where}: flying_parties must be a list")
+    found = []
+    for n, entry in enumerate(data):
+        spot = f"{where}.flying_parties[{n}]"
+        if not isinstance(entry, dict):
+            raise ScenarioError(f"{spot}: must be an object")
+        position = _offset_hex(entry.get("position"), f"{spot}.position", terrain)
+        try:
+            found.append(
+                flying.scenario_party(
+                    entry, side=side, position=position, terrain=terrain, default_quality=default_quality
+                )
+            )
+        except ValueError as error:
+            raise ScenarioError(f"{spot}: {error}") from error
+    return tuple(found)
 
 
 def parse(data: Any) -> Scenario:
@@ -266,7 +294,7 @@ def parse(data: Any) -> Scenario:
         where = f"sides[{s}]"
         if not isinstance(side, dict):
             raise ScenarioError(f"{where}: must be an object")
-        _unknown(side, ("id", "name", "ships", "ai", *ordnance_play.SIDE_KEYS), where)
+        _unknown(side, ("id", "name", "ships", "ai", "flying_parties", *ordnance_play.SIDE_KEYS), where)
         side_id = _need(side, "id", str, where)
         ships_data = _need(side, "ships", list, where)
         try:
@@ -285,7 +313,12 @@ def parse(data: Any) -> Scenario:
         ai = side.get("ai", {})
         if not isinstance(ai, dict):
             raise ScenarioError(f"{where}: ai must be an object")
-        sides.append(SideSetup(side_id, str(side.get("name", side_id)), ships, ai, ground))
+        flyers = _flying_parties(side.get("flying_parties", []), side_id, where, terrain, default_quality)
+        for party in flyers:
+            if party.name in names:
+                raise ScenarioError(f"{where}: two ships or flying parties are called {party.name!r}")
+            names.add(party.name)
+        sides.append(SideSetup(side_id, str(side.get("name", side_id)), ships, ai, ground=ground, flyers=flyers))
     if len(sides) < 2 or len({side.id for side in sides}) != len(sides):
         raise ScenarioError("scenario: a battle needs two or more sides with distinct ids")
     rules = tuple(data.get("special_rules", []))

@@ -37,9 +37,10 @@ from battles.engine import dice, hexgrid
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
+from battles.engine.jsonread import read_list
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import class_rules, close_action, combat, movement, ordnance_play, prizes
+from battles.rules.sky_galleons import class_rules, close_action, combat, flying, movement, ordnance_play, prizes
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
@@ -141,12 +142,14 @@ class Captain:
             return ordnance_play.ai_avoid_torpedo(request)
         if request.kind == BOARD:
             return boarding_orders(rs, state, request.side)
+        if request.kind == flying.FLY:
+            return flight(rs, state, request)
         return request.default  # PLACE: the scenario's positions are the set-up the AI takes
 
     def _move(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
         record = state.board.ship(request.ships[0])
         traced = rs.traced_moves(state, record)
-        attack = attack_move(rs, state, record, traced)
+        attack = leap_move(rs, state, record, traced) or attack_move(rs, state, record, traced)
         if attack is not None:
             return attack
         scored = score_moves(rs, state, record, traced)
@@ -209,7 +212,7 @@ def beaten(board: Board, record: ShipRecord) -> bool:
     return (
         record.hull_hits >= tune.flee_hull * record.hull_boxes
         or record.crew_aboard < tune.flee_crew * start
-        or record.all_officers_lost  # SG-CREW-03: with every officer lost the ship withdraws
+        or (record.all_officers_lost and not flying.officers_out(board.flyers, record.name))  # SG-CREW-03
         or not armed(record)
     )
 
@@ -561,6 +564,8 @@ def flee_score(view: Sight, path: Path) -> float:
 
 def shot_worth(board: Board, solution: FireSolution, focus: str | None) -> float:
     """Expected damage of the shot, more for the side's target and for a target already hurt."""
+    if solution.target not in board.by_name or solution.firer not in board.by_name:
+        return party_shot_worth(board, solution)
     target = board.ship(solution.target)
     hits = solution.shots * hit_chance(solution.needed, sum(solution.modifiers.values()))
     if solution.small_arms:  # men killed, the saves made (SG-SAF-13): a man is worth a fifth of a hull box
@@ -593,7 +598,8 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
         if key not in best or worth > best[key][0]:
             best[key] = (worth, solution)
     shots: list[JSON] = [
-        {"ship": s.firer, "gun": s.gun_id, "target": s.target} for _, s in (best[key] for key in sorted(best))
+        {"ship": s.firer, "gun": s.gun_id, "target": s.target, **loaded(s)}
+        for _, s in (best[key] for key in sorted(best))
     ]
     shots = class_rules.without_conflicts(board.by_name, shots)  # one gun of a pair a target (SG-CLS-08)
     return {"shots": shots + ordnance_play.ai_special_shots(rs, state, side)}  # Hale salvoes, Smutts launches
@@ -696,7 +702,7 @@ def boarders_worth(record: ShipRecord) -> float:
 
 def quality_factor(record: ShipRecord) -> float:
     """A Crack crew's +1 a die (SG-CQ-09) kills half as often again."""
-    return 1.5 if record.crew_quality == "crack" else 1.0
+    return 1.5 if record.boarders_quality == "crack" else 1.0
 
 
 def can_lead_boarders(record: ShipRecord) -> bool:
@@ -746,8 +752,10 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
     parties: list[JSON] = []
     disband: list[JSON] = []
     cut: list[JSON] = []
+    flights = flying_orders(rs, state, request.side)  # flyers first: the ship need not close (SG-HM-02)
+    flying_from = {str(read_ship(order)) for order in read_list(flights.get(flying.FORM_ORDER, []))}
     for record in board.fighting(request.side):
-        prize = prize_for(rs, state, record)
+        prize = None if record.name in flying_from else prize_for(rs, state, record)
         grappled = [board.ship(n) for n in record.grappled_with]
         enemy_alongside = [g for g in grappled if g.side != record.side and board.in_fight(g)]
         if prize is not None:
@@ -783,6 +791,7 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
         orders["prizes"] = dict[str, JSON](plans)
     if tows:
         orders["tow"] = list[JSON](tows)
+    orders.update(flights)
     checked: dict[str, JSON] = {}
     for key, order in orders.items():  # keep each order only if it holds with those before it
         if rs.validate(state, request, {"crew": [], "strike": [], **checked, key: order}) is None:
@@ -913,6 +922,156 @@ def relative_position(state: State, request: DecisionRequest) -> JSON:
         return aspect_guns(mine, str(option[0])) - aspect_guns(theirs, str(option[1]))
 
     return max(options, key=worth)  # the first of the best, in the request's (sorted) order
+
+
+# --- High Martians and flying parties (flying.py) ----------------------------------------------------------
+
+PARTY_MAN = 0.6  # a man shot out of a flying party: a boarder who will not come over the side
+FLIGHT_REACH = 2  # hexes a flying party covers in a turn (SG-HM-03)
+
+
+def read_ship(order: JSON) -> JSON:
+    return order.get("ship") if isinstance(order, dict) else None
+
+
+def loaded(solution: FireSolution) -> dict[str, JSON]:
+    """The shot's ammunition when it is not shell: shrapnel or grape at a flying party (SG-SHR-06)."""
+    return {} if solution.ammunition == "shell" else {"ammunition": solution.ammunition}
+
+
+def party_shot_worth(board: Board, solution: FireSolution) -> float:
+    """A shot by or at a flying party: the men it should kill, after their saving throws (SG-SAF-13, SG-SHR-06)."""
+    hits = solution.shots * hit_chance(solution.needed, sum(solution.modifiers.values()))
+    saved = min(max(2 - sum(solution.save_modifiers.values()), 0), 6) / 6
+    men = hits * (1 if solution.small_arms else solution.damage_value) * (1 - saved)
+    target = flying.find(board.flyers, solution.target)
+    if target is None:
+        return men * SMALL_ARMS_MAN
+    return min(men, target.men.men) * PARTY_MAN  # no more than the men it has
+
+
+def flyers_worth(party: flying.FlyingParty) -> float:
+    """What a flying party weighs in boarding combat (as boarders_worth)."""
+    men = party.men
+    lead = men.officers + men.marines
+    return (LEADER_WORTH * lead + men.petty_officers + men.seamen) * (1.5 if party.boarding_quality == "crack" else 1.0)
+
+
+def reachable(at: Hex, altitude: str, there: Hex, their_altitude: str) -> bool:
+    """Can a flying party at (at, altitude) end a move at (there, their_altitude) this turn (SG-HM-03/04):
+    two hexes level, one hex and a level down, or a level up in place."""
+    distance = hexgrid.distance(at, there)
+    gap = level(their_altitude) - level(altitude)
+    return (gap == 0 and distance <= FLIGHT_REACH) or (gap == -1 and distance <= 1) or (gap == 1 and distance == 0)
+
+
+def flight_prey(board: Board, side: str, at: Hex, altitude: str, worth: float) -> ShipRecord | None:
+    """The enemy ship a flying party of that worth should go for from there: one it can reach this turn
+    whose defenders it outweighs (with the side's boarders already aboard her), the weakest first."""
+    found = []
+    for enemy in enemies(board, side):
+        if enemy.position is None or board.captured.get(enemy.name):
+            continue
+        if not reachable(at, altitude, enemy.position, enemy.altitude):
+            continue
+        aboard = sum(flyers_worth(p) for p in flying.aboard(board.flyers, enemy.name) if p.side == side)
+        soft = is_merchant(board, enemy) or beaten(board, enemy)
+        edge = PRESS_ON if soft else BOARD_EDGE
+        if worth + aboard >= edge * defenders_worth(enemy):
+            found.append(((defenders_worth(enemy), hexgrid.distance(at, enemy.position), enemy.name), enemy))
+    return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def flying_orders(rs: SkyGalleons, state: State, side: str) -> dict[str, JSON]:
+    """Flying parties sent at an enemy within a flight whose defenders they outweigh (not from a merchant or
+    a running ship; the ship then goes for no prize itself); parties aboard an enemy that now outweighs them
+    come back into the air (recalled)."""
+    board = state.board
+    formed: list[JSON] = []
+    for record in board.fighting(side):
+        if not flying.can_form(record) or running(board, record) or record.party.men:
+            continue
+        men = flying.party_of(record)
+        if not men or record.position is None or record.boarders.men:
+            continue
+        lead = sum(n for post, n in men.items() if post in ("officers", "captain", "marine_officers", "marines"))
+        worth = (LEADER_WORTH * lead + sum(men.values()) - lead) * quality_factor(record)
+        if flight_prey(board, side, record.position, record.altitude, worth) is not None:
+            formed.append({"ship": record.name, "men": dict[str, JSON](men)})
+    recalled: list[JSON] = []
+    for party in board.flyers:
+        if party.side != side or party.aboard is None or board.captured.get(party.aboard):
+            continue
+        target = board.ship(party.aboard)
+        if not board.in_fight(target):
+            continue
+        ours = sum(flyers_worth(p) for p in flying.aboard(board.flyers, target.name) if p.side == side)
+        if ours < PRESS_ON * defenders_worth(target) or not flying.can_board(party):
+            recalled.append(party.name)
+    found: dict[str, JSON] = {}
+    if formed:
+        found[flying.FORM_ORDER] = formed
+    if recalled:
+        found[flying.RECALL_ORDER] = recalled
+    return found
+
+
+def flight(rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+    """A flying party's move: board an enemy it can overwhelm if one is in reach, else close on the nearest
+    such enemy; outnumbered or leaderless, home to its ship (or the nearest friend) and aboard her."""
+    board = state.board
+    party = flying.find(board.flyers, request.ships[0])
+    if party is None:
+        return request.default
+    options = rs.fly_candidates(state, party.name)
+    worth = flyers_worth(party)
+    prey = flight_prey(board, party.side, party.position, party.altitude, worth) if flying.can_board(party) else None
+    goal = prey or flight_home(board, party)
+    if goal is None or goal.position is None:
+        return request.default
+    for option in options:
+        if isinstance(option, dict) and option.get("board") == goal.name:
+            return option
+    goal_at = goal.position
+
+    def closeness(option: JSON) -> tuple[int, int]:
+        steps, _ = flying.flight_parts(option)
+        path = flying.trace(party, steps, terrain=board.terrain, turn=state.turn)
+        end, altitude = flying.end_of(party, path)
+        return hexgrid.distance(end, goal_at), abs(level(altitude) - level(goal.altitude))
+
+    plain = [o for o in options if isinstance(o, list)]
+    return min(plain, key=closeness) if plain else request.default
+
+
+def flight_home(board: Board, party: flying.FlyingParty) -> ShipRecord | None:
+    """Its own ship if she is still in the fight, else the nearest ship of its side."""
+    own = board.fighting(party.side)
+    home = next((s for s in own if s.name == party.home), None)
+    if home is not None:
+        return home
+    placed = [s for s in own if s.position is not None]
+    if not placed:
+        return None
+    return min(placed, key=lambda s: (hexgrid.distance(party.position, s.position or party.position), s.name))
+
+
+def leap_move(
+    rs: SkyGalleons, state: State, record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]
+) -> JSON | None:
+    """A High Martian ship with its party formed ends its move in its prize's hex at her altitude, to board
+    her without a grapple (SG-HM-01): the shortest such plan."""
+    if not record.high_martian or not record.party.men:
+        return None
+    prize = prize_for(rs, state, record)
+    if prize is None:
+        return None
+    at = (prize.position, prize.altitude)
+    plans = [plan for plan, path in traced if path and (path[-1].hex, path[-1].altitude) == at and not path[-1].ends]
+    if not plans:
+        return None
+    best: list[str] = min(plans, key=lambda plan: (len(plan), str(plan)))
+    return list[JSON](best)
 
 
 __all__ = ["Captain", "Spot", "Tuning", "beaten", "running", "score_moves", "strikes"]
