@@ -30,7 +30,7 @@ from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import agility, close_action, combat, movement, scenario
+from battles.rules.sky_galleons import agility, close_action, combat, movement, scenario, sightlines
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.movement import PlanError, Terrain
@@ -276,6 +276,34 @@ class SkyGalleons(BaseRuleset[Board]):
             "officer or petty officer is left",
             choices=(True, False),
             clause="SG-CREW-02",
+        ),
+        OptionSpec(
+            "line_of_sight",
+            False,
+            "optional rule: intervening ships block the line of fire (SG-LOS)",
+            choices=(True, False),
+            clause="SG-LOS-01",
+        ),
+        OptionSpec(
+            "plotted_movement",
+            False,
+            "errata variant: half of each move is plotted in secret and carried out after the initiative",
+            choices=(True, False),
+            clause="SG-ERR-24",
+        ),
+        OptionSpec(
+            "signals",
+            False,
+            "optional signal rule: each side hoists one signal of six words a turn, read by who can see it",
+            choices=(True, False),
+            clause="SG-SIG-04",
+        ),
+        OptionSpec(
+            "naval_codes",
+            True,
+            "optional signal rule: only the sender's own side can read its signals",
+            choices=(True, False),
+            clause="SG-SIG-05",
         ),
     )
 
@@ -1403,9 +1431,20 @@ class SkyGalleons(BaseRuleset[Board]):
                     solution = combat.fire_solution(
                         ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
                     )
-                    if solution.allowed:
+                    if solution.allowed and self.sight_blocked(state, solution) is None:
                         found.append(solution)
         return found
+
+    def sight_blocked(self, state: BattleState[Board], solution: FireSolution) -> Rejection | None:
+        """The optional line of sight: ships between firer and target may block the shot (SG-LOS-01..08)."""
+        if not state.options["line_of_sight"]:
+            return None
+        board = state.board
+        gone = (ESCAPED, CRASHED, CRASH_LANDED)
+        others = [s for s in board.ships if s.afloat and s.position is not None and board.out.get(s.name) not in gone]
+        firer, target = (sightlines.obstacle(board.ship(n)) for n in (solution.firer, solution.target))
+        blocked = sightlines.blocked_by(firer, target, map(sightlines.obstacle, others), lob_gun=solution.lob_gun)
+        return None if blocked is None else Rejection(blocked.clause, blocked.reason)
 
     def _friends_aboard(self, state: BattleState[Board], side: str, target: str) -> bool:
         """The errata: no ship fires at a ship with friendly boarders aboard (SG-ERR-06)."""
@@ -2018,6 +2057,9 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             if not solution.allowed:
                 return Rejection(solution.clause, solution.describe)
+            blocked = self.sight_blocked(state, solution)
+            if blocked is not None:
+                return blocked
         return None
 
     def candidates(self, state: BattleState[Board], request: DecisionRequest) -> Sequence[JSON]:
