@@ -24,13 +24,22 @@ from typing import Any
 from battles.engine import dice as dice_
 from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest, Rejection
-from battles.engine.events import DECISIONS, JSON, TURN, Event
+from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import agility, close_action, combat, movement, scenario, sightlines
+from battles.rules.sky_galleons import (
+    agility,
+    close_action,
+    combat,
+    movement,
+    portable_guns,
+    scenario,
+    sightlines,
+    signals,
+)
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.movement import PlanError, Terrain
@@ -59,6 +68,9 @@ POSITION = "relative position"
 FIRE = "fire"
 AVOID = "avoid"
 BOARD = "board"
+# Initiative orders kept from the other sides for good (the engine's sealed keys): portable machineguns'
+# aspects (SG-MG-06) and signals (SG-SIG-05).
+SEALED_ORDERS = ("train", "signal")
 
 # Why a ship is out of the fight
 CRASHED = "crashed"
@@ -122,6 +134,20 @@ class Board:
     kite_dice: Mapping[str, int] = field(default_factory=dict)
     # Tows: the towed ship -> (its tower, the turn the cable was rigged); it tows from the next turn (SG-TOW-03).
     tows: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    # Secret answers' sealed keys (request id -> those keys), folded from the side's own decision event and
+    # merged back into ``decided`` when the batch closes (SG-MG-06, SG-SIG-05).
+    sealed: Mapping[str, JSON] = field(default_factory=dict)
+    # Portable machineguns trained in secret: "ship|gun" -> (aspect, turn trained) (portable_guns, SG-MG-06).
+    trained: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    # Plotted movement (plotting, SG-ERR-24/25): this turn's plots, and each plotted move carried out -> (MP
+    # spent, the most the ship may spend in its own Movement Phase).
+    plots: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    plotted: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    # Collision avoidance (avoidance, SG-ERR-04/05): the ships asked before a held move goes ahead; movement
+    # points spent avoiding after a ship had moved, owed by next turn (owing) and owed this turn (owed).
+    avoiders: tuple[str, ...] = ()
+    owing: Mapping[str, int] = field(default_factory=dict)
+    owed: Mapping[str, int] = field(default_factory=dict)
 
     def tower_of(self, name: str) -> str | None:
         return self.tows[name][0] if name in self.tows else None
@@ -375,6 +401,13 @@ class SkyGalleons(BaseRuleset[Board]):
             "captured": dict(board.captured),
             "kite_dice": dict(board.kite_dice),
             "tows": {k: [t, n] for k, (t, n) in board.tows.items()},
+            "sealed": dict(board.sealed),
+            "trained": {k: [a, n] for k, (a, n) in board.trained.items()},
+            "plots": {k: list(v) for k, v in board.plots.items()},
+            "plotted": {k: [mp, cap] for k, (mp, cap) in board.plotted.items()},
+            "avoiders": list(board.avoiders),
+            "owing": dict(board.owing),
+            "owed": dict(board.owed),
         }
 
     def board_from_json(self, data: JSON) -> Board:
@@ -420,6 +453,13 @@ class SkyGalleons(BaseRuleset[Board]):
             captured={str(k): str(v) for k, v in read_object(d["captured"]).items()},
             kite_dice=_counts(d["kite_dice"]),
             tows={str(k): _crossing(v) for k, v in read_object(d["tows"]).items()},
+            sealed=dict(read_object(d.get("sealed", {}))),
+            trained={str(k): _crossing(v) for k, v in read_object(d.get("trained", {})).items()},
+            plots={str(k): tuple(str(t) for t in read_list(v)) for k, v in read_object(d.get("plots", {})).items()},
+            plotted={str(k): _pair_ints(v) for k, v in read_object(d.get("plotted", {})).items()},
+            avoiders=tuple(str(s) for s in read_list(d.get("avoiders", []))),
+            owing=_counts(d.get("owing", {})),
+            owed=_counts(d.get("owed", {})),
         )
 
     def ai_policy(self, seed: bytes, side: str) -> Any:
@@ -679,6 +719,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     else ""
                 ),
                 ships=ships,
+                sealed=SEALED_ORDERS,
             )
 
     def _orders(self, ctx: Context[Board]) -> None:
@@ -729,6 +770,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 )
             for name in read_list(choice.get("strike", [])):
                 self._out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
+        self._secret_orders(ctx)
         if self._check_victory(ctx):
             return
         sides = ctx.board.sides_fighting()
@@ -1424,6 +1466,7 @@ class SkyGalleons(BaseRuleset[Board]):
         rules = self.rules(state)
         found = []
         for ship in board.fighting(side):
+            ship = portable_guns.trained_record(ship, board.trained)  # SG-MG-06: on its secret aspect
             for gun in combat.firing_ids(ship):
                 for target in board.fighting():
                     if target.side == side or self._friends_aboard(state, side, target.name):
@@ -1481,6 +1524,7 @@ class SkyGalleons(BaseRuleset[Board]):
             for shot in declared.get(side, []):
                 s = read_object(shot)
                 firer, target = board.ship(str(s["ship"])), board.ship(str(s["target"]))
+                firer = portable_guns.trained_record(firer, board.trained)
                 volley.append(
                     combat.fire_solution(
                         firer,
@@ -1504,17 +1548,19 @@ class SkyGalleons(BaseRuleset[Board]):
                     "band": solution.band,
                     "shots": solution.shots,
                     "clauses": solution.clauses,
+                    **portable_guns.revealed(ctx.board.trained, solution.firer, solution.gun_id),
                 },
                 ships=[solution.firer, solution.target],
             )
             before = ctx.board.ship(solution.target)
             ships, happened = combat.resolve_fire(
-                ctx.board.by_name,
+                portable_guns.trained_fleet(ctx.board.by_name, ctx.board.trained),
                 solution,
                 now=self.now(ctx.state),
                 roller=self._roller(ctx),
                 rules=self.rules(ctx.state),
             )
+            ships = {name: portable_guns.untrained(record, ctx.board.ship(name)) for name, record in ships.items()}
             self._commit(ctx, ships, happened)
             if solution.target in ctx.board.crossing and (solution.small_arms or solution.ammunition != "shell"):
                 self._hit_crossing(ctx, before)
@@ -1796,14 +1842,33 @@ class SkyGalleons(BaseRuleset[Board]):
                 avoiding={},
                 held_move=None,
                 kite_dice={},
+                plots={},
+                plotted={},
+                avoiders=(),
+                owed=dict(board.owing),
+                owing={},
             )
         if kind == DECISIONS:
             answers = read_object(data["answers"])
             decided = tuple(
-                Answer(str(read_object(a)["side"]), str(read_object(a)["decision"]), read_object(a)["choice"])
-                for _, a in sorted(answers.items(), key=lambda item: int(item[0][1:]))
+                Answer(
+                    str(read_object(a)["side"]),
+                    str(read_object(a)["decision"]),
+                    _unsealed(read_object(a)["choice"], board.sealed.get(key)),
+                )
+                for key, a in sorted(answers.items(), key=lambda item: int(item[0][1:]))
             )
-            return replace(board, decided=decided)
+            return replace(board, decided=decided, sealed={})
+        if kind == DECISION:  # a secret answer's sealed keys, kept for the fold (the public reveal lacks them)
+            request = state.request(str(data["request"]))
+            choice = data["choice"]
+            if request is not None and request.sealed and isinstance(choice, dict):
+                part = {k: v for k, v in choice.items() if k in request.sealed}
+                return replace(board, sealed={**board.sealed, request.id: part}) if part else board
+            return board
+        if kind == "gun trained":
+            where = portable_guns.key(str(data["ship"]), str(data["gun"]))
+            return replace(board, trained={**board.trained, where: (str(data["aspect"]), event.turn)})
         return board
 
     # --- decisions ------------------------------------------------------------------------------------------
@@ -1891,6 +1956,7 @@ class SkyGalleons(BaseRuleset[Board]):
     def _orders_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
         advanced = bool(state.options["advanced"])
         keys = {"crew", "strike"} | ({"ram", "parties", "disband", "recall", "cut", "tow"} if advanced else set())
+        keys |= {"train"} | ({"signal"} if state.options["signals"] else set())
         if not isinstance(choice, dict) or set(choice) - keys:
             return Rejection(
                 "SG-SEQ-02",
@@ -1902,7 +1968,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     else "}"
                 ),
             )
-        lists = {key: choice.get(key, []) for key in keys - {"ram"}}
+        lists = {key: choice.get(key, []) for key in keys - {"ram", "signal"}}
         if not all(isinstance(value, list) for value in lists.values()):
             return Rejection("SG-SEQ-02", f"{', '.join(sorted(lists))} are lists")
         own = {s.name: s for s in state.board.fighting(side)}
@@ -1924,7 +1990,61 @@ class SkyGalleons(BaseRuleset[Board]):
         for name in strike:
             if str(name) not in own:
                 return Rejection("SG-CREW-03", f"only your own ships in the fight can strike: {sorted(own)}")
+        return self._secret_orders_problem(state, choice, records)
+
+    def _secret_orders_problem(
+        self, state: BattleState[Board], choice: dict[str, JSON], records: Mapping[str, ShipRecord]
+    ) -> Rejection | None:
+        """Portable machineguns trained (SG-MG-04/07, SG-CG-56) and the signal hoisted (SG-SIG-01/04), checked
+        on the side's ships as this phase's crew changes leave them."""
+        trained: set[tuple[str, str]] = set()
+        for order in read_list(choice.get("train", [])):
+            record = records.get(str(order.get("ship"))) if isinstance(order, dict) else None
+            if record is None:
+                return Rejection("SG-MG-04", f"train the machineguns of your ships in the fight: {sorted(records)}")
+            problem = portable_guns.order_problem(record, order, stunned=record.stunned(self.now(state)))
+            if problem is not None:
+                return Rejection("SG-MG-04", problem)
+            if (record.name, str(order["gun"])) in trained:
+                return Rejection("SG-MG-04", f"{record.name}'s gun {order['gun']} is trained on one aspect")
+            trained.add((record.name, str(order["gun"])))
+        if "signal" in choice:
+            wrong = signals.order_problem(choice["signal"], records, state.board.by_name)
+            if wrong is not None:
+                return Rejection(*wrong)
         return None
+
+    def _secret_orders(self, ctx: Context[Board]) -> None:
+        """The sealed initiative orders, each seen only by who may see it: portable machineguns trained, by
+        their own side (SG-MG-06, SG-CG-57); signals, by the sides that can read them (SG-SIG-04/05)."""
+        orders = [(a.side, read_object(a.choice)) for a in ctx.board.decided if a.kind == ORDERS]
+        for side, choice in orders:
+            for each in read_list(choice.get("train", [])):
+                order = read_object(each)
+                record, gun, aspect = ctx.board.ship(str(order["ship"])), str(order["gun"]), str(order["aspect"])
+                if record.afloat and portable_guns.moves(record, ctx.board.trained, gun, aspect):
+                    moved = {"ship": record.name, "gun": gun, "aspect": aspect}
+                    clauses = ["SG-MG-04", "SG-MG-06", "SG-CG-56", "SG-CG-57"]
+                    ctx.emit("gun trained", {**moved, "clauses": clauses}, ships=[record.name], secret_to=side)
+        for _, choice in orders:
+            if "signal" not in choice:
+                continue
+            order = read_object(choice["signal"])
+            sender = ctx.board.ship(str(order["ship"]))
+            if not ctx.board.in_fight(sender):
+                continue
+            reached = signals.reading_sides(
+                sender, ctx.board.fighting(), ctx.board.wind, naval_codes=bool(ctx.option("naval_codes"))
+            )
+            for reader_side, readers in reached.items():
+                hoisted = {"ship": sender.name, "to": order["to"], "words": order["words"], "readers": readers}
+                clauses = ["SG-SIG-04", "SG-SIG-05"]
+                ctx.emit("signal", {**hoisted, "clauses": clauses}, ships=[sender.name], secret_to=reader_side)
+
+    def signal_links(self, state: BattleState[Board]) -> dict[str, dict[str, JSON]]:
+        """For the battle app: each ship in the fight, whether it can signal, whom it can read and who can read
+        it, and whether it is cut off from its side (SG-SIG-01..03)."""
+        return signals.links(state.board.fighting(), state.board.wind)
 
     def _close_orders_problem(
         self, state: BattleState[Board], side: str, choice: dict[str, JSON], records: dict[str, ShipRecord]
@@ -2046,7 +2166,7 @@ class SkyGalleons(BaseRuleset[Board]):
             if gun not in combat.firing_ids(board.ship(ship)):
                 return Rejection("SG-FIRE-02", f"{ship} has no gun {gun}")
             solution = combat.fire_solution(
-                board.ship(ship),
+                portable_guns.trained_record(board.ship(ship), board.trained),
                 gun,
                 board.ship(target),
                 now=self.now(state),
@@ -2349,7 +2469,11 @@ def _crew_change(record: ShipRecord, change: Mapping[str, JSON]) -> ShipRecord:
         return assign_gun_crew(
             record, str(change["gun"]), read_int(change["men"]), source=str(change.get("from", "deckhands"))
         )
-    raise ValueError('a crew change is a "relief" or men to a "gun"')
+    if "signalman" in change:  # SG-SIG-01: another crewman takes the dead signalman's place
+        if set(change) != {"ship", "signalman"}:
+            raise ValueError('a new signalman is {"ship", "signalman": the post he comes from}')
+        return signals.replace_signalman(record, str(change["signalman"]))
+    raise ValueError('a crew change is a "relief", men to a "gun" or a new "signalman"')
 
 
 def _turning_paths(hexes: int, max_turns: int) -> list[list[str]]:
@@ -2420,6 +2544,13 @@ def _counts(value: JSON) -> dict[str, int]:
 def _crossing(value: JSON) -> tuple[str, int]:
     target, men = read_list(value)
     return str(target), read_int(men)
+
+
+def _unsealed(choice: JSON, sealed: JSON) -> JSON:
+    """A revealed answer with its sealed keys put back (they were kept from the public reveal)."""
+    if isinstance(choice, dict) and isinstance(sealed, dict):
+        return {**choice, **sealed}
+    return choice
 
 
 def _wind_rule(value: JSON) -> int | str | None:

@@ -37,7 +37,7 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import close_action, combat, movement
+from battles.rules.sky_galleons import close_action, combat, movement, portable_guns, signals
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
@@ -654,7 +654,7 @@ def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -
                 if legal([*crew, change], strike):
                     crew.append(change)
                     break
-    return {**close, "crew": crew, "strike": strike}
+    return with_secret_orders(rs, state, request, {**close, "crew": crew, "strike": strike})
 
 
 # --- close action: rams, grapples and boarders -----------------------------------------------------------
@@ -872,6 +872,68 @@ def relative_position(state: State, request: DecisionRequest) -> JSON:
         return aspect_guns(mine, str(option[0])) - aspect_guns(theirs, str(option[1]))
 
     return max(options, key=worth)  # the first of the best, in the request's (sorted) order
+
+
+# --- sealed orders: portable machineguns and signals ----------------------------------------------------
+
+
+def with_secret_orders(rs: SkyGalleons, state: State, request: DecisionRequest, orders: dict[str, JSON]) -> JSON:
+    """``orders`` with the Initiative Phase's sealed orders added, each kept only if it holds with the rest:
+    portable machineguns trained on the aspect the nearest enemy is in (SG-MG-04); with the signal rule, a
+    dead signalman replaced from the deckhands (SG-SIG-01) and one signal naming the side's target (SG-SIG-04)."""
+    board = state.board
+    extra: dict[str, JSON] = {}
+    training = [order for record in board.fighting(request.side) for order in training_orders(board, record)]
+    if training:
+        extra["train"] = list[JSON](training)
+    if state.options.get("signals"):
+        crew: list[JSON] = [
+            {"ship": r.name, "signalman": "deckhands"}
+            for r in board.fighting(request.side)
+            if not r.crew.signalman and r.crew.deckhands > 1
+        ]
+        if crew:
+            extra["crew"] = [*cast(list[JSON], orders.get("crew", [])), *crew]
+        order = signal_order(board, request.side)
+        if order is not None:
+            extra["signal"] = order
+    for key, value in extra.items():
+        if rs.validate(state, request, {**orders, key: value}) is None:
+            orders = {**orders, key: value}
+    return orders
+
+
+def training_orders(board: Board, record: ShipRecord) -> list[JSON]:
+    """Each portable machinegun turned to the aspect its nearest enemy is in, unless it bears on him already."""
+    theirs = [e for e in enemies(board, record.side) if e.position is not None and e.position != record.position]
+    if record.position is None or not theirs:
+        return []
+    position = record.position
+    nearest = min(theirs, key=lambda e: (hexgrid.distance(position, e.position or position), e.name))
+    assert nearest.position is not None
+    seen = hexgrid.aspects(position, record.facing, nearest.position)
+    laid = portable_guns.trained_record(record, board.trained)
+    orders: list[JSON] = []
+    for gun in laid.guns:
+        if not combat.is_portable(gun) or gun.destroyed or gun.manned == 0 or {a.value for a in seen} & set(gun.arcs):
+            continue
+        aspect = next(a.value for a in hexgrid.Aspect if a in seen)
+        orders.append({"ship": record.name, "gun": gun.id, "aspect": aspect})
+    return orders
+
+
+def signal_order(board: Board, side: str) -> JSON:
+    """The flagship (the first ship able to signal) tells every ship which enemy to engage, when the side has
+    more than one ship."""
+    ships = board.fighting(side)
+    target = side_target(board, side)
+    sender = next((s for s in ships if signals.can_signal(s)), None)
+    if len(ships) < 2 or sender is None or target is None:
+        return None
+    words = f"Engage the {target}"
+    if len(words.split()) > signals.max_words():
+        words = "Close and engage the enemy"
+    return {"ship": sender.name, "to": signals.ALL, "words": words}
 
 
 __all__ = ["Captain", "Spot", "Tuning", "beaten", "running", "score_moves", "strikes"]
