@@ -32,6 +32,7 @@ from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import (
     agility,
+    avoidance,
     close_action,
     combat,
     movement,
@@ -71,6 +72,7 @@ BOARD = "board"
 # Initiative orders kept from the other sides for good (the engine's sealed keys): portable machineguns'
 # aspects (SG-MG-06) and signals (SG-SIG-05).
 SEALED_ORDERS = ("train", "signal")
+AVOID_COLLISION = "avoid collision"
 
 # Why a ship is out of the fight
 CRASHED = "crashed"
@@ -83,6 +85,7 @@ CAPTURED = "captured"
 SETUP, PLACEMENT, UPKEEP, ORDERS_STAGE, FIRST_STAGE = "setup", "placement", "upkeep", "orders", "first player"
 PHASE_START, MOVING, POSITIONS, FIRING, PHASE_END = "phase start", "moving", "positions", "fire", "phase end"
 AVOIDING, BOARDING = "avoiding", "boarding"
+COLLIDING = "collision avoidance"
 
 
 @dataclass(frozen=True)
@@ -512,7 +515,7 @@ class SkyGalleons(BaseRuleset[Board]):
         """The movement allowance, less what the ship spent avoiding rams and grapples this turn (SG-RAM-05);
         a kite's from its movement die and the wind (SG-KITE-02/04)."""
         board = state.board
-        avoided = board.avoiding.get(record.name, 0)
+        avoided = board.avoiding.get(record.name, 0) + board.owed.get(record.name, 0)  # SG-RAM-05, SG-ERR-05
         last = board.last_moved.get(record.name, 0)
         towed = self.ready_tow(state, record.name)
         if towed is not None:
@@ -560,6 +563,8 @@ class SkyGalleons(BaseRuleset[Board]):
             self._firing(ctx)
         elif stage == PHASE_END:
             self._phase_end(ctx)
+        elif stage == COLLIDING:
+            self._collision_avoiding(ctx)
         else:  # pragma: no cover - a board can only hold the stages above
             raise ValueError(f"unknown stage {stage!r}")
 
@@ -930,6 +935,8 @@ class SkyGalleons(BaseRuleset[Board]):
         if answer is not None and name not in ctx.board.moves_done:
             steps, attack = move_parts(answer.choice)
             if attack is None or ctx.board.ally(ctx.board.ship(name).side, ctx.board.ship(attack[1])):
+                if self._ask_collision_avoid(ctx, name, answer.choice):
+                    return
                 self._carry_out(ctx, name, steps, attack)  # a friendly grapple needs no declaration (SG-TOW-02)
             else:
                 ctx.emit(
@@ -937,7 +944,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     {"ship": name, "side": ctx.board.ship(name).side, "move": answer.choice, "clauses": ["SG-RAM-04"]},
                     ships=[name, attack[1]],
                 )
-                if self._ask_avoid(ctx, name, attack):
+                if self._ask_avoid(ctx, name, attack) or self._ask_collision_avoid(ctx, name, answer.choice):
                     return
                 self._carry_out(ctx, name, steps, attack)
         self._ask_move(ctx)
@@ -1001,6 +1008,60 @@ class SkyGalleons(BaseRuleset[Board]):
             target = ctx.board.ship(attack[1])
             mp = close_action.avoidance_mp(self.speed(target, ctx.board))
             ctx.emit("avoiding", {"ship": target.name, "mp": mp, "clauses": ["SG-RAM-05"]}, ships=[target.name])
+        self._stage(ctx, MOVING, asking=name)
+        if self._ask_collision_avoid(ctx, name, ctx.board.held_move):
+            return
+        self._carry_out(ctx, name, steps, attack)
+        self._ask_move(ctx)
+
+    def _ask_collision_avoid(self, ctx: Context[Board], name: str, move: JSON) -> bool:
+        """The errata: before a move goes ahead, each ship it will check a collision against may avoid it as it
+        would a ram, all asked at once (SG-ERR-04/05). True if any was asked."""
+        if not ctx.option("errata"):
+            return False
+        board, now = ctx.board, self.now(ctx.state)
+        record = board.ship(name)
+        steps, attack = move_parts(move)
+        path = movement.trace(record, steps, allowed=self.allowance(ctx.state, record), terrain=board.terrain)
+        others = [s for s in board.ships if s.afloat and s.name not in board.out]
+        met = avoidance.met_on_the_way(record, path, others, [s.name for s in others if s.name not in board.moves_done])
+        asked = [
+            other
+            for other in met
+            if other not in board.avoiding
+            and (attack is None or attack[1] != other)  # a ram's target was asked as a ram's (SG-RAM-05)
+            and avoidance.can_avoid(board.ship(other), now)
+        ]
+        if not asked:
+            return False
+        ahead = {"ship": name, "move": move, "avoiders": asked, "clauses": ["SG-ERR-04"]}
+        ctx.emit("collision ahead", ahead, ships=[name, *asked])
+        self._stage(ctx, COLLIDING, asking=name)
+        for other in asked:
+            mp = avoidance.cost(self.speed(board.ship(other), board))
+            ctx.request(
+                board.ship(other).side,
+                AVOID_COLLISION,
+                rule="SG-ERR-04",
+                options=[False, True],
+                prompt=f"{name}'s move takes it into {other}'s hex: avoid the collision? ({mp} of {other}'s movement "
+                "points, this turn or, if she has moved, the next)",
+                ships=[other, name],
+            )
+        return True
+
+    def _collision_avoiding(self, ctx: Context[Board]) -> None:
+        """The ships asked avoid or not, then the held move goes ahead (SG-ERR-04/05)."""
+        name = ctx.board.asking
+        answers = [a.choice for a in ctx.board.decided if a.kind == AVOID_COLLISION]
+        for other, avoids in zip(ctx.board.avoiders, answers, strict=True):
+            if avoids is True:
+                record, board = ctx.board.ship(other), ctx.board
+                moved = avoidance.has_moved(board.order, board.phase_no, board.moves_done, record)
+                data = {"ship": other, "mp": avoidance.cost(self.speed(record, board)), "next_turn": moved}
+                clauses = ["SG-ERR-04"] + (["SG-ERR-05"] if moved else [])
+                ctx.emit("avoiding", {**data, "clauses": clauses}, ships=[other])
+        steps, attack = move_parts(ctx.board.held_move)
         self._stage(ctx, MOVING, asking=name)
         self._carry_out(ctx, name, steps, attack)
         self._ask_move(ctx)
@@ -1277,6 +1338,9 @@ class SkyGalleons(BaseRuleset[Board]):
         mods = movement.collision_modifiers(entered_from=entered_from, other_facing=target.facing, turned_in_hex=turned)
         on = tint("collision", "collides_on_at_most")
         clauses = ["SG-COL-01", "SG-COL-02", "SG-COL-03"] + (["SG-COL-09"] if leaving else [])
+        if ctx.option("errata") and ctx.board.avoiding.get(other):  # SG-ERR-04: it avoids as it would a ram
+            mods.update(avoidance.check_modifiers(target, ctx.board.avoiding[other]))
+            clauses.append("SG-ERR-04")
         check = ctx.roll(
             f"collision check: {mover} {'leaving' if leaving else 'entering'} {other}'s hex",
             modifiers=mods,
@@ -1812,7 +1876,13 @@ class SkyGalleons(BaseRuleset[Board]):
             attempts = {**board.ram_attempts, side: board.ram_attempts.get(side, 0) + 1}
             return replace(board, held_move=data["move"], ram_attempts=attempts)
         if kind == "avoiding":
-            return replace(board, avoiding={**board.avoiding, str(data["ship"]): read_int(data["mp"])})
+            avoiding = {**board.avoiding, str(data["ship"]): read_int(data["mp"])}
+            if data.get("next_turn"):  # avoided after its own move: next turn pays (SG-ERR-05)
+                owing = {**board.owing, str(data["ship"]): read_int(data["mp"])}
+                return replace(board, avoiding=avoiding, owing=owing)
+            return replace(board, avoiding=avoiding)
+        if kind == "collision ahead":
+            return replace(board, held_move=data["move"], avoiders=tuple(str(n) for n in read_list(data["avoiders"])))
         if kind == "crossing":
             crossing = {**board.crossing, str(data["ship"]): (str(data["target"]), read_int(data["men"]))}
             return replace(board, crossing=crossing, decided=())

@@ -43,6 +43,7 @@ from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
+    AVOID_COLLISION,
     BOARD,
     FIRE,
     FIRST,
@@ -137,6 +138,8 @@ class Captain:
             return avoids(state, request)
         if request.kind == BOARD:
             return boarding_orders(rs, state, request.side)
+        if request.kind == AVOID_COLLISION:
+            return avoids_collision(state, request)
         return request.default  # PLACE: the scenario's positions are the set-up the AI takes
 
     def _move(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
@@ -934,6 +937,20 @@ def signal_order(board: Board, side: str) -> JSON:
     if len(words.split()) > signals.max_words():
         words = "Close and engage the enemy"
     return {"ship": sender.name, "to": signals.ALL, "words": words}
+
+
+# --- avoiding collisions (the errata) -------------------------------------------------------------------
+
+
+def avoids_collision(state: State, request: DecisionRequest) -> JSON:
+    """Avoid a collision (SG-ERR-04) unless the other ship is the smaller enemy: it takes the worse of it (it
+    rolls against our hull size, and the smaller ship may lose trim, SG-COL-06/08). A friend, a ship as big or
+    bigger, and any ship when we are a merchant are avoided."""
+    board = state.board
+    mine, theirs = board.ship(request.ships[0]), board.ship(request.ships[1])
+    if is_merchant(board, mine) or board.ally(mine.side, theirs):
+        return True
+    return theirs.hull_size >= mine.hull_size
 
 
 __all__ = ["Captain", "Spot", "Tuning", "beaten", "running", "score_moves", "strikes"]
