@@ -36,6 +36,7 @@ from battles.rules.sky_galleons import (
     close_action,
     combat,
     movement,
+    plotting,
     portable_guns,
     scenario,
     sightlines,
@@ -73,6 +74,7 @@ BOARD = "board"
 # aspects (SG-MG-06) and signals (SG-SIG-05).
 SEALED_ORDERS = ("train", "signal")
 AVOID_COLLISION = "avoid collision"
+PLOT = "plot movement"
 
 # Why a ship is out of the fight
 CRASHED = "crashed"
@@ -86,6 +88,7 @@ SETUP, PLACEMENT, UPKEEP, ORDERS_STAGE, FIRST_STAGE = "setup", "placement", "upk
 PHASE_START, MOVING, POSITIONS, FIRING, PHASE_END = "phase start", "moving", "positions", "fire", "phase end"
 AVOIDING, BOARDING = "avoiding", "boarding"
 COLLIDING = "collision avoidance"
+PLOTTED = "plotted moves"
 
 
 @dataclass(frozen=True)
@@ -511,10 +514,16 @@ class SkyGalleons(BaseRuleset[Board]):
             return board.kite_dice[record.name]
         return KITE_DIE_EXPECTED
 
-    def allowance(self, state: BattleState[Board], record: ShipRecord) -> movement.Allowance:
+    def allowance(self, state: BattleState[Board], record: ShipRecord, *, plotted: bool = True) -> movement.Allowance:
         """The movement allowance, less what the ship spent avoiding rams and grapples this turn (SG-RAM-05);
-        a kite's from its movement die and the wind (SG-KITE-02/04)."""
+        a kite's from its movement die and the wind (SG-KITE-02/04). With plotted movement, half of it for the
+        plot and what the plot leaves in the ship's own phase (SG-ERR-24/25; ``plotted=False``: the whole)."""
         board = state.board
+        if plotted and state.options["plotted_movement"] and not record.is_kite:
+            if board.phase_no == 0:
+                return plotting.plotting(self.allowance(state, record, plotted=False))
+            if record.name in board.plotted:
+                return plotting.rest(self.allowance(state, record, plotted=False), *board.plotted[record.name])
         avoided = board.avoiding.get(record.name, 0) + board.owed.get(record.name, 0)  # SG-RAM-05, SG-ERR-05
         last = board.last_moved.get(record.name, 0)
         towed = self.ready_tow(state, record.name)
@@ -565,6 +574,8 @@ class SkyGalleons(BaseRuleset[Board]):
             self._phase_end(ctx)
         elif stage == COLLIDING:
             self._collision_avoiding(ctx)
+        elif stage == PLOTTED:
+            self._plotted(ctx)
         else:  # pragma: no cover - a board can only hold the stages above
             raise ValueError(f"unknown stage {stage!r}")
 
@@ -726,6 +737,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 ships=ships,
                 sealed=SEALED_ORDERS,
             )
+        self._ask_plots(ctx)
 
     def _orders(self, ctx: Context[Board]) -> None:
         declared: dict[str, int] = {}
@@ -776,6 +788,7 @@ class SkyGalleons(BaseRuleset[Board]):
             for name in read_list(choice.get("strike", [])):
                 self._out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
         self._secret_orders(ctx)
+        self._plots_made(ctx)
         if self._check_victory(ctx):
             return
         sides = ctx.board.sides_fighting()
@@ -824,6 +837,10 @@ class SkyGalleons(BaseRuleset[Board]):
         start = order.index(first)
         rotated = order[start:] + order[:start]  # the rest follow in turn (SG-SEQ-03, SG-SCN-05)
         ctx.emit("movement order", {"order": rotated})
+        if ctx.board.plots:  # the plotted moves go first (SG-ERR-25)
+            ctx.begin_phase("plotted movement")
+            self._stage(ctx, PLOTTED)
+            return
         self._next_phase(ctx, 1)
 
     def _next_phase(self, ctx: Context[Board], phase_no: int) -> None:
@@ -1062,9 +1079,116 @@ class SkyGalleons(BaseRuleset[Board]):
                 clauses = ["SG-ERR-04"] + (["SG-ERR-05"] if moved else [])
                 ctx.emit("avoiding", {**data, "clauses": clauses}, ships=[other])
         steps, attack = move_parts(ctx.board.held_move)
+        if ctx.board.phase_no == 0:  # a plotted move (SG-ERR-25): then the next one
+            self._stage(ctx, PLOTTED)
+            self._plotted_move(ctx, name, steps)
+            return
         self._stage(ctx, MOVING, asking=name)
         self._carry_out(ctx, name, steps, attack)
         self._ask_move(ctx)
+
+    # --- plotted movement (the errata's variant, SG-ERR-24/25) ------------------------------------------
+
+    def plotters(self, state: BattleState[Board], side: str) -> list[ShipRecord]:
+        """The side's ships that plot: in the fight, free to move, and not kites (their die is rolled later)."""
+        return [s for s in state.board.fighting(side) if not s.is_kite and not self._held(state, s)]
+
+    def _ask_plots(self, ctx: Context[Board]) -> None:
+        """With plotted movement, each side plots half of each ship's move with its orders, in secret (SG-ERR-24)."""
+        if not ctx.option("plotted_movement"):
+            return
+        for side in ctx.board.sides_fighting():
+            ships = [s.name for s in self.plotters(ctx.state, side)]
+            if ships:
+                ctx.request(
+                    side,
+                    PLOT,
+                    rule="SG-ERR-24",
+                    default=self.default_plot(ctx.state, side),
+                    secret=True,
+                    prompt='plot half of each ship\'s move: {"plots": {ship: [steps]}}; a ship left out does not '
+                    "move this turn",
+                    ships=ships,
+                )
+
+    def default_plot(self, state: BattleState[Board], side: str) -> JSON:
+        """Each ship's default move under its plotting allowance: no move, or its held course's first half."""
+        return {"plots": {s.name: list[JSON](self.default_move(state, s)) for s in self.plotters(state, side)}}
+
+    def _plot_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
+        shape = 'plots are {"plots": {ship: [steps]}}, a plain list of steps for each ship'
+        if not isinstance(choice, dict) or set(choice) != {"plots"} or not isinstance(choice["plots"], dict):
+            return Rejection("SG-ERR-24", shape)
+        plotters = {s.name: s for s in self.plotters(state, side)}
+        for name, steps in choice["plots"].items():
+            if name not in plotters:
+                return Rejection("SG-ERR-24", f"{name} does not plot: your plotting ships are {sorted(plotters)}")
+            if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
+                return Rejection("SG-ERR-24", shape)
+            record = plotters[name]
+            share = plotting.share(self.allowance(state, record, plotted=False).speed)
+            if movement.plan_cost([str(t) for t in steps]) > share:
+                return Rejection("SG-ERR-24", f"{name} plots half her movement at most: {share} MP")
+            problem = self._move_problem(state, record, steps)
+            if problem is not None:
+                return Rejection(problem.clause, f"{name}: {problem.reason}")
+        return None
+
+    def plot_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
+        """The default; every ship straight ahead as far as its plot allows."""
+        found: list[JSON] = [self.default_plot(state, side)]
+        ahead: dict[str, JSON] = {}
+        for record in self.plotters(state, side):
+            for hexes in range(self.allowance(state, record).speed, -1, -1):
+                if self._move_problem(state, record, [movement.AHEAD] * hexes) is None:
+                    ahead[record.name] = [movement.AHEAD] * hexes
+                    break
+        if {"plots": ahead} != found[0]:
+            found.append({"plots": ahead})
+        return found
+
+    def _plots_made(self, ctx: Context[Board]) -> None:
+        """The plots, revealed with the orders, kept for after the initiative (SG-ERR-24)."""
+        plots: dict[str, JSON] = {}
+        for answer in ctx.board.decided:
+            if answer.kind == PLOT:
+                plots.update(read_object(read_object(answer.choice)["plots"]))
+        for side in ctx.board.sides_fighting() if ctx.option("plotted_movement") else []:
+            for record in self.plotters(ctx.state, side):
+                plots.setdefault(record.name, [])  # left out: plotted nothing, moves nothing this turn
+        if plots:
+            ctx.emit("plots", {"plots": plots, "clauses": ["SG-ERR-24"]})
+
+    def plot_order(self, board: Board) -> list[str]:
+        """The plotted moves in the order they are carried out: the turn's movement order, each side's ships in
+        scenario order."""
+        return [s.name for side in board.order for s in board.ships if s.side == side and s.name in board.plots]
+
+    def _plotted(self, ctx: Context[Board]) -> None:
+        """Carry out the plotted moves one ship at a time, then the first Movement Phase (SG-ERR-25)."""
+        for name in self.plot_order(ctx.board):
+            if name in ctx.board.plotted:
+                continue
+            steps = list(ctx.board.plots[name])
+            record = ctx.board.ship(name)
+            if not steps or not ctx.board.in_fight(record) or self._held(ctx.state, record):
+                ctx.emit("plotted move", {"ship": name, "mp": 0, "cap": 0, "clauses": ["SG-ERR-25"]}, ships=[name])
+                continue
+            if self._ask_collision_avoid(ctx, name, list[JSON](steps)):
+                return
+            self._plotted_move(ctx, name, steps)
+        self._next_phase(ctx, 1)
+
+    def _plotted_move(self, ctx: Context[Board], name: str, steps: list[str]) -> None:
+        """One plotted move, and what it leaves the ship for its own phase: as many MP as it spent, none if a
+        collision stopped it (SG-ERR-25, SG-COL-04)."""
+        first = len(ctx.events)
+        self._carry_out(ctx, name, steps)
+        done = ctx.events[first:]
+        spent = sum(read_int(e.data["cost"]) for e in done if e.kind == "moved" and e.data["ship"] == name)
+        stopped = any(e.kind == "collision" and e.data["ship"] == name for e in done)
+        data = {"ship": name, "mp": spent, "cap": 0 if stopped else spent}
+        ctx.emit("plotted move", {**data, "clauses": ["SG-ERR-25"] + (["SG-COL-04"] if stopped else [])}, ships=[name])
 
     def _carry_out(
         self, ctx: Context[Board], name: str, plan: list[str], attack: tuple[str, str] | None = None
@@ -1881,6 +2005,12 @@ class SkyGalleons(BaseRuleset[Board]):
                 owing = {**board.owing, str(data["ship"]): read_int(data["mp"])}
                 return replace(board, avoiding=avoiding, owing=owing)
             return replace(board, avoiding=avoiding)
+        if kind == "plots":
+            plots = {str(k): tuple(str(t) for t in read_list(v)) for k, v in read_object(data["plots"]).items()}
+            return replace(board, plots=plots)
+        if kind == "plotted move":
+            plotted = (read_int(data["mp"]), read_int(data["cap"]))
+            return replace(board, plotted={**board.plotted, str(data["ship"]): plotted})
         if kind == "collision ahead":
             return replace(board, held_move=data["move"], avoiders=tuple(str(n) for n in read_list(data["avoiders"])))
         if kind == "crossing":
@@ -1955,6 +2085,8 @@ class SkyGalleons(BaseRuleset[Board]):
             return self._fire_problem(state, request.side, choice)
         if request.kind == BOARD:
             return self._board_problem(state, request.side, choice)
+        if request.kind == PLOT:
+            return self._plot_problem(state, request.side, choice)
         return None
 
     def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
@@ -2261,6 +2393,8 @@ class SkyGalleons(BaseRuleset[Board]):
             return self.orders_candidates(state, request.side)
         if request.kind == BOARD:
             return self.board_candidates(state, request.side)
+        if request.kind == PLOT:
+            return self.plot_candidates(state, request.side)
         return super().candidates(state, request)
 
     def board_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:

@@ -50,6 +50,7 @@ from battles.rules.sky_galleons.ruleset import (
     GRAPPLE,
     MOVE,
     ORDERS,
+    PLOT,
     POSITION,
     RAM,
     Board,
@@ -140,6 +141,8 @@ class Captain:
             return boarding_orders(rs, state, request.side)
         if request.kind == AVOID_COLLISION:
             return avoids_collision(state, request)
+        if request.kind == PLOT:
+            return self._plots(rs, state, request)
         return request.default  # PLACE: the scenario's positions are the set-up the AI takes
 
     def _move(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
@@ -156,6 +159,17 @@ class Captain:
         # The one chance the Captain takes: which of the equally good moves, so that captains differ.
         pick = dice.face(self._seed, f"policy|{self.name}|{request.side}|{request.id}", 0, len(alike))
         return alike[pick - 1]
+
+    def _plots(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+        """Plotted movement (SG-ERR-24): each ship plots the move it likes best within half its allowance, as
+        it would pick a whole move (the allowance in the Initiative Phase is the plotting share)."""
+        plots: dict[str, JSON] = {}
+        for name in request.ships:
+            record = state.board.ship(name)
+            scored = score_moves(rs, state, record, rs.traced_moves(state, record))
+            if scored:
+                plots[name] = max(scored, key=lambda item: item[0])[1]
+        return {"plots": plots}
 
 
 # --- reading the board ----------------------------------------------------------------------------------
