@@ -1726,6 +1726,8 @@ class SkyGalleons(BaseRuleset[Board]):
                     )
                 )
         for solution in volley:
+            if solution.small_arms and solution.target in board.crossing:  # SG-ERR-12: no armor for boarders
+                solution = replace(solution, unprotected=board.crossing[solution.target][1])
             ctx.emit(
                 "fire",
                 {
