@@ -8,18 +8,28 @@ its crew's quality as for an avoiding ram target (SG-CQ-03/07). If it has alread
 turn, the points come off next turn's allowance instead (SG-ERR-05).
 
 As for a ram, the ship decides when the move is announced, before it is carried out; a ship avoids once a
-turn, and its avoidance counts against every check and every ram that turn. The ruleset asks; this module
-says who may be asked, what it costs and what it does to the check. Readings in data/optional-rules.json
-``collision_avoidance``.
+turn, and its avoidance counts against every check and every ram that turn. This module says who may be
+asked, what it costs and what it does to the check, and runs the asking (:func:`ask`, :func:`answered`) for
+the ruleset. Readings in data/optional-rules.json ``collision_avoidance``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
+from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
+from battles.engine.resolver import Context
 from battles.rules.sky_galleons import close_action, movement
 from battles.rules.sky_galleons.record import Moment, ShipRecord
+
+if TYPE_CHECKING:
+    from battles.rules.sky_galleons.ruleset import Board, SkyGalleons
+
+# The decision asked of each ship a move will run into, and the stage the battle waits in meanwhile.
+AVOID_COLLISION = "avoid collision"
+STAGE = "collision avoidance"
 
 
 def can_avoid(record: ShipRecord, now: Moment) -> bool:
@@ -74,3 +84,69 @@ def has_moved(order: Sequence[str], phase_no: int, moves_done: Sequence[str], re
         return False
     own = order.index(record.side) + 1
     return own < phase_no or (own == phase_no and record.name in moves_done)
+
+
+# --- in the sequence of play: asked before the move, answered, then the move --------------------------
+
+
+def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
+    """Before ``name``'s move goes ahead, each ship it will check a collision against, and that may avoid, is
+    asked at once (SG-ERR-04/05); True if any was. A ship already avoiding is not asked (its avoidance counts
+    anyway), nor a ram's target (asked as a ram's, SG-RAM-05)."""
+    if not ctx.option("errata"):
+        return False
+    from battles.rules.sky_galleons.ruleset import move_parts  # the ruleset imports this module
+
+    board, now = ctx.board, rs.now(ctx.state)
+    record = board.ship(name)
+    steps, attack = move_parts(move)
+    path = movement.trace(record, steps, allowed=rs.allowance(ctx.state, record), terrain=board.terrain)
+    others = [s for s in board.ships if s.afloat and s.name not in board.out]
+    together = [s.name for s in others if s.name not in board.moves_done]
+    asked = [
+        other
+        for other in met_on_the_way(record, path, others, together)
+        if other not in board.avoiding and (attack is None or attack[1] != other) and can_avoid(board.ship(other), now)
+    ]
+    if not asked:
+        return False
+    ahead = {"ship": name, "move": move, "avoiders": asked, "clauses": ["SG-ERR-04"]}
+    ctx.emit("collision ahead", ahead, ships=[name, *asked])
+    rs._stage(ctx, STAGE, asking=name)
+    for other in asked:
+        mp = cost(rs.speed(board.ship(other), board))
+        ctx.request(
+            board.ship(other).side,
+            AVOID_COLLISION,
+            rule="SG-ERR-04",
+            options=[False, True],
+            prompt=f"{name}'s move takes it into {other}'s hex: avoid the collision? ({mp} of {other}'s movement "
+            "points, this turn or, if she has moved, the next)",
+            ships=[other, name],
+        )
+    return True
+
+
+def answered(rs: SkyGalleons, ctx: Context[Board]) -> None:
+    """The ships asked avoid or not (SG-ERR-04/05); then the held move goes ahead: a plotted one in the
+    plotted moves (plotting.py), any other as the moving ship's move."""
+    from battles.rules.sky_galleons import plotting
+    from battles.rules.sky_galleons.ruleset import MOVING, move_parts  # the ruleset imports this module
+
+    name = ctx.board.asking
+    answers = [a.choice for a in ctx.board.decided if a.kind == AVOID_COLLISION]
+    for other, avoids in zip(ctx.board.avoiders, answers, strict=True):
+        if avoids is True:
+            board = ctx.board
+            record = board.ship(other)
+            moved = has_moved(board.order, board.phase_no, board.moves_done, record)
+            data = {"ship": other, "mp": cost(rs.speed(record, board)), "next_turn": moved}
+            clauses = ["SG-ERR-04"] + (["SG-ERR-05"] if moved else [])
+            ctx.emit("avoiding", {**data, "clauses": clauses}, ships=[other])
+    steps, attack = move_parts(ctx.board.held_move)
+    if ctx.board.phase_no == 0:
+        plotting.resume(rs, ctx, name, steps)
+        return
+    rs._stage(ctx, MOVING, asking=name)
+    rs._carry_out(ctx, name, steps, attack)
+    rs._ask_move(ctx)

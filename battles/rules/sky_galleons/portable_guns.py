@@ -15,13 +15,20 @@ data/optional-rules.json ``portable_machineguns``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from battles.engine.decisions import Rejection
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Aspect
+from battles.engine.jsonread import read_list, read_object
+from battles.engine.resolver import Context
 from battles.rules.sky_galleons import combat
-from battles.rules.sky_galleons.record import ShipRecord
+from battles.rules.sky_galleons.record import Moment, ShipRecord
+
+if TYPE_CHECKING:
+    from battles.rules.sky_galleons.ruleset import Board
 
 Trained = Mapping[str, tuple[str, int]]
 
@@ -82,3 +89,37 @@ def order_problem(record: ShipRecord, order: JSON, *, stunned: bool) -> str | No
 def moves(record: ShipRecord, trained: Trained, gun_id: str, aspect: str) -> bool:
     """Does training the gun on ``aspect`` move it (else the order changes nothing and costs no turn)?"""
     return trained_record(record, trained).gun(gun_id).arcs != (aspect,)
+
+
+# --- in the sequence of play ------------------------------------------------------------------------------
+
+
+def orders_problem(choice: dict[str, JSON], records: Mapping[str, ShipRecord], now: Moment) -> Rejection | None:
+    """A side's training orders, on its ships in the fight as this phase's crew changes leave them: portable
+    guns only, one aspect each, not while the crew is stunned (SG-MG-04/07, SG-CG-55/56, SG-CRIT-37)."""
+    seen: set[tuple[str, str]] = set()
+    for order in read_list(choice.get("train", [])):
+        record = records.get(str(order.get("ship"))) if isinstance(order, dict) else None
+        if record is None:
+            return Rejection("SG-MG-04", f"train the machineguns of your ships in the fight: {sorted(records)}")
+        wrong = order_problem(record, order, stunned=record.stunned(now))
+        if wrong is not None:
+            return Rejection("SG-MG-04", wrong)
+        gun = (record.name, str(read_object(order)["gun"]))
+        if gun in seen:
+            return Rejection("SG-MG-04", f"{record.name}'s gun {gun[1]} is trained on one aspect")
+        seen.add(gun)
+    return None
+
+
+def train(ctx: Context[Board], orders: Sequence[tuple[str, dict[str, JSON]]]) -> None:
+    """The guns each side trained, logged to that side alone (SG-MG-06, SG-CG-57); a gun already on the aspect
+    does not move."""
+    for side, choice in orders:
+        for each in read_list(choice.get("train", [])):
+            order = read_object(each)
+            record, gun, aspect = ctx.board.ship(str(order["ship"])), str(order["gun"]), str(order["aspect"])
+            if record.afloat and moves(record, ctx.board.trained, gun, aspect):
+                moved = {"ship": record.name, "gun": gun, "aspect": aspect}
+                clauses = ["SG-MG-04", "SG-MG-06", "SG-CG-56", "SG-CG-57"]
+                ctx.emit("gun trained", {**moved, "clauses": clauses}, ships=[record.name], secret_to=side)

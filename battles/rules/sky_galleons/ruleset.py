@@ -73,8 +73,8 @@ BOARD = "board"
 # Initiative orders kept from the other sides for good (the engine's sealed keys): portable machineguns'
 # aspects (SG-MG-06) and signals (SG-SIG-05).
 SEALED_ORDERS = ("train", "signal")
-AVOID_COLLISION = "avoid collision"
-PLOT = "plot movement"
+AVOID_COLLISION = avoidance.AVOID_COLLISION
+PLOT = plotting.PLOT
 
 # Why a ship is out of the fight
 CRASHED = "crashed"
@@ -87,8 +87,8 @@ CAPTURED = "captured"
 SETUP, PLACEMENT, UPKEEP, ORDERS_STAGE, FIRST_STAGE = "setup", "placement", "upkeep", "orders", "first player"
 PHASE_START, MOVING, POSITIONS, FIRING, PHASE_END = "phase start", "moving", "positions", "fire", "phase end"
 AVOIDING, BOARDING = "avoiding", "boarding"
-COLLIDING = "collision avoidance"
-PLOTTED = "plotted moves"
+COLLIDING = avoidance.STAGE
+PLOTTED = plotting.STAGE
 
 
 @dataclass(frozen=True)
@@ -573,9 +573,9 @@ class SkyGalleons(BaseRuleset[Board]):
         elif stage == PHASE_END:
             self._phase_end(ctx)
         elif stage == COLLIDING:
-            self._collision_avoiding(ctx)
+            avoidance.answered(self, ctx)
         elif stage == PLOTTED:
-            self._plotted(ctx)
+            plotting.carry_out(self, ctx)
         else:  # pragma: no cover - a board can only hold the stages above
             raise ValueError(f"unknown stage {stage!r}")
 
@@ -737,7 +737,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 ships=ships,
                 sealed=SEALED_ORDERS,
             )
-        self._ask_plots(ctx)
+        plotting.ask(self, ctx)
 
     def _orders(self, ctx: Context[Board]) -> None:
         declared: dict[str, int] = {}
@@ -787,8 +787,10 @@ class SkyGalleons(BaseRuleset[Board]):
                 )
             for name in read_list(choice.get("strike", [])):
                 self._out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
-        self._secret_orders(ctx)
-        self._plots_made(ctx)
+        orders = [(a.side, read_object(a.choice)) for a in ctx.board.decided if a.kind == ORDERS]
+        portable_guns.train(ctx, orders)  # seen by their own side alone (SG-MG-06)
+        signals.hoist(ctx, orders)  # read by who can read them (SG-SIG-04/05)
+        plotting.made(self, ctx)
         if self._check_victory(ctx):
             return
         sides = ctx.board.sides_fighting()
@@ -837,9 +839,7 @@ class SkyGalleons(BaseRuleset[Board]):
         start = order.index(first)
         rotated = order[start:] + order[:start]  # the rest follow in turn (SG-SEQ-03, SG-SCN-05)
         ctx.emit("movement order", {"order": rotated})
-        if ctx.board.plots:  # the plotted moves go first (SG-ERR-25)
-            ctx.begin_phase("plotted movement")
-            self._stage(ctx, PLOTTED)
+        if plotting.begin(self, ctx):  # the plotted moves go first (SG-ERR-25)
             return
         self._next_phase(ctx, 1)
 
@@ -952,7 +952,7 @@ class SkyGalleons(BaseRuleset[Board]):
         if answer is not None and name not in ctx.board.moves_done:
             steps, attack = move_parts(answer.choice)
             if attack is None or ctx.board.ally(ctx.board.ship(name).side, ctx.board.ship(attack[1])):
-                if self._ask_collision_avoid(ctx, name, answer.choice):
+                if avoidance.ask(self, ctx, name, answer.choice):
                     return
                 self._carry_out(ctx, name, steps, attack)  # a friendly grapple needs no declaration (SG-TOW-02)
             else:
@@ -961,7 +961,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     {"ship": name, "side": ctx.board.ship(name).side, "move": answer.choice, "clauses": ["SG-RAM-04"]},
                     ships=[name, attack[1]],
                 )
-                if self._ask_avoid(ctx, name, attack) or self._ask_collision_avoid(ctx, name, answer.choice):
+                if self._ask_avoid(ctx, name, attack) or avoidance.ask(self, ctx, name, answer.choice):
                     return
                 self._carry_out(ctx, name, steps, attack)
         self._ask_move(ctx)
@@ -1026,169 +1026,10 @@ class SkyGalleons(BaseRuleset[Board]):
             mp = close_action.avoidance_mp(self.speed(target, ctx.board))
             ctx.emit("avoiding", {"ship": target.name, "mp": mp, "clauses": ["SG-RAM-05"]}, ships=[target.name])
         self._stage(ctx, MOVING, asking=name)
-        if self._ask_collision_avoid(ctx, name, ctx.board.held_move):
+        if avoidance.ask(self, ctx, name, ctx.board.held_move):
             return
         self._carry_out(ctx, name, steps, attack)
         self._ask_move(ctx)
-
-    def _ask_collision_avoid(self, ctx: Context[Board], name: str, move: JSON) -> bool:
-        """The errata: before a move goes ahead, each ship it will check a collision against may avoid it as it
-        would a ram, all asked at once (SG-ERR-04/05). True if any was asked."""
-        if not ctx.option("errata"):
-            return False
-        board, now = ctx.board, self.now(ctx.state)
-        record = board.ship(name)
-        steps, attack = move_parts(move)
-        path = movement.trace(record, steps, allowed=self.allowance(ctx.state, record), terrain=board.terrain)
-        others = [s for s in board.ships if s.afloat and s.name not in board.out]
-        met = avoidance.met_on_the_way(record, path, others, [s.name for s in others if s.name not in board.moves_done])
-        asked = [
-            other
-            for other in met
-            if other not in board.avoiding
-            and (attack is None or attack[1] != other)  # a ram's target was asked as a ram's (SG-RAM-05)
-            and avoidance.can_avoid(board.ship(other), now)
-        ]
-        if not asked:
-            return False
-        ahead = {"ship": name, "move": move, "avoiders": asked, "clauses": ["SG-ERR-04"]}
-        ctx.emit("collision ahead", ahead, ships=[name, *asked])
-        self._stage(ctx, COLLIDING, asking=name)
-        for other in asked:
-            mp = avoidance.cost(self.speed(board.ship(other), board))
-            ctx.request(
-                board.ship(other).side,
-                AVOID_COLLISION,
-                rule="SG-ERR-04",
-                options=[False, True],
-                prompt=f"{name}'s move takes it into {other}'s hex: avoid the collision? ({mp} of {other}'s movement "
-                "points, this turn or, if she has moved, the next)",
-                ships=[other, name],
-            )
-        return True
-
-    def _collision_avoiding(self, ctx: Context[Board]) -> None:
-        """The ships asked avoid or not, then the held move goes ahead (SG-ERR-04/05)."""
-        name = ctx.board.asking
-        answers = [a.choice for a in ctx.board.decided if a.kind == AVOID_COLLISION]
-        for other, avoids in zip(ctx.board.avoiders, answers, strict=True):
-            if avoids is True:
-                record, board = ctx.board.ship(other), ctx.board
-                moved = avoidance.has_moved(board.order, board.phase_no, board.moves_done, record)
-                data = {"ship": other, "mp": avoidance.cost(self.speed(record, board)), "next_turn": moved}
-                clauses = ["SG-ERR-04"] + (["SG-ERR-05"] if moved else [])
-                ctx.emit("avoiding", {**data, "clauses": clauses}, ships=[other])
-        steps, attack = move_parts(ctx.board.held_move)
-        if ctx.board.phase_no == 0:  # a plotted move (SG-ERR-25): then the next one
-            self._stage(ctx, PLOTTED)
-            self._plotted_move(ctx, name, steps)
-            return
-        self._stage(ctx, MOVING, asking=name)
-        self._carry_out(ctx, name, steps, attack)
-        self._ask_move(ctx)
-
-    # --- plotted movement (the errata's variant, SG-ERR-24/25) ------------------------------------------
-
-    def plotters(self, state: BattleState[Board], side: str) -> list[ShipRecord]:
-        """The side's ships that plot: in the fight, free to move, and not kites (their die is rolled later)."""
-        return [s for s in state.board.fighting(side) if not s.is_kite and not self._held(state, s)]
-
-    def _ask_plots(self, ctx: Context[Board]) -> None:
-        """With plotted movement, each side plots half of each ship's move with its orders, in secret (SG-ERR-24)."""
-        if not ctx.option("plotted_movement"):
-            return
-        for side in ctx.board.sides_fighting():
-            ships = [s.name for s in self.plotters(ctx.state, side)]
-            if ships:
-                ctx.request(
-                    side,
-                    PLOT,
-                    rule="SG-ERR-24",
-                    default=self.default_plot(ctx.state, side),
-                    secret=True,
-                    prompt='plot half of each ship\'s move: {"plots": {ship: [steps]}}; a ship left out does not '
-                    "move this turn",
-                    ships=ships,
-                )
-
-    def default_plot(self, state: BattleState[Board], side: str) -> JSON:
-        """Each ship's default move under its plotting allowance: no move, or its held course's first half."""
-        return {"plots": {s.name: list[JSON](self.default_move(state, s)) for s in self.plotters(state, side)}}
-
-    def _plot_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
-        shape = 'plots are {"plots": {ship: [steps]}}, a plain list of steps for each ship'
-        if not isinstance(choice, dict) or set(choice) != {"plots"} or not isinstance(choice["plots"], dict):
-            return Rejection("SG-ERR-24", shape)
-        plotters = {s.name: s for s in self.plotters(state, side)}
-        for name, steps in choice["plots"].items():
-            if name not in plotters:
-                return Rejection("SG-ERR-24", f"{name} does not plot: your plotting ships are {sorted(plotters)}")
-            if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
-                return Rejection("SG-ERR-24", shape)
-            record = plotters[name]
-            share = plotting.share(self.allowance(state, record, plotted=False).speed)
-            if movement.plan_cost([str(t) for t in steps]) > share:
-                return Rejection("SG-ERR-24", f"{name} plots half her movement at most: {share} MP")
-            problem = self._move_problem(state, record, steps)
-            if problem is not None:
-                return Rejection(problem.clause, f"{name}: {problem.reason}")
-        return None
-
-    def plot_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
-        """The default; every ship straight ahead as far as its plot allows."""
-        found: list[JSON] = [self.default_plot(state, side)]
-        ahead: dict[str, JSON] = {}
-        for record in self.plotters(state, side):
-            for hexes in range(self.allowance(state, record).speed, -1, -1):
-                if self._move_problem(state, record, [movement.AHEAD] * hexes) is None:
-                    ahead[record.name] = [movement.AHEAD] * hexes
-                    break
-        if {"plots": ahead} != found[0]:
-            found.append({"plots": ahead})
-        return found
-
-    def _plots_made(self, ctx: Context[Board]) -> None:
-        """The plots, revealed with the orders, kept for after the initiative (SG-ERR-24)."""
-        plots: dict[str, JSON] = {}
-        for answer in ctx.board.decided:
-            if answer.kind == PLOT:
-                plots.update(read_object(read_object(answer.choice)["plots"]))
-        for side in ctx.board.sides_fighting() if ctx.option("plotted_movement") else []:
-            for record in self.plotters(ctx.state, side):
-                plots.setdefault(record.name, [])  # left out: plotted nothing, moves nothing this turn
-        if plots:
-            ctx.emit("plots", {"plots": plots, "clauses": ["SG-ERR-24"]})
-
-    def plot_order(self, board: Board) -> list[str]:
-        """The plotted moves in the order they are carried out: the turn's movement order, each side's ships in
-        scenario order."""
-        return [s.name for side in board.order for s in board.ships if s.side == side and s.name in board.plots]
-
-    def _plotted(self, ctx: Context[Board]) -> None:
-        """Carry out the plotted moves one ship at a time, then the first Movement Phase (SG-ERR-25)."""
-        for name in self.plot_order(ctx.board):
-            if name in ctx.board.plotted:
-                continue
-            steps = list(ctx.board.plots[name])
-            record = ctx.board.ship(name)
-            if not steps or not ctx.board.in_fight(record) or self._held(ctx.state, record):
-                ctx.emit("plotted move", {"ship": name, "mp": 0, "cap": 0, "clauses": ["SG-ERR-25"]}, ships=[name])
-                continue
-            if self._ask_collision_avoid(ctx, name, list[JSON](steps)):
-                return
-            self._plotted_move(ctx, name, steps)
-        self._next_phase(ctx, 1)
-
-    def _plotted_move(self, ctx: Context[Board], name: str, steps: list[str]) -> None:
-        """One plotted move, and what it leaves the ship for its own phase: as many MP as it spent, none if a
-        collision stopped it (SG-ERR-25, SG-COL-04)."""
-        first = len(ctx.events)
-        self._carry_out(ctx, name, steps)
-        done = ctx.events[first:]
-        spent = sum(read_int(e.data["cost"]) for e in done if e.kind == "moved" and e.data["ship"] == name)
-        stopped = any(e.kind == "collision" and e.data["ship"] == name for e in done)
-        data = {"ship": name, "mp": spent, "cap": 0 if stopped else spent}
-        ctx.emit("plotted move", {**data, "clauses": ["SG-ERR-25"] + (["SG-COL-04"] if stopped else [])}, ships=[name])
 
     def _carry_out(
         self, ctx: Context[Board], name: str, plan: list[str], attack: tuple[str, str] | None = None
@@ -2088,7 +1929,7 @@ class SkyGalleons(BaseRuleset[Board]):
         if request.kind == BOARD:
             return self._board_problem(state, request.side, choice)
         if request.kind == PLOT:
-            return self._plot_problem(state, request.side, choice)
+            return plotting.problem(self, state, request.side, choice)
         return None
 
     def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
@@ -2194,56 +2035,9 @@ class SkyGalleons(BaseRuleset[Board]):
         for name in strike:
             if str(name) not in own:
                 return Rejection("SG-CREW-03", f"only your own ships in the fight can strike: {sorted(own)}")
-        return self._secret_orders_problem(state, choice, records)
-
-    def _secret_orders_problem(
-        self, state: BattleState[Board], choice: dict[str, JSON], records: Mapping[str, ShipRecord]
-    ) -> Rejection | None:
-        """Portable machineguns trained (SG-MG-04/07, SG-CG-56) and the signal hoisted (SG-SIG-01/04), checked
-        on the side's ships as this phase's crew changes leave them."""
-        trained: set[tuple[str, str]] = set()
-        for order in read_list(choice.get("train", [])):
-            record = records.get(str(order.get("ship"))) if isinstance(order, dict) else None
-            if record is None:
-                return Rejection("SG-MG-04", f"train the machineguns of your ships in the fight: {sorted(records)}")
-            problem = portable_guns.order_problem(record, order, stunned=record.stunned(self.now(state)))
-            if problem is not None:
-                return Rejection("SG-MG-04", problem)
-            if (record.name, str(order["gun"])) in trained:
-                return Rejection("SG-MG-04", f"{record.name}'s gun {order['gun']} is trained on one aspect")
-            trained.add((record.name, str(order["gun"])))
-        if "signal" in choice:
-            wrong = signals.order_problem(choice["signal"], records, state.board.by_name)
-            if wrong is not None:
-                return Rejection(*wrong)
-        return None
-
-    def _secret_orders(self, ctx: Context[Board]) -> None:
-        """The sealed initiative orders, each seen only by who may see it: portable machineguns trained, by
-        their own side (SG-MG-06, SG-CG-57); signals, by the sides that can read them (SG-SIG-04/05)."""
-        orders = [(a.side, read_object(a.choice)) for a in ctx.board.decided if a.kind == ORDERS]
-        for side, choice in orders:
-            for each in read_list(choice.get("train", [])):
-                order = read_object(each)
-                record, gun, aspect = ctx.board.ship(str(order["ship"])), str(order["gun"]), str(order["aspect"])
-                if record.afloat and portable_guns.moves(record, ctx.board.trained, gun, aspect):
-                    moved = {"ship": record.name, "gun": gun, "aspect": aspect}
-                    clauses = ["SG-MG-04", "SG-MG-06", "SG-CG-56", "SG-CG-57"]
-                    ctx.emit("gun trained", {**moved, "clauses": clauses}, ships=[record.name], secret_to=side)
-        for _, choice in orders:
-            if "signal" not in choice:
-                continue
-            order = read_object(choice["signal"])
-            sender = ctx.board.ship(str(order["ship"]))
-            if not ctx.board.in_fight(sender):
-                continue
-            reached = signals.reading_sides(
-                sender, ctx.board.fighting(), ctx.board.wind, naval_codes=bool(ctx.option("naval_codes"))
-            )
-            for reader_side, readers in reached.items():
-                hoisted = {"ship": sender.name, "to": order["to"], "words": order["words"], "readers": readers}
-                clauses = ["SG-SIG-04", "SG-SIG-05"]
-                ctx.emit("signal", {**hoisted, "clauses": clauses}, ships=[sender.name], secret_to=reader_side)
+        return portable_guns.orders_problem(choice, records, self.now(state)) or signals.orders_problem(
+            choice, records, state.board.by_name
+        )
 
     def signal_links(self, state: BattleState[Board]) -> dict[str, dict[str, JSON]]:
         """For the battle app: each ship in the fight, whether it can signal, whom it can read and who can read
@@ -2396,7 +2190,7 @@ class SkyGalleons(BaseRuleset[Board]):
         if request.kind == BOARD:
             return self.board_candidates(state, request.side)
         if request.kind == PLOT:
-            return self.plot_candidates(state, request.side)
+            return plotting.candidates(self, state, request.side)
         return super().candidates(state, request)
 
     def board_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:

@@ -18,12 +18,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from battles.engine import hexgrid
+from battles.engine.decisions import Rejection
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
-from battles.engine.jsonread import DataFile
+from battles.engine.jsonread import DataFile, read_object
+from battles.engine.resolver import Context
 from battles.rules.sky_galleons.record import ShipRecord
+
+if TYPE_CHECKING:
+    from battles.rules.sky_galleons.ruleset import Board
 
 OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json")
 
@@ -131,3 +137,33 @@ def reading_sides(
         if side == sender.side or (mine and not naval_codes):
             found[side] = mine
     return found
+
+
+# --- in the sequence of play ------------------------------------------------------------------------------
+
+
+def orders_problem(
+    choice: dict[str, JSON], records: Mapping[str, ShipRecord], names: Iterable[str]
+) -> Rejection | None:
+    """A side's signal order, if it hoists one (SG-SIG-01/04)."""
+    if "signal" not in choice:
+        return None
+    wrong = order_problem(choice["signal"], records, names)
+    return None if wrong is None else Rejection(*wrong)
+
+
+def hoist(ctx: Context[Board], orders: Sequence[tuple[str, dict[str, JSON]]]) -> None:
+    """Each side's signal, read once the orders are in: one event for each side that may read it, naming its
+    ships able to (SG-SIG-04/05)."""
+    for _, choice in orders:
+        if "signal" not in choice:
+            continue
+        order = read_object(choice["signal"])
+        sender = ctx.board.ship(str(order["ship"]))
+        if not ctx.board.in_fight(sender):
+            continue
+        codes = bool(ctx.option("naval_codes"))
+        for side, able in reading_sides(sender, ctx.board.fighting(), ctx.board.wind, naval_codes=codes).items():
+            hoisted = {"ship": sender.name, "to": order["to"], "words": order["words"], "readers": able}
+            clauses = ["SG-SIG-04", "SG-SIG-05"]
+            ctx.emit("signal", {**hoisted, "clauses": clauses}, ships=[sender.name], secret_to=side)
