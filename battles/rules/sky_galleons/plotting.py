@@ -175,8 +175,8 @@ def carry_out(rs: SkyGalleons, ctx: Context[Board]) -> None:
     for name in order(ctx.board):
         if name in ctx.board.plotted:
             continue
-        steps = list(ctx.board.plots[name])
         record = ctx.board.ship(name)
+        steps = still_possible(rs, ctx.state, record, list(ctx.board.plots[name]))
         if not steps or not ctx.board.in_fight(record) or rs._held(ctx.state, record):
             ctx.emit("plotted move", {"ship": name, "mp": 0, "cap": 0, "clauses": ["SG-ERR-25"]}, ships=[name])
             continue
@@ -184,6 +184,17 @@ def carry_out(rs: SkyGalleons, ctx: Context[Board]) -> None:
             return
         move(rs, ctx, name, steps)
     rs._next_phase(ctx, 1)
+
+
+def still_possible(rs: SkyGalleons, state: BattleState[Board], record: ShipRecord, steps: list[str]) -> list[str]:
+    """The plot as far as the ship can still carry it out: damage taken since it was written (a collision in
+    another ship's plotted move) may have cut its allowance. Nothing if not even its start is possible."""
+    if not state.board.in_fight(record):
+        return []
+    for end in range(len(steps), 0, -1):
+        if rs._move_problem(state, record, list[JSON](steps[:end])) is None:
+            return steps[:end]
+    return []
 
 
 def resume(rs: SkyGalleons, ctx: Context[Board], name: str, steps: list[str]) -> None:

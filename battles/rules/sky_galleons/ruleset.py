@@ -520,8 +520,9 @@ class SkyGalleons(BaseRuleset[Board]):
         plot and what the plot leaves in the ship's own phase (SG-ERR-24/25; ``plotted=False``: the whole)."""
         board = state.board
         if plotted and state.options["plotted_movement"] and not record.is_kite:
-            if board.phase_no == 0:
-                return plotting.plotting(self.allowance(state, record, plotted=False))
+            if board.phase_no == 0:  # plotted before anyone avoided anything this turn
+                unavoided = state.evolve(board=replace(board, avoiding={}))
+                return plotting.plotting(self.allowance(unavoided, record, plotted=False))
             if record.name in board.plotted:
                 return plotting.rest(self.allowance(state, record, plotted=False), *board.plotted[record.name])
         avoided = board.avoiding.get(record.name, 0) + board.owed.get(record.name, 0)  # SG-RAM-05, SG-ERR-05

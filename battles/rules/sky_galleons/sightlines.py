@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Final
 
@@ -136,6 +137,7 @@ def crossed_hexsides(start: Hex, end: Hex, hex_: Hex) -> frozenset[int]:
     return frozenset(crossed)
 
 
+@cache
 def passage(start: Hex, end: Hex, hex_: Hex) -> str:
     """How the line of sight from ``start`` to ``end`` meets ``hex_`` (neither end's hex): :data:`MISSES`,
     :data:`GRAZE` (two adjacent hexsides, or along a hexside) or :data:`THROUGH` (two nonadjacent hexsides)."""

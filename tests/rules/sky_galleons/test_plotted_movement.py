@@ -153,3 +153,24 @@ def test_the_captain_plots_legal_moves_and_plays_on() -> None:
 def test_without_the_variant_nobody_plots() -> None:
     state = battle(b"basic", options={})
     assert sorted(r.kind for r in state.pending()) == [ORDERS, ORDERS]
+
+
+@pytest.mark.rule("SG-ERR-25", "SG-ERR-04")
+def test_a_ship_avoiding_a_plotted_move_still_makes_its_own_plot_and_pays_from_its_own_phase() -> None:
+    seed = b"plot-avoid"
+    a = [ship("Runner", "Sky Runner", (4, 8))]
+    b = [ship("Other", "Sky Runner", (4, 6), facing=2)]
+    state = start(scenario(a, b), seed, OPTIONS)[1]
+
+    def decide(state: State, request: DecisionRequest) -> Any:
+        if request.kind == PLOT:
+            return {"plots": {"Runner" if request.side == "a" else "Other": ["ahead", "ahead"]}}
+        return True if request.kind == "avoid collision" else calm()(state, request)
+
+    state, events, _ = drive(state, decide, seed, at(MOVE, "b"))
+    assert kinds(events, "avoiding")[0].data["ship"] == "Other"
+    other = [e for e in kinds(events, "plotted move") if e.data["ship"] == "Other"]
+    collided = [e for e in kinds(events, "collision") if e.data["ship"] == "Runner"]
+    assert other[0].data["mp"] == 2  # its plot, as written
+    assert RS.allowance(state, state.board.ship("Other")).speed == 0  # 4 - 2 plotted - 2 avoiding
+    assert collided or RS.allowance(state, state.board.ship("Runner")).speed == 2
