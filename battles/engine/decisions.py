@@ -4,7 +4,8 @@ A request is addressed to one side and has a kind ("plot movement", "fire", "dec
 phase it belongs to, the rule clause that governs it, and either its legal options listed out or, where
 they are too many to list, a ruleset validator. Several requests open at once are decided
 simultaneously (both sides plotting); one at a time gives an order (movement by initiative). Answers to
-a ``secret`` request stay with their side until every request open with it is answered.
+a ``secret`` request stay with their side until every request open with it is answered; the ``sealed``
+keys of a secret object answer stay with it for good (a gun's hidden aspect, a coded signal).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class DecisionRequest:
     secret: bool = False
     prompt: str = ""
     ships: tuple[str, ...] = ()
+    # Keys of a secret object answer kept out of the batch's public reveal: only its side ever sees them.
+    sealed: tuple[str, ...] = ()
 
     def allows(self, choice: JSON) -> bool:
         """Is ``choice`` one of the listed options? (Always True for an open-ended request.)"""
@@ -56,7 +59,7 @@ class DecisionRequest:
         return any(canonical(option) == spelled for option in self.options)
 
     def to_json(self) -> JSONObject:
-        return {
+        data: JSONObject = {
             "id": self.id,
             "side": self.side,
             "kind": self.kind,
@@ -68,6 +71,15 @@ class DecisionRequest:
             "prompt": self.prompt,
             "ships": list(self.ships),
         }
+        if self.sealed:  # written only when set, so requests without sealed keys keep their old spelling
+            data["sealed"] = list(self.sealed)
+        return data
+
+    def reveal(self, choice: JSON) -> JSON:
+        """The answer as every side sees it when the batch closes: without its sealed keys."""
+        if not self.sealed or not isinstance(choice, dict):
+            return choice
+        return {key: value for key, value in choice.items() if key not in self.sealed}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DecisionRequest:
@@ -83,6 +95,7 @@ class DecisionRequest:
             secret=bool(data["secret"]),
             prompt=str(data["prompt"]),
             ships=tuple(str(s) for s in data["ships"]),
+            sealed=tuple(str(k) for k in data.get("sealed", ())),
         )
 
 

@@ -260,12 +260,17 @@ class Context(Generic[B]):
         secret: bool = False,
         prompt: str = "",
         ships: Sequence[str] = (),
+        sealed: Sequence[str] = (),
     ) -> DecisionRequest:
         """Open a decision for ``side``. Requests opened together are decided simultaneously.
 
         A listed request defaults to its first option; an open-ended one must name a legal default
-        (the answer given for a side that lets its deadline pass).
+        (the answer given for a side that lets its deadline pass). ``sealed``: keys of a secret object
+        answer left out when the batch is revealed; the ruleset reads them from the side's own ``decision``
+        event.
         """
+        if sealed and not secret:
+            raise EngineError(f"{kind}: only a secret decision can keep sealed keys")
         if side not in self._state.sides:
             raise EngineError(f"no side {side!r} in this battle")
         listed = None if options is None else tuple(_list(plain(list(options))))
@@ -284,6 +289,7 @@ class Context(Generic[B]):
             secret=secret,
             prompt=prompt,
             ships=tuple(ships),
+            sealed=tuple(sealed),
         )
         problem = _judge(self._ruleset, self._state, request, request.default)
         if problem is not None:
@@ -302,7 +308,7 @@ class Context(Generic[B]):
 
     def _close_batch(self) -> None:
         answers = {
-            r.id: {"side": r.side, "decision": r.kind, "choice": self._state.answers[r.id]}
+            r.id: {"side": r.side, "decision": r.kind, "choice": r.reveal(self._state.answers[r.id])}
             for r in self._state.requests
         }
         self._push(DECISIONS, {"answers": answers})

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from battles.engine import dice, events, resolver, state
@@ -239,3 +241,52 @@ def test_replay_refuses_answers_to_decisions_that_are_not_open():
     early = Event(**{**closing.__dict__, "seq": answer_at + 1})
     with pytest.raises(resolver.ReplayError, match="unanswered"):
         resolver.replay(RULES, initial, [*log[: answer_at + 1], early])
+
+
+class SealedNotes(toy.Open):
+    """Side a answers {"bid": n, "note": text} in secret, with the note sealed."""
+
+    key = "toy-sealed"
+
+    def advance(self, ctx):
+        if ctx.state.phase == "setup":
+            ctx.begin_turn()
+            ctx.begin_phase("bid")
+            ctx.request("a", "bid", rule="TOY-BID-03", default={"bid": 1}, secret=True, sealed=["note"])
+        else:
+            ctx.end_battle("a", "done")
+
+    def validate(self, state, request, choice):
+        return None
+
+    def apply(self, state, event):
+        return state.board
+
+
+def test_sealed_keys_stay_with_their_side_when_the_batch_is_revealed():
+    rs = SealedNotes()
+    initial = resolver.new_battle(rs, {}, seed_commitment=dice.commitment(SEED))
+    opened = resolver.resolve(rs, initial, SEED).state
+    (request,) = opened.pending()
+    assert request.sealed == ("note",)
+    assert request.to_json()["sealed"] == ["note"]
+    assert type(request).from_json(request.to_json()) == request
+    done = resolver.submit(rs, opened, side="a", request_id=request.id, choice={"bid": 2, "note": "x"}, seed=SEED)
+    assert isinstance(done, resolver.Accepted)
+    decision = next(e for e in done.events if e.kind == "decision")
+    assert decision.visibility == "side:a"
+    assert decision.data["choice"] == {"bid": 2, "note": "x"}
+    revealed = next(e for e in done.events if e.kind == "decisions")
+    assert revealed.visibility == "public"
+    assert revealed.data["answers"][request.id]["choice"] == {"bid": 2}
+    # Requests without sealed keys keep their old spelling, and sealed keys need a secret request.
+    assert "sealed" not in replace(request, sealed=()).to_json()
+    with pytest.raises(resolver.EngineError, match="secret"):
+        resolver.resolve(OpenNotes(), initial, SEED)
+
+
+class OpenNotes(SealedNotes):
+    """Asks for a sealed key on an open (not secret) decision: a protocol mistake."""
+
+    def advance(self, ctx):
+        ctx.request("a", "bid", rule="TOY-BID-03", default={"bid": 1}, sealed=["note"])

@@ -50,7 +50,7 @@ declared, so a battle under the basic rules plays as before:
   :func:`clear_jams` each fire phase, :func:`train_portable_gun` in the Initiative Phase.
 * Optional: nonexploding rounds (``nonexploding_rounds``, SG-NEX) and restricted firing arcs
   (``restricted_arcs``, SG-ARC, a stand-in for the lost illustration). Line of sight (SG-LOS) is not here:
-  it needs every other ship on the board and the lost altitude gauge.
+  it needs every other ship on the board (sightlines.py, asked by the ruleset).
 
 Exotic ordnance is ``ordnance.py``'s; five hooks here ask it, only for records that carry some: the Gun hit
 and Magazine picks include the ordnance that counts as a gun or a magazine, and a hit on a ground target
@@ -304,6 +304,9 @@ class FireSolution:
     lob_gun: bool = False
     # Clauses of the optional rules that changed the solution (agility.py, AG-*), for the log.
     extra_clauses: tuple[str, ...] = ()
+    # Small arms hits, up to this many, fall on men the ship's armor does not protect (its boarders crossing,
+    # SG-BRD-10): they save against the basic number, without the armor (SG-ERR-12).
+    unprotected: int = 0
 
     @property
     def target_higher(self) -> bool:
@@ -1478,9 +1481,17 @@ def _small_arms_fire(
         return ships
     save_mod = sum(solution.save_modifiers.values())
     number = solution.save_number
+    bare = tint("small_arms", "save_number")  # armor does not protect boarding parties (SG-ERR-12)
+
+    def saved_on(faces: Sequence[int]) -> int:
+        return sum(
+            1
+            for n, face in enumerate(faces)
+            if save_made(face, save_mod, bare if n < solution.unprotected else number, rules)
+        )
 
     def save_judge(faces: tuple[int, ...], _total: int) -> str:
-        saved = sum(1 for face in faces if save_made(face, save_mod, number, rules))
+        saved = saved_on(faces)
         return f"saved:{saved},casualties:{len(faces) - saved}"
 
     clauses = ["SG-SAF-13", "SG-SAF-14"]
@@ -1491,16 +1502,20 @@ def _small_arms_fire(
     if any(name.startswith("crack") for name in solution.save_modifiers):
         clauses.append("SG-SAF-16")
     never = f", a {tint('small_arms', 'errata_never_saves_on')} never saves" if rules.errata else ""
+    needed = f"{number} or less each{never}"
+    if solution.unprotected and bare != number:
+        clauses.append("SG-ERR-12")
+        needed = f"{bare} or less for the first {min(solution.unprotected, hits)} (boarders crossing), then " + needed
     saves = log.roll(
         f"saving throws: {target.name} against {hits} small arms hits",
         ship=target.name,
         clauses=clauses,
         count=hits,
         modifiers=solution.save_modifiers,
-        needed=f"{number} or less each{never}",
+        needed=needed,
         judge=save_judge,
     )
-    lost = sum(1 for face in saves if not save_made(face, save_mod, number, rules))
+    lost = len(saves) - saved_on(saves)
     if lost:
         ships[target.name] = _take_casualties(
             target, lost, now=now, log=log, source=f"small arms from {solution.firer} {solution.shooter}"

@@ -774,8 +774,8 @@ def torpedo_stage(rs: SkyGalleons, ctx: Ctx) -> None:
         return
     if rs._check_victory(ctx):
         return
-    if ctx.board.phase_no == 0:  # the runs at the start of the turn: on to the first movement phase
-        rs._next_phase(ctx, 1)
+    if ctx.board.phase_no == 0:  # the runs at the start of the turn: on to the plotted moves or the first phase
+        rs._moves_begin(ctx)
     else:  # the first runs after a fire step: on to the end of the phase
         from battles.rules.sky_galleons.ruleset import PHASE_END  # the ruleset builds on this module
 

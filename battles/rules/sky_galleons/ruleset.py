@@ -24,7 +24,7 @@ from typing import Any
 from battles.engine import dice as dice_
 from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest, Rejection
-from battles.engine.events import DECISIONS, JSON, TURN, Event
+from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
@@ -32,14 +32,19 @@ from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import (
     agility,
+    avoidance,
     class_rules,
     close_action,
     combat,
     flying,
     movement,
     ordnance_play,
+    plotting,
+    portable_guns,
     prizes,
     scenario,
+    sightlines,
+    signals,
 )
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
@@ -72,6 +77,11 @@ POSITION = "relative position"
 FIRE = "fire"
 AVOID = "avoid"
 BOARD = "board"
+# Initiative orders kept from the other sides for good (the engine's sealed keys): portable machineguns'
+# aspects (SG-MG-06) and signals (SG-SIG-05).
+SEALED_ORDERS = ("train", "signal")
+AVOID_COLLISION = avoidance.AVOID_COLLISION
+PLOT = plotting.PLOT
 
 # Why a ship is out of the fight
 CRASHED = "crashed"
@@ -85,6 +95,8 @@ SETUP, PLACEMENT, UPKEEP, ORDERS_STAGE, FIRST_STAGE = "setup", "placement", "upk
 PHASE_START, MOVING, POSITIONS, FIRING, PHASE_END = "phase start", "moving", "positions", "fire", "phase end"
 AVOIDING, BOARDING = "avoiding", "boarding"
 FLYING = "flying"  # the moving side's flying parties move, one at a time (flying.py, SG-HM-03)
+COLLIDING = avoidance.STAGE
+PLOTTED = plotting.STAGE
 
 
 @dataclass(frozen=True)
@@ -143,6 +155,20 @@ class Board:
     victory_side: str = ""
     # Flying parties on the map or aboard a ship they boarded (flying.py, SG-HM-02..06, SG-THR-01).
     flyers: tuple[FlyingParty, ...] = ()
+    # Secret answers' sealed keys (request id -> those keys), folded from the side's own decision event and
+    # merged back into ``decided`` when the batch closes (SG-MG-06, SG-SIG-05).
+    sealed: Mapping[str, JSON] = field(default_factory=dict)
+    # Portable machineguns trained in secret: "ship|gun" -> (aspect, turn trained) (portable_guns, SG-MG-06).
+    trained: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    # Plotted movement (plotting, SG-ERR-24/25): this turn's plots, and each plotted move carried out -> (MP
+    # spent, the most the ship may spend in its own Movement Phase).
+    plots: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    plotted: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    # Collision avoidance (avoidance, SG-ERR-04/05): the ships asked before a held move goes ahead; movement
+    # points spent avoiding after a ship had moved, owed by next turn (owing) and owed this turn (owed).
+    avoiders: tuple[str, ...] = ()
+    owing: Mapping[str, int] = field(default_factory=dict)
+    owed: Mapping[str, int] = field(default_factory=dict)
 
     def tower_of(self, name: str) -> str | None:
         return self.tows[name][0] if name in self.tows else None
@@ -303,6 +329,34 @@ class SkyGalleons(BaseRuleset[Board]):
             choices=(True, False),
             clause="SG-CREW-02",
         ),
+        OptionSpec(
+            "line_of_sight",
+            False,
+            "optional rule: intervening ships block the line of fire (SG-LOS)",
+            choices=(True, False),
+            clause="SG-LOS-01",
+        ),
+        OptionSpec(
+            "plotted_movement",
+            False,
+            "errata variant: half of each move is plotted in secret and carried out after the initiative",
+            choices=(True, False),
+            clause="SG-ERR-24",
+        ),
+        OptionSpec(
+            "signals",
+            False,
+            "optional signal rule: each side hoists one signal of six words a turn, read by who can see it",
+            choices=(True, False),
+            clause="SG-SIG-04",
+        ),
+        OptionSpec(
+            "naval_codes",
+            True,
+            "optional signal rule: only the sender's own side can read its signals",
+            choices=(True, False),
+            clause="SG-SIG-05",
+        ),
     )
 
     def __init__(self) -> None:
@@ -379,6 +433,13 @@ class SkyGalleons(BaseRuleset[Board]):
             "torpedoes": [t.to_json() for t in board.torpedoes],
             "victory_side": board.victory_side,
             **({"flyers": [party.to_json() for party in board.flyers]} if board.flyers else {}),
+            "sealed": dict(board.sealed),
+            "trained": {k: [a, n] for k, (a, n) in board.trained.items()},
+            "plots": {k: list(v) for k, v in board.plots.items()},
+            "plotted": {k: [mp, cap] for k, (mp, cap) in board.plotted.items()},
+            "avoiders": list(board.avoiders),
+            "owing": dict(board.owing),
+            "owed": dict(board.owed),
         }
 
     def board_from_json(self, data: JSON) -> Board:
@@ -428,6 +489,13 @@ class SkyGalleons(BaseRuleset[Board]):
             torpedoes=ordnance_play.read_torpedoes(d.get("torpedoes", [])),
             victory_side=str(d.get("victory_side", "")),
             flyers=tuple(FlyingParty.from_json(p) for p in read_list(d.get("flyers", []))),
+            sealed=dict(read_object(d.get("sealed", {}))),
+            trained={str(k): _crossing(v) for k, v in read_object(d.get("trained", {})).items()},
+            plots={str(k): tuple(str(t) for t in read_list(v)) for k, v in read_object(d.get("plots", {})).items()},
+            plotted={str(k): _pair_ints(v) for k, v in read_object(d.get("plotted", {})).items()},
+            avoiders=tuple(str(s) for s in read_list(d.get("avoiders", []))),
+            owing=_counts(d.get("owing", {})),
+            owed=_counts(d.get("owed", {})),
         )
 
     def ai_policy(self, seed: bytes, side: str) -> Any:
@@ -476,11 +544,18 @@ class SkyGalleons(BaseRuleset[Board]):
             return board.kite_dice[record.name]
         return KITE_DIE_EXPECTED
 
-    def allowance(self, state: BattleState[Board], record: ShipRecord) -> movement.Allowance:
+    def allowance(self, state: BattleState[Board], record: ShipRecord, *, plotted: bool = True) -> movement.Allowance:
         """The movement allowance, less what the ship spent avoiding rams and grapples this turn (SG-RAM-05);
-        a kite's from its movement die and the wind (SG-KITE-02/04)."""
+        a kite's from its movement die and the wind (SG-KITE-02/04). With plotted movement, half of it for the
+        plot and what the plot leaves in the ship's own phase (SG-ERR-24/25; ``plotted=False``: the whole)."""
         board = state.board
-        avoided = board.avoiding.get(record.name, 0)
+        if plotted and state.options["plotted_movement"] and not record.is_kite:
+            if board.phase_no == 0:  # plotted before anyone avoided anything this turn
+                unavoided = state.evolve(board=replace(board, avoiding={}))
+                return plotting.plotting(self.allowance(unavoided, record, plotted=False))
+            if record.name in board.plotted:
+                return plotting.rest(self.allowance(state, record, plotted=False), *board.plotted[record.name])
+        avoided = board.avoiding.get(record.name, 0) + board.owed.get(record.name, 0)  # SG-RAM-05, SG-ERR-05
         last = board.last_moved.get(record.name, 0)
         towed = self.ready_tow(state, record.name)
         if towed is not None:
@@ -534,6 +609,10 @@ class SkyGalleons(BaseRuleset[Board]):
             ordnance_play.torpedo_stage(self, ctx)
         elif stage == FLYING:
             self._flying(ctx)
+        elif stage == COLLIDING:
+            avoidance.answered(self, ctx)
+        elif stage == PLOTTED:
+            plotting.carry_out(self, ctx)
         else:  # pragma: no cover - a board can only hold the stages above
             raise ValueError(f"unknown stage {stage!r}")
 
@@ -699,7 +778,9 @@ class SkyGalleons(BaseRuleset[Board]):
                 )
                 + ordnance_play.orders_prompt(ctx.board.fighting(side)),
                 ships=ships,
+                sealed=SEALED_ORDERS,
             )
+        plotting.ask(self, ctx)
 
     def _orders(self, ctx: Context[Board]) -> None:
         declared: dict[str, int] = {}
@@ -756,6 +837,10 @@ class SkyGalleons(BaseRuleset[Board]):
                 )
             for name in read_list(choice.get("strike", [])):
                 self._out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
+        orders = [(a.side, read_object(a.choice)) for a in ctx.board.decided if a.kind == ORDERS]
+        portable_guns.train(ctx, orders)  # seen by their own side alone (SG-MG-06)
+        signals.hoist(ctx, orders)  # read by who can read them (SG-SIG-04/05)
+        plotting.made(self, ctx)
         if self._check_victory(ctx):
             return
         sides = ctx.board.sides_fighting()
@@ -807,6 +892,12 @@ class SkyGalleons(BaseRuleset[Board]):
         rotated = order[start:] + order[:start]  # the rest follow in turn (SG-SEQ-03, SG-SCN-05)
         ctx.emit("movement order", {"order": rotated})
         if ordnance_play.run_torpedoes(self, ctx):  # torpedoes in flight run before the first move (SG-SMT-03)
+            return
+        self._moves_begin(ctx)
+
+    def _moves_begin(self, ctx: Context[Board]) -> None:
+        """After the torpedo runs: the plotted moves first, if any (SG-ERR-25), else the first Movement Phase."""
+        if plotting.begin(self, ctx):
             return
         self._next_phase(ctx, 1)
 
@@ -927,6 +1018,8 @@ class SkyGalleons(BaseRuleset[Board]):
             steps, attack = move_parts(answer.choice)
             drops = ordnance_play.drops_of(answer.choice)
             if attack is None or ctx.board.ally(ctx.board.ship(name).side, ctx.board.ship(attack[1])):
+                if avoidance.ask(self, ctx, name, answer.choice):
+                    return
                 self._carry_out(ctx, name, steps, attack, drops)  # a friendly grapple needs no declaration (SG-TOW-02)
             else:
                 ctx.emit(
@@ -934,7 +1027,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     {"ship": name, "side": ctx.board.ship(name).side, "move": answer.choice, "clauses": ["SG-RAM-04"]},
                     ships=[name, attack[1]],
                 )
-                if self._ask_avoid(ctx, name, attack):
+                if self._ask_avoid(ctx, name, attack) or avoidance.ask(self, ctx, name, answer.choice):
                     return
                 self._carry_out(ctx, name, steps, attack, drops)
         self._ask_move(ctx)
@@ -999,6 +1092,8 @@ class SkyGalleons(BaseRuleset[Board]):
             mp = close_action.avoidance_mp(self.speed(target, ctx.board))
             ctx.emit("avoiding", {"ship": target.name, "mp": mp, "clauses": ["SG-RAM-05"]}, ships=[target.name])
         self._stage(ctx, MOVING, asking=name)
+        if avoidance.ask(self, ctx, name, ctx.board.held_move):
+            return
         self._carry_out(ctx, name, steps, attack, ordnance_play.drops_of(ctx.board.held_move))
         self._ask_move(ctx)
 
@@ -1288,6 +1383,9 @@ class SkyGalleons(BaseRuleset[Board]):
         mods = movement.collision_modifiers(entered_from=entered_from, other_facing=target.facing, turned_in_hex=turned)
         on = tint("collision", "collides_on_at_most")
         clauses = ["SG-COL-01", "SG-COL-02", "SG-COL-03"] + (["SG-COL-09"] if leaving else [])
+        if ctx.option("errata") and ctx.board.avoiding.get(other):  # SG-ERR-04: it avoids as it would a ram
+            mods.update(avoidance.check_modifiers(target, ctx.board.avoiding[other]))
+            clauses.append("SG-ERR-04")
         check = ctx.roll(
             f"collision check: {mover} {'leaving' if leaving else 'entering'} {other}'s hex",
             modifiers=mods,
@@ -1478,6 +1576,7 @@ class SkyGalleons(BaseRuleset[Board]):
         rules = self.rules(state)
         found = []
         for ship in board.fighting(side):
+            ship = portable_guns.trained_record(ship, board.trained)  # SG-MG-06: on its secret aspect
             for gun in combat.firing_ids(ship):
                 for target in board.fighting():
                     if target.side == side or self._friends_aboard(state, side, target.name):
@@ -1485,9 +1584,24 @@ class SkyGalleons(BaseRuleset[Board]):
                     solution = combat.fire_solution(
                         ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
                     )
-                    if solution.allowed:
+                    if solution.allowed and self.sight_blocked(state, solution) is None:
                         found.append(solution)
         return found + ordnance_play.ground_solutions(self, state, side) + self._party_solutions(state, side)
+
+    def sight_blocked(self, state: BattleState[Board], solution: FireSolution) -> Rejection | None:
+        """The optional line of sight: ships between firer and target may block the shot (SG-LOS-01..08)."""
+        if not state.options["line_of_sight"]:
+            return None
+        board = state.board
+        gone = (ESCAPED, CRASHED, CRASH_LANDED)
+        others = [
+            s
+            for s in board.ships
+            if s.afloat and s.position is not None and s.emplacement is None and board.out.get(s.name) not in gone
+        ]
+        firer, target = (sightlines.obstacle(board.ship(n)) for n in (solution.firer, solution.target))
+        blocked = sightlines.blocked_by(firer, target, map(sightlines.obstacle, others), lob_gun=solution.lob_gun)
+        return None if blocked is None else Rejection(blocked.clause, blocked.reason)
 
     def _friends_aboard(self, state: BattleState[Board], side: str, target: str) -> bool:
         """The errata: no ship fires at a ship with friendly boarders aboard (SG-ERR-06)."""
@@ -1532,6 +1646,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     volley.append(self._party_shot(ctx.state, s))
                     continue
                 firer, target = board.ship(str(s["ship"])), board.ship(str(s["target"]))
+                firer = portable_guns.trained_record(firer, board.trained)
                 volley.append(
                     ordnance_play.fire_solution(
                         firer,
@@ -1545,6 +1660,8 @@ class SkyGalleons(BaseRuleset[Board]):
                     )
                 )
         for solution in volley:
+            if solution.small_arms and solution.target in board.crossing:  # SG-ERR-12: no armor for boarders
+                solution = replace(solution, unprotected=board.crossing[solution.target][1])
             ctx.emit(
                 "fire",
                 {
@@ -1555,6 +1672,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     "band": solution.band,
                     "shots": solution.shots,
                     "clauses": solution.clauses,
+                    **portable_guns.revealed(ctx.board.trained, solution.firer, solution.gun_id),
                 },
                 ships=[solution.firer, solution.target],
             )
@@ -1563,12 +1681,13 @@ class SkyGalleons(BaseRuleset[Board]):
                 continue
             before = ctx.board.ship(solution.target)
             ships, happened = combat.resolve_fire(
-                ctx.board.by_name,
+                portable_guns.trained_fleet(ctx.board.by_name, ctx.board.trained),
                 solution,
                 now=self.now(ctx.state),
                 roller=self._roller(ctx),
                 rules=self.rules(ctx.state),
             )
+            ships = {name: portable_guns.untrained(record, ctx.board.ship(name)) for name, record in ships.items()}
             self._commit(ctx, ships, happened)
             if solution.target in ctx.board.crossing and (solution.small_arms or solution.ammunition != "shell"):
                 self._hit_crossing(ctx, before)
@@ -2082,7 +2201,19 @@ class SkyGalleons(BaseRuleset[Board]):
             attempts = {**board.ram_attempts, side: board.ram_attempts.get(side, 0) + 1}
             return replace(board, held_move=data["move"], ram_attempts=attempts)
         if kind == "avoiding":
-            return replace(board, avoiding={**board.avoiding, str(data["ship"]): read_int(data["mp"])})
+            avoiding = {**board.avoiding, str(data["ship"]): read_int(data["mp"])}
+            if data.get("next_turn"):  # avoided after its own move: next turn pays (SG-ERR-05)
+                owing = {**board.owing, str(data["ship"]): read_int(data["mp"])}
+                return replace(board, avoiding=avoiding, owing=owing)
+            return replace(board, avoiding=avoiding)
+        if kind == "plots":
+            plots = {str(k): tuple(str(t) for t in read_list(v)) for k, v in read_object(data["plots"]).items()}
+            return replace(board, plots=plots)
+        if kind == "plotted move":
+            plotted = (read_int(data["mp"]), read_int(data["cap"]))
+            return replace(board, plotted={**board.plotted, str(data["ship"]): plotted})
+        if kind == "collision ahead":
+            return replace(board, held_move=data["move"], avoiders=tuple(str(n) for n in read_list(data["avoiders"])))
         if kind == "crossing":
             crossing = {**board.crossing, str(data["ship"]): (str(data["target"]), read_int(data["men"]))}
             return replace(board, crossing=crossing, decided=())
@@ -2118,14 +2249,33 @@ class SkyGalleons(BaseRuleset[Board]):
                 avoiding={},
                 held_move=None,
                 kite_dice={},
+                plots={},
+                plotted={},
+                avoiders=(),
+                owed=dict(board.owing),
+                owing={},
             )
         if kind == DECISIONS:
             answers = read_object(data["answers"])
             decided = tuple(
-                Answer(str(read_object(a)["side"]), str(read_object(a)["decision"]), read_object(a)["choice"])
-                for _, a in sorted(answers.items(), key=lambda item: int(item[0][1:]))
+                Answer(
+                    str(read_object(a)["side"]),
+                    str(read_object(a)["decision"]),
+                    _unsealed(read_object(a)["choice"], board.sealed.get(key)),
+                )
+                for key, a in sorted(answers.items(), key=lambda item: int(item[0][1:]))
             )
-            return replace(board, decided=decided)
+            return replace(board, decided=decided, sealed={})
+        if kind == DECISION:  # a secret answer's sealed keys, kept for the fold (the public reveal lacks them)
+            request = state.request(str(data["request"]))
+            choice = data["choice"]
+            if request is not None and request.sealed and isinstance(choice, dict):
+                part = {k: v for k, v in choice.items() if k in request.sealed}
+                return replace(board, sealed={**board.sealed, request.id: part}) if part else board
+            return board
+        if kind == "gun trained":
+            where = portable_guns.key(str(data["ship"]), str(data["gun"]))
+            return replace(board, trained={**board.trained, where: (str(data["aspect"]), event.turn)})
         return board
 
     # --- decisions ------------------------------------------------------------------------------------------
@@ -2144,6 +2294,8 @@ class SkyGalleons(BaseRuleset[Board]):
             return self._board_problem(state, request.side, choice)
         if request.kind == FLY:
             return self._fly_problem(state, request.ships[0], choice)
+        if request.kind == PLOT:
+            return plotting.problem(self, state, request.side, choice)
         return None
 
     def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
@@ -2223,7 +2375,9 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _orders_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
         advanced = bool(state.options["advanced"])
-        keys = {"crew", "strike", *ordnance_play.ORDER_KEYS}
+        keys = {"crew", "strike", "train", *ordnance_play.ORDER_KEYS} | (
+            {"signal"} if state.options["signals"] else set()
+        )
         close = {"ram", "parties", "disband", "recall", "cut", "tow", "prizes", *flying.ORDER_KEYS}
         keys |= close if advanced else set()
         if not isinstance(choice, dict) or set(choice) - keys:
@@ -2239,7 +2393,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     else "}"
                 ),
             )
-        lists = {key: choice.get(key, []) for key in keys - {"ram", "prizes", *ordnance_play.ORDER_KEYS}}
+        lists = {key: choice.get(key, []) for key in keys - {"ram", "prizes", "signal", *ordnance_play.ORDER_KEYS}}
         if not all(isinstance(value, list) for value in lists.values()):
             return Rejection("SG-SEQ-02", f"{', '.join(sorted(lists))} are lists")
         own = {s.name: s for s in state.board.fighting(side)}
@@ -2262,7 +2416,17 @@ class SkyGalleons(BaseRuleset[Board]):
         for name in strike:
             if str(name) not in own:
                 return Rejection("SG-CREW-03", f"only your own ships in the fight can strike: {sorted(own)}")
-        return ordnance_play.orders_problem(self, state, choice, records)  # mines, drogues, reloads, cut loose
+        problem = ordnance_play.orders_problem(self, state, choice, records)  # mines, drogues, reloads, cut loose
+        if problem is not None:
+            return problem
+        return portable_guns.orders_problem(choice, records, self.now(state)) or signals.orders_problem(
+            choice, records, state.board.by_name
+        )
+
+    def signal_links(self, state: BattleState[Board]) -> dict[str, dict[str, JSON]]:
+        """For the battle app: each ship in the fight, whether it can signal, whom it can read and who can read
+        it, and whether it is cut off from its side (SG-SIG-01..03)."""
+        return signals.links(state.board.fighting(), state.board.wind)
 
     def _close_orders_problem(
         self, state: BattleState[Board], side: str, choice: dict[str, JSON], records: dict[str, ShipRecord]
@@ -2399,7 +2563,7 @@ class SkyGalleons(BaseRuleset[Board]):
             if gun not in combat.firing_ids(board.ship(ship)):
                 return Rejection("SG-FIRE-02", f"{ship} has no gun {gun}")
             solution = ordnance_play.fire_solution(
-                board.ship(ship),
+                portable_guns.trained_record(board.ship(ship), board.trained),
                 gun,
                 board.ship(target),
                 now=self.now(state),
@@ -2410,6 +2574,9 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             if not solution.allowed:
                 return Rejection(solution.clause, solution.describe)
+            blocked = self.sight_blocked(state, solution)
+            if blocked is not None:
+                return blocked
         conflict = class_rules.shot_conflict(board.by_name, choice["shots"])  # SG-CLS-08
         if conflict is not None:
             return Rejection(*conflict)
@@ -2426,6 +2593,8 @@ class SkyGalleons(BaseRuleset[Board]):
             return self.board_candidates(state, request.side)
         if request.kind == FLY:
             return self.fly_candidates(state, request.ships[0])
+        if request.kind == PLOT:
+            return plotting.candidates(self, state, request.side)
         return super().candidates(state, request)
 
     def board_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
@@ -2728,7 +2897,11 @@ def _crew_change(record: ShipRecord, change: Mapping[str, JSON]) -> ShipRecord:
         return assign_gun_crew(
             record, str(change["gun"]), read_int(change["men"]), source=str(change.get("from", "deckhands"))
         )
-    raise ValueError('a crew change is a "relief" or men to a "gun"')
+    if "signalman" in change:  # SG-SIG-01: another crewman takes the dead signalman's place
+        if set(change) != {"ship", "signalman"}:
+            raise ValueError('a new signalman is {"ship", "signalman": the post he comes from}')
+        return signals.replace_signalman(record, str(change["signalman"]))
+    raise ValueError('a crew change is a "relief", men to a "gun" or a new "signalman"')
 
 
 def _turning_paths(hexes: int, max_turns: int) -> list[list[str]]:
@@ -2802,6 +2975,13 @@ def _counts(value: JSON) -> dict[str, int]:
 def _crossing(value: JSON) -> tuple[str, int]:
     target, men = read_list(value)
     return str(target), read_int(men)
+
+
+def _unsealed(choice: JSON, sealed: JSON) -> JSON:
+    """A revealed answer with its sealed keys put back (they were kept from the public reveal)."""
+    if isinstance(choice, dict) and isinstance(sealed, dict):
+        return {**choice, **sealed}
+    return choice
 
 
 def _wind_rule(value: JSON) -> int | str | None:

@@ -40,18 +40,30 @@ from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_list
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import class_rules, close_action, combat, flying, movement, ordnance_play, prizes
+from battles.rules.sky_galleons import (
+    class_rules,
+    close_action,
+    combat,
+    flying,
+    movement,
+    ordnance_play,
+    portable_guns,
+    prizes,
+    signals,
+)
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
+    AVOID_COLLISION,
     BOARD,
     FIRE,
     FIRST,
     GRAPPLE,
     MOVE,
     ORDERS,
+    PLOT,
     POSITION,
     RAM,
     Board,
@@ -144,6 +156,10 @@ class Captain:
             return boarding_orders(rs, state, request.side)
         if request.kind == flying.FLY:
             return flight(rs, state, request)
+        if request.kind == AVOID_COLLISION:
+            return avoids_collision(state, request)
+        if request.kind == PLOT:
+            return self._plots(rs, state, request)
         return request.default  # PLACE: the scenario's positions are the set-up the AI takes
 
     def _move(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
@@ -161,6 +177,17 @@ class Captain:
         # The one chance the Captain takes: which of the equally good moves, so that captains differ.
         pick = dice.face(self._seed, f"policy|{self.name}|{request.side}|{request.id}", 0, len(alike))
         return alike[pick - 1]
+
+    def _plots(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+        """Plotted movement (SG-ERR-24): each ship plots the move it likes best within half its allowance, as
+        it would pick a whole move (the allowance in the Initiative Phase is the plotting share)."""
+        plots: dict[str, JSON] = {}
+        for name in request.ships:
+            record = state.board.ship(name)
+            scored = score_moves(rs, state, record, rs.traced_moves(state, record))
+            if scored:
+                plots[name] = max(scored, key=lambda item: item[0])[1]
+        return {"plots": plots}
 
 
 # --- reading the board ----------------------------------------------------------------------------------
@@ -672,7 +699,8 @@ def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -
                     crew.append(change)
                     break
     orders = {**close, "crew": crew, "strike": strike}
-    return {**orders, **ordnance_play.ai_orders(rs, state, request, orders)}  # mines, drogues, bomb reloads
+    orders = {**orders, **ordnance_play.ai_orders(rs, state, request, orders)}  # mines, drogues, bomb reloads
+    return with_secret_orders(rs, state, request, orders)
 
 
 # --- close action: rams, grapples and boarders -----------------------------------------------------------
@@ -1072,6 +1100,82 @@ def leap_move(
         return None
     best: list[str] = min(plans, key=lambda plan: (len(plan), str(plan)))
     return list[JSON](best)
+
+
+# --- sealed orders: portable machineguns and signals ----------------------------------------------------
+
+
+def with_secret_orders(rs: SkyGalleons, state: State, request: DecisionRequest, orders: dict[str, JSON]) -> JSON:
+    """``orders`` with the Initiative Phase's sealed orders added, each kept only if it holds with the rest:
+    portable machineguns trained on the aspect the nearest enemy is in (SG-MG-04); with the signal rule, a
+    dead signalman replaced from the deckhands (SG-SIG-01) and one signal naming the side's target (SG-SIG-04)."""
+    board = state.board
+    extra: dict[str, JSON] = {}
+    training = [order for record in board.fighting(request.side) for order in training_orders(board, record)]
+    if training:
+        extra["train"] = list[JSON](training)
+    if state.options.get("signals"):
+        crew: list[JSON] = [
+            {"ship": r.name, "signalman": "deckhands"}
+            for r in board.fighting(request.side)
+            if not r.crew.signalman and r.crew.deckhands > 1
+        ]
+        if crew:
+            extra["crew"] = [*cast(list[JSON], orders.get("crew", [])), *crew]
+        order = signal_order(board, request.side)
+        if order is not None:
+            extra["signal"] = order
+    for key, value in extra.items():
+        if rs.validate(state, request, {**orders, key: value}) is None:
+            orders = {**orders, key: value}
+    return orders
+
+
+def training_orders(board: Board, record: ShipRecord) -> list[JSON]:
+    """Each portable machinegun turned to the aspect its nearest enemy is in, unless it bears on him already."""
+    theirs = [e for e in enemies(board, record.side) if e.position is not None and e.position != record.position]
+    if record.position is None or not theirs:
+        return []
+    position = record.position
+    nearest = min(theirs, key=lambda e: (hexgrid.distance(position, e.position or position), e.name))
+    assert nearest.position is not None
+    seen = hexgrid.aspects(position, record.facing, nearest.position)
+    laid = portable_guns.trained_record(record, board.trained)
+    orders: list[JSON] = []
+    for gun in laid.guns:
+        if not combat.is_portable(gun) or gun.destroyed or gun.manned == 0 or {a.value for a in seen} & set(gun.arcs):
+            continue
+        aspect = next(a.value for a in hexgrid.Aspect if a in seen)
+        orders.append({"ship": record.name, "gun": gun.id, "aspect": aspect})
+    return orders
+
+
+def signal_order(board: Board, side: str) -> JSON:
+    """The flagship (the first ship able to signal) tells every ship which enemy to engage, when the side has
+    more than one ship."""
+    ships = board.fighting(side)
+    target = side_target(board, side)
+    sender = next((s for s in ships if signals.can_signal(s)), None)
+    if len(ships) < 2 or sender is None or target is None:
+        return None
+    words = f"Engage the {target}"
+    if len(words.split()) > signals.max_words():
+        words = "Close and engage the enemy"
+    return {"ship": sender.name, "to": signals.ALL, "words": words}
+
+
+# --- avoiding collisions (the errata) -------------------------------------------------------------------
+
+
+def avoids_collision(state: State, request: DecisionRequest) -> JSON:
+    """Avoid a collision (SG-ERR-04) unless the other ship is the smaller enemy: it takes the worse of it (it
+    rolls against our hull size, and the smaller ship may lose trim, SG-COL-06/08). A friend, a ship as big or
+    bigger, and any ship when we are a merchant are avoided."""
+    board = state.board
+    mine, theirs = board.ship(request.ships[0]), board.ship(request.ships[1])
+    if is_merchant(board, mine) or board.ally(mine.side, theirs):
+        return True
+    return theirs.hull_size >= mine.hull_size
 
 
 __all__ = ["Captain", "Spot", "Tuning", "beaten", "running", "score_moves", "strikes"]

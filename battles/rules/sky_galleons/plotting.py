@@ -1,0 +1,215 @@
+"""Plotted movement, the errata's optional variant (SG-ERR-24/25; option ``plotted_movement``, off by default).
+
+In the Initiative Phase, at the same time as the crew changes, each side secretly plots half of each ship's
+movement, in movement points: a plain plan of steps costing at most half the ship's allowance, rounded up
+(:func:`share`). Plotting less is allowed, but it lowers the whole turn's movement. Once the initiative is
+decided the plotted moves are carried out, all before anyone's Movement Phase; then play goes on as usual,
+except that in its own Movement Phase no ship may spend more movement points than its plotted move did
+(:func:`rest`), so a ship moves at most twice what it plotted, and never more than its allowance.
+
+The readings (data/optional-rules.json ``plotted_movement``):
+
+* Odd allowances round up: a speed 5 ship plots up to 3 MP, and has 2 left for its own phase.
+* The plotted moves are carried out in the turn's movement order (the side that moves first first, each
+  side's ships in scenario order), each ship's whole plot in turn with the usual collision checks; that order
+  settles who enters a shared hex first.
+* A ship stopped by a collision in its plotted move moves no more that turn (SG-COL-04).
+* Kites do not plot: their allowance comes from the movement die rolled in their own phase (SG-KITE-02/04).
+  A ship that may not move (grappled, or in tow) plots nothing.
+* With nobody at the helm the ship holds its course (SG-CREW-08): it plots the first half, rounded up, of
+  the hexes it holds, and moves the rest in its own phase.
+
+The allowances are pure (:func:`share`, :func:`plotting`, :func:`rest`); the rest of the module runs the
+variant in the ruleset's sequence of play: the plot decision (:func:`ask`, :func:`problem`,
+:func:`candidates`), the plots kept (:func:`made`) and carried out (:func:`begin`, :func:`carry_out`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from battles.engine.decisions import Rejection
+from battles.engine.events import JSON
+from battles.engine.jsonread import DataFile, read_int, read_object
+from battles.engine.resolver import Context
+from battles.engine.state import BattleState
+from battles.rules.sky_galleons import movement
+from battles.rules.sky_galleons.movement import Allowance
+from battles.rules.sky_galleons.record import ShipRecord
+
+if TYPE_CHECKING:
+    from battles.rules.sky_galleons.ruleset import Board, SkyGalleons
+
+OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json")
+
+# The decision each side answers in the Initiative Phase, and the stage the plotted moves are made in.
+PLOT = "plot movement"
+STAGE = "plotted moves"
+
+
+def share(points: int) -> int:
+    """The most a ship may plot: its allowance times the plotted share (a half), rounded up (SG-ERR-24)."""
+    top = OPTIONAL_RULES.whole("plotted_movement", "plot_share", "numerator")
+    bottom = OPTIONAL_RULES.whole("plotted_movement", "plot_share", "denominator")
+    return -(-max(points, 0) * top // bottom)
+
+
+def plotting(full: Allowance) -> Allowance:
+    """The allowance a plot is traced against: the plotted share of the speed and of a held course."""
+    held = None if full.held_speed is None else share(full.held_speed)
+    return replace(full, speed=share(full.speed), held_speed=held)
+
+
+def rest(full: Allowance, spent: int, cap: int) -> Allowance:
+    """The allowance in the ship's own Movement Phase after a plotted move that spent ``spent`` MP: what is left
+    of the turn's allowance, and no more than ``cap`` (what it plotted; 0 if a collision stopped it) (SG-ERR-25)."""
+    speed = max(min(full.speed - spent, cap), 0)
+    held = None if full.held_speed is None else max(min(full.held_speed - spent, cap), 0)
+    return replace(full, speed=speed, held_speed=held)
+
+
+# --- in the sequence of play ------------------------------------------------------------------------------
+
+
+def plotters(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[ShipRecord]:
+    """The side's ships that plot: in the fight, free to move, and not kites (their die is rolled later)."""
+    return [s for s in state.board.fighting(side) if not s.is_kite and not rs._held(state, s)]
+
+
+def ask(rs: SkyGalleons, ctx: Context[Board]) -> None:
+    """With the variant on, each side plots half of each ship's move with its orders, in secret (SG-ERR-24)."""
+    if not ctx.option("plotted_movement"):
+        return
+    for side in ctx.board.sides_fighting():
+        ships = [s.name for s in plotters(rs, ctx.state, side)]
+        if ships:
+            ctx.request(
+                side,
+                PLOT,
+                rule="SG-ERR-24",
+                default=default(rs, ctx.state, side),
+                secret=True,
+                prompt='plot half of each ship\'s move: {"plots": {ship: [steps]}}; a ship left out does not move '
+                "this turn",
+                ships=ships,
+            )
+
+
+def default(rs: SkyGalleons, state: BattleState[Board], side: str) -> JSON:
+    """Each ship's default move within its plotting allowance: no move, or its held course's first half."""
+    return {"plots": {s.name: list[JSON](rs.default_move(state, s)) for s in plotters(rs, state, side)}}
+
+
+def problem(rs: SkyGalleons, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
+    """A side's plots: a plain plan for each of its plotting ships, at most its share, legal as a move."""
+    shape = 'plots are {"plots": {ship: [steps]}}, a plain list of steps for each ship'
+    if not isinstance(choice, dict) or set(choice) != {"plots"} or not isinstance(choice["plots"], dict):
+        return Rejection("SG-ERR-24", shape)
+    ships = {s.name: s for s in plotters(rs, state, side)}
+    for name, steps in choice["plots"].items():
+        if name not in ships:
+            return Rejection("SG-ERR-24", f"{name} does not plot: your plotting ships are {sorted(ships)}")
+        if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
+            return Rejection("SG-ERR-24", shape)
+        most = share(rs.allowance(state, ships[name], plotted=False).speed)
+        if movement.plan_cost([str(t) for t in steps]) > most:
+            return Rejection("SG-ERR-24", f"{name} plots half her movement at most: {most} MP")
+        wrong = rs._move_problem(state, ships[name], steps)
+        if wrong is not None:
+            return Rejection(wrong.clause, f"{name}: {wrong.reason}")
+    return None
+
+
+def candidates(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[JSON]:
+    """The default, and every ship straight ahead as far as its plot allows."""
+    found: list[JSON] = [default(rs, state, side)]
+    ahead: dict[str, JSON] = {}
+    for record in plotters(rs, state, side):
+        for hexes in range(rs.allowance(state, record).speed, -1, -1):
+            if rs._move_problem(state, record, [movement.AHEAD] * hexes) is None:
+                ahead[record.name] = [movement.AHEAD] * hexes
+                break
+    if {"plots": ahead} != found[0]:
+        found.append({"plots": ahead})
+    return found
+
+
+def made(rs: SkyGalleons, ctx: Context[Board]) -> None:
+    """The plots, revealed with the orders, kept for after the initiative; a plotting ship left out plotted
+    nothing (SG-ERR-24)."""
+    if not ctx.option("plotted_movement"):
+        return
+    plots: dict[str, JSON] = {}
+    for answer in ctx.board.decided:
+        if answer.kind == PLOT:
+            plots.update(read_object(read_object(answer.choice)["plots"]))
+    for side in ctx.board.sides_fighting():
+        for record in plotters(rs, ctx.state, side):
+            plots.setdefault(record.name, [])
+    if plots:
+        ctx.emit("plots", {"plots": plots, "clauses": ["SG-ERR-24"]})
+
+
+def begin(rs: SkyGalleons, ctx: Context[Board]) -> bool:
+    """Once the movement order is known, the plotted moves go first, if there are any (SG-ERR-25)."""
+    if not ctx.board.plots:
+        return False
+    ctx.begin_phase("plotted movement")
+    rs._stage(ctx, STAGE)
+    return True
+
+
+def order(board: Board) -> list[str]:
+    """The plotted moves in the order they are carried out: the turn's movement order, each side's ships in
+    scenario order."""
+    return [s.name for side in board.order for s in board.ships if s.side == side and s.name in board.plots]
+
+
+def carry_out(rs: SkyGalleons, ctx: Context[Board]) -> None:
+    """Carry out the plotted moves one ship at a time (a move that will run into a ship waits for its answer,
+    avoidance.py), then the first Movement Phase (SG-ERR-25)."""
+    from battles.rules.sky_galleons import avoidance  # avoidance hands its held plotted moves back here
+
+    for name in order(ctx.board):
+        if name in ctx.board.plotted:
+            continue
+        record = ctx.board.ship(name)
+        steps = still_possible(rs, ctx.state, record, list(ctx.board.plots[name]))
+        if not steps or not ctx.board.in_fight(record) or rs._held(ctx.state, record):
+            ctx.emit("plotted move", {"ship": name, "mp": 0, "cap": 0, "clauses": ["SG-ERR-25"]}, ships=[name])
+            continue
+        if avoidance.ask(rs, ctx, name, list[JSON](steps)):
+            return
+        move(rs, ctx, name, steps)
+    rs._next_phase(ctx, 1)
+
+
+def still_possible(rs: SkyGalleons, state: BattleState[Board], record: ShipRecord, steps: list[str]) -> list[str]:
+    """The plot as far as the ship can still carry it out: damage taken since it was written (a collision in
+    another ship's plotted move) may have cut its allowance. Nothing if not even its start is possible."""
+    if not state.board.in_fight(record):
+        return []
+    for end in range(len(steps), 0, -1):
+        if rs._move_problem(state, record, list[JSON](steps[:end])) is None:
+            return steps[:end]
+    return []
+
+
+def resume(rs: SkyGalleons, ctx: Context[Board], name: str, steps: list[str]) -> None:
+    """A plotted move held for collision avoidance goes ahead; the next ones follow on the next advance."""
+    rs._stage(ctx, STAGE)
+    move(rs, ctx, name, steps)
+
+
+def move(rs: SkyGalleons, ctx: Context[Board], name: str, steps: list[str]) -> None:
+    """One plotted move, and what it leaves the ship for its own phase: as many MP as it spent, none if a
+    collision stopped it (SG-ERR-25, SG-COL-04)."""
+    first = len(ctx.events)
+    rs._carry_out(ctx, name, steps)
+    done = ctx.events[first:]
+    spent = sum(read_int(e.data["cost"]) for e in done if e.kind == "moved" and e.data["ship"] == name)
+    stopped = any(e.kind == "collision" and e.data["ship"] == name for e in done)
+    data = {"ship": name, "mp": spent, "cap": 0 if stopped else spent}
+    ctx.emit("plotted move", {**data, "clauses": ["SG-ERR-25"] + (["SG-COL-04"] if stopped else [])}, ships=[name])
