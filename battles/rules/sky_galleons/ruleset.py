@@ -2120,12 +2120,17 @@ class SkyGalleons(BaseRuleset[Board]):
         if notes or rolled or clauses:
             names = sorted({str(n["ship"]) for n in notes} | set(changed))
             ctx.emit("effects", {"notes": notes, "rolls": rolled, "clauses": list(clauses)}, ships=names)
+        downed = []
         for name, record in changed.items():
             before = ctx.board.ship(name)
             if record != before:
                 ctx.emit("ship", {"ship": name, "record": record.to_json()}, ships=[name])
                 if before.afloat and not record.afloat and name not in ctx.board.out:
-                    self._out(ctx, name, CRASHED, "is destroyed", ["SG-DMG-16", "SG-ALT-10"])
+                    downed.append(name)
+        # Every changed record is folded before a wreck frees its grapples and boarders, so that a record
+        # worked out before she went down (her grappled firer's) cannot bring a cut grapple back.
+        for name in downed:
+            self._out(ctx, name, CRASHED, "is destroyed", ["SG-DMG-16", "SG-ALT-10"])
 
     # --- the fold -----------------------------------------------------------------------------------------
 

@@ -587,3 +587,37 @@ def test_a_tow_needs_a_grapple_and_a_friend_or_a_prize() -> None:
     state, _, request = drive(state, lambda s, r: None, seed, at(ORDERS, "a"))
     assert request is not None
     assert refused(state, request, {"crew": [], "strike": [], "tow": [["Tug", "Hulk"]]}, seed).clause == "SG-TOW-01"
+
+
+@pytest.mark.rule("SG-GRAP-10")
+def test_a_ship_shot_down_by_the_ship_grappled_to_her_frees_her_for_good() -> None:
+    """Fire that destroys the grappled enemy cuts the grapple on both ships: the firer's own record, worked out
+    with the shot (and listed after hers), must not bring it back."""
+    for n in range(60):
+        seed = f"grapple-shot-down-{n}".encode()
+        state = alongside(seed)
+        runner, reaver = state.board.ship("Runner"), state.board.ship("Reaver")
+        rows = [replace(row, hits=row.boxes) for row in reaver.hull_rows]
+        rows[-1] = replace(rows[-1], hits=rows[-1].boxes - 1)  # one box left, at her last row's height
+        low = rows[-1].altitude
+        reaver = replace(reaver, hull_rows=tuple(rows), altitude=low)
+        state = replace(state, board=state.board.with_ship(reaver).with_ship(replace(runner, altitude=low)))
+        state, _, request = drive(state, orders(), seed, at(FIRE))
+        assert request is not None
+        guns = [
+            {"ship": "Runner", "gun": s.gun_id, "target": "Reaver"}
+            for s in RS.solutions(state, "b")
+            if s.firer == "Runner" and s.target == "Reaver"
+        ]
+        state, _, _ = drive(
+            state,
+            lambda s, r, guns=guns: {"shots": guns} if r.kind == FIRE and r.side == "b" else orders()(s, r),
+            seed,
+            lambda s, r: s.turn == 2,
+        )
+        if state.board.ship("Reaver").afloat:
+            continue
+        assert state.board.ship("Runner").grappled_with == ()
+        assert RS.check_invariants(state) == []
+        return
+    pytest.fail("no seed in 60 shot the Reaver down")
