@@ -327,7 +327,8 @@ def _kills(log: _Log, side: str, ship: ShipRecord, men: int, *, leaders: bool) -
     if men <= 0:
         return 0
     base = cint("boarding", "leaders_kill_on_at_least" if leaders else "kills_on_at_least")
-    bonus = int(close_tables()["boarding"]["crew_quality_bonus_per_die"][ship.crew_quality])
+    quality = ship.boarding_quality or ship.crew_quality  # High Martians board better (SG-HM-07)
+    bonus = int(close_tables()["boarding"]["crew_quality_bonus_per_die"][quality])
     on = base - bonus
     who = "officers and marines" if leaders else "men"
     faces = log.roll(
@@ -335,7 +336,7 @@ def _kills(log: _Log, side: str, ship: ShipRecord, men: int, *, leaders: bool) -
         ship=ship.name,
         clauses=["SG-BRD-14", *(["SG-CQ-09"] if bonus else [])],
         count=men,
-        needed=f"each die {on}+" + (f" ({base}+, {ship.crew_quality} +{bonus})" if bonus else "") + " kills",
+        needed=f"each die {on}+" + (f" ({base}+, {quality} +{bonus})" if bonus else "") + " kills",
         judge=lambda faces, _total: f"{sum(1 for f in faces if f >= on)} killed",
     )
     return sum(1 for face in faces if face >= on)

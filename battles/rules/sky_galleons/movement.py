@@ -110,6 +110,8 @@ class Terrain:
     cols: int
     rows: int
     heights: Mapping[Hex, str] = field(default_factory=dict)
+    # Named areas of the map (the city, its island, the fortress...) that scenario rules name (maps.py).
+    zones: Mapping[str, frozenset[Hex]] = field(default_factory=dict)
 
     def on_map(self, hex_: Hex) -> bool:
         col, row = hexgrid.to_odd_q(hex_)

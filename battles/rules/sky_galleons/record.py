@@ -768,6 +768,9 @@ class ShipRecord:
     endurance: int | None = None
     endurance_used: int | None = None
     coal_lost: int | None = None
+    # The crew's quality in boarding actions when it differs from its quality for everything else: High
+    # Martians are Green but board as Trained or Crack (SG-HM-07, SG-SCN-28). JSON only when set.
+    boarding_quality: str | None = None
 
     # -- hull and altitude --
 
@@ -983,7 +986,7 @@ class ShipRecord:
         "grappled_with",
     )
     AGILITY_KEYS = ("agility_speed", "endurance", "endurance_used", "coal_lost")
-    OPTIONAL_KEYS = ("marine_arms", "marines_fired", "ordnance", "emplacement", *AGILITY_KEYS)
+    OPTIONAL_KEYS = ("marine_arms", "marines_fired", "ordnance", "emplacement", *AGILITY_KEYS, "boarding_quality")
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -1015,7 +1018,7 @@ class ShipRecord:
             "boarding": self.boarding,
             "grappled_with": list(self.grappled_with),
         }
-        for key in ("marine_arms", "marines_fired", "emplacement"):
+        for key in ("marine_arms", "marines_fired", "emplacement", "boarding_quality"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         if self.ordnance:
@@ -1074,6 +1077,9 @@ class ShipRecord:
             if data.get("emplacement") is None
             else _choice(data, "emplacement", ostrs("record", "emplacements")),
             **{key: _opt_int(data, key) for key in cls.AGILITY_KEYS},
+            boarding_quality=None
+            if data.get("boarding_quality") is None
+            else _choice(data, "boarding_quality", tstrs("ship_record", "crew_qualities")),
         )
         check_record(record)
         return record

@@ -30,7 +30,17 @@ from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import agility, close_action, combat, movement, scenario
+from battles.rules.sky_galleons import (
+    agility,
+    close_action,
+    combat,
+    maps,
+    movement,
+    scenario,
+    setup_rules,
+    special_rules,
+    victory,
+)
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.movement import PlanError, Terrain
@@ -59,6 +69,8 @@ POSITION = "relative position"
 FIRE = "fire"
 AVOID = "avoid"
 BOARD = "board"
+CREW_CHOICE = "crack crew"  # SG-SCN-44: the side picks its ship with the Crack crew
+REINFORCE = "reinforcement"  # SG-SCN-24: the side picks its new ship and where it lands
 
 # Why a ship is out of the fight
 CRASHED = "crashed"
@@ -71,6 +83,7 @@ CAPTURED = "captured"
 SETUP, PLACEMENT, UPKEEP, ORDERS_STAGE, FIRST_STAGE = "setup", "placement", "upkeep", "orders", "first player"
 PHASE_START, MOVING, POSITIONS, FIRING, PHASE_END = "phase start", "moving", "positions", "fire", "phase end"
 AVOIDING, BOARDING = "avoiding", "boarding"
+CREW_STAGE, REINFORCING = "crew choice", "reinforcing"
 
 
 @dataclass(frozen=True)
@@ -122,6 +135,10 @@ class Board:
     kite_dice: Mapping[str, int] = field(default_factory=dict)
     # Tows: the towed ship -> (its tower, the turn the cable was rigged); it tows from the next turn (SG-TOW-03).
     tows: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    # The scenario's set-up, special rules and victory with their parameters (scenario.Scenario.rules_json),
+    # and what those rules keep track of (special_rules, victory): key -> JSON, changed by "mark" events.
+    scenario_rules: Mapping[str, JSON] = field(default_factory=dict)
+    marks: Mapping[str, JSON] = field(default_factory=dict)
 
     def tower_of(self, name: str) -> str | None:
         return self.tows[name][0] if name in self.tows else None
@@ -303,6 +320,7 @@ class SkyGalleons(BaseRuleset[Board]):
             crew_at_start={s.name: s.crew_aboard for s in ships},
             # Kites need a wind: a scenario that sets none rolls it (SG-WIND-01, SG-KITE-01).
             wind_rule="roll" if found.wind is None and any(s.is_kite for s in ships) else found.wind,
+            scenario_rules=found.rules_json(),
         )
         return Setup(sides=board.side_order, board=board)
 
@@ -314,6 +332,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 "cols": board.terrain.cols,
                 "rows": board.terrain.rows,
                 "heights": [[h.q, h.r, level] for h, level in sorted(board.terrain.heights.items())],
+                "zones": maps.zones_to_json(board.terrain),
             },
             "ships": [ship.to_json() for ship in board.ships],
             "roles": dict(board.roles),
@@ -347,6 +366,8 @@ class SkyGalleons(BaseRuleset[Board]):
             "captured": dict(board.captured),
             "kite_dice": dict(board.kite_dice),
             "tows": {k: [t, n] for k, (t, n) in board.tows.items()},
+            "scenario_rules": dict(board.scenario_rules),
+            "marks": dict(board.marks),
         }
 
     def board_from_json(self, data: JSON) -> Board:
@@ -359,6 +380,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 cols=read_int(terrain["cols"]),
                 rows=read_int(terrain["rows"]),
                 heights={Hex(read_int(q), read_int(r)): str(level) for q, r, level in _triples(terrain["heights"])},
+                zones=maps.zones_from_json(terrain.get("zones", {})),
             ),
             ships=tuple(ShipRecord.from_json(s) for s in read_list(d["ships"])),
             roles={str(k): str(v) for k, v in read_object(d["roles"]).items()},
@@ -392,6 +414,8 @@ class SkyGalleons(BaseRuleset[Board]):
             captured={str(k): str(v) for k, v in read_object(d["captured"]).items()},
             kite_dice=_counts(d["kite_dice"]),
             tows={str(k): _crossing(v) for k, v in read_object(d["tows"]).items()},
+            scenario_rules=read_object(d.get("scenario_rules", {})),
+            marks=read_object(d.get("marks", {})),
         )
 
     def ai_policy(self, seed: bytes, side: str) -> Any:
@@ -442,7 +466,10 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def allowance(self, state: BattleState[Board], record: ShipRecord) -> movement.Allowance:
         """The movement allowance, less what the ship spent avoiding rams and grapples this turn (SG-RAM-05);
-        a kite's from its movement die and the wind (SG-KITE-02/04)."""
+        a kite's from its movement die and the wind (SG-KITE-02/04); none for a ship hove to (SG-SCN-17)."""
+        return special_rules.held_still(state.board, record, self._allowance(state, record))
+
+    def _allowance(self, state: BattleState[Board], record: ShipRecord) -> movement.Allowance:
         board = state.board
         avoided = board.avoiding.get(record.name, 0)
         last = board.last_moved.get(record.name, 0)
@@ -492,6 +519,10 @@ class SkyGalleons(BaseRuleset[Board]):
             self._firing(ctx)
         elif stage == PHASE_END:
             self._phase_end(ctx)
+        elif stage == CREW_STAGE:
+            self._crew_chosen(ctx)
+        elif stage == REINFORCING:
+            self._reinforced(ctx)
         else:  # pragma: no cover - a board can only hold the stages above
             raise ValueError(f"unknown stage {stage!r}")
 
@@ -508,13 +539,51 @@ class SkyGalleons(BaseRuleset[Board]):
             ctx.emit("wind", {"direction": rolled.total - 1})
         elif isinstance(board.wind_rule, int):
             ctx.emit("wind", {"direction": board.wind_rule})
+        if not self._ask_crew_choice(ctx):
+            self._set_up_ships(ctx)
+
+    def _set_up_ships(self, ctx: Context[Board]) -> None:
+        board = ctx.board
         if board.setup_kind == "placement":
-            order = self._roll_off(ctx, list(board.side_order), "set-up order", low_first=True)
+            fixed = [str(side) for side in read_list(board.scenario_rules.get("order", []))]
+            order = fixed or self._roll_off(ctx, list(board.side_order), "set-up order", low_first=True)
             placing = [s.name for side in order for s in board.ships if s.side == side]
             ctx.emit("placement order", {"sides": order, "ship_order": placing})
             self._stage(ctx, PLACEMENT)
         else:
+            self._marks(ctx, setup_rules.fixed_entry_marks(board), "enters by the {} edge", "SG-SCN-04")
             self._begin_turn(ctx)
+
+    def _marks(self, ctx: Context[Board], marks: Mapping[str, JSON], what: str, clause: str) -> None:
+        for key, value in marks.items():
+            special_rules.mark(ctx, key, value, what.format(value), [clause])
+
+    def _ask_crew_choice(self, ctx: Context[Board]) -> bool:
+        """SG-SCN-44: the side picks the ship with the Crack crew before anyone sets up."""
+        rule = special_rules.pending_crew_choice(ctx.board)
+        if rule is None:
+            return False
+        self._stage(ctx, CREW_STAGE)
+        ctx.request(
+            str(rule["side"]),
+            CREW_CHOICE,
+            rule="SG-SCN-44",
+            options=special_rules.crew_choice_options(ctx.board, rule),
+            prompt=f"which ship has the {rule['quality']} crew"
+            + (f" (her marines carry {rule['marine_arms']})" if rule.get("marine_arms") else ""),
+        )
+        return True
+
+    def _crew_chosen(self, ctx: Context[Board]) -> None:
+        rule = special_rules.pending_crew_choice(ctx.board)
+        answer = next(a for a in ctx.board.decided if a.kind == CREW_CHOICE)
+        assert rule is not None
+        chosen = special_rules.with_crack_crew(ctx.board.ship(str(answer.choice)), rule)
+        special_rules.commit(ctx, chosen)
+        key = special_rules.crew_choice_key(str(rule["side"]))
+        special_rules.mark(ctx, key, chosen.name, f"{chosen.name} has the {rule['quality']} crew", ["SG-SCN-44"])
+        if not self._ask_crew_choice(ctx):
+            self._set_up_ships(ctx)
 
     def _roll_off(self, ctx: Context[Board], sides: list[str], purpose: str, *, low_first: bool) -> list[str]:
         """Each side rolls 1d6; ties roll again among themselves (SG-SEQ-03 says nothing of ties). Returns
@@ -548,6 +617,8 @@ class SkyGalleons(BaseRuleset[Board]):
                     },
                     ships=[board.asking],
                 )
+                entry = setup_rules.entry_marks(board, board.ship(board.asking), hex_)
+                self._marks(ctx, entry, "enters by the {} edge", "SG-SCN-04")
         order = [name for name in ctx.board.placing if name not in ctx.board.placed]
         if not order:
             self._begin_turn(ctx)
@@ -569,14 +640,21 @@ class SkyGalleons(BaseRuleset[Board]):
         """The scenario's position if it is still legal, else the first legal hex in map order."""
         assert record.position is not None
         col, row = hexgrid.to_odd_q(record.position)
-        first: JSON = {"hex": [col, row], "facing": record.facing, "altitude": record.altitude}
+        first: JSON = setup_rules.default_spot(state.board, record) or {
+            "hex": [col, row],
+            "facing": record.facing,
+            "altitude": record.altitude,
+        }
         if self._placement_problem(state, record, first) is None:
             return first
         for hex_ in state.board.terrain.hexes():
             col, row = hexgrid.to_odd_q(hex_)
-            spot: JSON = {"hex": [col, row], "facing": record.facing, "altitude": record.altitude}
-            if self._placement_problem(state, record, spot) is None:
-                return spot
+            landed = setup_rules.starts_landed(setup_rules.side_setup(state.board, record.side))
+            altitude = state.board.terrain.ground(hex_) if landed else record.altitude
+            for facing in (record.facing, *range(6)):
+                spot: JSON = {"hex": [col, row], "facing": facing, "altitude": altitude}
+                if self._placement_problem(state, record, spot) is None:
+                    return spot
         return first  # pragma: no cover - a scenario whose map cannot hold its ships is refused at set-up
 
     def _placement_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
@@ -597,8 +675,12 @@ class SkyGalleons(BaseRuleset[Board]):
             return Rejection("SG-ALT-01", f"altitude is one of {list(altitude_levels())}")
         if altitude_level(str(altitude)) > altitude_level(ceiling):
             return Rejection("SG-ALT-03", f"{record.name} cannot fly above {ceiling}")
-        if altitude_level(str(altitude)) <= altitude_level(board.terrain.ground(hex_)):
+        landed = setup_rules.lands_at(board, record, hex_, str(altitude))
+        if altitude_level(str(altitude)) <= altitude_level(board.terrain.ground(hex_)) and not landed:
             return Rejection("SG-ALT-02", "the land there is as high as that")
+        problem = setup_rules.placement_problem(board, record, hex_, read_int(choice["facing"]), str(altitude))
+        if problem is not None:
+            return problem
         for other in board.ships:
             placed_enemy = other.name in board.placed and other.side != record.side and other.position is not None
             if (
@@ -611,7 +693,8 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _begin_turn(self, ctx: Context[Board]) -> None:
         if ctx.state.turn >= ctx.board.turn_limit:
-            self._end(ctx, None, f"turn limit {ctx.board.turn_limit} reached")
+            ended = victory.at_turn_limit(ctx.board)
+            self._end(ctx, ended.winner, ended.reason, ended.clauses)
             return
         ctx.begin_turn()
         ctx.begin_phase("initiative")
@@ -631,8 +714,47 @@ class SkyGalleons(BaseRuleset[Board]):
                 self._capture(ctx, record.name, boarders[0].side, what, ["SG-CREW-03"])
             elif self.speed(record, ctx.board) == 0:
                 self._out(ctx, record.name, STRUCK, "every officer lost and the ship cannot move", ["SG-CREW-03"])
-        if self._check_victory(ctx):
+        special_rules.upkeep(ctx)  # the scenario's own bookkeeping (SG-SCN-24, SG-SCN-38..40)
+        if self._check_victory(ctx, initiative=True):
             return
+        if not self._ask_reinforcement(ctx):
+            self._ask_orders(ctx)
+
+    def _ask_reinforcement(self, ctx: Context[Board]) -> bool:
+        """SG-SCN-24: a reinforcement due is chosen and landed before the orders."""
+        for rule in special_rules.rules(ctx.board, "reinforcements"):
+            side = str(rule["side"])
+            due = read_int(ctx.board.marks.get(special_rules.due_key(rule), 0))
+            came = read_int(ctx.board.marks.get(f"reinforcements came {side}", 0))
+            if due > came and special_rules.arrival_hexes(ctx.board, rule):
+                self._stage(ctx, REINFORCING, asking=side)
+                ctx.request(
+                    side,
+                    REINFORCE,
+                    rule="SG-SCN-24",
+                    default=special_rules.reinforcement_default(ctx.board, rule),
+                    prompt=f'another ship: {{"class": one of {rule["classes"]}, "hex": [col, row] in the '
+                    f'{rule["arrive"]}, "facing": 0-5}}, landed',
+                )
+                return True
+        return False
+
+    def _reinforced(self, ctx: Context[Board]) -> None:
+        side = ctx.board.asking
+        rule = next(r for r in special_rules.rules(ctx.board, "reinforcements") if r["side"] == side)
+        answer = next(a for a in ctx.board.decided if a.kind == REINFORCE)
+        came = read_int(ctx.board.marks.get(f"reinforcements came {side}", 0)) + 1
+        record = special_rules.reinforcement(ctx.board, rule, read_object(answer.choice), came)
+        ctx.emit(
+            "reinforcement",
+            {"record": record.to_json(), "clauses": ["SG-SCN-24"]},
+            ships=[record.name],
+        )
+        special_rules.mark(ctx, f"reinforcements came {side}", came, f"{record.name} joins {side}", ["SG-SCN-24"])
+        if not self._ask_reinforcement(ctx):
+            self._ask_orders(ctx)
+
+    def _ask_orders(self, ctx: Context[Board]) -> None:
         self._stage(ctx, ORDERS_STAGE)
         advanced = bool(ctx.option("advanced"))
         for side in ctx.board.sides_fighting():  # SG-SEQ-02, asked of all sides at once
@@ -904,6 +1026,7 @@ class SkyGalleons(BaseRuleset[Board]):
         target = ctx.board.ship(target_name)
         if (
             target_name in ctx.board.avoiding
+            or special_rules.hove_to(ctx.board, target_name)  # SG-SCN-17: she waits to be taken
             or close_action.immobilized(target)
             or target.stunned(self.now(ctx.state))
             or target.grappled_with
@@ -1403,7 +1526,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     solution = combat.fire_solution(
                         ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
                     )
-                    if solution.allowed:
+                    if solution.allowed and special_rules.shot_problem(board, ship, target) is None:
                         found.append(solution)
         return found
 
@@ -1544,6 +1667,9 @@ class SkyGalleons(BaseRuleset[Board]):
             attackers = [s for s in self.boarders_on(ctx.board, target) if s.side == side]
             if not attackers:
                 continue
+            if special_rules.offers_no_resistance(ctx.board, target):
+                self._capture(ctx, target, side, "boarded: she offers no resistance", ["SG-SCN-17"])
+                continue
             fight = close_action.boarding_round(
                 attackers,
                 defender,
@@ -1574,17 +1700,22 @@ class SkyGalleons(BaseRuleset[Board]):
 
     # --- ends ---------------------------------------------------------------------------------------------
 
-    def _check_victory(self, ctx: Context[Board]) -> bool:
-        """SG-SCN-06 (last_flying): the battle ends when one side, or none, has a ship left in the fight."""
-        sides = ctx.board.sides_fighting()
-        if len(sides) > 1:
+    def _check_victory(self, ctx: Context[Board], *, initiative: bool = False) -> bool:
+        """The scenario's victory condition (victory.py; SG-SCN-06 last_flying by default), after the special
+        rules note what they track; ``initiative``: checked in the Initiative Phase."""
+        turn = ctx.state.turn
+        special_rules.emit_marks(ctx, special_rules.marks_now(ctx.board, turn))
+        special_rules.emit_marks(ctx, victory.seize_marks(ctx.board, turn, initiative=initiative))
+        result = victory.check(ctx.board)
+        if result is None:
             return False
-        winner = sides[0] if sides else None
-        self._end(ctx, winner, "the last captain flying" if winner else "no captain left flying")
+        self._end(ctx, result.winner, result.reason, result.clauses)
         return True
 
-    def _end(self, ctx: Context[Board], winner: str | None, reason: str) -> None:
-        ctx.emit("result", {"winner": winner, "reason": reason, "clauses": ["SG-SCN-06"]})
+    def _end(
+        self, ctx: Context[Board], winner: str | None, reason: str, clauses: Sequence[str] = ("SG-SCN-06",)
+    ) -> None:
+        ctx.emit("result", {"winner": winner, "reason": reason, "clauses": list(clauses)})
         ctx.end_battle(winner, reason)
 
     def _out(self, ctx: Context[Board], name: str, reason: str, what: str, clauses: Sequence[str]) -> None:
@@ -1744,6 +1875,19 @@ class SkyGalleons(BaseRuleset[Board]):
             return replace(board, wind=read_int(data["direction"]))
         if kind == "kite die":
             return replace(board, kite_dice={**board.kite_dice, str(data["ship"]): read_int(data["die"])})
+        if kind == "mark":
+            marks = {k: v for k, v in board.marks.items() if k != data["key"]}
+            if data["value"] is not None:
+                marks[str(data["key"])] = data["value"]
+            return replace(board, marks=marks)
+        if kind == "reinforcement":
+            record = ShipRecord.from_json(data["record"])
+            return replace(
+                board,
+                ships=(*board.ships, record),
+                roles={**board.roles, record.name: "warship"},
+                crew_at_start={**board.crew_at_start, record.name: record.crew_aboard},
+            )
         if kind == TURN:
             return replace(
                 board,
@@ -1781,6 +1925,9 @@ class SkyGalleons(BaseRuleset[Board]):
             return self._fire_problem(state, request.side, choice)
         if request.kind == BOARD:
             return self._board_problem(state, request.side, choice)
+        if request.kind == REINFORCE:
+            rule = next(r for r in special_rules.rules(board, "reinforcements") if r["side"] == request.side)
+            return special_rules.reinforcement_problem(board, rule, choice)
         return None
 
     def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
@@ -1796,12 +1943,17 @@ class SkyGalleons(BaseRuleset[Board]):
             steps = choice
         if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
             return Rejection("SG-MOV-01", shape)
+        problem = special_rules.before_move_problem(state.board, record, choice)
+        if problem is not None:
+            return problem
+        allowed = self.allowance(state, record)
         try:
-            path = movement.trace(
-                record, [str(t) for t in steps], allowed=self.allowance(state, record), terrain=state.board.terrain
-            )
+            path = movement.trace(record, [str(t) for t in steps], allowed=allowed, terrain=state.board.terrain)
         except PlanError as error:
             return Rejection(error.clause, error.reason)
+        problem = special_rules.move_problem(state.board, record, path, held=allowed.held_speed is not None)
+        if problem is not None:
+            return problem
         if isinstance(choice, dict):
             return self._attack_problem(state, record, move_parts(choice)[1], path)
         return None
@@ -1868,7 +2020,9 @@ class SkyGalleons(BaseRuleset[Board]):
             return Rejection("SG-SEQ-02", f"{', '.join(sorted(lists))} are lists")
         own = {s.name: s for s in state.board.fighting(side)}
         records = dict(own)
-        problem = self._close_orders_problem(state, side, choice, records) if advanced else None
+        problem = special_rules.orders_problem(state.board, side, choice)
+        if problem is None and advanced:
+            problem = self._close_orders_problem(state, side, choice, records)
         if problem is not None:
             return problem
         crew, strike = read_list(lists["crew"]), read_list(lists["strike"])
@@ -2018,6 +2172,9 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             if not solution.allowed:
                 return Rejection(solution.clause, solution.describe)
+            problem = special_rules.shot_problem(board, board.ship(ship), board.ship(target))
+            if problem is not None:
+                return problem
         return None
 
     def candidates(self, state: BattleState[Board], request: DecisionRequest) -> Sequence[JSON]:
@@ -2114,7 +2271,9 @@ class SkyGalleons(BaseRuleset[Board]):
                         steps = movement.trace(record, plan, allowed=allowed, terrain=state.board.terrain)
                     except PlanError:
                         continue
-                    found.append((plan, steps))
+                    held = allowed.held_speed is not None
+                    if special_rules.move_problem(state.board, record, steps, held=held) is None:
+                        found.append((plan, steps))
         return found
 
     def fire_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
@@ -2196,7 +2355,12 @@ class SkyGalleons(BaseRuleset[Board]):
                 problems.append(f"{ship.name}'s boarders are aboard {ship.boarding}, which is not in the battle")
         if state.turn > board.turn_limit:
             problems.append(f"turn {state.turn} past the limit {board.turn_limit}")
-        if state.over and len(board.sides_fighting()) > 1 and state.turn < board.turn_limit:
+        if (
+            state.over
+            and victory.ends_only_with_one_side(board)
+            and len(board.sides_fighting()) > 1
+            and state.turn < board.turn_limit
+        ):
             problems.append("the battle ended with two sides still in the fight before the turn limit")
         return problems
 

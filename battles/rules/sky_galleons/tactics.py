@@ -37,7 +37,7 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import close_action, combat, movement
+from battles.rules.sky_galleons import close_action, combat, movement, scenario_ai
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
@@ -210,8 +210,9 @@ def beaten(board: Board, record: ShipRecord) -> bool:
 
 
 def running(board: Board, record: ShipRecord) -> bool:
-    """Merchants always run from warships; beaten ships run from everyone."""
-    return is_merchant(board, record) or beaten(board, record)
+    """Merchants always run from warships; beaten ships run from everyone; and a ship the scenario wants
+    gone runs (scenario_ai: free to escape, or carrying off its prize)."""
+    return is_merchant(board, record) or beaten(board, record) or scenario_ai.runs_now(board, record)
 
 
 def enemies(board: Board, side: str) -> list[ShipRecord]:
@@ -371,11 +372,15 @@ def target_key(board: Board, ship: ShipRecord, enemy: ShipRecord) -> tuple[float
 
 
 def side_target(board: Board, side: str) -> str | None:
-    """The enemy the whole side concentrates on: the best by the sum of its ships' keys."""
+    """The enemy the whole side concentrates on: the ship it is out to seize, else the best by the sum of
+    its ships' keys."""
     ours = board.fighting(side)
     theirs = enemies(board, side)
     if not ours or not theirs:
         return None
+    wanted = scenario_ai.prize(board, side)
+    if wanted is not None:
+        return wanted
     return min(theirs, key=lambda e: (sum(target_key(board, s, e)[0] for s in ours), e.name)).name
 
 
@@ -386,6 +391,8 @@ def ship_target(board: Board, ship: ShipRecord) -> ShipRecord | None:
         return None
     own = min(theirs, key=lambda e: target_key(board, ship, e))
     focus = side_target(board, ship.side)
+    if focus is not None and focus == scenario_ai.prize(board, ship.side):
+        return board.ship(focus)
     if focus is not None and focus != own.name:
         chosen = board.ship(focus)
         if target_key(board, ship, chosen)[0] <= target_key(board, ship, own)[0] + 4:
@@ -536,7 +543,9 @@ def flee_score(view: Sight, path: Path) -> float:
     if path.ends == movement.LEFT_MAP:
         return ESCAPES
     at = path.end
-    score = -1.0 * edge_distance(board.terrain, at.hex) - 0.5 * min(exit_steps(board.terrain, at), 30)
+    edges = scenario_ai.exit_edges(board, record.side)  # a side that may leave by one edge only runs for it
+    steps = exit_steps(board.terrain, at) if scenario_ai.leaves_by(board.terrain, at.hex, at.facing, edges) else 30
+    score = -1.0 * scenario_ai.edge_distance(board.terrain, at.hex, edges) - 0.5 * min(steps, 30)
     chasers = [c.position for c in hunters(board, record.side) or view.foes if c.position is not None]
     if chasers:
         score += 0.3 * min(min(hexgrid.distance(at.hex, c) for c in chasers), 10)
@@ -578,6 +587,8 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
     focus = side_target(board, side)
     best: dict[tuple[str, str], tuple[float, FireSolution]] = {}
     for solution in rs.solutions(state, side):
+        if scenario_ai.spare(board, side, solution.target):
+            continue
         key = (solution.firer, solution.gun_id)
         worth = shot_worth(board, solution, focus)
         if key not in best or worth > best[key][0]:
@@ -684,7 +695,7 @@ def boarders_worth(record: ShipRecord) -> float:
 
 def quality_factor(record: ShipRecord) -> float:
     """A Crack crew's +1 a die (SG-CQ-09) kills half as often again."""
-    return 1.5 if record.crew_quality == "crack" else 1.0
+    return 1.5 if (record.boarding_quality or record.crew_quality) == "crack" else 1.0
 
 
 def can_lead_boarders(record: ShipRecord) -> bool:
@@ -759,11 +770,15 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
     for record in board.fighting(request.side):  # take a prize or a crippled friend in tow (SG-TOW-01, BRD-21)
         for name in record.grappled_with:
             other = board.ship(name)
-            if board.ally(record.side, other) and rs.ready_tow(state, record.name) is None:
+            towable = scenario_ai.may_tow(board, record.side, name)
+            if board.ally(record.side, other) and rs.ready_tow(state, record.name) is None and towable:
                 tows.append([record.name, name])
                 break
     orders: dict[str, JSON] = {"ram": rammers} if rammers else {}
-    for key, value in (("parties", parties), ("disband", disband), ("cut", cut), ("tow", tows)):
+    seizing = scenario_ai.seize_orders(board, request.side)  # SG-SCN-19: home with the prize's passenger
+    recall: list[JSON] = seizing.get("recall", [])
+    cut += seizing.get("cut", [])
+    for key, value in (("recall", recall), ("parties", parties), ("disband", disband), ("cut", cut), ("tow", tows)):
         if value:
             orders[key] = list[JSON](value)
     checked: dict[str, JSON] = {}
