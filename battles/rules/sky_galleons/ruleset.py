@@ -486,7 +486,9 @@ class SkyGalleons(BaseRuleset[Board]):
             sail = replace(
                 sailing.sail, run=max(sailing.sail.run - avoided, 0), beat=max(sailing.sail.beat - avoided, 0)
             )
-            return replace(sailing, speed=max(sailing.speed - avoided, 0), sail=sail)
+            # With nobody at the helm she holds last turn's speed only as far as the heading now allows.
+            held = None if sailing.held_speed is None else min(sailing.held_speed, sail.on(record.facing))
+            return replace(sailing, speed=max(sailing.speed - avoided, 0), sail=sail, held_speed=held)
         return movement.allowance(
             record, now=self.now(state), speed=max(self.speed(record) - avoided, 0), last_hexes=last
         )

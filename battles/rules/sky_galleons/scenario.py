@@ -180,8 +180,8 @@ def _terrain(data: Any) -> Terrain:
 
 SHIP_KEYS = ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role")
 # Added with the set-up rules: the marines' arms (SG-SAF-05), the crew's quality in boarding actions
-# (SG-HM-07) and a landed start (SG-SCN-23/36).
-SHIP_MORE_KEYS = ("marine_arms", "boarding_quality", "landed")
+# (SG-HM-07), a landed start (SG-SCN-23/36) and the owner's standing order for casualties (SG-DMG-18).
+SHIP_MORE_KEYS = ("marine_arms", "boarding_quality", "landed", "casualty_order")
 SIDE_DEFAULTS = ("crew_quality", "marine_arms", "boarding_quality")
 
 
@@ -198,6 +198,10 @@ def _ship(
     for key in ("crew_quality", "boarding_quality"):
         if data.get(key, quality) not in qualities:
             raise ScenarioError(f"{where}: {key} {data[key]!r} is not one of {list(qualities)}")
+    order = data.get("casualty_order")
+    posts = tstrs("casualty_order", "posts")
+    if order is not None and not (isinstance(order, list) and sorted(order) == sorted(posts)):
+        raise ScenarioError(f"{where}: casualty_order names every post once: {list(posts)}")
     arms = data.get("marine_arms")
     if arms is not None and arms not in marine_arms_known():
         raise ScenarioError(f"{where}: marine_arms {arms!r} is not one of {list(marine_arms_known())}")
@@ -235,6 +239,7 @@ def _ship(
         status="landed" if landed else record.status,
         marine_arms=None if arms is None else str(arms),
         boarding_quality=None if data.get("boarding_quality") is None else str(data["boarding_quality"]),
+        casualty_order=record.casualty_order if order is None else tuple(str(post) for post in order),
     )
     return ShipSetup(record, role)
 

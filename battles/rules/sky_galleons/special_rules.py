@@ -338,9 +338,13 @@ def offers_no_resistance(board: Board, name: str) -> bool:
 
 
 def orders_problem(board: Board, side: str, choice: Mapping[str, JSON]) -> Rejection | None:
-    """A noncombatant forms no boarding party, and a ship hove to is not towed (SG-SCN-17)."""
+    """A noncombatant forms no boarding party and does not strike (she surrenders by heaving to), and a ship
+    hove to is not towed (SG-SCN-17)."""
     quiet = noncombatants(board)
-    parties, tows = choice.get("parties"), choice.get("tow")
+    parties, tows, struck = choice.get("parties"), choice.get("tow"), choice.get("strike")
+    for name in struck if isinstance(struck, list) else []:
+        if name in quiet:
+            return Rejection("SG-SCN-17", f"{name} surrenders by heaving to and waits to be taken; she does not strike")
     for party in parties if isinstance(parties, list) else []:
         if isinstance(party, dict) and party.get("ship") in quiet:
             return Rejection("SG-SCN-17", f"{party['ship']} offers no resistance: she forms no boarding party")

@@ -129,7 +129,7 @@ def check(board: Board) -> Result | None:
     if kind == "last_flying":
         found = _last(board, board.sides_fighting(), "the last captain flying", "no captain left flying")
     elif kind == "last_in_the_air":
-        in_air = [s for s in board.side_order if any(r.status == "flying" for r in board.fighting(s))]
+        in_air = [s for s in board.side_order if any(r.status == "flying" for r in board.fighting(s))]  # not landed
         found = _last(board, in_air, "the last ship in the air", "no ship left in the air")
     elif kind == "escape":
         found = _escape(board, str(rule["ship"]), str(rule["pursuer"]))
@@ -258,7 +258,7 @@ def _disputed(board: Board, side: str, prize: str) -> bool:
 
 def ships_lost(board: Board, side: str) -> tuple[int, int]:
     """(ships out of the fight, ships the side has had)."""
-    mine = [s for s in board.ships if s.side == side]
+    mine = [s for s in board.ships if s.side == side and s.emplacement is None]  # ships, not the ground
     return sum(1 for s in mine if not board.in_fight(s)), len(mine)
 
 
