@@ -904,13 +904,14 @@ class SkyGalleons(BaseRuleset[Board]):
             record = ctx.board.ship(record.name)
             altitude, ends = movement.forced_drop(record, ctx.board.terrain)
             if altitude != record.altitude:
+                # A drop to the land crashes her in the same event: no state has her flying inside the ground.
+                crashed = {"crashed": True} if ends else {}
                 ctx.emit(
                     "forced drop",
-                    {"ship": record.name, "altitude": altitude, "clauses": ["SG-DMG-15"]},
+                    {"ship": record.name, "altitude": altitude, "clauses": ["SG-DMG-15"], **crashed},
                     ships=[record.name],
                 )
                 if ends:
-                    self._commit(ctx, {record.name: replace(ctx.board.ship(record.name), status="crashed")}, [])
                     self._out(ctx, record.name, CRASHED, "drops to the ground", ["SG-ALT-10"])
         self._stage(ctx, MOVING)
         self._ask_move(ctx)
@@ -1811,7 +1812,8 @@ class SkyGalleons(BaseRuleset[Board]):
             return replace(board.with_ship(moved), same_hex=same_hex, out=out)
         if kind == "forced drop":
             ship = board.ship(str(data["ship"]))
-            return board.with_ship(replace(ship, altitude=str(data["altitude"])))
+            status = "crashed" if data.get("crashed") else ship.status
+            return board.with_ship(replace(ship, altitude=str(data["altitude"]), status=status))
         if kind == "placed":
             ship = board.ship(str(data["ship"]))
             placed = _placed_at(ship, data)
@@ -2241,7 +2243,7 @@ class SkyGalleons(BaseRuleset[Board]):
         """Legal plans an AI may pick from (see ``traced_moves``)."""
         traced = self.traced_moves(state, record)
         found: list[JSON] = [list[JSON](plan) for plan, _ in traced]
-        found += self.attacks(state, record, traced)
+        found += [a for a in self.attacks(state, record, traced) if not special_rules.noncombatant(state.board, record)]
         if not found:
             fallback: list[JSON] = [*self.default_move(state, record)]
             found.append(fallback)
@@ -2308,7 +2310,8 @@ class SkyGalleons(BaseRuleset[Board]):
                     if self._orders_problem(state, side, {"crew": [change], "strike": []}) is None:
                         found.append({"crew": [change], "strike": []})
                         break
-            found.append({"crew": [], "strike": [ship.name]})
+            if special_rules.orders_problem(state.board, side, {"strike": [ship.name]}) is None:
+                found.append({"crew": [], "strike": [ship.name]})
         if state.options["advanced"]:
             found += self._close_orders_candidates(state, side)
         return found

@@ -312,6 +312,10 @@ def noncombatants(board: Board) -> set[str]:
     return {str(rule["ship"]) for rule in rules(board, "noncombatant")}
 
 
+def noncombatant(board: Board, record: ShipRecord) -> bool:
+    return record.name in noncombatants(board)
+
+
 def hove_to_key(name: str) -> str:
     return f"hove to {name}"
 

@@ -10,7 +10,8 @@ A scenario's ``victory`` object names the ``kind`` and its parameters; every kin
 * ``escape`` {ship, pursuer} (SG-SCN-12): the ship's side wins when it leaves the map with the pursuer
   crippled (special_rules.crippled: out of the fight, slower than the ship, or no gun left); the other
   side wins as soon as the ship is out of the fight any other way (destroyed, struck, captured, or drifted
-  off the map with nobody at the helm before the pursuer was crippled).
+  off the map with nobody at the helm before the pursuer was crippled), unless it has no ship left in the
+  fight either (a draw).
 * ``seize_and_carry_off`` {ship, prize, hold_turns} (SG-SCN-19): the ship's side must take the prize by
   boarding, hold it with its boarders aboard and undisputed for ``hold_turns`` complete turns (from one
   Initiative Phase to the next; the turn of the boarding does not count), bring the boarders home (with
@@ -164,6 +165,8 @@ def _escape(board: Board, ship: str, pursuer: str) -> Result | None:
     side, other = record.side, _other(board, record.side)
     if board.out.get(ship) == ESCAPED and special_rules.crippled(board, pursuer, record):
         return Result(side, f"{ship} escapes: {pursuer} cannot pursue", ())
+    if other is None or not board.fighting(other):
+        return Result(None, f"{ship} is lost, and her enemy with her", ())
     return Result(other, f"{ship} is taken or lost without escaping", ())
 
 
