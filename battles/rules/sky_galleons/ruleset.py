@@ -319,7 +319,9 @@ class SkyGalleons(BaseRuleset[Board]):
             victory=found.victory,
             crew_at_start={s.name: s.crew_aboard for s in ships},
             # Kites need a wind: a scenario that sets none rolls it (SG-WIND-01, SG-KITE-01).
-            wind_rule="roll" if found.wind is None and any(s.is_kite for s in ships) else found.wind,
+            wind_rule="roll"
+            if found.wind is None and (any(s.is_kite for s in ships) or special_rules.kites_may_join(found.rules))
+            else found.wind,
             scenario_rules=found.rules_json(),
         )
         return Setup(sides=board.side_order, board=board)
@@ -1782,12 +1784,17 @@ class SkyGalleons(BaseRuleset[Board]):
         if notes or rolled or clauses:
             names = sorted({str(n["ship"]) for n in notes} | set(changed))
             ctx.emit("effects", {"notes": notes, "rolls": rolled, "clauses": list(clauses)}, ships=names)
+        downed = []
         for name, record in changed.items():
             before = ctx.board.ship(name)
             if record != before:
                 ctx.emit("ship", {"ship": name, "record": record.to_json()}, ships=[name])
                 if before.afloat and not record.afloat and name not in ctx.board.out:
-                    self._out(ctx, name, CRASHED, "is destroyed", ["SG-DMG-16", "SG-ALT-10"])
+                    downed.append(name)
+        # Every changed record is folded before a wreck frees its grapples and boarders, so that a record
+        # worked out before she went down (her grappled firer's) cannot bring a cut grapple back.
+        for name in downed:
+            self._out(ctx, name, CRASHED, "is destroyed", ["SG-DMG-16", "SG-ALT-10"])
 
     # --- the fold -----------------------------------------------------------------------------------------
 

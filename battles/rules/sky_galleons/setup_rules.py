@@ -63,7 +63,7 @@ def parse_side_setup(data: Any, where: str, terrain: Terrain) -> dict[str, JSON]
     edge = data.get("edge", "any")
     part = data.get("part", "whole")
     if area != "edge" and ("edge" in data or "part" in data):
-        raise ValueError(f"{where}: edge and part go with \"area\": \"edge\"")
+        raise ValueError(f'{where}: edge and part go with "area": "edge"')
     if edge != "any" and edge not in maps.EDGES:
         raise ValueError(f"{where}: edge is 'any' or one of {list(maps.EDGES)}, not {edge!r}")
     if part not in PARTS:

@@ -155,6 +155,16 @@ def _param(value: Any, kind: str, where: str, sides: Mapping[str, Sequence[str]]
     raise ValueError(f"{where}: {value!r} is not a {kind} of this scenario")
 
 
+def kites_may_join(found: Sequence[Mapping[str, JSON]]) -> bool:
+    """A reinforcement may be a kite: the battle needs a wind even if no kite starts it (SG-WIND-01)."""
+    classes = [c for rule in found if rule.get("rule") == "reinforcements" for c in _names(rule.get("classes"))]
+    return any(catalog.ship_class(name).speed == "K" for name in classes)
+
+
+def _names(value: JSON) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
 def rules(board: Board, name: str) -> list[Mapping[str, JSON]]:
     """The scenario's special rules of one name, with their parameters."""
     found = board.scenario_rules.get("rules", [])

@@ -147,9 +147,7 @@ def check(board: Board) -> Result | None:
 
 def at_turn_limit(board: Board) -> Result:
     winner = victory(board).get("turn_limit_winner")
-    return Result(
-        None if winner is None else str(winner), f"turn limit {board.turn_limit} reached", clauses(board)
-    )
+    return Result(None if winner is None else str(winner), f"turn limit {board.turn_limit} reached", clauses(board))
 
 
 def _last(board: Board, sides: Sequence[str], won: str, nobody: str) -> Result | None:
@@ -211,9 +209,7 @@ def seize_marks(board: Board, turn: int, *, initiative: bool) -> list[special_ru
     state = prize_state(board, prize)
     new = dict(state)
     clauses = ("SG-SCN-19",)
-    holders = [
-        s for s in board.ships if s.side == side and s.afloat and s.boarding == prize and s.boarders.men > 0
-    ]
+    holders = [s for s in board.ships if s.side == side and s.afloat and s.boarding == prize and s.boarders.men > 0]
     if state.get("held") is None:
         taken = board.captured.get(prize) == side and bool(holders)
         if not taken or _disputed(board, side, prize):
