@@ -726,35 +726,25 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _ask_reinforcement(self, ctx: Context[Board]) -> bool:
         """SG-SCN-24: a reinforcement due is chosen and landed before the orders."""
-        for rule in special_rules.rules(ctx.board, "reinforcements"):
-            side = str(rule["side"])
-            due = read_int(ctx.board.marks.get(special_rules.due_key(rule), 0))
-            came = read_int(ctx.board.marks.get(f"reinforcements came {side}", 0))
-            if due > came and special_rules.arrival_hexes(ctx.board, rule):
-                self._stage(ctx, REINFORCING, asking=side)
-                ctx.request(
-                    side,
-                    REINFORCE,
-                    rule="SG-SCN-24",
-                    default=special_rules.reinforcement_default(ctx.board, rule),
-                    prompt=f'another ship: {{"class": one of {rule["classes"]}, "hex": [col, row] in the '
-                    f'{rule["arrive"]}, "facing": 0-5}}, landed',
-                )
-                return True
-        return False
+        rule = special_rules.pending_reinforcement(ctx.board)
+        if rule is None:
+            return False
+        self._stage(ctx, REINFORCING, asking=str(rule["side"]))
+        ctx.request(
+            str(rule["side"]),
+            REINFORCE,
+            rule="SG-SCN-24",
+            default=special_rules.reinforcement_default(ctx.board, rule),
+            prompt=f'another ship: {{"class": one of {rule["classes"]}, "hex": [col, row] in the {rule["arrive"]}, '
+            '"facing": 0-5}, landed',
+        )
+        return True
 
     def _reinforced(self, ctx: Context[Board]) -> None:
-        side = ctx.board.asking
-        rule = next(r for r in special_rules.rules(ctx.board, "reinforcements") if r["side"] == side)
+        rule = special_rules.pending_reinforcement(ctx.board)
         answer = next(a for a in ctx.board.decided if a.kind == REINFORCE)
-        came = read_int(ctx.board.marks.get(f"reinforcements came {side}", 0)) + 1
-        record = special_rules.reinforcement(ctx.board, rule, read_object(answer.choice), came)
-        ctx.emit(
-            "reinforcement",
-            {"record": record.to_json(), "clauses": ["SG-SCN-24"]},
-            ships=[record.name],
-        )
-        special_rules.mark(ctx, f"reinforcements came {side}", came, f"{record.name} joins {side}", ["SG-SCN-24"])
+        assert rule is not None
+        special_rules.reinforce(ctx, rule, read_object(answer.choice))
         if not self._ask_reinforcement(ctx):
             self._ask_orders(ctx)
 
@@ -1787,6 +1777,7 @@ class SkyGalleons(BaseRuleset[Board]):
         downed = []
         for name, record in changed.items():
             before = ctx.board.ship(name)
+            record = _into_the_land(ctx.board.terrain, record)
             if record != before:
                 ctx.emit("ship", {"ship": name, "record": record.to_json()}, ships=[name])
                 if before.afloat and not record.afloat and name not in ctx.board.out:
@@ -1937,7 +1928,9 @@ class SkyGalleons(BaseRuleset[Board]):
         if request.kind == BOARD:
             return self._board_problem(state, request.side, choice)
         if request.kind == REINFORCE:
-            rule = next(r for r in special_rules.rules(board, "reinforcements") if r["side"] == request.side)
+            rule = special_rules.pending_reinforcement(board)
+            if rule is None:  # pragma: no cover - asked only while one is due
+                return Rejection("SG-SCN-24", "no reinforcement is due")
             return special_rules.reinforcement_problem(board, rule, choice)
         return None
 
@@ -2455,6 +2448,17 @@ def party_of(record: ShipRecord) -> dict[str, JSON]:
     if crew.marines:
         men["marines"] = crew.marines
     return men
+
+
+def _into_the_land(terrain: Terrain, record: ShipRecord) -> ShipRecord:
+    """A flying ship that a rule has dropped to the height of the land under her (a loss of trim over high
+    ground) has crashed into it (SG-ALT-10): in the same record, so no state has her flying inside the ground."""
+    if record.status != "flying" or record.position is None:
+        return record
+    ground = terrain.ground(record.position)
+    if altitude_level(record.altitude) > altitude_level(ground):
+        return record
+    return replace(record, status="crashed", altitude=ground)
 
 
 def _grapple(record: ShipRecord, other: str) -> ShipRecord:

@@ -413,6 +413,19 @@ def due_key(rule: Mapping[str, JSON]) -> str:
     return f"reinforcements due {rule['side']}"
 
 
+def came_key(rule: Mapping[str, JSON]) -> str:
+    return f"reinforcements came {rule['side']}"
+
+
+def pending_reinforcement(board: Board) -> Mapping[str, JSON] | None:
+    """The first reinforcements rule with a ship due and not yet come, if there is a free hex to land in."""
+    for rule in rules(board, "reinforcements"):
+        due = read_int(board.marks.get(due_key(rule), 0))
+        if due > read_int(board.marks.get(came_key(rule), 0)) and arrival_hexes(board, rule):
+            return rule
+    return None
+
+
 def watched_over(board: Board, rule: Mapping[str, JSON]) -> bool:
     """A ship of the watched side in the fight is over the zone now, at any altitude."""
     zone = maps.zone(board.terrain, str(rule["zone"]))
@@ -449,6 +462,14 @@ def reinforcement_problem(board: Board, rule: Mapping[str, JSON], choice: JSON) 
     if type(choice["facing"]) is not int or choice["facing"] not in range(6):
         return Rejection("SG-FACE-01", "facing is a hexside, 0-5 clockwise from north")
     return None
+
+
+def reinforce(ctx: Context[Board], rule: Mapping[str, JSON], choice: Mapping[str, JSON]) -> None:
+    """The new ship joins its side: a ``reinforcement`` event (the whole record), and the count of those come."""
+    came = read_int(ctx.board.marks.get(came_key(rule), 0)) + 1
+    record = reinforcement(ctx.board, rule, choice, came)
+    ctx.emit("reinforcement", {"record": record.to_json(), "clauses": ["SG-SCN-24"]}, ships=[record.name])
+    mark(ctx, came_key(rule), came, f"{record.name} joins {rule['side']}", ["SG-SCN-24"])
 
 
 def reinforcement(board: Board, rule: Mapping[str, JSON], choice: Mapping[str, JSON], number: int) -> ShipRecord:

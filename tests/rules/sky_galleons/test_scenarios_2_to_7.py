@@ -1123,3 +1123,15 @@ def test_a_forced_drop_onto_the_land_crashes_the_ship_in_the_same_event():
     for event in events:  # no state on the way has her flying inside the ground
         current = resolver.apply_event(RS, current, event)
         assert not [p for p in RS.check_invariants(current) if "inside the ground" in p]
+
+
+def test_a_ship_a_rule_drops_to_the_height_of_the_land_under_her_has_crashed():
+    from battles.rules.sky_galleons.ruleset import _into_the_land
+
+    terrain = maps.build_terrain({"base": "highland"})
+    galley = ship_record_from_class("Glory Sled", name="Sled", position=hex_(15, 7), altitude="VL")
+    assert terrain.ground(hex_(15, 7)) == "VL"  # the kraag's foothills
+    crashed = _into_the_land(terrain, galley)  # a loss of trim dropped her to VL over land at VL
+    assert (crashed.status, crashed.altitude, crashed.afloat) == ("crashed", "VL", False)
+    higher = replace(galley, altitude="L")
+    assert _into_the_land(terrain, higher) is higher
