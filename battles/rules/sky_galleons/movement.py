@@ -110,6 +110,8 @@ class Terrain:
     cols: int
     rows: int
     heights: Mapping[Hex, str] = field(default_factory=dict)
+    # Named areas of the map (the city, its island, the fortress...) that scenario rules name (maps.py).
+    zones: Mapping[str, frozenset[Hex]] = field(default_factory=dict)
 
     def on_map(self, hex_: Hex) -> bool:
         col, row = hexgrid.to_odd_q(hex_)
@@ -488,10 +490,12 @@ def _check_spending(record: ShipRecord, plan: Sequence[str], allowed: Allowance,
 
 def _held_course(record: ShipRecord, allowed: Allowance, terrain: Terrain) -> list[str] | None:
     """With nobody at the helm the ship runs straight on at last turn's speed (SG-CREW-08), until the move
-    ends on the way: over the map edge or into land as high as the ship."""
+    ends on the way: over the map edge or into land as high as the ship. A landed ship stays on the ground."""
     if allowed.held_speed is None or record.position is None:
         return None
     hex_, level = record.position, altitude_level(record.altitude)
+    if level <= _ground_level(terrain, hex_):
+        return []  # landed: nobody at the helm to take her up, she stays on the ground
     for step in range(allowed.held_speed):
         hex_ = hexgrid.neighbour(hex_, record.facing)
         if not terrain.on_map(hex_) or _ground_level(terrain, hex_) >= level:

@@ -1076,10 +1076,10 @@ def bombardment_over(rs: SkyGalleons, ctx: Ctx) -> bool:
     side = board.victory_side
     targets = [s for s in board.ships if s.emplacement in TARGET_KINDS and s.side != side]
     if all(not s.afloat for s in targets):
-        rs._end(ctx, side, f"every target hex bombarded ({len(targets)})")
+        rs._end(ctx, side, f"every target hex bombarded ({len(targets)})", ["SG-SCN-25"])
         return True
     if not board.fighting(side):
-        rs._end(ctx, _defender(board), "the bombardment failed: no ship left to carry it on")
+        rs._end(ctx, _defender(board), "the bombardment failed: no ship left to carry it on", ["SG-SCN-25"])
         return True
     return False
 

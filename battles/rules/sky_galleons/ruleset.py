@@ -37,14 +37,18 @@ from battles.rules.sky_galleons import (
     close_action,
     combat,
     flying,
+    maps,
     movement,
     ordnance_play,
     plotting,
     portable_guns,
     prizes,
     scenario,
+    setup_rules,
     sightlines,
     signals,
+    special_rules,
+    victory,
 )
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
@@ -82,6 +86,8 @@ BOARD = "board"
 SEALED_ORDERS = ("train", "signal")
 AVOID_COLLISION = avoidance.AVOID_COLLISION
 PLOT = plotting.PLOT
+CREW_CHOICE = "crack crew"  # SG-SCN-44: the side picks its ship with the Crack crew
+REINFORCE = "reinforcement"  # SG-SCN-24: the side picks its new ship and where it lands
 
 # Why a ship is out of the fight
 CRASHED = "crashed"
@@ -97,6 +103,7 @@ AVOIDING, BOARDING = "avoiding", "boarding"
 FLYING = "flying"  # the moving side's flying parties move, one at a time (flying.py, SG-HM-03)
 COLLIDING = avoidance.STAGE
 PLOTTED = plotting.STAGE
+CREW_STAGE, REINFORCING = "crew choice", "reinforcing"
 
 
 @dataclass(frozen=True)
@@ -169,6 +176,10 @@ class Board:
     avoiders: tuple[str, ...] = ()
     owing: Mapping[str, int] = field(default_factory=dict)
     owed: Mapping[str, int] = field(default_factory=dict)
+    # The scenario's set-up, special rules and victory with their parameters (scenario.Scenario.rules_json),
+    # and what those rules keep track of (special_rules, victory): key -> JSON, changed by "mark" events.
+    scenario_rules: Mapping[str, JSON] = field(default_factory=dict)
+    marks: Mapping[str, JSON] = field(default_factory=dict)
 
     def tower_of(self, name: str) -> str | None:
         return self.tows[name][0] if name in self.tows else None
@@ -382,9 +393,12 @@ class SkyGalleons(BaseRuleset[Board]):
             victory=found.victory,
             crew_at_start={s.name: s.crew_aboard for s in ships},
             # Kites need a wind: a scenario that sets none rolls it (SG-WIND-01, SG-KITE-01).
-            wind_rule="roll" if found.wind is None and any(s.is_kite for s in ships) else found.wind,
             victory_side=found.victory_side,
             flyers=found.flyers,
+            wind_rule="roll"
+            if found.wind is None and (any(s.is_kite for s in ships) or special_rules.kites_may_join(found.rules))
+            else found.wind,
+            scenario_rules=found.rules_json(),
         )
         return Setup(sides=board.side_order, board=board)
 
@@ -396,6 +410,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 "cols": board.terrain.cols,
                 "rows": board.terrain.rows,
                 "heights": [[h.q, h.r, level] for h, level in sorted(board.terrain.heights.items())],
+                "zones": maps.zones_to_json(board.terrain),
             },
             "ships": [ship.to_json() for ship in board.ships],
             "roles": dict(board.roles),
@@ -440,6 +455,8 @@ class SkyGalleons(BaseRuleset[Board]):
             "avoiders": list(board.avoiders),
             "owing": dict(board.owing),
             "owed": dict(board.owed),
+            "scenario_rules": dict(board.scenario_rules),
+            "marks": dict(board.marks),
         }
 
     def board_from_json(self, data: JSON) -> Board:
@@ -452,6 +469,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 cols=read_int(terrain["cols"]),
                 rows=read_int(terrain["rows"]),
                 heights={Hex(read_int(q), read_int(r)): str(level) for q, r, level in _triples(terrain["heights"])},
+                zones=maps.zones_from_json(terrain.get("zones", {})),
             ),
             ships=tuple(ShipRecord.from_json(s) for s in read_list(d["ships"])),
             roles={str(k): str(v) for k, v in read_object(d["roles"]).items()},
@@ -496,6 +514,8 @@ class SkyGalleons(BaseRuleset[Board]):
             avoiders=tuple(str(s) for s in read_list(d.get("avoiders", []))),
             owing=_counts(d.get("owing", {})),
             owed=_counts(d.get("owed", {})),
+            scenario_rules=read_object(d.get("scenario_rules", {})),
+            marks=read_object(d.get("marks", {})),
         )
 
     def ai_policy(self, seed: bytes, side: str) -> Any:
@@ -546,8 +566,12 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def allowance(self, state: BattleState[Board], record: ShipRecord, *, plotted: bool = True) -> movement.Allowance:
         """The movement allowance, less what the ship spent avoiding rams and grapples this turn (SG-RAM-05);
-        a kite's from its movement die and the wind (SG-KITE-02/04). With plotted movement, half of it for the
-        plot and what the plot leaves in the ship's own phase (SG-ERR-24/25; ``plotted=False``: the whole)."""
+        a kite's from its movement die and the wind (SG-KITE-02/04); none for a ship hove to (SG-SCN-17). With
+        plotted movement, half of it for the plot and what the plot leaves in the ship's own phase (SG-ERR-24/25;
+        ``plotted=False``: the whole)."""
+        return special_rules.held_still(state.board, record, self._allowance(state, record, plotted=plotted))
+
+    def _allowance(self, state: BattleState[Board], record: ShipRecord, *, plotted: bool) -> movement.Allowance:
         board = state.board
         if plotted and state.options["plotted_movement"] and not record.is_kite:
             if board.phase_no == 0:  # plotted before anyone avoided anything this turn
@@ -570,8 +594,10 @@ class SkyGalleons(BaseRuleset[Board]):
             sail = replace(
                 sailing.sail, run=max(sailing.sail.run - avoided, 0), beat=max(sailing.sail.beat - avoided, 0)
             )
+            # With nobody at the helm she holds last turn's speed only as far as the heading now allows.
+            held = None if sailing.held_speed is None else min(sailing.held_speed, sail.on(record.facing))
             return ordnance_play.limit_allowance(
-                record, replace(sailing, speed=max(sailing.speed - avoided, 0), sail=sail)
+                record, replace(sailing, speed=max(sailing.speed - avoided, 0), sail=sail, held_speed=held)
             )
         speed = max(self.speed(record) - avoided, 0)
         allowed = movement.allowance(record, now=self.now(state), speed=speed, last_hexes=last)
@@ -613,6 +639,10 @@ class SkyGalleons(BaseRuleset[Board]):
             avoidance.answered(self, ctx)
         elif stage == PLOTTED:
             plotting.carry_out(self, ctx)
+        elif stage == CREW_STAGE:
+            self._crew_chosen(ctx)
+        elif stage == REINFORCING:
+            self._reinforced(ctx)
         else:  # pragma: no cover - a board can only hold the stages above
             raise ValueError(f"unknown stage {stage!r}")
 
@@ -629,13 +659,51 @@ class SkyGalleons(BaseRuleset[Board]):
             ctx.emit("wind", {"direction": rolled.total - 1})
         elif isinstance(board.wind_rule, int):
             ctx.emit("wind", {"direction": board.wind_rule})
+        if not self._ask_crew_choice(ctx):
+            self._set_up_ships(ctx)
+
+    def _set_up_ships(self, ctx: Context[Board]) -> None:
+        board = ctx.board
         if board.setup_kind == "placement":
-            order = self._roll_off(ctx, list(board.side_order), "set-up order", low_first=True)
+            fixed = [str(side) for side in read_list(board.scenario_rules.get("order", []))]
+            order = fixed or self._roll_off(ctx, list(board.side_order), "set-up order", low_first=True)
             placing = [s.name for side in order for s in board.ships if s.side == side and s.emplacement is None]
             ctx.emit("placement order", {"sides": order, "ship_order": placing})
             self._stage(ctx, PLACEMENT)
         else:
+            self._marks(ctx, setup_rules.fixed_entry_marks(board), "enters by the {} edge", "SG-SCN-04")
             self._begin_turn(ctx)
+
+    def _marks(self, ctx: Context[Board], marks: Mapping[str, JSON], what: str, clause: str) -> None:
+        for key, value in marks.items():
+            special_rules.mark(ctx, key, value, what.format(value), [clause])
+
+    def _ask_crew_choice(self, ctx: Context[Board]) -> bool:
+        """SG-SCN-44: the side picks the ship with the Crack crew before anyone sets up."""
+        rule = special_rules.pending_crew_choice(ctx.board)
+        if rule is None:
+            return False
+        self._stage(ctx, CREW_STAGE)
+        ctx.request(
+            str(rule["side"]),
+            CREW_CHOICE,
+            rule="SG-SCN-44",
+            options=special_rules.crew_choice_options(ctx.board, rule),
+            prompt=f"which ship has the {rule['quality']} crew"
+            + (f" (her marines carry {rule['marine_arms']})" if rule.get("marine_arms") else ""),
+        )
+        return True
+
+    def _crew_chosen(self, ctx: Context[Board]) -> None:
+        rule = special_rules.pending_crew_choice(ctx.board)
+        answer = next(a for a in ctx.board.decided if a.kind == CREW_CHOICE)
+        assert rule is not None
+        chosen = special_rules.with_crack_crew(ctx.board.ship(str(answer.choice)), rule)
+        special_rules.commit(ctx, chosen)
+        key = special_rules.crew_choice_key(str(rule["side"]))
+        special_rules.mark(ctx, key, chosen.name, f"{chosen.name} has the {rule['quality']} crew", ["SG-SCN-44"])
+        if not self._ask_crew_choice(ctx):
+            self._set_up_ships(ctx)
 
     def _roll_off(self, ctx: Context[Board], sides: list[str], purpose: str, *, low_first: bool) -> list[str]:
         """Each side rolls 1d6; ties roll again among themselves (SG-SEQ-03 says nothing of ties). Returns
@@ -669,6 +737,8 @@ class SkyGalleons(BaseRuleset[Board]):
                     },
                     ships=[board.asking],
                 )
+                entry = setup_rules.entry_marks(board, board.ship(board.asking), hex_)
+                self._marks(ctx, entry, "enters by the {} edge", "SG-SCN-04")
         order = [name for name in ctx.board.placing if name not in ctx.board.placed]
         if not order:
             self._begin_turn(ctx)
@@ -690,14 +760,21 @@ class SkyGalleons(BaseRuleset[Board]):
         """The scenario's position if it is still legal, else the first legal hex in map order."""
         assert record.position is not None
         col, row = hexgrid.to_odd_q(record.position)
-        first: JSON = {"hex": [col, row], "facing": record.facing, "altitude": record.altitude}
+        first: JSON = setup_rules.default_spot(state.board, record) or {
+            "hex": [col, row],
+            "facing": record.facing,
+            "altitude": record.altitude,
+        }
         if self._placement_problem(state, record, first) is None:
             return first
         for hex_ in state.board.terrain.hexes():
             col, row = hexgrid.to_odd_q(hex_)
-            spot: JSON = {"hex": [col, row], "facing": record.facing, "altitude": record.altitude}
-            if self._placement_problem(state, record, spot) is None:
-                return spot
+            landed = setup_rules.starts_landed(setup_rules.side_setup(state.board, record.side))
+            altitude = state.board.terrain.ground(hex_) if landed else record.altitude
+            for facing in (record.facing, *range(6)):
+                spot: JSON = {"hex": [col, row], "facing": facing, "altitude": altitude}
+                if self._placement_problem(state, record, spot) is None:
+                    return spot
         return first  # pragma: no cover - a scenario whose map cannot hold its ships is refused at set-up
 
     def _placement_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
@@ -718,8 +795,12 @@ class SkyGalleons(BaseRuleset[Board]):
             return Rejection("SG-ALT-01", f"altitude is one of {list(altitude_levels())}")
         if altitude_level(str(altitude)) > altitude_level(ceiling):
             return Rejection("SG-ALT-03", f"{record.name} cannot fly above {ceiling}")
-        if altitude_level(str(altitude)) <= altitude_level(board.terrain.ground(hex_)):
+        landed = setup_rules.lands_at(board, record, hex_, str(altitude))
+        if altitude_level(str(altitude)) <= altitude_level(board.terrain.ground(hex_)) and not landed:
             return Rejection("SG-ALT-02", "the land there is as high as that")
+        problem = setup_rules.placement_problem(board, record, hex_, read_int(choice["facing"]), str(altitude))
+        if problem is not None:
+            return problem
         for other in board.ships:
             placed_enemy = other.name in board.placed and other.side != record.side and other.position is not None
             if (
@@ -732,7 +813,12 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _begin_turn(self, ctx: Context[Board]) -> None:
         if ctx.state.turn >= ctx.board.turn_limit:
-            self._end(ctx, ordnance_play.turn_limit_winner(ctx.board), f"turn limit {ctx.board.turn_limit} reached")
+            if ctx.board.victory == ordnance_play.BOMBARDMENT:  # the defender holds out (SG-SCN-25)
+                reason = f"turn limit {ctx.board.turn_limit} reached"
+                self._end(ctx, ordnance_play.turn_limit_winner(ctx.board), reason, ["SG-SCN-25"])
+            else:
+                ended = victory.at_turn_limit(ctx.board)
+                self._end(ctx, ended.winner, ended.reason, ended.clauses)
             return
         ctx.begin_turn()
         ctx.begin_phase("initiative")
@@ -757,8 +843,37 @@ class SkyGalleons(BaseRuleset[Board]):
                 self._capture(ctx, record.name, boarders[0].side, what, ["SG-CREW-03"])
             elif self.speed(record, ctx.board) == 0:
                 self._out(ctx, record.name, STRUCK, "every officer lost and the ship cannot move", ["SG-CREW-03"])
-        if self._check_victory(ctx):
+        special_rules.upkeep(ctx)  # the scenario's own bookkeeping (SG-SCN-24, SG-SCN-38..40)
+        if self._check_victory(ctx, initiative=True):
             return
+        if not self._ask_reinforcement(ctx):
+            self._ask_orders(ctx)
+
+    def _ask_reinforcement(self, ctx: Context[Board]) -> bool:
+        """SG-SCN-24: a reinforcement due is chosen and landed before the orders."""
+        rule = special_rules.pending_reinforcement(ctx.board)
+        if rule is None:
+            return False
+        self._stage(ctx, REINFORCING, asking=str(rule["side"]))
+        ctx.request(
+            str(rule["side"]),
+            REINFORCE,
+            rule="SG-SCN-24",
+            default=special_rules.reinforcement_default(ctx.board, rule),
+            prompt=f'another ship: {{"class": one of {rule["classes"]}, "hex": [col, row] in the {rule["arrive"]}, '
+            '"facing": 0-5}, landed',
+        )
+        return True
+
+    def _reinforced(self, ctx: Context[Board]) -> None:
+        rule = special_rules.pending_reinforcement(ctx.board)
+        answer = next(a for a in ctx.board.decided if a.kind == REINFORCE)
+        assert rule is not None
+        special_rules.reinforce(ctx, rule, read_object(answer.choice))
+        if not self._ask_reinforcement(ctx):
+            self._ask_orders(ctx)
+
+    def _ask_orders(self, ctx: Context[Board]) -> None:
         self._stage(ctx, ORDERS_STAGE)
         advanced = bool(ctx.option("advanced"))
         for side in ctx.board.sides_fighting():  # SG-SEQ-02, asked of all sides at once
@@ -936,13 +1051,14 @@ class SkyGalleons(BaseRuleset[Board]):
             record = ctx.board.ship(record.name)
             altitude, ends = movement.forced_drop(record, ctx.board.terrain)
             if altitude != record.altitude:
+                # A drop to the land crashes her in the same event: no state has her flying inside the ground.
+                crashed = {"crashed": True} if ends else {}
                 ctx.emit(
                     "forced drop",
-                    {"ship": record.name, "altitude": altitude, "clauses": ["SG-DMG-15"]},
+                    {"ship": record.name, "altitude": altitude, "clauses": ["SG-DMG-15"], **crashed},
                     ships=[record.name],
                 )
                 if ends:
-                    self._commit(ctx, {record.name: replace(ctx.board.ship(record.name), status="crashed")}, [])
                     self._out(ctx, record.name, CRASHED, "drops to the ground", ["SG-ALT-10"])
         self._stage(ctx, MOVING)
         self._ask_move(ctx)
@@ -1064,6 +1180,7 @@ class SkyGalleons(BaseRuleset[Board]):
         target = ctx.board.ship(target_name)
         if (
             target_name in ctx.board.avoiding
+            or special_rules.hove_to(ctx.board, target_name)  # SG-SCN-17: she waits to be taken
             or close_action.immobilized(target)
             or target.stunned(self.now(ctx.state))
             or target.grappled_with
@@ -1584,7 +1701,11 @@ class SkyGalleons(BaseRuleset[Board]):
                     solution = combat.fire_solution(
                         ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
                     )
-                    if solution.allowed and self.sight_blocked(state, solution) is None:
+                    if (
+                        solution.allowed
+                        and special_rules.shot_problem(board, ship, target) is None
+                        and self.sight_blocked(state, solution) is None
+                    ):
                         found.append(solution)
         return found + ordnance_play.ground_solutions(self, state, side) + self._party_solutions(state, side)
 
@@ -1763,6 +1884,9 @@ class SkyGalleons(BaseRuleset[Board]):
                 continue
             attackers = [s for s in self.boarders_on(ctx.board, target) if s.side == side]
             if not attackers:
+                continue
+            if special_rules.offers_no_resistance(ctx.board, target):
+                self._capture(ctx, target, side, "boarded: she offers no resistance", ["SG-SCN-17"])
                 continue
             fight = close_action.boarding_round(
                 attackers,
@@ -2040,19 +2164,25 @@ class SkyGalleons(BaseRuleset[Board]):
 
     # --- ends ---------------------------------------------------------------------------------------------
 
-    def _check_victory(self, ctx: Context[Board]) -> bool:
-        """SG-SCN-06 (last_flying): the battle ends when one side, or none, has a ship left in the fight."""
+    def _check_victory(self, ctx: Context[Board], *, initiative: bool = False) -> bool:
+        """The scenario's victory condition (victory.py; SG-SCN-06 last_flying by default; a bombardment,
+        ordnance_play, SG-SCN-25), after the special rules note what they track; ``initiative``: checked in
+        the Initiative Phase."""
+        turn = ctx.state.turn
+        special_rules.emit_marks(ctx, special_rules.marks_now(ctx.board, turn))
+        special_rules.emit_marks(ctx, victory.seize_marks(ctx.board, turn, initiative=initiative))
         if ctx.board.victory == ordnance_play.BOMBARDMENT:
-            return ordnance_play.bombardment_over(self, ctx)  # SG-SCN-25
-        sides = ctx.board.sides_fighting()
-        if len(sides) > 1:
+            return ordnance_play.bombardment_over(self, ctx)
+        result = victory.check(ctx.board)
+        if result is None:
             return False
-        winner = sides[0] if sides else None
-        self._end(ctx, winner, "the last captain flying" if winner else "no captain left flying")
+        self._end(ctx, result.winner, result.reason, result.clauses)
         return True
 
-    def _end(self, ctx: Context[Board], winner: str | None, reason: str) -> None:
-        ctx.emit("result", {"winner": winner, "reason": reason, "clauses": ["SG-SCN-06"]})
+    def _end(
+        self, ctx: Context[Board], winner: str | None, reason: str, clauses: Sequence[str] = ("SG-SCN-06",)
+    ) -> None:
+        ctx.emit("result", {"winner": winner, "reason": reason, "clauses": list(clauses)})
         ctx.end_battle(winner, reason)
 
     def _out(self, ctx: Context[Board], name: str, reason: str, what: str, clauses: Sequence[str]) -> None:
@@ -2123,6 +2253,7 @@ class SkyGalleons(BaseRuleset[Board]):
         downed = []
         for name, record in changed.items():
             before = ctx.board.ship(name)
+            record = _into_the_land(ctx.board.terrain, record)
             if record != before:
                 ctx.emit("ship", {"ship": name, "record": record.to_json()}, ships=[name])
                 if before.afloat and not record.afloat and name not in ctx.board.out:
@@ -2157,7 +2288,8 @@ class SkyGalleons(BaseRuleset[Board]):
             return replace(board.with_ship(moved), same_hex=same_hex, out=out)
         if kind == "forced drop":
             ship = board.ship(str(data["ship"]))
-            return board.with_ship(replace(ship, altitude=str(data["altitude"])))
+            status = "crashed" if data.get("crashed") else ship.status
+            return board.with_ship(replace(ship, altitude=str(data["altitude"]), status=status))
         if kind == "placed":
             ship = board.ship(str(data["ship"]))
             placed = _placed_at(ship, data)
@@ -2241,6 +2373,19 @@ class SkyGalleons(BaseRuleset[Board]):
             return replace(board, torpedoes=ordnance_play.fold_torpedo(board, data))
         if kind == "kite die":
             return replace(board, kite_dice={**board.kite_dice, str(data["ship"]): read_int(data["die"])})
+        if kind == "mark":
+            marks = {k: v for k, v in board.marks.items() if k != data["key"]}
+            if data["value"] is not None:
+                marks[str(data["key"])] = data["value"]
+            return replace(board, marks=marks)
+        if kind == "reinforcement":
+            record = ShipRecord.from_json(data["record"])
+            return replace(
+                board,
+                ships=(*board.ships, record),
+                roles={**board.roles, record.name: "warship"},
+                crew_at_start={**board.crew_at_start, record.name: record.crew_aboard},
+            )
         if kind == TURN:
             return replace(
                 board,
@@ -2301,6 +2446,11 @@ class SkyGalleons(BaseRuleset[Board]):
             return self._fly_problem(state, request.ships[0], choice)
         if request.kind == PLOT:
             return plotting.problem(self, state, request.side, choice)
+        if request.kind == REINFORCE:
+            rule = special_rules.pending_reinforcement(board)
+            if rule is None:  # pragma: no cover - asked only while one is due
+                return Rejection("SG-SCN-24", "no reinforcement is due")
+            return special_rules.reinforcement_problem(board, rule, choice)
         return None
 
     def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
@@ -2322,15 +2472,20 @@ class SkyGalleons(BaseRuleset[Board]):
             steps = choice
         if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
             return Rejection("SG-MOV-01", shape)
+        problem = special_rules.before_move_problem(state.board, record, choice)
+        if problem is not None:
+            return problem
+        allowed = self.allowance(state, record)
         try:
-            path = movement.trace(
-                record, [str(t) for t in steps], allowed=self.allowance(state, record), terrain=state.board.terrain
-            )
+            path = movement.trace(record, [str(t) for t in steps], allowed=allowed, terrain=state.board.terrain)
         except PlanError as error:
             return Rejection(error.clause, error.reason)
         hexes = ordnance_play.hexes_problem(record, [str(t) for t in steps])  # raised mines: 3 hexes (SG-TM-04)
         if hexes is not None:
             return hexes
+        problem = special_rules.move_problem(state.board, record, path, held=allowed.held_speed is not None)
+        if problem is not None:
+            return problem
         if isinstance(choice, dict):
             return self._attack_problem(state, record, move_parts(choice)[1], path)
         return None
@@ -2404,7 +2559,9 @@ class SkyGalleons(BaseRuleset[Board]):
         own = {s.name: s for s in state.board.fighting(side)}
         records = dict(own)
         problem = flying.turnscrews_problem(own, choice)  # SG-HM-08 before the party rules' own clauses
-        problem = problem or (self._close_orders_problem(state, side, choice, records) if advanced else None)
+        problem = problem or special_rules.orders_problem(state.board, side, choice)
+        if problem is None and advanced:
+            problem = self._close_orders_problem(state, side, choice, records)
         if problem is not None:
             return problem
         crew, strike = read_list(lists["crew"]), read_list(lists["strike"])
@@ -2579,6 +2736,9 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             if not solution.allowed:
                 return Rejection(solution.clause, solution.describe)
+            problem = special_rules.shot_problem(board, board.ship(ship), board.ship(target))
+            if problem is not None:
+                return problem
             blocked = self.sight_blocked(state, solution)
             if blocked is not None:
                 return blocked
@@ -2653,7 +2813,7 @@ class SkyGalleons(BaseRuleset[Board]):
         """Legal plans an AI may pick from (see ``traced_moves``)."""
         traced = self.traced_moves(state, record)
         found: list[JSON] = [list[JSON](plan) for plan, _ in traced]
-        found += self.attacks(state, record, traced)
+        found += [a for a in self.attacks(state, record, traced) if not special_rules.noncombatant(state.board, record)]
         if not found:
             fallback: list[JSON] = [*self.default_move(state, record)]
             found.append(fallback)
@@ -2685,7 +2845,9 @@ class SkyGalleons(BaseRuleset[Board]):
                         steps = movement.trace(record, plan, allowed=allowed, terrain=state.board.terrain)
                     except PlanError:
                         continue
-                    found.append((plan, steps))
+                    held = allowed.held_speed is not None
+                    if special_rules.move_problem(state.board, record, steps, held=held) is None:
+                        found.append((plan, steps))
         return ordnance_play.within_limits(record, found)
 
     def fire_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
@@ -2721,7 +2883,8 @@ class SkyGalleons(BaseRuleset[Board]):
                     if self._orders_problem(state, side, {"crew": [change], "strike": []}) is None:
                         found.append({"crew": [change], "strike": []})
                         break
-            found.append({"crew": [], "strike": [ship.name]})
+            if special_rules.orders_problem(state.board, side, {"strike": [ship.name]}) is None:
+                found.append({"crew": [], "strike": [ship.name]})
         if state.options["advanced"]:
             found += self._close_orders_candidates(state, side)
         return found + ordnance_play.orders_candidates(self, state, side)
@@ -2777,8 +2940,12 @@ class SkyGalleons(BaseRuleset[Board]):
         problems += flying.problems(board.flyers, board.by_name, board.terrain)
         if state.turn > board.turn_limit:
             problems.append(f"turn {state.turn} past the limit {board.turn_limit}")
-        last_flying = board.victory == "last_flying"  # a bombardment ends with both sides still fighting
-        if state.over and len(board.sides_fighting()) > 1 and state.turn < board.turn_limit and last_flying:
+        if (
+            state.over
+            and victory.ends_only_with_one_side(board)
+            and len(board.sides_fighting()) > 1
+            and state.turn < board.turn_limit
+        ):
             problems.append("the battle ended with two sides still in the fight before the turn limit")
         return problems
 
@@ -2874,6 +3041,17 @@ def party_of(record: ShipRecord) -> dict[str, JSON]:
     if crew.marines:
         men["marines"] = crew.marines
     return men
+
+
+def _into_the_land(terrain: Terrain, record: ShipRecord) -> ShipRecord:
+    """A flying ship that a rule has dropped to the height of the land under her (a loss of trim over high
+    ground) has crashed into it (SG-ALT-10): in the same record, so no state has her flying inside the ground."""
+    if record.status != "flying" or record.position is None:
+        return record
+    ground = terrain.ground(record.position)
+    if altitude_level(record.altitude) > altitude_level(ground):
+        return record
+    return replace(record, status="crashed", altitude=ground)
 
 
 def _grapple(record: ShipRecord, other: str) -> ShipRecord:

@@ -11,20 +11,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from battles.engine import hexgrid
+from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
-from battles.rules.sky_galleons import flying, ordnance_play
+from battles.rules.sky_galleons import flying, maps, ordnance_play, setup_rules, special_rules, victory
 from battles.rules.sky_galleons.flying import FlyingParty
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import (
     ShipRecord,
     altitude_level,
     altitude_levels,
+    marine_arms_known,
     ship_record_from_class,
     ship_record_from_design,
     tstrs,
@@ -35,10 +37,10 @@ FORMAT = "red-captain/sky-galleons-scenario"
 FORMAT_VERSION = 1
 
 SETUP_KINDS = ("fixed", "placement")
-VICTORY_KINDS = ("last_flying", ordnance_play.BOMBARDMENT)
+VICTORY_KINDS = victory.KINDS
 # The special rules this version of the ruleset enforces; a scenario naming another is refused, never
 # silently played without it.
-SPECIAL_RULES = ("multiplayer_initiative",)
+SPECIAL_RULES = special_rules.NAMES
 DEFAULT_MAP = (30, 22)  # DESIGN.md "Tactical map"
 DEFAULT_TURN_LIMIT = 40
 
@@ -65,6 +67,8 @@ class SideSetup:
     ground: tuple[ShipRecord, ...] = ()
     # Flying parties on the map at the start (flying.py; the Great Raid's High Martians on the kraag).
     flyers: tuple[FlyingParty, ...] = ()
+    # Where the side's ships may start (setup_rules.parse_side_setup): area, edge, altitude, landed.
+    setup: Mapping[str, JSON] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,22 @@ class Scenario:
     victory: str
     options: Mapping[str, Any]
     victory_side: str = ""  # the bombarding side of a bombardment victory (SG-SCN-25)
+    # The special rules with their parameters (special_rules.parse_rule), the victory's (victory.py), a
+    # fixed set-up order (side ids; empty: roll for it) and whether the sides enter by opposite edges.
+    rules: tuple[Mapping[str, JSON], ...] = ()
+    victory_params: Mapping[str, JSON] = field(default_factory=dict)
+    setup_order: tuple[str, ...] = ()
+    opposite_edges: bool = False
+
+    def rules_json(self) -> dict[str, JSON]:
+        """What the ruleset keeps on its board of the scenario's rules (Board.scenario_rules)."""
+        return {
+            "sides": {side.id: dict(side.setup) for side in self.sides},
+            "rules": [dict(rule) for rule in self.rules],
+            "victory": dict(self.victory_params),
+            "order": list(self.setup_order),
+            "opposite_edges": self.opposite_edges,
+        }
 
     @property
     def ships(self) -> tuple[ShipRecord, ...]:
@@ -162,39 +182,49 @@ def _altitude(value: Any, where: str) -> str:
 
 
 def _terrain(data: Any) -> Terrain:
-    where = "map"
-    if not isinstance(data, dict):
-        raise ScenarioError("map: must be an object")
-    _unknown(data, ("cols", "rows", "terrain", "note"), where)
-    cols = _int(data, "cols", where, DEFAULT_MAP[0], minimum=4)
-    rows = _int(data, "rows", where, DEFAULT_MAP[1], minimum=4)
-    bare = Terrain(cols, rows)
-    heights: dict[Hex, str] = {}
-    for n, entry in enumerate(data.get("terrain", [])):
-        spot = f"map.terrain[{n}]"
-        if not isinstance(entry, dict):
-            raise ScenarioError(f"{spot}: must be an object")
-        _unknown(entry, ("hex", "height", "kind"), spot)
-        heights[_offset_hex(entry.get("hex"), spot, bare)] = _altitude(entry.get("height"), spot)
-    return Terrain(cols, rows, heights)
+    """The map: a base map file (maps.py) with the scenario's own terrain and zones, or a map of its own."""
+    try:
+        return maps.build_terrain(data)
+    except maps.MapError as error:
+        raise ScenarioError(str(error)) from error
 
 
-def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: str) -> ShipSetup:
+SHIP_KEYS = ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role")
+# Added with the set-up rules: the marines' arms (SG-SAF-05), the crew's quality in boarding actions
+# (SG-HM-07), a landed start (SG-SCN-23/36) and the owner's standing order for casualties (SG-DMG-18).
+SHIP_MORE_KEYS = ("marine_arms", "boarding_quality", "landed", "casualty_order")
+SIDE_DEFAULTS = ("crew_quality", "marine_arms", "boarding_quality", "high_martian")
+
+
+def _ship(
+    data: Any, side: str, where: str, terrain: Terrain, default_quality: str, defaults: Mapping[str, Any] | None = None
+) -> ShipSetup:
     if not isinstance(data, dict):
         raise ScenarioError(f"{where}: must be an object")
-    keys = ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role")
-    _unknown(data, (*keys, *ordnance_play.SHIP_KEYS, *FLYING_SHIP_KEYS), where)
+    _unknown(data, (*SHIP_KEYS, *SHIP_MORE_KEYS, *ordnance_play.SHIP_KEYS, *FLYING_SHIP_KEYS), where)
+    data = {**(defaults or {}), **data}
     name = _need(data, "name", str, where)
     quality = data.get("crew_quality", default_quality)
-    if quality not in tstrs("ship_record", "crew_qualities"):
-        raise ScenarioError(
-            f"{where}: crew_quality {quality!r} is not one of {list(tstrs('ship_record', 'crew_qualities'))}"
-        )
+    qualities = tstrs("ship_record", "crew_qualities")
+    for key in ("crew_quality", "boarding_quality"):
+        if data.get(key, quality) not in qualities:
+            raise ScenarioError(f"{where}: {key} {data[key]!r} is not one of {list(qualities)}")
+    order = data.get("casualty_order")
+    posts = tstrs("casualty_order", "posts")
+    if order is not None and not (isinstance(order, list) and sorted(order) == sorted(posts)):
+        raise ScenarioError(f"{where}: casualty_order names every post once: {list(posts)}")
+    arms = data.get("marine_arms")
+    if arms is not None and arms not in marine_arms_known():
+        raise ScenarioError(f"{where}: marine_arms {arms!r} is not one of {list(marine_arms_known())}")
     position = _offset_hex(data.get("position"), f"{where}.position", terrain)
     facing = data.get("facing", 0)
     if type(facing) is not int or facing not in range(6):
         raise ScenarioError(f"{where}: facing must be 0-5 (0 = north, clockwise), not {facing!r}")
-    altitude = _altitude(data.get("altitude", "M"), where)
+    landed = data.get("landed", False)
+    if type(landed) is not bool:
+        raise ScenarioError(f"{where}: landed is true or false")
+    ground = terrain.ground(position)
+    altitude = ground if landed else _altitude(data.get("altitude", "M"), where)  # landed: on the land, as given or not
     role = data.get("role", "warship")
     if role not in ("warship", "merchant"):
         raise ScenarioError(f"{where}: role must be 'warship' or 'merchant', not {role!r}")
@@ -216,8 +246,13 @@ def _ship(data: Any, side: str, where: str, terrain: Terrain, default_quality: s
     ceiling = record.max_altitude
     if ceiling is None or altitude_level(altitude) > altitude_level(ceiling):
         raise ScenarioError(f"{where}: {name} cannot fly at {altitude}; its ceiling is {ceiling} (SG-ALT-03)")
-    if record.status != "landed" and altitude_level(altitude) <= altitude_level(terrain.ground(position)):
+    if not landed and altitude_level(altitude) <= altitude_level(ground):
         raise ScenarioError(f"{where}: {name} starts at {altitude}, in the ground at {data['position']}")
+    record = replace(
+        record,
+        status="landed" if landed else record.status,
+        casualty_order=record.casualty_order if order is None else tuple(str(post) for post in order),
+    )
     return ShipSetup(record, role)
 
 
@@ -285,7 +320,7 @@ def parse(data: Any) -> Scenario:
     setup = data.get("setup", {"kind": "fixed"})
     if not isinstance(setup, dict) or setup.get("kind") not in SETUP_KINDS:
         raise ScenarioError(f"scenario: setup.kind must be one of {list(SETUP_KINDS)}")
-    _unknown(setup, ("kind", "min_distance", "note"), "setup")
+    _unknown(setup, ("kind", "min_distance", "note", "order", "opposite_edges"), "setup")
     min_distance = _int(setup, "min_distance", "setup", 0)
     sides_data = _need(data, "sides", list, "scenario")
     sides: list[SideSetup] = []
@@ -294,7 +329,8 @@ def parse(data: Any) -> Scenario:
         where = f"sides[{s}]"
         if not isinstance(side, dict):
             raise ScenarioError(f"{where}: must be an object")
-        _unknown(side, ("id", "name", "ships", "ai", "flying_parties", *ordnance_play.SIDE_KEYS), where)
+        keys = ("id", "name", "ships", "ai", "setup", "flying_parties", *SIDE_DEFAULTS, *ordnance_play.SIDE_KEYS)
+        _unknown(side, keys, where)
         side_id = _need(side, "id", str, where)
         ships_data = _need(side, "ships", list, where)
         try:
@@ -303,8 +339,16 @@ def parse(data: Any) -> Scenario:
             raise ScenarioError(str(error)) from error
         if not ships_data and not ground:
             raise ScenarioError(f"{where}: a side needs at least one ship")
+        try:
+            start = setup_rules.parse_side_setup(side.get("setup"), f"{where}.setup", terrain)
+        except ValueError as error:
+            raise ScenarioError(str(error)) from error
+        defaults = {key: side[key] for key in SIDE_DEFAULTS if key in side}
+        if start["landed"]:
+            defaults["landed"] = True
         ships = tuple(
-            _ship(ship, side_id, f"{where}.ships[{n}]", terrain, default_quality) for n, ship in enumerate(ships_data)
+            _ship(ship, side_id, f"{where}.ships[{n}]", terrain, default_quality, defaults)
+            for n, ship in enumerate(ships_data)
         )
         for record in (*(ship.record for ship in ships), *ground):
             if record.name in names:
@@ -318,23 +362,34 @@ def parse(data: Any) -> Scenario:
             if party.name in names:
                 raise ScenarioError(f"{where}: two ships or flying parties are called {party.name!r}")
             names.add(party.name)
-        sides.append(SideSetup(side_id, str(side.get("name", side_id)), ships, ai, ground=ground, flyers=flyers))
+        name = str(side.get("name", side_id))
+        sides.append(SideSetup(side_id, name, ships, ai, ground=ground, flyers=flyers, setup=start))
     if len(sides) < 2 or len({side.id for side in sides}) != len(sides):
         raise ScenarioError("scenario: a battle needs two or more sides with distinct ids")
-    rules = tuple(data.get("special_rules", []))
-    unknown_rules = sorted(set(rules) - set(SPECIAL_RULES))
-    if unknown_rules:
-        raise ScenarioError(f"scenario: special rules {unknown_rules} are not played yet; known: {list(SPECIAL_RULES)}")
-    victory = data.get("victory", {"kind": "last_flying"})
-    if not isinstance(victory, dict) or victory.get("kind") not in VICTORY_KINDS:
-        raise ScenarioError(f"scenario: victory.kind must be one of {list(VICTORY_KINDS)}")
+    rosters = {side.id: [ship.record.name for ship in side.ships] for side in sides}
+    rules_data = data.get("special_rules", [])
+    if not isinstance(rules_data, list):
+        raise ScenarioError("scenario: special_rules is a list")
+    try:
+        rules = tuple(
+            special_rules.parse_rule(rule, f"special_rules[{n}]", rosters, terrain) for n, rule in enumerate(rules_data)
+        )
+        won = victory.parse_victory(data.get("victory"), rosters)
+    except (ValueError, LookupError) as error:
+        raise ScenarioError(f"scenario: {error}") from error
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise ScenarioError("scenario: options must be an object")
     try:
-        bombarding = ordnance_play.victory_side(victory, [(side.id, side.ground) for side in sides])
+        bombarding = ordnance_play.victory_side(won, [(side.id, side.ground) for side in sides])
     except ValueError as error:
         raise ScenarioError(str(error)) from error
+    order = setup.get("order", [])
+    if order and sorted(order) != sorted(rosters):
+        raise ScenarioError(f"setup.order: name every side once, in the order they set up: {list(rosters)}")
+    opposite = setup.get("opposite_edges", False)
+    if type(opposite) is not bool:
+        raise ScenarioError("setup.opposite_edges is true or false")
     scenario = Scenario(
         slug=slug,
         title=title,
@@ -344,13 +399,42 @@ def parse(data: Any) -> Scenario:
         turn_limit=_int(data, "turn_limit", "scenario", DEFAULT_TURN_LIMIT, minimum=1),
         setup=str(setup["kind"]),
         min_distance=min_distance,
-        special_rules=rules,
-        victory=str(victory["kind"]),
+        special_rules=tuple(str(rule["rule"]) for rule in rules),
+        victory=str(won["kind"]),
         options=options,
         victory_side=bombarding,
+        rules=rules,
+        victory_params=won,
+        setup_order=tuple(str(side) for side in order),
+        opposite_edges=opposite,
     )
     _check_distances(scenario)
+    _check_set_up(scenario)
     return scenario
+
+
+def _check_set_up(scenario: Scenario) -> None:
+    """Every ship starts where its side's set-up allows (setup_rules); the sides entering by an edge each
+    keep to one, opposite each other when the scenario says so."""
+    entries: dict[str, str] = {}
+    for side in scenario.sides:
+        for ship in side.ships:
+            record = ship.record
+            assert record.position is not None
+            named = str(side.setup.get("edge", "any"))
+            edges = (entries[side.id],) if side.id in entries else maps.EDGES if named == "any" else (named,)
+            why = setup_rules.spot_problem(
+                scenario.terrain, side.setup, record.position, record.facing, record.altitude, edges=edges
+            )
+            if why is not None:
+                raise ScenarioError(f"{record.name} of {side.id} cannot start there: {why}")
+            edge = maps.edge_of(scenario.terrain, record.position)
+            if side.setup.get("area") == "edge" and edge is not None:
+                entries.setdefault(side.id, edge)
+    if scenario.opposite_edges:
+        used = list(entries.values())
+        if len(used) != 2 or maps.OPPOSITE[used[0]] != used[1]:
+            raise ScenarioError(f"setup.opposite_edges: two sides enter by opposite edges, not {entries}")
 
 
 def _check_distances(scenario: Scenario) -> None:

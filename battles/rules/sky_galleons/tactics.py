@@ -49,6 +49,7 @@ from battles.rules.sky_galleons import (
     ordnance_play,
     portable_guns,
     prizes,
+    scenario_ai,
     signals,
 )
 from battles.rules.sky_galleons.combat import FireSolution
@@ -228,7 +229,7 @@ def damage(board: Board, record: ShipRecord) -> float:
     """How badly hurt, 0 to 1: the larger of the hull boxes hit and the crew lost."""
     hull = record.hull_hits / record.hull_boxes if record.hull_boxes else 1.0
     start = board.crew_at_start.get(record.name, record.crew_aboard)
-    crew = 1 - record.crew_aboard / start if start else 0.0
+    crew = 1 - record.men_alive / start if start else 0.0  # men in a boarding party are not lost
     return max(hull, crew)
 
 
@@ -238,15 +239,16 @@ def beaten(board: Board, record: ShipRecord) -> bool:
     start = board.crew_at_start.get(record.name, record.crew_aboard)
     return (
         record.hull_hits >= tune.flee_hull * record.hull_boxes
-        or record.crew_aboard < tune.flee_crew * start
+        or record.men_alive < tune.flee_crew * start  # men in a boarding party are not lost
         or (record.all_officers_lost and not flying.officers_out(board.flyers, record.name))  # SG-CREW-03
-        or not armed(record)
+        or not (armed(record) or scenario_ai.has_work_unarmed(board, record))
     )
 
 
 def running(board: Board, record: ShipRecord) -> bool:
-    """Merchants always run from warships; beaten ships run from everyone."""
-    return is_merchant(board, record) or beaten(board, record)
+    """Merchants always run from warships; beaten ships run from everyone; and a ship the scenario wants
+    gone runs (scenario_ai: free to escape, or carrying off its prize)."""
+    return is_merchant(board, record) or beaten(board, record) or scenario_ai.runs_now(board, record)
 
 
 def enemies(board: Board, side: str) -> list[ShipRecord]:
@@ -406,11 +408,15 @@ def target_key(board: Board, ship: ShipRecord, enemy: ShipRecord) -> tuple[float
 
 
 def side_target(board: Board, side: str) -> str | None:
-    """The enemy the whole side concentrates on: the best by the sum of its ships' keys."""
+    """The enemy the whole side concentrates on: the ship it is out to seize, else the best by the sum of
+    its ships' keys."""
     ours = board.fighting(side)
     theirs = enemies(board, side)
     if not ours or not theirs:
         return None
+    wanted = scenario_ai.prize(board, side)
+    if wanted is not None:
+        return wanted
     return min(theirs, key=lambda e: (sum(target_key(board, s, e)[0] for s in ours), e.name)).name
 
 
@@ -424,6 +430,8 @@ def ship_target(board: Board, ship: ShipRecord) -> ShipRecord | None:
         return None
     own = min(theirs, key=lambda e: target_key(board, ship, e))
     focus = side_target(board, ship.side)
+    if focus is not None and focus == scenario_ai.prize(board, ship.side):
+        return board.ship(focus)
     if focus is not None and focus != own.name:
         chosen = board.ship(focus)
         if target_key(board, ship, chosen)[0] <= target_key(board, ship, own)[0] + 4:
@@ -522,8 +530,9 @@ def offense(view: Sight, at: Spot, target: ShipRecord) -> float:
     """Each gun at its best mark from ``at``: the target at full value, any other enemy at a discount."""
     guns = view.batteries[view.ship.name]
     best = [0.0] * len(guns.pieces)
+    others = scenario_ai.other_targets_weight(view.board, view.ship.side, OTHER_TARGET)
     for foe in view.foes:
-        weight = 1.0 if foe.name == target.name else OTHER_TARGET
+        weight = 1.0 if foe.name == target.name else others
         for i, value in enumerate(gun_values(guns, at, spot(foe), foe.armor)):
             best[i] = max(best[i], weight * value)
     return sum(best)
@@ -572,9 +581,11 @@ def flee_score(view: Sight, path: Path) -> float:
     if wrecks(path):
         return -WRECKED
     if path.ends == movement.LEFT_MAP:
-        return ESCAPES
+        return -LEAVES_MAP if scenario_ai.stays(board, record.side) else ESCAPES
     at = path.end
-    score = -1.0 * edge_distance(board.terrain, at.hex) - 0.5 * min(exit_steps(board.terrain, at), 30)
+    edges = scenario_ai.exit_edges(board, record.side)  # a side that may leave by one edge only runs for it
+    steps = exit_steps(board.terrain, at) if scenario_ai.leaves_by(board.terrain, at.hex, at.facing, edges) else 30
+    score = -1.0 * scenario_ai.edge_distance(board.terrain, at.hex, edges) - 0.5 * min(steps, 30)
     chasers = [c.position for c in hunters(board, record.side) or view.foes if c.position is not None]
     if chasers:
         score += 0.3 * min(min(hexgrid.distance(at.hex, c) for c in chasers), 10)
@@ -618,8 +629,11 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
     focus = side_target(board, side)
     best: dict[tuple[str, str], tuple[float, FireSolution]] = {}
     for solution in rs.solutions(state, side):
+        weight = scenario_ai.fire_weight(board, side, solution.target)
+        if not weight:
+            continue
         key = (solution.firer, solution.gun_id)
-        worth = shot_worth(board, solution, focus) * ordnance_play.target_weight(board, side, solution.target)
+        worth = weight * shot_worth(board, solution, focus) * ordnance_play.target_weight(board, side, solution.target)
         if worth <= 0:
             continue
         if key not in best or worth > best[key][0]:
@@ -656,7 +670,7 @@ def strikes(rs: SkyGalleons, board: Board, record: ShipRecord) -> bool:
     near = caught(board, record)
     if is_merchant(board, record):
         return record.hull_hits > 0 and near > 0 and edge > speed
-    if not beaten(board, record):
+    if not beaten(board, record) or scenario_ai.carrying_off(board, record) or scenario_ai.never_strikes(board, record):
         return False
     return speed == 0 or near >= 2 or (near == 1 and edge > 2 * speed)
 
@@ -747,8 +761,11 @@ def prize_for(rs: SkyGalleons, state: State, record: ShipRecord) -> ShipRecord |
         return None
     reach = max(rs.speed(record, board) - board.avoiding.get(record.name, 0), 0)
     found: list[tuple[tuple[int, float, int, str], ShipRecord]] = []
+    wanted = scenario_ai.prize(board, record.side)  # a side out to seize one ship closes with her only
     for enemy in enemies(board, record.side):
         if enemy.position is None or board.captured.get(enemy.name) or enemy.grappled_with:
+            continue
+        if wanted is not None and (enemy.name != wanted or not scenario_ai.stopped(board, wanted)):
             continue
         if abs(level(enemy.altitude) - level(record.altitude)) > 1:
             continue
@@ -789,10 +806,11 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
         if prize is not None:
             rammers += 1
         winnable = [e for e in enemy_alongside if boarding_pays(board, record, e)]
-        wants_party = prize is not None and can_lead_boarders(record) and not record.ram
+        rams = record.ram and not scenario_ai.boards_first(board, record.side)
+        wants_party = prize is not None and can_lead_boarders(record) and not rams
         wants_party = wants_party or (bool(winnable) and not is_merchant(board, record))
         if wants_party and not record.party.men and not record.boarders.men and can_lead_boarders(record):
-            parties.append({"ship": record.name, "men": party_of(record)})
+            parties.append({"ship": record.name, "men": scenario_ai.party_men(board, record, party_of(record))})
         far = all(
             e.position is None or record.position is None or hexgrid.distance(e.position, record.position) > DISBAND_AT
             for e in enemies(board, record.side)
@@ -808,11 +826,15 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
     for record in board.fighting(request.side):  # take a prize or a crippled friend in tow (SG-TOW-01, BRD-21)
         for name in record.grappled_with:
             other = board.ship(name)
-            if board.ally(record.side, other) and rs.ready_tow(state, record.name) is None and name not in plans:
+            towable = scenario_ai.may_tow(board, record.side, name) and name not in plans
+            if board.ally(record.side, other) and rs.ready_tow(state, record.name) is None and towable:
                 tows.append([record.name, name])
                 break
     orders: dict[str, JSON] = {"ram": rammers} if rammers else {}
-    for key, value in (("parties", parties), ("disband", disband), ("cut", cut)):
+    seizing = scenario_ai.seize_orders(board, request.side)  # SG-SCN-19: home with the prize's passenger
+    recall: list[JSON] = seizing.get("recall", [])
+    cut += seizing.get("cut", [])
+    for key, value in (("recall", recall), ("parties", parties), ("disband", disband), ("cut", cut)):
         if value:
             orders[key] = list[JSON](value)
     if plans:
@@ -855,19 +877,43 @@ def attack_move(
     rs: SkyGalleons, state: State, record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]
 ) -> JSON | None:
     """A ram or grapple on this ship's prize, if it may try one now: a grapple when it would board, a ram
-    when it has one; the shortest such move (fewest hexes to cross, fewest collision checks)."""
+    when it has one; a grapple coming alongside with the least chance of colliding with her (across her bow
+    or stern, no turn in her hex: SG-COL-02/03), then the shortest such move."""
     prize = prize_for(rs, state, record)
     if prize is None:
         return None
     kind = GRAPPLE if (record.party.men or not record.ram) and record.crew.deckhands else RAM
     if kind == RAM and not record.ram and prize.hull_size >= record.hull_size:
         return None  # a ram without one is a collision: it hurts the smaller rammer as much
+    if kind == RAM and scenario_ai.boards_first(state.board, record.side):
+        return None  # boarders first: the party forms in the next Initiative Phase
     if kind == GRAPPLE and not close_action.grapple_attempts(record, state.board.avoiding.get(prize.name, 0)):
         return None  # the prize is jinking: no hand could get a line across (SG-GRAP-03)
     moves = [m for m in rs.attacks(state, record, traced) if isinstance(m, dict) and m.get(kind) == prize.name]
     if not moves:
         return None
-    return min(moves, key=lambda m: (len(m["steps"]) if isinstance(m["steps"], list) else 0, str(m["steps"])))
+    paths = {str(plan): steps for plan, steps in traced}
+
+    def key(move: dict[str, JSON]) -> tuple[float, int, str]:
+        plan = move["steps"] if isinstance(move["steps"], list) else []
+        risk = alongside_risk(paths.get(str(plan), []), [str(t) for t in plan], prize) if kind == GRAPPLE else 0.0
+        return risk, len(plan), str(plan)
+
+    return min(moves, key=key)
+
+
+def alongside_risk(steps: Sequence[movement.Step], plan: list[str], target: ShipRecord) -> float:
+    """The chance of colliding as the move enters the target's hex at her altitude (SG-COL-01..03)."""
+    for step in steps:
+        if step.enters_hex and (step.hex, step.altitude) == (target.position, target.altitude):
+            mods = movement.collision_modifiers(
+                entered_from=hexgrid.rotate_facing(step.facing, 3),
+                other_facing=target.facing,
+                turned_in_hex=movement.turns_in_hex(plan, step.index + 1),
+            )
+            on = tint("collision", "collides_on_at_most") - sum(mods.values())
+            return min(max(on / 6, 0.0), 1.0)
+    return 0.0
 
 
 def avoids(state: State, request: DecisionRequest) -> JSON:

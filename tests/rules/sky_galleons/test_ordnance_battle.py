@@ -236,8 +236,8 @@ def test_a_scenario_sets_batteries_mines_and_target_hexes_on_the_ground_and_ship
         ({"ground_targets": [{"name": "X", "kind": "village", "hexes": [[1, 1]], "points": 3}]}, "kind is one of"),
         ({"tether_mines": [{"position": [40, 1]}]}, "off the"),
         ({"victory": {"kind": "bombardment", "side": "b"}}, "needs a city or fortress hex of another side"),
-        ({"victory": {"kind": "bombardment", "side": "c"}}, "side must be one of"),
-        ({"b_ship": {"landed": "yes"}}, "landed must be true or false"),
+        ({"victory": {"kind": "bombardment", "side": "c"}}, "victory.side: .c. is not a side"),
+        ({"b_ship": {"landed": "yes"}}, "landed is true or false"),
         ({"name_clash": True}, "two ships are called"),
     ],
 )

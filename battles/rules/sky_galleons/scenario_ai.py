@@ -1,0 +1,162 @@
+"""What the AI captain (tactics.Captain) needs to play toward a scenario's own goals, read from the side's
+``ai`` hints and the scenario's rules.
+
+Hints a side's ``ai`` object may give, besides tactics' tuning numbers:
+
+* ``"run_when_free": true``: the side's ships run for the map edge as soon as the exit rules let them
+  leave (SG-SCN-12: the Irish cripple the Aphid, then run).
+* ``"never_leave": true``: the side's ships never leave the map of their own will, even when beaten (the
+  Aphid of SG-SCN-12: once she is gone the Irish are free).
+* ``"board": true``: the side's ships close to board, with a party formed, even when they carry a ram.
+* ``"no_surrender": true``: the side's captains never strike their colours of their own will.
+* ``"seize": ship``: the side is out to take that enemy ship by boarding and carry off what she holds
+  (SG-SCN-19): its ships go for her first, fire at her until she heaves to (SG-SCN-17) and then spare her,
+  grapple and board her, hold her, call the boarders home once the hold is complete, cast off and run.
+  The prize is never taken in tow: she must not leave the map.
+
+A side whose ships may leave only by one edge (special_rules ``exit_edge``) runs for that edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from battles.engine import hexgrid
+from battles.engine.events import JSON
+from battles.engine.hexgrid import Hex
+from battles.rules.sky_galleons import maps, special_rules, victory
+from battles.rules.sky_galleons.movement import Terrain
+from battles.rules.sky_galleons.record import ShipRecord
+
+if TYPE_CHECKING:
+    from battles.rules.sky_galleons.ruleset import Board
+
+PRIZE_FIRE = 4.0  # a hit on the running prize stops her: worth four of any other
+OTHERS_WHILE_CHASING = 0.2  # the other enemies, while the prize runs
+
+
+def hints(board: Board, side: str) -> Mapping[str, JSON]:
+    return board.ai.get(side, {})
+
+
+def prize(board: Board, side: str) -> str | None:
+    """The enemy ship the side is out to seize, while she is still to be taken."""
+    name = hints(board, side).get("seize")
+    if not isinstance(name, str) or name not in board.by_name or not board.in_fight(board.ship(name)):
+        return None
+    return name
+
+
+def stopped(board: Board, name: str) -> bool:
+    """The prize has heaved to: time to come alongside (a running prize would only avoid the grapple)."""
+    return special_rules.hove_to(board, name)
+
+
+def fire_weight(board: Board, side: str, target: str) -> float:
+    """How much a shot at ``target`` is worth to the side against its usual worth: the prize that still
+    runs is worth the most (one hit stops her, SG-SCN-17), and once she has heaved to she is spared (wanted
+    whole)."""
+    if target != prize(board, side):
+        return 1.0
+    return 0.0 if special_rules.hove_to(board, target) else PRIZE_FIRE
+
+
+def other_targets_weight(board: Board, side: str, usual: float) -> float:
+    """A side after a prize that still runs weighs the other enemies little when it places its guns."""
+    wanted = prize(board, side)
+    return OTHERS_WHILE_CHASING if wanted is not None and not special_rules.hove_to(board, wanted) else usual
+
+
+def carrying_off(board: Board, record: ShipRecord) -> bool:
+    """This ship has what the side came for aboard: it runs for the edge."""
+    rule = victory.victory(board)
+    if rule["kind"] != "seize_and_carry_off" or board.ship(str(rule["ship"])).side != record.side:
+        return False
+    return victory.prize_state(board, str(rule["prize"])).get("aboard") == record.name
+
+
+def runs_now(board: Board, record: ShipRecord) -> bool:
+    """The scenario wants this ship gone: free to escape (``run_when_free``), or carrying its prize off."""
+    free = bool(special_rules.rules(board, "exit_after_crippling")) and special_rules.may_exit(board, record)
+    return (bool(hints(board, record.side).get("run_when_free")) and free) or carrying_off(board, record)
+
+
+def seize_orders(board: Board, side: str) -> dict[str, list[JSON]]:
+    """Call the boarders home once the prize is held (SG-SCN-19), and cast off once they are home."""
+    rule = victory.victory(board)
+    if rule["kind"] != "seize_and_carry_off" or board.ship(str(rule["ship"])).side != side:
+        return {}
+    name = str(rule["prize"])
+    state = victory.prize_state(board, name)
+    recall: list[JSON] = []
+    cut: list[JSON] = []
+    for record in board.fighting(side):
+        if state.get("held") == record.name and record.boarding == name and record.boarders.men:
+            recall.append(record.name)
+            cut.append([record.name, name])
+        elif state.get("aboard") == record.name and name in record.grappled_with:
+            cut.append([record.name, name])
+    orders: dict[str, list[JSON]] = {}
+    if recall:
+        orders["recall"] = recall
+    if cut:
+        orders["cut"] = cut
+    return orders
+
+
+def party_men(board: Board, record: ShipRecord, usual: dict[str, JSON]) -> dict[str, JSON]:
+    """A ship out to seize a prize, or to board (``"board"``), sends its officer and marines and keeps its
+    deckhands: they throw the grapnels (SG-GRAP-02, one line for two hands) and man the guns."""
+    if (prize(board, record.side) is None and not boards_first(board, record.side)) or not usual.get("marines"):
+        return usual
+    return {post: men for post, men in usual.items() if post != "deckhands"}
+
+
+def has_work_unarmed(board: Board, record: ShipRecord) -> bool:
+    """Guns or none, a ship still going for its prize, or carrying it off, is not beaten; nor is a ship that
+    must cripple its pursuer before it may leave (it can still board her)."""
+    if prize(board, record.side) is not None or carrying_off(board, record):
+        return True
+    return bool(hints(board, record.side).get("run_when_free")) and not runs_now(board, record)
+
+
+def boards_first(board: Board, side: str) -> bool:
+    """``"board": true``: the side's ships close to board even when they carry a ram (High Martians)."""
+    return bool(hints(board, side).get("board"))
+
+
+def never_strikes(board: Board, record: ShipRecord) -> bool:
+    """``"no_surrender": true``: the side's captains fight on rather than strike (a struck ship counts as lost
+    as much as a sunk one, SG-SCN-47)."""
+    return bool(hints(board, record.side).get("no_surrender"))
+
+
+def stays(board: Board, side: str) -> bool:
+    """``"never_leave": true``: the side's ships do not leave the map of their own will, even beaten (a
+    pursuer that leaves lets its quarry go, SG-SCN-12)."""
+    return bool(hints(board, side).get("never_leave"))
+
+
+def may_tow(board: Board, side: str, name: str) -> bool:
+    """A seizing side never tows its prize: she must not leave the map."""
+    rule = victory.victory(board)
+    return not (rule["kind"] == "seize_and_carry_off" and rule.get("prize") == name)
+
+
+def exit_edges(board: Board, side: str) -> tuple[str, ...]:
+    return special_rules.exit_edges(board, side) or maps.EDGES
+
+
+def edge_distance(terrain: Terrain, hex_: Hex, edges: tuple[str, ...] = maps.EDGES) -> int:
+    """Hexes to move to leave the map by the nearest of ``edges`` (1 on the edge row or column)."""
+    col, row = hexgrid.to_odd_q(hex_)
+    reach = {"west": col + 1, "east": terrain.cols - col, "north": row + 1, "south": terrain.rows - row}
+    return min(reach[edge] for edge in edges)
+
+
+def leaves_by(terrain: Terrain, hex_: Hex, facing: int, edges: tuple[str, ...]) -> bool:
+    """Holding this course, the ship would leave by one of ``edges``."""
+    while terrain.on_map(hex_):
+        hex_ = hexgrid.neighbour(hex_, facing)
+    return maps.edge_left_by(terrain, hex_) in edges
