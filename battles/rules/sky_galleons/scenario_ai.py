@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING
 from battles.engine import hexgrid
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
-from battles.rules.sky_galleons import maps, special_rules, victory
+from battles.rules.sky_galleons import maps, movement, special_rules, victory
 from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.record import ShipRecord
+from battles.rules.sky_galleons.record import ShipRecord, altitude_level
 
 if TYPE_CHECKING:
     from battles.rules.sky_galleons.ruleset import Board
@@ -79,7 +79,11 @@ def carrying_off(board: Board, record: ShipRecord) -> bool:
 def runs_now(board: Board, record: ShipRecord) -> bool:
     """The scenario wants this ship gone: free to escape (``run_when_free``), or carrying its prize off."""
     free = bool(special_rules.rules(board, "exit_after_crippling")) and special_rules.may_exit(board, record)
-    return (bool(hints(board, record.side).get("run_when_free")) and free) or carrying_off(board, record)
+    return (
+        (bool(hints(board, record.side).get("run_when_free")) and free)
+        or carrying_off(board, record)
+        or carries_the_party_home(board, record)
+    )
 
 
 def seize_orders(board: Board, side: str) -> dict[str, list[JSON]]:
@@ -160,3 +164,84 @@ def leaves_by(terrain: Terrain, hex_: Hex, facing: int, edges: tuple[str, ...]) 
     while terrain.on_map(hex_):
         hex_ = hexgrid.neighbour(hex_, facing)
     return maps.edge_left_by(terrain, hex_) in edges
+
+
+# --- the landing party (SG-SCN-37..41) ---------------------------------------------------------------------
+
+
+def _landing_rule(board: Board, side: str) -> Mapping[str, JSON] | None:
+    for rule in special_rules.rules(board, "landing_party"):
+        if rule["side"] == side:
+            return rule
+    return None
+
+
+def carries_the_party_home(board: Board, record: ShipRecord) -> bool:
+    """This ship picked up the landing party's survivors: it runs for the edge (SG-SCN-41)."""
+    rule = _landing_rule(board, record.side)
+    if rule is None:
+        return False
+    state = special_rules.party_state(board, record.side)
+    return state["state"] == "rescued" and state.get("ship") == record.name
+
+
+def landing_goal(board: Board, record: ShipRecord) -> Hex | None:
+    """Where this ship should be landed for the landing party, or None when it has no part in it: the
+    party's hex once it is back (or for the ship that left it, while it is away), else the nearest hex
+    beside the fortress top at the rule's altitude for the first ship able to land a party of the rule's
+    size (SG-SCN-37/38)."""
+    rule = _landing_rule(board, record.side)
+    if rule is None or record.position is None:
+        return None
+    if record not in special_rules.party_ships(board, rule):
+        return None
+    state = special_rules.party_state(board, record.side)
+    if state["state"] in ("away", "back"):
+        there = state.get("hex")
+        waits = state["state"] == "back" or state.get("ship") == record.name
+        return Hex.from_json(there) if waits and isinstance(there, list) else None
+    if state["state"] != "aboard":
+        return None
+    able = [s for s in special_rules.party_ships(board, rule) if _can_land_party(s, int(str(rule["men"])))]
+    if not able or able[0].name != record.name:
+        return None
+    top = maps.zone(board.terrain, str(rule["zone"]))
+    height = rule["altitude"]
+    beside = {n for h in top for n in hexgrid.neighbours(h) if n not in top and board.terrain.ground(n) == height}
+    if not beside:
+        return None
+    return min(beside, key=lambda h: (hexgrid.distance(record.position, h), h.to_json()))  # type: ignore[arg-type]
+
+
+def _can_land_party(record: ShipRecord, men: int) -> bool:
+    try:
+        special_rules.landing_party_composition(record, men)
+    except ValueError:
+        return False
+    return True
+
+
+def landing_move(board: Board, record: ShipRecord, moves: list[tuple[list[str], list[movement.Step]]]) -> JSON:
+    """The move that takes the ship to its landing goal and lands it there, or holds it landed there; None
+    when it has no landing goal (it fights as usual)."""
+    goal = landing_goal(board, record)
+    if goal is None:
+        return None
+    if record.status == "landed" and record.position == goal:
+        return []  # a complete turn stationary: the party goes ashore or comes aboard (SG-SCN-38)
+
+    def key(plan: tuple[list[str], list[movement.Step]]) -> tuple[int, int, int, int]:
+        steps = plan[1]
+        if not steps:
+            return (1, 0, hexgrid.distance(record.position, goal), 0)  # type: ignore[arg-type]
+        last = steps[-1]
+        if last.ends == movement.LANDED and last.hex == goal:
+            return (0, 0, 0, len(steps))
+        if last.ends:
+            return (2, 99, 0, 0)
+        # on the way: as near as it gets, high enough to clear the land round the goal
+        low = 1 if altitude_level(last.altitude) <= altitude_level(board.terrain.ground(goal)) else 0
+        return (1, low, hexgrid.distance(last.hex, goal), -len(steps))
+
+    best = min(moves, key=key)
+    return list[JSON](best[0])
