@@ -481,6 +481,8 @@ def limit_allowance(record: ShipRecord, allowed: movement.Allowance) -> movement
     held = allowed.held_speed
     if held is not None:
         held = min(held, speed, limits.max_hexes if limits.max_hexes is not None else held)
+        if sail is not None:  # a helmless kite: only as far as the drogues leave her on her heading
+            held = min(held, sail.on(record.facing))
     return replace(allowed, speed=speed, sail=sail, held_speed=held)
 
 

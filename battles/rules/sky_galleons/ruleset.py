@@ -588,13 +588,15 @@ class SkyGalleons(BaseRuleset[Board]):
             sailing = movement.allowance(
                 record, now=self.now(state), last_hexes=last, kite_die=self.kite_die(board, record), wind=board.wind
             )
+            if sailing.sail is not None and sailing.held_speed is not None:
+                # With nobody at the helm she holds last turn's speed only as far as the heading now allows.
+                sailing = replace(sailing, held_speed=min(sailing.held_speed, sailing.sail.on(record.facing)))
             if not avoided or sailing.sail is None:
                 return ordnance_play.limit_allowance(record, sailing)
             # Avoiding comes off the die's allowance on every heading (SG-RAM-05 with SG-KITE-02/04).
             sail = replace(
                 sailing.sail, run=max(sailing.sail.run - avoided, 0), beat=max(sailing.sail.beat - avoided, 0)
             )
-            # With nobody at the helm she holds last turn's speed only as far as the heading now allows.
             held = None if sailing.held_speed is None else min(sailing.held_speed, sail.on(record.facing))
             return ordnance_play.limit_allowance(
                 record, replace(sailing, speed=max(sailing.speed - avoided, 0), sail=sail, held_speed=held)

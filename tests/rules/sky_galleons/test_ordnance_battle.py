@@ -1105,3 +1105,14 @@ def test_ordnance_aboard_is_hit_as_a_gun_or_goes_up_as_a_magazine_under_fire(
         pytest.fail(f"no battle showed {words}")
     gone = {i.id for i in out.state.board.ship("T").ordnance if i.state in ordnance.GONE}
     assert any(item in found[0]["what"] for item in gone)
+
+
+@pytest.mark.rule("SG-DT-03", "SG-CREW-08")
+def test_a_helmless_kite_with_drogues_lowered_holds_her_course_only_as_far_as_her_heading_allows() -> None:
+    """Pitched Battle, simulation 1 run 50: a Whisperdeath with nobody at the helm and her drogues lowered,
+    beating, once had a held course longer than her beating allowance, so no move was legal."""
+    from battles.engine import simulate
+    from battles.rules.sky_galleons import scenario as scenarios
+
+    played = simulate.simulate(RS, scenarios.load_data("pitched-battle"), seed=simulate.seed_for(1, 50))
+    assert played.final.over
