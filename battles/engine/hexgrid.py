@@ -123,7 +123,8 @@ def within(centre: Hex, radius: int) -> list[Hex]:
     return [h for n in range(radius + 1) for h in ring(centre, n)]
 
 
-def _round(fq: float, fr: float) -> Hex:
+def cube_round(fq: float, fr: float) -> Hex:
+    """The hex holding the fractional axial point (fq, fr) (Red Blob Games' cube rounding)."""
     fs = -fq - fr
     q, r, s = round(fq), round(fr), round(fs)
     dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
@@ -146,7 +147,7 @@ def line(a: Hex, b: Hex) -> list[Hex]:
         return [a]
     aq, ar = a.q + 1e-6, a.r + 2e-6
     bq, br = b.q + 1e-6, b.r + 2e-6
-    return [_round(aq + (bq - aq) * i / n, ar + (br - ar) * i / n) for i in range(n + 1)]
+    return [cube_round(aq + (bq - aq) * i / n, ar + (br - ar) * i / n) for i in range(n + 1)]
 
 
 def direction_to(a: Hex, b: Hex) -> int:

@@ -185,17 +185,6 @@ def neutral_hexes(board: Board) -> frozenset[Hex]:
     return frozenset(found)
 
 
-def _cube_round(fq: float, fr: float) -> Hex:
-    fs = -fq - fr
-    q, r, s = round(fq), round(fr), round(fs)
-    dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
-    if dq > dr and dq > ds:
-        q = -r - s
-    elif dr > ds:
-        r = -q - s
-    return Hex(q, r)
-
-
 def line_hexes(a: Hex, b: Hex) -> frozenset[Hex]:
     """Every hex a straight line from ``a`` to ``b`` touches: the line is drawn twice, nudged to either
     side, so that a line running along a hexside counts both hexes it grazes."""
@@ -204,7 +193,7 @@ def line_hexes(a: Hex, b: Hex) -> frozenset[Hex]:
     for nudge in (1e-6, -1e-6):
         aq, ar = a.q + nudge, a.r + 2 * nudge
         bq, br = b.q + nudge, b.r + 2 * nudge
-        found.update(_cube_round(aq + (bq - aq) * i / n, ar + (br - ar) * i / n) for i in range(1, n))
+        found.update(hexgrid.cube_round(aq + (bq - aq) * i / n, ar + (br - ar) * i / n) for i in range(1, n))
     return frozenset(found)
 
 
