@@ -30,6 +30,7 @@ from battles.rules.sky_galleons.ruleset import (
 from battles.rules.sky_galleons.ruleset import (
     SKY_GALLEONS as RS,
 )
+from tests.rules.sky_galleons.battle_harness import drive
 
 State = BattleState[Board]
 Decide = Callable[[State, DecisionRequest], Any]
@@ -60,31 +61,10 @@ def begin(data: Mapping[str, Any], seed: bytes, options: Mapping[str, Any] | Non
     return resolver.resolve(RS, initial, seed).state
 
 
-def submit(state: State, request: DecisionRequest, choice: Any, seed: bytes) -> tuple[State, list[Event]]:
-    outcome = resolver.submit(RS, state, side=request.side, request_id=request.id, choice=choice, seed=seed)
-    assert not isinstance(outcome, Rejection), outcome
-    return outcome.state, list(outcome.events)
-
-
 def refused(state: State, request: DecisionRequest, choice: Any, seed: bytes) -> Rejection:
     outcome = resolver.submit(RS, state, side=request.side, request_id=request.id, choice=choice, seed=seed)
     assert isinstance(outcome, Rejection), "expected a rejection"
     return outcome
-
-
-def drive(
-    state: State, decide: Decide, seed: bytes, until: Callable[[State, DecisionRequest], bool]
-) -> tuple[State, list[Event], DecisionRequest | None]:
-    """Answer decisions with ``decide`` (None: the default) until ``until`` holds for the next one."""
-    events: list[Event] = []
-    while not state.over:
-        request = state.pending()[0]
-        if until(state, request):
-            return state, events, request
-        choice = decide(state, request)
-        state, more = submit(state, request, request.default if choice is None else choice, seed)
-        events += more
-    return state, events, None
 
 
 def orders(ram: Mapping[str, int] | None = None, extra: Mapping[str, dict[str, Any]] | None = None) -> Decide:

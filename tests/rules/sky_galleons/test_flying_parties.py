@@ -23,6 +23,7 @@ from battles.rules.sky_galleons.ruleset import BOARD, FIRE, FIRST, MOVE, ORDERS,
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.scenario import ScenarioError, parse
 from battles.rules.sky_galleons.tactics import Captain
+from tests.rules.sky_galleons.battle_harness import drive, submit
 
 State = BattleState[Board]
 Decide = Callable[[State, DecisionRequest], Any]
@@ -63,31 +64,10 @@ def begin(data: Mapping[str, Any], seed: bytes, options: Mapping[str, Any] | Non
     return resolver.resolve(RS, initial, seed).state
 
 
-def submit(state: State, request: DecisionRequest, choice: Any, seed: bytes) -> tuple[State, list[Event]]:
-    outcome = resolver.submit(RS, state, side=request.side, request_id=request.id, choice=choice, seed=seed)
-    assert not isinstance(outcome, Rejection), outcome
-    return outcome.state, list(outcome.events)
-
-
 def refused(state: State, request: DecisionRequest, choice: Any, seed: bytes) -> Rejection:
     outcome = resolver.submit(RS, state, side=request.side, request_id=request.id, choice=choice, seed=seed)
     assert isinstance(outcome, Rejection), "expected a rejection"
     return outcome
-
-
-def drive(
-    state: State, decide: Decide, seed: bytes, until: Callable[[State, DecisionRequest], bool]
-) -> tuple[State, list[Event], DecisionRequest | None]:
-    """Answer decisions with ``decide`` (None: the default) until ``until`` holds for the next one."""
-    found: list[Event] = []
-    while not state.over:
-        request = state.pending()[0]
-        if until(state, request):
-            return state, found, request
-        choice = decide(state, request)
-        state, more = submit(state, request, request.default if choice is None else choice, seed)
-        found += more
-    return state, found, None
 
 
 def plays(orders: Mapping[str, Mapping[str, Any]] | None = None, flights: Mapping[str, Any] | None = None) -> Decide:
