@@ -1709,7 +1709,8 @@ class SkyGalleons(BaseRuleset[Board]):
                         and self.sight_blocked(state, solution) is None
                     ):
                         found.append(solution)
-        return found + ordnance_play.ground_solutions(self, state, side) + self._party_solutions(state, side)
+        ground = [s for s in ordnance_play.ground_solutions(self, state, side) if self.sight_blocked(state, s) is None]
+        return found + ground + self._party_solutions(state, side)
 
     def sight_blocked(self, state: BattleState[Board], solution: FireSolution) -> Rejection | None:
         """The optional line of sight: ships between firer and target may block the shot (SG-LOS-01..08)."""
@@ -2099,7 +2100,7 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _party_solutions(self, state: BattleState[Board], side: str) -> list[FireSolution]:
         board = state.board
-        if not board.flyers:
+        if not board.flyers or not state.options["advanced"]:  # basic rules: parties sit out (flying.json)
             return []
         return flying.fire_solutions(
             side,
