@@ -10,7 +10,7 @@ from battles.engine import dice, resolver
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, ORDERS, POSITION, Board
+from battles.rules.sky_galleons.ruleset import AVOID, FIRE, FIRST, MOVE, ORDERS, Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 
 State = BattleState[Board]
@@ -66,7 +66,7 @@ def drive(
 
 
 def calm(orders: Mapping[str, Mapping[str, Any]] | None = None, first: str = "a") -> Decide:
-    """Initiative orders per side (``orders``), ``first`` moves first, ships hold still, nobody fires."""
+    """Initiative orders per side (``orders``), ``first`` moves first, ships hold still, nobody fires or avoids."""
 
     def decide(state: State, request: DecisionRequest) -> Any:
         if request.kind == ORDERS:
@@ -77,8 +77,8 @@ def calm(orders: Mapping[str, Mapping[str, Any]] | None = None, first: str = "a"
             return []
         if request.kind == FIRE:
             return {"shots": []}
-        if request.kind == POSITION:
-            return None
+        if request.kind == AVOID:
+            return False
         return None
 
     return decide

@@ -25,7 +25,6 @@ from battles.rules.sky_galleons.ruleset import (
     BOARD,
     CREW_CHOICE,
     FIRE,
-    FIRST,
     MOVE,
     ORDERS,
     PLACE,
@@ -34,6 +33,7 @@ from battles.rules.sky_galleons.ruleset import (
     Board,
 )
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
+from tests.rules.sky_galleons.battle_harness import calm
 
 State = BattleState[Board]
 Decide = Callable[[State, DecisionRequest], Any]
@@ -82,22 +82,8 @@ def at(kind: str, side: str | None = None, ship: str | None = None) -> Callable[
 
 
 def still(first: str = "", orders: Mapping[str, Mapping[str, Any]] | None = None) -> Decide:
-    """Nobody moves or fires; ``first`` moves first; ``orders`` extra initiative orders per side."""
-
-    def decide(state: State, request: DecisionRequest) -> Any:
-        if request.kind == ORDERS:
-            return {"crew": [], "strike": [], **(orders or {}).get(request.side, {})}
-        if request.kind == FIRST:
-            return first if first in (request.options or ()) else None
-        if request.kind == MOVE:
-            return []
-        if request.kind == FIRE:
-            return {"shots": []}
-        if request.kind == AVOID:
-            return False
-        return None
-
-    return decide
+    """Nobody moves, fires or avoids; ``first`` moves first; ``orders`` extra initiative orders per side."""
+    return calm(orders, first)
 
 
 def ship(
