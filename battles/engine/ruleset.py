@@ -10,7 +10,9 @@ data, and five pieces of behaviour the generic resolver drives:
 - ``apply``: fold one event into the board (pure: returns a new board, never mutates);
 - ``validate``: judge an answer to one of its decisions, naming the clause an illegal one breaks;
 - ``check_invariants``: what must always hold (no negative crew or hull boxes...), for the conformance
-  suite.
+  suite;
+- ``board_view`` and ``event_view``: the board and the log as one side may see them (hidden information
+  stays with its side until the rules reveal it).
 
 Variants subclass a ruleset and override only what differs. A ruleset package registers an instance on
 import (``register(SkyGalleons())`` in ``battles/rules/sky_galleons/__init__.py``); ``discover()``
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from battles.engine.decisions import DecisionRequest, Rejection
-from battles.engine.events import JSON, Event, canonical, plain
+from battles.engine.events import JSON, Event, JSONObject, canonical, plain
 from battles.engine.state import BattleState
 
 if TYPE_CHECKING:
@@ -78,6 +80,10 @@ class Ruleset(Protocol[B]):
 
     def example_scenarios(self) -> Sequence[Mapping[str, JSON]]: ...
 
+    def board_view(self, state: BattleState[B], side: str | None) -> JSON: ...
+
+    def event_view(self, event: Event, side: str | None) -> JSONObject | None: ...
+
 
 class BaseRuleset(Generic[B]):
     """Defaults for the optional parts of the protocol; subclass and fill in the rest."""
@@ -87,6 +93,9 @@ class BaseRuleset(Generic[B]):
     title: str = ""
     options: tuple[OptionSpec, ...] = ()
     tables: Mapping[str, JSON] = {}
+
+    def board_to_json(self, board: B) -> JSON:
+        raise NotImplementedError(f"{type(self).__name__} must say how its board is written as JSON")
 
     def validate(self, state: BattleState[B], request: DecisionRequest, choice: JSON) -> Rejection | None:
         """Listed options are checked by the engine; an open-ended request needs this overridden."""
@@ -101,6 +110,16 @@ class BaseRuleset(Generic[B]):
 
     def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
         return []
+
+    def board_view(self, state: BattleState[B], side: str | None) -> JSON:
+        """The board as ``side`` may see it (None: the umpire, who sees everything). A ruleset whose board
+        holds what one side may not know (crew assignments, secret orders) overrides this."""
+        return self.board_to_json(state.board)
+
+    def event_view(self, event: Event, side: str | None) -> JSONObject | None:
+        """One logged event as ``side`` may see it, or None where it is withheld: by default an event kept
+        to another side. A ruleset whose public events carry private detail overrides this to trim them."""
+        return event.to_json() if event.visible_to(side) else None
 
 
 class OptionError(ValueError):
