@@ -1,4 +1,4 @@
-"""Battles' stored data. For now, the reference tables of ship classes and weapon types.
+"""Battles' stored data: the reference tables of ship classes and weapon types, and battles in play.
 
 The ship and weapon tables are a read-only mirror of ``battles/rules/sky_galleons/data`` (loaded by
 ``manage.py load_reference_data``) for the admin and the yard; the engine reads the pure catalog
@@ -7,7 +7,9 @@ The ship and weapon tables are a read-only mirror of ``battles/rules/sky_galleon
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class DataStatus(models.TextChoices):
@@ -74,3 +76,235 @@ class WeaponType(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# --- battles in play ----------------------------------------------------------------------------------
+
+
+class BattleMode(models.TextChoices):
+    ASYNC = "async", "Web play with deadlines"
+    TABLE = "table", "Table mode (the umpire enters decisions)"
+    AUTO = "auto", "Auto-resolve (the AI decides)"
+
+
+class BattleStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting for decisions"
+    RESOLVING = "resolving", "Resolving"
+    FINISHED = "finished", "Finished"
+
+
+class DeadlineDefault(models.TextChoices):
+    """What a side that lets its deadline pass does (the umpire's setting per battle)."""
+
+    AI = "ai", "The AI captain decides"
+    HOLD = "hold", "Hold course and fire at will"
+
+
+class Controller(models.TextChoices):
+    PLAYER = "player", "A player"
+    UMPIRE = "umpire", "The umpire"
+    AI = "ai", "The AI"
+
+
+class Battle(models.Model):
+    """One tactical battle: a scenario fought under a ruleset, the fold of its event log.
+
+    ``seed`` is the dice seed, a server secret until the battle ends; ``seed_commitment`` (its hash) is
+    published from the start. ``state`` is a snapshot of the fold after ``state_seq`` events, kept so that a
+    request need not replay the whole log; the log stays the truth (``verify_battle`` rebuilds it).
+    """
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="battles")
+    title = models.CharField(max_length=160)
+    scenario_slug = models.SlugField(max_length=80, blank=True)
+    scenario = models.JSONField()
+    ruleset_key = models.CharField(max_length=40)
+    ruleset_version = models.CharField(max_length=20)
+    options = models.JSONField(default=dict)
+    mode = models.CharField(max_length=8, choices=BattleMode.choices, default=BattleMode.ASYNC)
+    status = models.CharField(max_length=12, choices=BattleStatus.choices, default=BattleStatus.WAITING)
+    seed = models.CharField(max_length=64, editable=False)  # hex; never serialised before the end
+    seed_commitment = models.CharField(max_length=64, editable=False)
+    initial_state = models.TextField(editable=False)
+    state = models.TextField(editable=False)
+    state_seq = models.PositiveIntegerField(default=0)
+    turn = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=40, default="setup")
+    decision_hours = models.PositiveIntegerField(
+        default=48, help_text="Hours a side has for each decision in web play before the default applies."
+    )
+    deadline = models.DateTimeField(null=True, blank=True)
+    deadline_default = models.CharField(max_length=8, choices=DeadlineDefault.choices, default=DeadlineDefault.AI)
+    winner = models.CharField(max_length=60, blank=True)
+    result_reason = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="battles_created")
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "deadline"], name="battle_status_deadline")]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(status="finished") | models.Q(finished_at__isnull=False),
+                name="battle_finished_has_time",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == BattleStatus.FINISHED
+
+
+class BattleSide(models.Model):
+    """A side of a battle (the engine's side key) and who decides for it."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="sides")
+    key = models.CharField(max_length=60)
+    name = models.CharField(max_length=120)
+    order = models.PositiveSmallIntegerField(default=0)
+    controller = models.CharField(max_length=8, choices=Controller.choices, default=Controller.AI)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="battle_sides"
+    )
+    # Conceded, surrendered or withdrew: how the side left the battle before its end, if it did.
+    left = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["battle", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "key"], name="battle_side_key_unique"),
+            models.CheckConstraint(
+                condition=~models.Q(controller="player") | models.Q(user__isnull=False),
+                name="battle_side_player_has_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.battle}"
+
+
+class BattleShip(models.Model):
+    """A ship in a battle, as the engine names it (campaign ships link here once the campaign has them)."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="ships")
+    side = models.ForeignKey(BattleSide, on_delete=models.CASCADE, related_name="ships")
+    name = models.CharField(max_length=80)
+    class_name = models.CharField(max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["battle", "side__order", "name"]
+        constraints = [models.UniqueConstraint(fields=["battle", "name"], name="battle_ship_name_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DecisionSource(models.TextChoices):
+    PLAYER = "player", "The side's player"
+    UMPIRE = "umpire", "The umpire"
+    AI = "ai", "The AI"
+    DEADLINE = "deadline", "The deadline default"
+
+
+class Correction(models.Model):
+    """An umpire's correction of a wrong entry: the battle is rewound to just before the decision and goes
+    on with the corrected answer. Nothing is deleted: the events and decisions it set aside point here."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="corrections")
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField()
+    request_id = models.CharField(max_length=20)
+    old_choice = models.JSONField(null=True)
+    new_choice = models.JSONField(null=True)
+    rewound_to_seq = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["battle", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"Correction of {self.request_id} in {self.battle}"
+
+
+class Decision(models.Model):
+    """An answer submitted to one of the engine's open decision requests. Stored on submission (validated
+    by the engine), folded into the log when the battle resolves (``applied_seq``)."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="decisions")
+    side = models.ForeignKey(BattleSide, on_delete=models.CASCADE, related_name="decisions")
+    request_id = models.CharField(max_length=20)
+    kind = models.CharField(max_length=40)
+    turn = models.PositiveIntegerField()
+    phase = models.CharField(max_length=40)
+    choice = models.JSONField(null=True)
+    source = models.CharField(max_length=10, choices=DecisionSource.choices)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    idempotency_key = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    applied_seq = models.PositiveIntegerField(null=True, blank=True)
+    superseded_by = models.ForeignKey(
+        Correction, on_delete=models.PROTECT, null=True, blank=True, related_name="decisions_set_aside"
+    )
+
+    class Meta:
+        ordering = ["battle", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["battle", "request_id"],
+                condition=models.Q(superseded_by__isnull=True),
+                name="decision_one_live_answer_per_request",
+            ),
+            models.UniqueConstraint(
+                fields=["battle", "side", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="decision_idempotency_key_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.request_id} in {self.battle}"
+
+
+class BattleEvent(models.Model):
+    """One engine event, in order. ``data`` is the event's whole JSON (envelope included)."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    turn = models.PositiveIntegerField()
+    phase = models.CharField(max_length=40)
+    kind = models.CharField(max_length=40)
+    visibility = models.CharField(max_length=80)
+    data = models.JSONField()
+    superseded_by = models.ForeignKey(
+        Correction, on_delete=models.PROTECT, null=True, blank=True, related_name="events_set_aside"
+    )
+
+    class Meta:
+        ordering = ["battle", "seq", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["battle", "seq"],
+                condition=models.Q(superseded_by__isnull=True),
+                name="battle_event_one_live_seq",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle_id} #{self.seq} {self.kind}"
+
+
+class BattleResult(models.Model):
+    """What the campaign takes from a finished battle (battles.results.result_of)."""
+
+    battle = models.OneToOneField(Battle, on_delete=models.CASCADE, related_name="result")
+    data = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"Result of {self.battle}"

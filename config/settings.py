@@ -208,6 +208,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "accounts.tasks.clear_expired_sessions",
         "schedule": float(env_int("SESSION_CLEANUP_SECONDS", 6 * 3600)),
     },
+    # Sides that let a battle deadline pass get the battle's default answer (battles.services).
+    "battle-deadlines": {
+        "task": "battles.apply_deadlines",
+        "schedule": float(env_int("BATTLE_DEADLINE_SECONDS", 60)),
+    },
 }
 
 

@@ -426,6 +426,54 @@ def submit_defaults(ruleset: Ruleset[B], state: BattleState[B], *, side: str, se
     return Accepted(state, events)
 
 
+def concede(ruleset: Ruleset[B], state: BattleState[B], *, side: str, seed: bytes) -> Accepted[B]:
+    """A side gives the battle up: it ends at once, won by the only other side (a draw among several). The
+    ``battle_ended`` event names the side that conceded, so a re-run of the log knows where it happened."""
+    _check_ruleset(ruleset, state)
+    _check_seed(state, seed)
+    if state.over:
+        raise EngineError("the battle is already over")
+    if side not in state.sides:
+        raise EngineError(f"no side {side!r} in this battle")
+    others = [s for s in state.sides if s != side]
+    ctx = Context(ruleset, state, seed)
+    ctx._push(
+        BATTLE_ENDED,
+        {"winner": others[0] if len(others) == 1 else None, "reason": f"{side} conceded", "conceded": side},
+    )
+    return Accepted(ctx.state, ctx.events)
+
+
+def rerun(ruleset: Ruleset[B], initial: BattleState[B], log: Sequence[Event], seed: bytes) -> list[Event]:
+    """Play the battle again from its initial state with the seed, giving the logged decisions in their
+    logged order (and a logged concession where it came): the events it makes. Equal to ``log`` when every
+    die and every consequence in the log is what the seed and the decisions give (verify_battle)."""
+    started = resolve(ruleset, initial, seed)
+    current, events = started.state, list(started.events)
+    for event in log:
+        if current.over:
+            break
+        if event.seq < current.seq:
+            continue  # made again already by the re-run
+        if event.kind == DECISION:
+            data = event.data
+            outcome = submit(
+                ruleset,
+                current,
+                side=str(data["side"]),
+                request_id=str(data["request"]),
+                choice=data["choice"],
+                seed=seed,
+            )
+            if isinstance(outcome, Rejection):
+                raise ReplayError(f"event {event.seq}: the logged decision is refused on re-run: {outcome}")
+            current, events = outcome.state, events + outcome.events
+        elif event.kind == BATTLE_ENDED and "conceded" in event.data:
+            conceded = concede(ruleset, current, side=str(event.data["conceded"]), seed=seed)
+            current, events = conceded.state, events + conceded.events
+    return events
+
+
 def _check_ruleset(ruleset: Ruleset[Any], state: BattleState[Any]) -> None:
     if (state.ruleset, state.version) != (ruleset.key, ruleset.version):
         raise EngineError(f"this battle is {state.ruleset} {state.version}, not {ruleset.key} {ruleset.version}")

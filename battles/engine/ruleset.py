@@ -82,6 +82,8 @@ class Ruleset(Protocol[B]):
 
     def board_view(self, state: BattleState[B], side: str | None) -> JSON: ...
 
+    def roster(self, state: BattleState[B]) -> list[JSONObject]: ...
+
     def event_view(self, event: Event, side: str | None) -> JSONObject | None: ...
 
 
@@ -110,6 +112,11 @@ class BaseRuleset(Generic[B]):
 
     def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
         return []
+
+    def roster(self, state: BattleState[B]) -> list[JSONObject]:
+        """Who is in the battle, for the battle app's lists: each side's key, display name and ships
+        (``{"side", "name", "ships": [{"name", "class"}]}``). By default the bare side keys."""
+        return [{"side": side, "name": side, "ships": []} for side in state.sides]
 
     def board_view(self, state: BattleState[B], side: str | None) -> JSON:
         """The board as ``side`` may see it (None: the umpire, who sees everything). A ruleset whose board

@@ -24,7 +24,7 @@ from typing import Any
 from battles.engine import dice as dice_
 from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest, Rejection
-from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event
+from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event, JSONObject
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
@@ -524,8 +524,33 @@ class SkyGalleons(BaseRuleset[Board]):
 
         return Captain(seed, f"captain {side}")
 
+    def leaving_policy(self, seed: bytes, side: str, how: str) -> Any:
+        """Who answers for a side that surrendered or withdraws in the battle app (tactics.Leaving)."""
+        from battles.rules.sky_galleons.tactics import Leaving
+
+        return Leaving(seed, f"leaving {side}", how)
+
+    # The decisions "hold course and fire at will" answers with the AI's shots (the battle app's deadline).
+    fire_kinds = (FIRE,)
+
     def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
         return [scenario.load_data(slug) for slug in scenario.available()]
+
+    def roster(self, state: BattleState[Board]) -> list[JSONObject]:
+        """The sides by their names and their vessels (ground batteries and targets are not ships)."""
+        board = state.board
+        return [
+            {
+                "side": side,
+                "name": board.side_names.get(side, side),
+                "ships": [
+                    {"name": s.name, "class": s.class_name}
+                    for s in board.ships
+                    if s.side == side and s.emplacement is None
+                ],
+            }
+            for side in board.side_order
+        ]
 
     # --- helpers ----------------------------------------------------------------------------------------
 

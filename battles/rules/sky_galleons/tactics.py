@@ -194,6 +194,39 @@ class Captain:
         return {"plots": plots}
 
 
+class Leaving(Captain):
+    """A side that has left the battle in the battle app but whose ships are still on the map.
+
+    ``surrender``: in its next initiative orders every ship strikes its colours (SG-SEQ-02), and from then on
+    the side answers only with the defaults. ``withdraw``: every ship runs for the map edge as a beaten ship
+    would (flee_score), firing as it goes. The answers are ordinary decisions, logged like any other.
+    """
+
+    def __init__(self, seed: bytes, name: str, how: str) -> None:
+        super().__init__(seed, name)
+        self.how = how
+
+    def propose(self, ruleset: Ruleset[Any], state: BattleState[Any], request: DecisionRequest) -> JSON:
+        if not isinstance(ruleset, SkyGalleons) or not isinstance(state.board, Board):
+            return request.default
+        board = state.board
+        if self.how == "surrender":
+            if request.kind != ORDERS:
+                return request.default
+            ships = [s.name for s in board.fighting(request.side)]
+            return {**cast(dict[str, JSON], request.default), "strike": list[JSON](ships)}
+        if request.kind == MOVE:
+            record = board.ship(request.ships[0])
+            rs, played = ruleset, cast(State, state)
+            view = sight(rs, played, record)
+            scored = [
+                (flee_score(view, path_of(view, steps)), list[JSON](plan))
+                for plan, steps in rs.traced_moves(played, record)
+            ]
+            return max(scored, key=lambda item: item[0])[1] if scored else request.default
+        return super().propose(ruleset, state, request)
+
+
 # --- reading the board ----------------------------------------------------------------------------------
 
 

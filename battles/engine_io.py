@@ -1,0 +1,60 @@
+"""The bridge between stored battles and the pure engine: rulesets, states and events to and from rows.
+
+Kept apart from services and selectors so that both read a battle's state the same way, and so the
+only place that turns the secret seed into bytes is here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from battles.engine import events as events_
+from battles.engine import ruleset as ruleset_
+from battles.engine import state as state_
+from battles.engine.events import Event
+from battles.engine.ruleset import Ruleset
+from battles.engine.state import BattleState
+
+if TYPE_CHECKING:
+    from battles.models import Battle
+
+_discovered = False
+
+
+def ruleset_for(key: str, version: str | None = None) -> Ruleset[Any]:
+    """A registered ruleset (every package under battles.rules registers itself on first use)."""
+    global _discovered
+    if not _discovered:
+        ruleset_.discover()
+        _discovered = True
+    return ruleset_.get(key, version)
+
+
+def rules_of(battle: Battle) -> Ruleset[Any]:
+    return ruleset_for(battle.ruleset_key, battle.ruleset_version)
+
+
+def current_state(battle: Battle) -> BattleState[Any]:
+    """The fold of the battle's live log, from the stored snapshot."""
+    return state_.state_from_json(rules_of(battle), battle.state)
+
+
+def initial_state(battle: Battle) -> BattleState[Any]:
+    return state_.state_from_json(rules_of(battle), battle.initial_state)
+
+
+def state_text(rs: Ruleset[Any], state: BattleState[Any]) -> str:
+    return state_.state_to_json(rs, state)
+
+
+def seed_bytes(battle: Battle) -> bytes:
+    """The battle's secret dice seed. Only resolution and verification call this."""
+    return bytes.fromhex(battle.seed)
+
+
+def event_from_row(data: dict[str, Any]) -> Event:
+    return Event.from_json(data)
+
+
+def event_row_data(event: Event) -> events_.JSONObject:
+    return event.to_json()

@@ -1,0 +1,225 @@
+"""The battle services: create, submit, resolve, deadlines, corrections, leaving, the result, verification."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.utils import timezone
+
+from battles import engine_io, selectors, services
+from battles.engine import dice
+from battles.engine.decisions import ALREADY_DECIDED
+from battles.models import (
+    BattleEvent,
+    BattleMode,
+    BattleResult,
+    BattleStatus,
+    Correction,
+    DeadlineDefault,
+    Decision,
+    DecisionSource,
+)
+from battles.services import BattleRefused, SideControl
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_auto_resolved_battle_plays_to_its_end_and_verifies(start_battle):
+    battle = start_battle("thieves-fall-out", mode=BattleMode.AUTO)
+
+    assert battle.status == BattleStatus.FINISHED
+    assert battle.winner in {"roquette", "blackwood", "tharn"}
+    assert battle.finished_at is not None
+    assert BattleEvent.objects.filter(battle=battle).count() == battle.state_seq > 100
+    assert battle.ships.count() == 3
+    assert battle.sides.count() == 3
+    assert BattleResult.objects.get(battle=battle).data
+    assert all(d.source == DecisionSource.AI for d in Decision.objects.filter(battle=battle))
+    assert selectors.battle_verify(battle=battle) == []
+
+
+def test_the_seed_is_committed_at_the_start_and_matches(start_battle):
+    battle = start_battle()
+
+    assert battle.status == BattleStatus.WAITING
+    assert dice.commitment(bytes.fromhex(battle.seed)) == battle.seed_commitment
+    assert battle.deadline is not None  # web play: the first decisions have a deadline
+
+
+def test_two_players_play_a_battle_to_its_end(start_battle, play_defaults):
+    battle = start_battle()
+
+    made = play_defaults(battle)
+
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.FINISHED, made
+    sources = set(Decision.objects.filter(battle=battle).values_list("source", flat=True))
+    assert sources == {DecisionSource.PLAYER}
+    assert selectors.battle_verify(battle=battle) == []
+
+
+def test_a_double_submit_counts_once(start_battle, club):
+    battle = start_battle()
+    request = engine_io.current_state(battle).pending("irish")[0]
+
+    first = services.battle_submit_decision(
+        battle_id=battle.pk, user=club["alice"], request_id=request.id, choice=request.default, idempotency_key="k1"
+    )
+    again = services.battle_submit_decision(
+        battle_id=battle.pk, user=club["alice"], request_id=request.id, choice=request.default, idempotency_key="k1"
+    )
+
+    assert again.pk == first.pk
+    assert Decision.objects.filter(battle=battle).count() == 1
+    with pytest.raises(BattleRefused) as refused:  # another key for the same decision: already made
+        services.battle_submit_decision(
+            battle_id=battle.pk, user=club["alice"], request_id=request.id, choice=request.default, idempotency_key="k2"
+        )
+    assert refused.value.clause == ALREADY_DECIDED
+
+
+def test_an_illegal_decision_is_refused_with_the_rule(start_battle, club):
+    battle = start_battle()
+    request = engine_io.current_state(battle).pending("irish")[0]
+
+    with pytest.raises(BattleRefused) as refused:
+        services.battle_submit_decision(
+            battle_id=battle.pk, user=club["alice"], request_id=request.id, choice={"nonsense": True}
+        )
+
+    assert refused.value.status == 400
+    assert refused.value.clause.startswith(("SG-", "ENG-"))
+    assert refused.value.message
+    assert not Decision.objects.filter(battle=battle).exists()
+
+
+def test_nobody_decides_for_another_side(start_battle, club):
+    battle = start_battle()
+    request = engine_io.current_state(battle).pending("irish")[0]
+
+    with pytest.raises(PermissionDenied):
+        services.battle_submit_decision(battle_id=battle.pk, user=club["bob"], request_id=request.id, choice=None)
+
+
+def test_a_missed_deadline_gives_the_default_and_the_battle_goes_on(
+    start_battle, club, django_capture_on_commit_callbacks
+):
+    battle = start_battle(deadline_default=DeadlineDefault.HOLD)
+    before = battle.state_seq
+    battle.deadline = timezone.now() - timedelta(minutes=1)
+    battle.save(update_fields=["deadline"])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.battles_past_deadline() == [battle.pk]
+        given = services.battle_apply_deadline(battle_id=battle.pk)
+
+    battle.refresh_from_db()
+    assert given >= 1
+    assert battle.state_seq > before
+    assert Decision.objects.filter(battle=battle, source=DecisionSource.DEADLINE).count() == given
+    assert services.battle_apply_deadline(battle_id=battle.pk) == 0  # run twice: nothing more
+
+
+def test_resolution_run_twice_does_the_work_once(start_battle):
+    battle = start_battle()
+    events = BattleEvent.objects.filter(battle=battle).count()
+
+    assert services.battle_resolve(battle_id=battle.pk).events == 0
+
+    assert BattleEvent.objects.filter(battle=battle).count() == events
+
+
+def test_the_umpire_corrects_a_wrong_entry_at_the_table(start_battle, club, django_capture_on_commit_callbacks):
+    battle = start_battle(mode=BattleMode.TABLE)
+    umpire = club["umpire"]
+    state = engine_io.current_state(battle)
+    # Enter decisions at the table until a move has been folded into the log.
+    while True:
+        stored = set(battle.decisions.values_list("request_id", flat=True))
+        request = next(r for r in state.pending() if r.id not in stored)
+        choice = request.default
+        if request.kind == "move":  # a move that goes somewhere, to be corrected to holding course
+            choice = next(c for c in engine_io.rules_of(battle).candidates(state, request) if c != request.default)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.battle_submit_decision(battle_id=battle.pk, user=umpire, request_id=request.id, choice=choice)
+        battle.refresh_from_db()
+        state = engine_io.current_state(battle)
+        if request.kind == "move":
+            break
+    moved = Decision.objects.get(battle=battle, request_id=request.id)
+    assert moved.applied_seq is not None
+    live_before = BattleEvent.objects.filter(battle=battle, superseded_by__isnull=True).count()
+
+    with pytest.raises(BattleRefused):  # the same answer again would only re-roll
+        services.battle_correct_decision(
+            battle_id=battle.pk, user=umpire, request_id=request.id, choice=moved.choice, reason="typo"
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        correction = services.battle_correct_decision(
+            battle_id=battle.pk,
+            user=umpire,
+            request_id=request.id,
+            choice=request.default,
+            reason="she was to hold still",
+        )
+
+    battle.refresh_from_db()
+    assert Correction.objects.get() == correction
+    assert BattleEvent.objects.filter(superseded_by=correction).count() == live_before - moved.applied_seq
+    assert (
+        Decision.objects.get(battle=battle, request_id=request.id, superseded_by__isnull=True).choice == request.default
+    )
+    assert battle.state_seq > moved.applied_seq
+    with pytest.raises(PermissionDenied):
+        services.battle_correct_decision(
+            battle_id=battle.pk, user=club["alice"], request_id=request.id, choice=choice, reason="mine"
+        )
+
+
+def test_a_side_concedes(start_battle, club, django_capture_on_commit_callbacks):
+    battle = start_battle()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_leave(battle_id=battle.pk, user=club["alice"], side_key="irish", how="concede")
+
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.FINISHED
+    assert battle.winner == "british"
+    assert "conceded" in battle.result_reason
+    assert selectors.battle_verify(battle=battle) == []
+
+
+def test_a_side_surrenders_and_the_battle_plays_out(
+    start_battle, club, play_defaults, django_capture_on_commit_callbacks
+):
+    battle = start_battle()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_leave(battle_id=battle.pk, user=club["bob"], side_key="british", how="surrender")
+    play_defaults(battle)
+
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.FINISHED
+    struck = [s for s in battle.result.data["ships"] if s["side"] == "british"] if "ships" in battle.result.data else []
+    assert battle.winner != "british"
+    assert selectors.battle_verify(battle=battle) == [], struck
+
+
+def test_only_the_umpire_creates_battles(club):
+    with pytest.raises(PermissionDenied):
+        services.battle_create(campaign=club["campaign"], created_by=club["alice"], scenario_slug="john-bulls-tyranny")
+
+
+def test_bad_creation_input_is_refused_plainly(club):
+    cases = [
+        {"scenario_slug": "no-such-battle"},
+        {"scenario_slug": "john-bulls-tyranny", "options": {"no_such_option": True}},
+        {"scenario_slug": "john-bulls-tyranny", "sides": {"martians": SideControl("ai")}},
+        {"scenario_slug": "john-bulls-tyranny", "mode": "telepathy"},
+        {"scenario_slug": "john-bulls-tyranny", "sides": {"irish": SideControl("player", None)}},
+    ]
+    for case in cases:
+        with pytest.raises(BattleRefused):
+            services.battle_create(campaign=club["campaign"], created_by=club["umpire"], **case)
