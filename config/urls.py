@@ -10,5 +10,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("accounts/", include("accounts.urls")),
+    path("", include("battles.urls")),
     path("", include("campaign.urls")),
 ]
