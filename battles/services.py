@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from battles import engine_io
+from battles import announcements, engine_io
 from battles.engine import dice, resolver, simulate
 from battles.engine.decisions import ALREADY_DECIDED, DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, canonical, plain
@@ -431,6 +431,7 @@ def _save_state(battle: Battle, rs: Ruleset[Any], state: BattleState[Any]) -> No
         battle.status = BattleStatus.RESOLVING if _ready_to_resolve(battle, state) else BattleStatus.WAITING
         battle.deadline = _deadline(battle, state)
     battle.save()
+    announcements.announce(battle, state)
 
 
 def _deadline(battle: Battle, state: BattleState[Any]) -> Any:

@@ -4,8 +4,9 @@ work done)."""
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import transaction
 
-from battles import services
+from battles import announcements, services
 
 
 @shared_task(name="battles.resolve_battle")
@@ -19,3 +20,13 @@ def resolve_battle(battle_id: int) -> int:
 def apply_deadlines() -> int:
     """Celery beat: give the deadline default to every side whose deadline has passed."""
     return sum(services.battle_apply_deadline(battle_id=pk) for pk in services.battles_past_deadline())
+
+
+@shared_task(name="battles.remind_deadlines")
+def remind_deadlines() -> int:
+    """Celery beat: remind whoever still owes a decision when a deadline draws near (once per deadline)."""
+    made = 0
+    for battle in announcements.battles_to_remind():
+        with transaction.atomic():
+            made += announcements.remind(battle)
+    return made

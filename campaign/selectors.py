@@ -6,12 +6,12 @@ cannot forget to: a campaign the user is not in is indistinguishable from one th
 
 from __future__ import annotations
 
-from django.db.models import Case, Count, IntegerField, QuerySet, Value, When
+from django.db.models import Case, Count, F, IntegerField, QuerySet, Value, When
 from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
-from campaign.models import Campaign, Invitation, Membership, Role
+from campaign.models import Campaign, Invitation, Membership, Notification, Role
 
 
 def memberships_for_user(*, user: User) -> QuerySet[Membership]:
@@ -81,3 +81,16 @@ def invitation_status(invitation: Invitation) -> str:
 def membership_of(*, campaign: Campaign, user: User) -> Membership | None:
     """The user's membership of this campaign, or None."""
     return Membership.objects.filter(campaign=campaign, user=user).first()
+
+
+def notifications_for_user(*, user: User) -> QuerySet[Notification]:
+    """The user's notifications, unread first, newest first, with their campaign."""
+    return (
+        Notification.objects.filter(user=user)
+        .select_related("campaign")
+        .order_by(F("read_at").desc(nulls_first=True), "-created_at", "-pk")
+    )
+
+
+def unread_notification_count(*, user: User) -> int:
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()

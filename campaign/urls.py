@@ -12,6 +12,8 @@ urlpatterns = [
         name="invitation_revoke",
     ),
     path("join/<str:token>/", views.join, name="campaign_join"),
+    path("notifications/", views.notification_list, name="notification_list"),
+    path("notifications/read/", views.notification_read, name="notification_read"),
     path("api/me/", api.MeApi.as_view(), name="api_me"),
     path("api/campaigns/", api.CampaignListApi.as_view(), name="api_campaign_list"),
     path("api/campaigns/<slug:slug>/", api.CampaignDetailApi.as_view(), name="api_campaign_detail"),

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.forms import InvitationRegistrationForm
 from accounts.models import User
 from campaign.models import Invitation, Membership, Role
+from campaign.notifications import notifications_mark_read
 from campaign.selectors import (
     campaign_invitations,
     campaign_members,
@@ -29,6 +30,7 @@ from campaign.selectors import (
     membership_for_user,
     membership_of,
     memberships_for_user,
+    notifications_for_user,
 )
 from campaign.services import (
     INVITATION_MAX_DAYS,
@@ -223,3 +225,23 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
                 return redirect("campaign_detail", slug=membership.campaign.slug)
         status = 400
     return render(request, "campaign/join_register.html", {"invitation": invitation, "form": form}, status=status)
+
+
+@login_required
+@require_GET
+def notification_list(request: HttpRequest) -> HttpResponse:
+    notifications = notifications_for_user(user=_user(request))[:100]
+    return render(request, "campaign/notifications.html", {"notifications": notifications})
+
+
+@login_required
+@require_POST
+def notification_read(request: HttpRequest) -> HttpResponse:
+    """Mark one notification read (``id``) or all, then follow it (``next``) or go back to the list."""
+    raw = request.POST.get("id", "")
+    ids = [int(raw)] if raw.isdigit() else None
+    notifications_mark_read(user=_user(request), ids=ids)
+    target = request.POST.get("next", "")
+    if target.startswith("/") and not target.startswith("//"):
+        return redirect(target)
+    return redirect("notification_list")

@@ -78,6 +78,9 @@ DEBUG = env_bool("DEBUG", not PRODUCTION)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Campaign chat webhooks may post to loopback/private addresses only in development (tests post to a local
+# server); in production an umpire's URL must be public https.
+WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", not PRODUCTION)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -127,6 +130,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "campaign.context_processors.notifications",
             ],
         },
     },
@@ -212,6 +216,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "battle-deadlines": {
         "task": "battles.apply_deadlines",
         "schedule": float(env_int("BATTLE_DEADLINE_SECONDS", 60)),
+    },
+    "battle-deadline-reminders": {
+        "task": "battles.remind_deadlines",
+        "schedule": float(env_int("BATTLE_REMINDER_SECONDS", 15 * 60)),
     },
 }
 

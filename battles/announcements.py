@@ -1,0 +1,113 @@
+"""Telling people about a battle: whose decision it awaits, a deadline drawing near, the end.
+
+Written from what every side may know (the battle's title, turn, the sides' names, the winner once it is
+over), never from a side's secrets. Called by the services inside their transaction; the notifications
+module sends after commit.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from accounts.models import User
+from battles import engine_io
+from battles.models import Battle, BattleMode, BattleSide, BattleStatus, Controller, Decision
+from campaign.models import NotificationKind
+from campaign.notifications import notify, post_to_webhook, umpires_of
+
+
+def battle_url(battle: Battle) -> str:
+    try:
+        return reverse("battle_detail", args=[battle.pk])
+    except NoReverseMatch:  # the pages are not routed (the API alone)
+        return f"/battles/{battle.pk}/"
+
+
+def owing_sides(battle: Battle, state: Any) -> list[BattleSide]:
+    """The sides a person decides for that have an open decision without a stored answer."""
+    answered = set(
+        Decision.objects.filter(battle=battle, superseded_by__isnull=True).values_list("request_id", flat=True)
+    )
+    keys = {r.side for r in state.pending() if r.id not in answered}
+    return [s for s in battle.sides.all() if s.key in keys and s.controller != Controller.AI and not s.left]
+
+
+def deciders(battle: Battle, sides: list[BattleSide]) -> list[User]:
+    """Who decides for these sides: a side's player, or the umpires (their sides, and every side at the table)."""
+    people: list[User] = []
+    for side in sides:
+        if side.controller == Controller.PLAYER and side.user is not None and battle.mode != BattleMode.TABLE:
+            people.append(side.user)
+        else:
+            people.extend(umpires_of(battle.campaign))
+    return people
+
+
+def announce(battle: Battle, state: Any) -> None:
+    """After a resolution: the end, or the decisions now awaited."""
+    url = battle_url(battle)
+    if battle.status == BattleStatus.FINISHED:
+        everyone = [s.user for s in battle.sides.select_related("user") if s.user] + umpires_of(battle.campaign)
+        winner = battle.sides.filter(key=battle.winner).values_list("name", flat=True).first() or "nobody"
+        title = f"{battle.title} is over: {winner} won ({battle.result_reason})"
+        key = f"battle:{battle.pk}:ended"
+        notify(
+            users=everyone,
+            campaign=battle.campaign,
+            kind=NotificationKind.BATTLE_ENDED,
+            title=title,
+            url=url,
+            dedupe_key=key,
+        )
+        post_to_webhook(campaign=battle.campaign, text=title, dedupe_key=key)
+        return
+    sides = owing_sides(battle, state)
+    for side in sides:
+        notify(
+            users=deciders(battle, [side]),
+            campaign=battle.campaign,
+            kind=NotificationKind.DECISION_NEEDED,
+            title=f"{battle.title}, {'set-up' if state.turn == 0 else f'turn {state.turn}'}: {side.name} to decide",
+            body=_deadline_text(battle),
+            url=url,
+            dedupe_key=f"battle:{battle.pk}:decide:{side.key}:{state.seq}",
+        )
+
+
+def _deadline_text(battle: Battle) -> str:
+    if battle.deadline is None:
+        return ""
+    return (
+        f"Deadline {battle.deadline:%a %d %b %H:%M} UTC; after it the {battle.get_deadline_default_display().lower()}."
+    )
+
+
+def battles_to_remind(*, now: Any = None, within: timedelta = timedelta(hours=12)) -> QuerySet[Battle]:
+    now = now or timezone.now()
+    return Battle.objects.filter(status=BattleStatus.WAITING, deadline__gt=now, deadline__lte=now + within)
+
+
+def remind(battle: Battle) -> int:
+    """A deadline draws near: remind whoever still owes a decision, once per deadline."""
+    if battle.deadline is None:
+        return 0
+    state = engine_io.current_state(battle)
+    made = 0
+    for side in owing_sides(battle, state):
+        made += len(
+            notify(
+                users=deciders(battle, [side]),
+                campaign=battle.campaign,
+                kind=NotificationKind.DEADLINE_NEAR,
+                title=f"{battle.title}: {side.name}'s deadline is near",
+                body=_deadline_text(battle),
+                url=battle_url(battle),
+                dedupe_key=f"battle:{battle.pk}:deadline:{side.key}:{battle.deadline.isoformat()}",
+            )
+        )
+    return made
