@@ -308,3 +308,45 @@ class BattleResult(models.Model):
 
     def __str__(self) -> str:
         return f"Result of {self.battle}"
+
+
+class OddsStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class OddsRun(models.Model):
+    """ "Simulate it 500 times": the AI plays a scenario (or a battle's scenario from its start) over and over
+    on fresh dice, and the outcomes are summed up. ``outcomes`` fills in chunks, so a worker killed half way
+    carries on where it stopped. The dice never come from a real battle's seed."""
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="odds_runs")
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, null=True, blank=True, related_name="odds_runs")
+    scenario_slug = models.SlugField(max_length=80)
+    ruleset_key = models.CharField(max_length=40)
+    options = models.JSONField(default=dict)
+    runs = models.PositiveIntegerField()
+    number = models.PositiveBigIntegerField(help_text="The simulation number the runs' dice derive from.")
+    outcomes = models.JSONField(default=list)
+    summary = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=OddsStatus.choices, default=OddsStatus.QUEUED)
+    error = models.CharField(max_length=300, blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Odds of {self.scenario_slug} ({self.runs} runs)"
+
+    @property
+    def done(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done / self.runs) if self.runs else 100

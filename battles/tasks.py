@@ -6,7 +6,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import transaction
 
-from battles import announcements, services
+from battles import announcements, odds, services
 
 
 @shared_task(name="battles.resolve_battle")
@@ -30,3 +30,9 @@ def remind_deadlines() -> int:
         with transaction.atomic():
             made += announcements.remind(battle)
     return made
+
+
+@shared_task(name="battles.run_odds")
+def run_odds(run_id: int) -> int:
+    """Play an odds run's battles (resuming where a killed worker stopped). Returns how many are done."""
+    return odds.odds_play(run_id=run_id).done

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from battles import odds_views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("battles/<int:battle_id>/odds/", odds_views.odds_for_battle, name="odds_for_battle"),
+    path("campaigns/<slug:slug>/odds/", odds_views.odds_for_scenario, name="odds_for_scenario"),
+    path("odds/<int:run_id>/", odds_views.odds_detail, name="odds_detail"),
+]
