@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 
-from battles.models import ShipClass, WeaponType
+from battles.models import Battle, BattleSide, Correction, ShipClass, WeaponType
 
 
 class ReferenceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -49,3 +49,52 @@ class WeaponTypeAdmin(ReferenceAdmin):
     list_display = ("name", "slug", "category", "cost", "authoritative_source")
     list_filter = ("category", "authoritative_source")
     search_fields = ("name", "slug")
+
+
+class BattleSideInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = BattleSide
+    extra = 0
+    fields = ("key", "name", "controller", "user", "left")
+    readonly_fields = ("key",)
+
+
+@admin.register(Battle)
+class BattleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Battles for the umpire's overview. The log, the state and the dice seed are not shown or edited here:
+    a battle changes only through the services (corrections leave an audit entry), and the seed stays secret
+    until the end (the battle page publishes it then)."""
+
+    list_display = ("title", "campaign", "mode", "status", "turn", "phase", "deadline", "winner", "created_at")
+    list_filter = ("status", "mode", "campaign")
+    search_fields = ("title", "scenario_slug")
+    fields = (
+        "campaign",
+        "title",
+        "scenario_slug",
+        "ruleset_key",
+        "ruleset_version",
+        "options",
+        "mode",
+        "status",
+        "turn",
+        "phase",
+        "deadline",
+        "decision_hours",
+        "deadline_default",
+        "winner",
+        "result_reason",
+        "seed_commitment",
+        "created_by",
+        "created_at",
+        "finished_at",
+    )
+    readonly_fields = tuple(f for f in fields if f not in ("title", "deadline", "decision_hours", "deadline_default"))
+    inlines = (BattleSideInline,)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # battles start from the battle form or the API, through the services
+
+
+@admin.register(Correction)
+class CorrectionAdmin(ReferenceAdmin):
+    list_display = ("battle", "request_id", "made_by", "reason", "created_at")
