@@ -55,7 +55,11 @@ class BattleSideInline(admin.TabularInline):  # type: ignore[type-arg]
     model = BattleSide
     extra = 0
     fields = ("key", "name", "controller", "user", "left")
-    readonly_fields = ("key",)
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Battle)
@@ -88,7 +92,9 @@ class BattleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "created_at",
         "finished_at",
     )
-    readonly_fields = tuple(f for f in fields if f not in ("title", "deadline", "decision_hours", "deadline_default"))
+    # Only the title: a deadline or a default changes a battle's course, so it goes through a service with a
+    # reason like every other umpire override.
+    readonly_fields = tuple(f for f in fields if f != "title")
     inlines = (BattleSideInline,)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
