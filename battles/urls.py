@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from battles import sheet_views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("battles/<int:battle_id>/ships/<str:name>/sheet/", sheet_views.ship_sheet, name="battle_ship_sheet"),
+    path(
+        "battles/<int:battle_id>/ships/<str:name>/sheet.pdf", sheet_views.ship_sheet_pdf, name="battle_ship_sheet_pdf"
+    ),
+]

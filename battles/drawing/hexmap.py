@@ -28,10 +28,12 @@ pixel centre ``data-cx``/``data-cy`` for the page's script.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -192,14 +194,19 @@ def centre(hex_: Hex, size: float = SIZE) -> tuple[float, float]:
     return hexgrid.to_pixel(hex_, size)
 
 
-def _outline(x: float, y: float, size: float) -> str:
-    """A flat-top hexagon's outline as path data: corners at 0, 60, ... 300 degrees from the centre."""
-    corners = [(x + size * math.cos(math.radians(60 * i)), y + size * math.sin(math.radians(60 * i))) for i in range(6)]
-    return "M" + "L".join(f"{num(cx)} {num(cy)}" for cx, cy in corners) + "Z"
+@cache
+def _outline_steps(size: float) -> str:
+    """A flat-top hexagon's outline after its first corner, as relative path steps (the same for every hex):
+    corners at 0, 60, ... 300 degrees from the centre."""
+    corners = [(size * math.cos(math.radians(60 * i)), size * math.sin(math.radians(60 * i))) for i in range(6)]
+    steps = [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(corners)]
+    return "".join(f"l{num(dx)} {num(dy)}" for dx, dy in steps) + "z"
 
 
 def hexes_path(hexes: Iterable[Hex], size: float = SIZE) -> str:
-    return "".join(_outline(*centre(h, size), size) for h in sorted(hexes))
+    """The outlines of ``hexes`` as one path's data, each from its east corner."""
+    steps = _outline_steps(size)
+    return "".join(f"M{num(x + size)} {num(y)}{steps}" for x, y in (centre(h, size) for h in sorted(hexes)))
 
 
 def _hex(value: Any) -> Hex | None:
@@ -283,7 +290,9 @@ def hexmap(
     for q, r, level in terrain.get("heights", []):
         by_level.setdefault(str(level), []).append(Hex(int(q), int(r)))
     heights = tuple(
-        Layer(f"hexmap__height hexmap__height--{level}", hexes_path(hexes, size), f"Land rising to {altitude_name(level)}")
+        Layer(
+            f"hexmap__height hexmap__height--{level}", hexes_path(hexes, size), f"Land rising to {altitude_name(level)}"
+        )
         for level, hexes in sorted(by_level.items(), key=lambda item: _level_index(item[0]))
     )
     zones = tuple(
@@ -352,7 +361,7 @@ def render_hexmap(board: Mapping[str, Any], **options: Any) -> SafeString:
 
 
 def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('x') else 's'}"
 
 
 def _level_index(level: str) -> int:
@@ -486,7 +495,9 @@ def _title(ship: Mapping[str, Any], side_name: str, state: str, captor: str | No
         parts.append(f"facing {hexgrid.direction_name(facing)}")
     parts.append(f"hex {hex_label(hex_)}")
     if state:
-        parts.append(STATE_WORDS.get(state, state) + (f" (taken by {captor})" if captor and state == "captured" else ""))
+        parts.append(
+            STATE_WORDS.get(state, state) + (f" (taken by {captor})" if captor and state == "captured" else "")
+        )
     if ship.get("fire"):
         parts.append(f"on fire (level {ship['fire']})")
     return ", ".join(parts)
@@ -526,7 +537,11 @@ def _arcs(
     words = {"close": "close range", "long": "long range", "any": "no range given"}
     name = _gun_name(gun)
     layers = tuple(
-        Layer(f"hexmap__arc hexmap__arc--{band}", hexes_path(hexes, size), f"{name}: {', '.join(sorted(arcs))}, {words[band]}")
+        Layer(
+            f"hexmap__arc hexmap__arc--{band}",
+            hexes_path(hexes, size),
+            f"{name}: {', '.join(sorted(arcs))}, {words[band]}",
+        )
         for band, hexes in bands.items()
         if hexes
     )
@@ -567,7 +582,7 @@ def _path(path: Sequence[Hex | Sequence[int]], size: float) -> PathPreview | Non
     if not hexes:
         return None
     points = [centre(h, size) for h in hexes]
-    moved = sum(1 for a, b in zip(hexes, hexes[1:], strict=False) if a != b)
+    moved = sum(1 for a, b in itertools.pairwise(hexes) if a != b)
     return PathPreview(
         points=" ".join(f"{num(x)},{num(y)}" for x, y in points),
         steps=tuple((num(x), num(y)) for x, y in points[1:]),

@@ -30,11 +30,32 @@ MUTED = (94, 75, 59)
 SHADE = (232, 214, 168)
 
 
+# Letters and marks with no Latin-1 spelling and no accent to drop.
+SPELLED = str.maketrans(
+    {
+        "\u2013": "-",  # en dash
+        "\u2014": "-",  # em dash
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2026": "...",
+        "\u0141": "L",  # L with stroke
+        "\u0142": "l",
+        "\u0110": "D",  # D with stroke
+        "\u0111": "d",
+        "\u0152": "OE",
+        "\u0153": "oe",
+        "\u0131": "i",  # dotless i
+    }
+)
+
+
 def latin1(text: str) -> str:
-    """Text the built-in PDF fonts can write: Latin-1 as it is, other letters without their accents."""
-    text = text.replace("–", "-").replace("—", "-").replace("’", "'").replace("“", '"').replace("”", '"')
+    """Text the built-in PDF fonts can write: Latin-1 as it is, other letters without their accents, "?" for
+    the rest."""
     out = []
-    for char in text:
+    for char in text.translate(SPELLED):
         try:
             char.encode("latin-1")
             out.append(char)
@@ -242,8 +263,8 @@ def _gun(pdf: SheetPDF, gun: GunLine) -> None:
     # The aspects the gun fires into, as wedges round a hull pointing up.
     cx, cy, r = x + 4, y + 3.5, 3.5
     pdf.set_line_width(0.15)
-    for aspect, (start, end) in WEDGE_SPANS.items():
-        steps = [start + (end - start) * i / 8 for i in range(9)]
+    for aspect, (first, last) in WEDGE_SPANS.items():
+        steps = [first + (last - first) * i / 8 for i in range(9)]
         points = [(cx, cy)] + [(cx + r * math.sin(math.radians(a)), cy - r * math.cos(math.radians(a))) for a in steps]
         if aspect in gun.arcs:
             pdf.set_fill_color(*RUST)
@@ -251,7 +272,10 @@ def _gun(pdf: SheetPDF, gun: GunLine) -> None:
         else:
             pdf.polygon(points, style="D")
     pdf.set_fill_color(*INK)
-    pdf.polygon([(cx, cy - 2.4), (cx + 1, cy - 1), (cx + 1, cy + 1.8), (cx, cy + 2.6), (cx - 1, cy + 1.8), (cx - 1, cy - 1)], style="F")
+    pdf.polygon(
+        [(cx, cy - 2.4), (cx + 1, cy - 1), (cx + 1, cy + 1.8), (cx, cy + 2.6), (cx - 1, cy + 1.8), (cx - 1, cy - 1)],
+        style="F",
+    )
     # The gun box with its type, and a box drawn round an armored gun (SG-ARM-10).
     pdf.set_font("helvetica", "B", 9)
     label = latin1(f"{gun.id}  {gun.name}")

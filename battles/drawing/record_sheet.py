@@ -421,7 +421,7 @@ def _figures(weapon: catalog.Weapon | None) -> str:
 
 
 def _band(value: int | None) -> str:
-    return "–" if value is None else str(value)
+    return "\u2013" if value is None else str(value)  # an en dash, as the tables print a missing band
 
 
 def _altitude(code: Any) -> str:
