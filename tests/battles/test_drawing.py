@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from django.template import Context, Template
 from django.urls import reverse
 
 from battles.drawing.hexmap import SIZE, hexmap, render_hexmap
@@ -270,6 +271,16 @@ def test_two_maps_on_a_page_keep_their_ids_apart(pitched):
     assert a.get("id") == "map-a"
     assert b.get("id") == "map-b"
     assert a.get("aria-describedby") == "map-a-desc"
+
+
+def test_template_tags_draw_the_map_and_a_sheet(pitched):
+    page = Template(
+        "{% load battle_drawing %}<div>{% hexmap board selected='Triumph' uid='m' %}"
+        "{% record_sheet triumph board=board turn=1 %}</div>"
+    ).render(Context({"board": pitched, "triumph": ship(pitched, "Triumph")}))
+    assert page.count("<svg") == 1 + len(ship(pitched, "Triumph")["guns"])  # the map, and a glyph per gun
+    assert 'id="m"' in page
+    assert 'class="sheet"' in page
 
 
 # --- the record sheet -------------------------------------------------------------------------------------------
