@@ -188,3 +188,37 @@ def battle_verify(*, battle: Battle) -> list[str]:
     if engine_io.state_text(rs, final) != battle.state:
         problems.append("the stored state is not the fold of the log")
     return problems
+
+
+@dataclass(frozen=True)
+class ShipSeen:
+    """One ship's record as a viewer may see it, with what a record sheet needs besides: the same ship as he saw
+    her when the battle began (for the boxes crossed off since), the board she is on, and the turn."""
+
+    ship: JSONObject
+    start: JSONObject | None
+    board: JSONObject
+    turn: int
+
+
+def ship_for_viewer(viewer: Viewer, name: str) -> ShipSeen:
+    """The ship called ``name`` on the board as the viewer sees it (the ruleset's ``board_view``: an enemy as
+    seen, hidden values blanked); Http404 when that board has no such ship."""
+    battle = viewer.battle
+    rs = engine_io.rules_of(battle)
+    state = engine_io.current_state(battle)
+    side = None if viewer.sees_all else viewer.side
+    board = rs.board_view(state, side)
+    ship = _ship_named(board, name)
+    if ship is None or not isinstance(board, dict):
+        raise Http404("No such ship.")
+    # A ship that joined later (a reinforcement) is not on the first board: no start, the sheet falls back.
+    start = _ship_named(rs.board_view(engine_io.initial_state(battle), side), name)
+    return ShipSeen(ship=ship, start=start, board=board, turn=state.turn)
+
+
+def _ship_named(board: JSON, name: str) -> JSONObject | None:
+    ships = board.get("ships") if isinstance(board, dict) else None
+    if not isinstance(ships, list):
+        return None
+    return next((s for s in ships if isinstance(s, dict) and s.get("name") == name), None)

@@ -1,0 +1,331 @@
+"""A printable ship record sheet: the same :class:`~battles.drawing.record_sheet.RecordSheet` the page draws,
+laid out on an A4 page with fpdf2 (pure Python, no system libraries).
+
+The layout follows the rule book's form from the top down: the enclosure (hull size in a square, the name,
+armor in a hexagon, movement allowance in a circle), the guns with their aspects and crew circles, the hull
+hit boxes by altitude, the crew boxes, then fire, criticals, ordnance and the Endurance track. Crossed boxes
+are crossed; unknown ones are dashed with a "?", never drawn as zero.
+
+fpdf2's built-in fonts cover Latin-1 only; any other character in a name is written by its closest Latin-1
+spelling (accents dropped) or "?", so a sheet always prints.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Sequence
+
+from fpdf import FPDF
+
+from battles.drawing.record_sheet import EMPTY, LOST, UNKNOWN, WEDGE_SPANS, Box, GunLine, RecordSheet, Row
+
+MARGIN = 12.0  # mm
+BOX = 4.2  # a hull or crew box, mm
+GAP = 0.8
+LABEL_W = 16.0
+INK = (42, 30, 20)
+RUST = (138, 52, 18)
+MUTED = (94, 75, 59)
+SHADE = (232, 214, 168)
+
+
+# Letters and marks with no Latin-1 spelling and no accent to drop.
+SPELLED = str.maketrans(
+    {
+        "\u2013": "-",  # en dash
+        "\u2014": "-",  # em dash
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2026": "...",
+        "\u0141": "L",  # L with stroke
+        "\u0142": "l",
+        "\u0110": "D",  # D with stroke
+        "\u0111": "d",
+        "\u0152": "OE",
+        "\u0153": "oe",
+        "\u0131": "i",  # dotless i
+    }
+)
+
+
+def latin1(text: str) -> str:
+    """Text the built-in PDF fonts can write: Latin-1 as it is, other letters without their accents, "?" for
+    the rest."""
+    out = []
+    for char in text.translate(SPELLED):
+        try:
+            char.encode("latin-1")
+            out.append(char)
+        except UnicodeEncodeError:
+            plain = unicodedata.normalize("NFKD", char).encode("latin-1", "ignore").decode("latin-1")
+            out.append(plain or "?")
+    return "".join(out)
+
+
+class SheetPDF(FPDF):
+    def need(self, height: float) -> None:
+        """Start a new page unless ``height`` mm still fit on this one."""
+        if self.get_y() + height > self.h - MARGIN:
+            self.add_page()
+
+    def heading(self, text: str) -> None:
+        self.need(12)
+        self.ln(2)
+        self.set_font("helvetica", "B", 10)
+        self.set_text_color(*INK)
+        self.cell(0, 5, latin1(text.upper()), new_x="LMARGIN", new_y="NEXT")
+        self.set_draw_color(*INK)
+        self.set_line_width(0.3)
+        self.line(MARGIN, self.get_y(), self.w - MARGIN, self.get_y())
+        self.ln(1.5)
+
+    def subheading(self, text: str) -> None:
+        self.need(10)
+        self.set_font("helvetica", "B", 8)
+        self.set_text_color(*MUTED)
+        self.cell(0, 4.5, latin1(text.upper()), new_x="LMARGIN", new_y="NEXT")
+        self.set_text_color(*INK)
+
+    def para(self, text: str, *, bold: str = "", size: float = 9, italic: bool = False) -> None:
+        self.need(6)
+        self.set_text_color(*INK)
+        if bold:
+            self.set_font("helvetica", "B", size)
+            self.write(4.2, latin1(bold + " "))
+        self.set_font("helvetica", "I" if italic else "", size)
+        self.write(4.2, latin1(text))
+        self.ln(4.4)
+
+
+def sheet_pdf(sheets: Sequence[RecordSheet]) -> bytes:
+    """One page (or more) per sheet, as PDF bytes."""
+    pdf = SheetPDF(orientation="portrait", unit="mm", format="A4")
+    pdf.set_margins(MARGIN, MARGIN, MARGIN)
+    pdf.set_auto_page_break(False)
+    pdf.set_creator("Red Captain")
+    pdf.set_title(latin1(", ".join(s.name for s in sheets) + " - ship record"))
+    for sheet in sheets:
+        pdf.add_page()
+        _draw(pdf, sheet)
+    return bytes(pdf.output())
+
+
+def _draw(pdf: SheetPDF, sheet: RecordSheet) -> None:
+    _enclosure(pdf, sheet)
+    for note in sheet.notes:
+        pdf.para(note, italic=True, size=8.5)
+    pdf.para("   ".join(f"{fact.label}: {fact.value}" for fact in sheet.facts), size=8.5)
+
+    pdf.heading("Guns")
+    if not sheet.guns:
+        pdf.para("No guns.")
+    for gun in sheet.guns:
+        _gun(pdf, gun)
+
+    pdf.heading(f"Hull hits ({sheet.hull_summary})")
+    for row in sheet.hull:
+        _row(pdf, row, marked=row.css == "sheet-row--ceiling", gone=row.css == "sheet-row--gone")
+
+    pdf.heading("Crew")
+    pdf.subheading("Bridge")
+    _row(pdf, sheet.bridge)
+    pdf.subheading("Deck")
+    for row in sheet.deck:
+        _row(pdf, row)
+    pdf.subheading(f"Maneuver: {sheet.maneuver_kind}")
+    for row in sheet.maneuver:
+        _row(pdf, row, gone=row.css == "sheet-row--gone")
+    pdf.subheading("Marines")
+    for row in sheet.marines:
+        _row(pdf, row)
+    for fact in sheet.parties:
+        pdf.para(fact.value, bold=f"{fact.label}:")
+    if sheet.casualty_order:
+        pdf.para(sheet.casualty_order, bold="Casualties taken from:", size=8)
+
+    pdf.heading("Fire and criticals")
+    pdf.para(sheet.fire.value, bold=f"{sheet.fire.label}:")
+    for fact in sheet.criticals or ():
+        pdf.para(fact.value, bold=f"{fact.label}:")
+    if not sheet.criticals:
+        pdf.para("No critical damage.")
+    if sheet.endurance is not None:
+        pdf.subheading("Endurance")
+        _row(pdf, sheet.endurance)
+    if sheet.ordnance:
+        pdf.subheading("Ordnance")
+        pdf.para("; ".join(f"{item.label}: {item.value}" for item in sheet.ordnance), size=8.5)
+    if not sheet.whole:
+        pdf.para("Ordnance still stowed aboard her is not seen.", italic=True, size=8)
+
+
+def _enclosure(pdf: SheetPDF, sheet: RecordSheet) -> None:
+    x, y, w, h = MARGIN, pdf.get_y(), pdf.w - 2 * MARGIN, 22.0
+    pdf.set_draw_color(*INK)
+    pdf.set_line_width(0.6)
+    pdf.rect(x, y, w, h)
+    # Hull size in a square, lower left of the enclosure as on the form.
+    pdf.set_line_width(0.5)
+    pdf.rect(x + 3, y + h - 13, 10, 10)
+    _centred(pdf, x + 8, y + h - 8, str(sheet.hull_size), 13, bold=True)
+    # The name and what she is.
+    pdf.set_text_color(*INK)
+    pdf.set_font("times", "B", 18)
+    pdf.text(x + 17, y + 9, latin1(sheet.name))
+    pdf.set_font("helvetica", "", 9)
+    pdf.set_text_color(*MUTED)
+    what = " - ".join(p for p in (_class(sheet), sheet.nation, sheet.side_name) if p)
+    pdf.text(x + 17, y + 15, latin1(what))
+    pdf.set_text_color(*INK)
+    # Armor in a hexagon, speed in a circle, at the right.
+    cx = x + w - 30
+    _hexagon(pdf, cx, y + h / 2, 6.0, str(sheet.armor))
+    pdf.set_line_width(0.6)
+    pdf.circle(x + w - 11, y + h / 2, 8.0)
+    _centred(pdf, x + w - 11, y + h / 2 - (1.5 if sheet.speed_now else 0), sheet.speed, 15, bold=True)
+    if sheet.speed_now is not None and sheet.speed_now != sheet.speed:
+        pdf.set_text_color(*RUST)
+        _centred(pdf, x + w - 11, y + h / 2 + 4.5, f"now {sheet.speed_now}", 6.5)
+        pdf.set_text_color(*INK)
+    pdf.set_y(y + h + 2)
+
+
+def _class(sheet: RecordSheet) -> str:
+    return f"{sheet.class_name} class" if sheet.class_name and sheet.class_name != sheet.name else ""
+
+
+def _centred(pdf: SheetPDF, x: float, y: float, text: str, size: float, *, bold: bool = False) -> None:
+    """Text centred on (x, y)."""
+    pdf.set_font("helvetica", "B" if bold else "", size)
+    text = latin1(text)
+    pdf.text(x - pdf.get_string_width(text) / 2, y + size * 0.3527 * 0.35, text)
+
+
+def _hexagon(pdf: SheetPDF, cx: float, cy: float, r: float, text: str, *, size: float = 12) -> None:
+    points = [(cx + r * math.cos(math.radians(60 * i)), cy + r * math.sin(math.radians(60 * i))) for i in range(6)]
+    pdf.set_fill_color(*INK)
+    pdf.polygon(points, style="F")
+    pdf.set_text_color(255, 250, 240)
+    _centred(pdf, cx, cy, text, size, bold=True)
+    pdf.set_text_color(*INK)
+
+
+def _box(pdf: SheetPDF, x: float, y: float, box: Box) -> None:
+    pdf.set_line_width(0.3)
+    pdf.set_draw_color(*INK)
+    if box.state == UNKNOWN:
+        pdf.set_dash_pattern(dash=0.6, gap=0.5)
+        pdf.rect(x, y, BOX, BOX)
+        pdf.set_dash_pattern()
+        pdf.set_text_color(*MUTED)
+        _centred(pdf, x + BOX / 2, y + BOX / 2, box.label or "?", 6.5, bold=True)
+        pdf.set_text_color(*INK)
+        return
+    if box.state == LOST:
+        pdf.set_fill_color(*SHADE)
+        pdf.rect(x, y, BOX, BOX, style="DF")
+    else:
+        pdf.rect(x, y, BOX, BOX)
+    if box.label:
+        pdf.set_text_color(*(MUTED if box.state == LOST else INK))
+        _centred(pdf, x + BOX / 2, y + BOX / 2, box.label, 6.5, bold=True)
+        pdf.set_text_color(*INK)
+    if box.state == LOST:
+        pdf.set_draw_color(*RUST)
+        pdf.set_line_width(0.45)
+        pdf.line(x + 0.5, y + 0.5, x + BOX - 0.5, y + BOX - 0.5)
+        pdf.line(x + BOX - 0.5, y + 0.5, x + 0.5, y + BOX - 0.5)
+        pdf.set_draw_color(*INK)
+
+
+def _row(pdf: SheetPDF, row: Row, *, marked: bool = False, gone: bool = False) -> None:
+    per_line = max(int((pdf.w - 2 * MARGIN - LABEL_W) // (BOX + GAP)), 1)
+    lines = max(math.ceil(len(row.boxes) / per_line), 1)
+    pdf.need(lines * (BOX + GAP) + 1)
+    y0 = pdf.get_y()
+    pdf.set_font("helvetica", "B", 8)
+    pdf.set_text_color(*(MUTED if gone or not row.known else INK))
+    pdf.text(MARGIN, y0 + BOX - 0.9, latin1(row.label + (" <" if marked else "")))
+    pdf.set_text_color(*INK)
+    for n, box in enumerate(row.boxes):
+        line, col = divmod(n, per_line)
+        _box(pdf, MARGIN + LABEL_W + col * (BOX + GAP), y0 + line * (BOX + GAP), box)
+    pdf.set_y(y0 + lines * (BOX + GAP) + 0.6)
+
+
+def _gun(pdf: SheetPDF, gun: GunLine) -> None:
+    pdf.need(17)
+    y = pdf.get_y()
+    x = MARGIN
+    # The aspects the gun fires into, as wedges round a hull pointing up.
+    cx, cy, r = x + 4, y + 3.5, 3.5
+    pdf.set_line_width(0.15)
+    for aspect, (first, last) in WEDGE_SPANS.items():
+        steps = [first + (last - first) * i / 8 for i in range(9)]
+        points = [(cx, cy)] + [(cx + r * math.sin(math.radians(a)), cy - r * math.cos(math.radians(a))) for a in steps]
+        if aspect in gun.arcs:
+            pdf.set_fill_color(*RUST)
+            pdf.polygon(points, style="DF")
+        else:
+            pdf.polygon(points, style="D")
+    pdf.set_fill_color(*INK)
+    pdf.polygon(
+        [(cx, cy - 2.4), (cx + 1, cy - 1), (cx + 1, cy + 1.8), (cx, cy + 2.6), (cx - 1, cy + 1.8), (cx - 1, cy - 1)],
+        style="F",
+    )
+    # The gun box with its type, and a box drawn round an armored gun (SG-ARM-10).
+    pdf.set_font("helvetica", "B", 9)
+    label = latin1(f"{gun.id}  {gun.name}")
+    width = pdf.get_string_width(label) + 4
+    bx = x + 10
+    pdf.set_draw_color(*INK)
+    pdf.set_line_width(0.35)
+    pdf.rect(bx, y + 1, width, 5)
+    pdf.set_text_color(*(MUTED if gun.state == "destroyed" else INK))
+    pdf.text(bx + 2, y + 4.8, label)
+    if gun.state == "destroyed":
+        pdf.line(bx + 1, y + 3.5, bx + width - 1, y + 3.5)
+    pdf.set_text_color(*INK)
+    # Crew circles: filled for a man at the gun, crossed where nobody is, dashed where it is not known.
+    px = bx + width + 2.5
+    for circle in gun.circles:
+        pdf.set_line_width(0.3)
+        if circle.state == UNKNOWN:
+            pdf.set_dash_pattern(dash=0.5, gap=0.4)
+            pdf.circle(px + 1.6, y + 3.5, 1.6)
+            pdf.set_dash_pattern()
+        elif circle.state == EMPTY:
+            pdf.circle(px + 1.6, y + 3.5, 1.6)
+            pdf.set_draw_color(*RUST)
+            pdf.line(px + 0.5, y + 4.6, px + 2.7, y + 2.4)
+            pdf.set_draw_color(*INK)
+        else:
+            pdf.set_fill_color(*INK)
+            pdf.circle(px + 1.6, y + 3.5, 1.6, style="DF")
+        px += 4.0
+    if gun.armor is not None:
+        _hexagon(pdf, px + 3.5, y + 3.5, 2.8, str(gun.armor), size=7.5)
+        px += 7.5
+    end = px + 1
+    if gun.armored:
+        pdf.set_line_width(0.5)
+        pdf.rect(bx - 1.2, y, end - bx + 1.2, 7)
+    pdf.set_font("helvetica", "", 7.5)
+    pdf.set_text_color(*MUTED)
+    detail = f"{gun.mount} - fires {', '.join(gun.arcs) or 'nowhere'}"
+    if gun.figures:
+        detail += f" - {gun.figures.replace(' · ', ', ')}"
+    if gun.state:
+        detail += f" - {gun.state.upper()}"
+    detail = latin1(detail)
+    if end + 2 + pdf.get_string_width(detail) <= pdf.w - MARGIN:
+        pdf.text(end + 2, y + 4.6, detail)
+        pdf.set_y(y + 8)
+    else:  # too long beside the gun: the line below it
+        pdf.set_xy(bx, y + 7.5)
+        pdf.multi_cell(pdf.w - MARGIN - bx, 3.5, detail, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_y(pdf.get_y() + 1.5)
+    pdf.set_text_color(*INK)
