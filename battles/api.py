@@ -342,6 +342,8 @@ class BattleResultApi(BattleApi):
     )
     def get(self, request: Request, battle_id: int) -> Response:
         result = selectors.battle_result(battle=_finished(request, battle_id, "result"))
+        if result is None:
+            raise BattleRefused("This battle has no result stored.", status=409)
         return Response(ResultSerializer(result).data)
 
 

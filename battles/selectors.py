@@ -282,6 +282,6 @@ def battle_verification(*, battle: Battle) -> Verification:
     return Verification(battle.seed, battle.seed_commitment, len(rows), dice_thrown, tuple(problems))
 
 
-def battle_result(*, battle: Battle) -> BattleResult:
-    """The stored result of a finished battle (every end stores one)."""
-    return BattleResult.objects.select_related("battle").get(battle=battle)
+def battle_result(*, battle: Battle) -> BattleResult | None:
+    """The stored result of a finished battle (every end stores one), or None."""
+    return BattleResult.objects.select_related("battle").filter(battle=battle).first()
