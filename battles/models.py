@@ -186,6 +186,13 @@ class BattleSide(models.Model):
     def __str__(self) -> str:
         return f"{self.name} in {self.battle}"
 
+    def decided_by(self, user_id: int | None, *, umpire: bool, mode: str) -> bool:
+        """Does this user decide for the side? A player for his own side (and the umpire for him at the club
+        table), the umpire for the umpire's sides; nobody for the AI's."""
+        if self.controller == Controller.PLAYER:
+            return self.user_id == user_id or (mode == BattleMode.TABLE and umpire)
+        return self.controller == Controller.UMPIRE and umpire
+
 
 class BattleShip(models.Model):
     """A ship in a battle, as the engine names it (campaign ships link here once the campaign has them)."""

@@ -7,18 +7,19 @@ umpire sees everything but the dice seed, which nobody sees before the battle en
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
 
 from accounts.models import User
 from battles import engine_io
 from battles.engine import dice, resolver
 from battles.engine.events import JSON, JSONObject, canonical
-from battles.engine.state import redact
-from battles.models import Battle, BattleEvent, BattleSide, Controller, Decision
+from battles.engine.state import pending_from_json, redact
+from battles.models import Battle, BattleEvent, BattleResult, BattleSide, Decision
 from campaign.models import Membership, Role
 
 
@@ -42,17 +43,56 @@ PUBLIC_ONLY = "\x00public"  # the view of a member with no side: what every side
 
 
 def battles_for_user(*, user: User) -> QuerySet[Battle]:
-    """The battles of every campaign the user is in, newest first, with their campaign (one query)."""
+    """The battles of every campaign the user is in, newest first, with their campaign, the user's role in
+    it and the sides (one query, and one for all the sides). The seed, scenario and states are not loaded:
+    a list needs none of them (battle_summaries reads the open decisions of the battles in play)."""
     return (
         Battle.objects.filter(campaign__memberships__user=user)
         .select_related("campaign")
+        .defer("seed", "scenario", "initial_state", "state")
+        .prefetch_related(Prefetch("sides", queryset=BattleSide.objects.order_by("order")))
         .annotate(
             umpired=Exists(Membership.objects.filter(campaign=OuterRef("campaign"), user=user, role=Role.UMPIRE)),
             mine=Exists(BattleSide.objects.filter(battle=OuterRef("pk"), user=user)),
+            role=Subquery(Membership.objects.filter(campaign=OuterRef("campaign"), user=user).values("role")[:1]),
         )
         .distinct()
         .order_by("-created_at", "-pk")
     )
+
+
+@dataclass(frozen=True)
+class BattleSummary:
+    """One line of the user's list of battles."""
+
+    battle: Battle
+    role: str  # the user's role in the battle's campaign
+    my_sides: tuple[BattleSide, ...]  # the sides the user decides for
+    waiting_for_me: bool  # an open decision of one of my sides has no answer yet
+
+
+def battle_summaries(*, user: User, battles: Sequence[Battle]) -> list[BattleSummary]:
+    """Summaries of battles from ``battles_for_user``: two queries however many battles (the open decisions
+    of those in play, read from their state without building a board, and the answers already stored)."""
+    in_play = [b.pk for b in battles if not b.is_finished]
+    states = dict(Battle.objects.filter(pk__in=in_play).values_list("pk", "state")) if in_play else {}
+    answered = set(
+        Decision.objects.filter(battle__in=in_play, superseded_by__isnull=True, applied_seq__isnull=True).values_list(
+            "battle_id", "request_id"
+        )
+        if in_play
+        else ()
+    )
+    summaries = []
+    for battle in battles:
+        umpire = bool(getattr(battle, "umpired", False))
+        mine = tuple(s for s in battle.sides.all() if s.decided_by(user.pk, umpire=umpire, mode=battle.mode))
+        keys = {s.key for s in mine if not s.left}
+        waiting = battle.pk in states and any(
+            r.side in keys and (battle.pk, r.id) not in answered for r in pending_from_json(states[battle.pk])
+        )
+        summaries.append(BattleSummary(battle, str(getattr(battle, "role", "")), mine, waiting))
+    return summaries
 
 
 def battle_for_user(*, user: User, battle_id: int) -> Battle:
@@ -67,11 +107,11 @@ def viewer_for(*, battle: Battle, user: User, side: str | None = None) -> Viewer
     umpire sees all, or one side's view when he asks for it; anyone else in the campaign sees the public view."""
     is_umpire = Membership.objects.filter(campaign_id=battle.campaign_id, user=user, role=Role.UMPIRE).exists()
     all_sides = list(battle.sides.all())
-    mine = tuple(s for s in all_sides if s.user_id == user.pk or (is_umpire and s.controller != Controller.PLAYER))
+    mine = tuple(s for s in all_sides if s.decided_by(user.pk, umpire=is_umpire, mode=battle.mode))
     if is_umpire:
         if side is not None and side not in {s.key for s in all_sides}:
             raise Http404("No such side.")
-        return Viewer(battle, user, True, tuple(all_sides) if battle.mode == "table" else mine, side)
+        return Viewer(battle, user, True, mine, side)
     players = tuple(s for s in all_sides if s.user_id == user.pk)
     if side is None:
         side = players[0].key if players else PUBLIC_ONLY
@@ -89,24 +129,7 @@ def battle_view(viewer: Viewer) -> JSONObject:
     side = None if viewer.sees_all else viewer.side
     seen = redact(state, side) if side is not None and side != PUBLIC_ONLY else state
     mine = {s.key for s in viewer.sides}
-    answered = set(
-        Decision.objects.filter(
-            battle=battle, superseded_by__isnull=True, request_id__in=[r.id for r in state.requests]
-        ).values_list("request_id", flat=True)
-    )
-    pending: list[JSON] = []
-    for request in seen.pending():
-        entry: dict[str, JSON] = {
-            "id": request.id,
-            "side": request.side,
-            "kind": request.kind,
-            "submitted": request.id in answered,
-        }
-        if request.side in mine or viewer.sees_all:
-            entry.update(request.to_json())
-            entry["submitted"] = request.id in answered
-            entry["candidates"] = _candidates(rs, seen, request) if request.side in mine else None
-        pending.append(entry)
+    pending: list[JSON] = list(_pending(viewer, rs, seen))
     return {
         "id": battle.pk,
         "title": battle.title,
@@ -141,6 +164,34 @@ def battle_view(viewer: Viewer) -> JSONObject:
     }
 
 
+def pending_decisions(viewer: Viewer) -> list[JSONObject]:
+    """The open decisions of the sides the viewer decides for, each with its legal options or candidates
+    and whether an answer is already in (waiting for the rest of its batch)."""
+    state = engine_io.current_state(viewer.battle)
+    side = None if viewer.sees_all else viewer.side
+    seen = redact(state, side) if side is not None and side != PUBLIC_ONLY else state
+    mine = {s.key for s in viewer.sides}
+    return [entry for entry in _pending(viewer, engine_io.rules_of(viewer.battle), seen) if entry["side"] in mine]
+
+
+def _pending(viewer: Viewer, rs: Any, seen: Any) -> Iterable[JSONObject]:
+    """Every open decision: the viewer's own (and all of them for the umpire) in full, with the candidates
+    for his own; another side's only by id, side and kind."""
+    mine = {s.key for s in viewer.sides}
+    answered = set(
+        Decision.objects.filter(
+            battle=viewer.battle, superseded_by__isnull=True, request_id__in=[r.id for r in seen.requests]
+        ).values_list("request_id", flat=True)
+    )
+    for request in seen.pending():
+        entry: JSONObject = {"id": request.id, "side": request.side, "kind": request.kind}
+        if request.side in mine or viewer.sees_all:
+            entry.update(request.to_json())
+            entry["candidates"] = _candidates(rs, seen, request) if request.side in mine else None
+        entry["submitted"] = request.id in answered
+        yield entry
+
+
 def _candidates(rs: Any, state: Any, request: Any) -> JSON:
     """The legal answers a form can offer: the listed options, else the ruleset's candidates (a sample of
     legal answers for an open-ended decision, always including the default)."""
@@ -151,16 +202,33 @@ def _candidates(rs: Any, state: Any, request: Any) -> JSON:
 
 def event_log(viewer: Viewer, *, after: int = -1, limit: int = 2000) -> list[JSONObject]:
     """The live log after ``after``, each event as the viewer may see it; withheld events are left out."""
+    return list(event_page(viewer, after=after, limit=limit).events)
+
+
+@dataclass(frozen=True)
+class EventPage:
+    """Up to ``limit`` events of the live log after a seq, as the viewer may see them. ``last_seq`` is the
+    last event read (seen or withheld: the next page starts after it); ``more`` says whether the log goes on."""
+
+    events: tuple[JSONObject, ...]
+    last_seq: int
+    more: bool
+
+
+def event_page(viewer: Viewer, *, after: int = -1, limit: int = 2000) -> EventPage:
     battle = viewer.battle
     rs = engine_io.rules_of(battle)
-    rows = BattleEvent.objects.filter(battle=battle, superseded_by__isnull=True, seq__gt=after).order_by("seq")[:limit]
+    live = BattleEvent.objects.filter(battle=battle, superseded_by__isnull=True, seq__gt=after).order_by("seq")
+    rows = list(live.values_list("seq", "data")[: limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
     side = None if viewer.sees_all else viewer.side
     seen: list[JSONObject] = []
-    for row in rows:
-        view = rs.event_view(engine_io.event_from_row(row.data), side)
+    for _, data in rows:
+        view = rs.event_view(engine_io.event_from_row(data), side)
         if view is not None:
             seen.append(view)
-    return seen
+    return EventPage(tuple(seen), rows[-1][0] if rows else after, more)
 
 
 def battle_verify(*, battle: Battle) -> list[str]:
@@ -173,7 +241,7 @@ def battle_verify(*, battle: Battle) -> list[str]:
     rs = engine_io.rules_of(battle)
     rows = BattleEvent.objects.filter(battle=battle, superseded_by__isnull=True).order_by("seq")
     log = [engine_io.event_from_row(r.data) for r in rows]
-    problems += dice.verify_log(seed, [e.to_json() for e in log], battle.seed_commitment)
+    problems += dice.verify_log(seed, [e.to_json() for e in log])  # the commitment is checked above
     try:
         again = resolver.rerun(rs, engine_io.initial_state(battle), log, seed)
     except resolver.EngineError as error:
@@ -222,3 +290,32 @@ def _ship_named(board: JSON, name: str) -> JSONObject | None:
     if not isinstance(ships, list):
         return None
     return next((s for s in ships if isinstance(s, dict) and s.get("name") == name), None)
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What anyone may check once a battle is over: the seed, the commitment published at the start, and
+    what re-running the battle from them over its logged decisions found."""
+
+    seed: str
+    seed_commitment: str
+    events: int
+    dice: int
+    problems: tuple[str, ...]
+
+    @property
+    def verified(self) -> bool:
+        return not self.problems
+
+
+def battle_verification(*, battle: Battle) -> Verification:
+    """Re-run the battle (battle_verify) and count what was checked: the live events and the dice thrown."""
+    rows = list(BattleEvent.objects.filter(battle=battle, superseded_by__isnull=True).values_list("kind", "data"))
+    dice_thrown = sum(len(data.get("dice") or ()) for kind, data in rows if kind == "roll")
+    problems = battle_verify(battle=battle)
+    return Verification(battle.seed, battle.seed_commitment, len(rows), dice_thrown, tuple(problems))
+
+
+def battle_result(*, battle: Battle) -> BattleResult | None:
+    """The stored result of a finished battle (every end stores one), or None."""
+    return BattleResult.objects.select_related("battle").filter(battle=battle).first()

@@ -25,7 +25,7 @@ from django.utils import timezone
 from accounts.models import User
 from battles import announcements, engine_io
 from battles.engine import dice, resolver, simulate
-from battles.engine.decisions import ALREADY_DECIDED, DecisionRequest, Rejection
+from battles.engine.decisions import ALREADY_DECIDED, BATTLE_OVER, NO_SUCH_DECISION, DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, canonical, plain
 from battles.engine.resolver import EngineError
 from battles.engine.ruleset import OptionError, Ruleset
@@ -210,25 +210,40 @@ def _locked(battle_id: int) -> Battle:
 
 def may_decide_for(battle: Battle, side: BattleSide, user: User) -> bool:
     """A player decides for his own side; the umpire for the umpire's sides, and for every side at the
-    table (table mode) or when correcting; nobody decides for the AI."""
-    if side.controller == Controller.PLAYER:
-        return side.user_id == user.pk or (battle.mode == BattleMode.TABLE and _is_umpire(battle, user))
-    if side.controller == Controller.UMPIRE:
-        return _is_umpire(battle, user)
-    return False
+    table (table mode); nobody decides for the AI (BattleSide.decided_by)."""
+    if side.controller == Controller.PLAYER and side.user_id == user.pk:
+        return True
+    return side.decided_by(user.pk, umpire=_is_umpire(battle, user), mode=battle.mode)
 
 
 def _is_umpire(battle: Battle, user: User) -> bool:
     return Membership.objects.filter(campaign_id=battle.campaign_id, user=user, role=Role.UMPIRE).exists()
 
 
-@transaction.atomic
+@dataclass(frozen=True)
+class Submitted:
+    """A stored answer, and whether this submission was the same idempotency key again (the first answer
+    given back: it counts once)."""
+
+    decision: Decision
+    replayed: bool = False
+
+
 def battle_submit_decision(
     *, battle_id: int, user: User, request_id: str, choice: Any, idempotency_key: str = ""
 ) -> Decision:
+    """Answer one open decision (battle_submit); the stored decision."""
+    return battle_submit(
+        battle_id=battle_id, user=user, request_id=request_id, choice=choice, idempotency_key=idempotency_key
+    ).decision
+
+
+@transaction.atomic
+def battle_submit(*, battle_id: int, user: User, request_id: str, choice: Any, idempotency_key: str = "") -> Submitted:
     """Answer one open decision. The engine judges it at once (an illegal answer is refused with the rule's
     reason and changes nothing); a legal one is stored, and once every decision a person owes is in, the
-    battle resolves. The same idempotency key twice gives back the first decision: it counts once."""
+    battle resolves. The same idempotency key twice gives back the first decision: it counts once. A key
+    already spent on another decision is refused rather than silently answering the wrong one."""
     battle = _locked(battle_id)
     idempotency_key = idempotency_key.strip()[:80]
     if idempotency_key:
@@ -236,13 +251,18 @@ def battle_submit_decision(
             battle=battle, submitted_by=user, idempotency_key=idempotency_key, superseded_by__isnull=True
         ).first()
         if earlier is not None:
-            return earlier
+            if earlier.request_id != request_id:
+                raise BattleRefused(
+                    f"Idempotency key {idempotency_key!r} was already used for decision {earlier.request_id}.",
+                    status=409,
+                )
+            return Submitted(earlier, replayed=True)
     if battle.is_finished:
-        raise BattleRefused("The battle is over.", clause="ENG-OVER", status=409)
+        raise BattleRefused("The battle is over.", clause=BATTLE_OVER, status=409)
     state = engine_io.current_state(battle)
     request = state.request(request_id)
     if request is None or request_id in state.answers:
-        raise BattleRefused(f"There is no open decision {request_id!r}.", clause="ENG-NO-DECISION", status=409)
+        raise BattleRefused(f"There is no open decision {request_id!r}.", clause=NO_SUCH_DECISION, status=409)
     side = BattleSide.objects.get(battle=battle, key=request.side)
     if not may_decide_for(battle, side, user):
         raise PermissionDenied("This decision is not yours to make.")
@@ -263,7 +283,7 @@ def battle_submit_decision(
         battle.status = BattleStatus.RESOLVING
         battle.save(update_fields=["status"])
         _queue_resolution(battle)
-    return decision
+    return Submitted(decision)
 
 
 def _store_decision(

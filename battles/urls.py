@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from battles import odds_views, sheet_views
+from battles import api, odds_views, sheet_views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("battles/<int:battle_id>/odds/", odds_views.odds_for_battle, name="odds_for_battle"),
@@ -14,4 +14,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(
         "battles/<int:battle_id>/ships/<str:name>/sheet.pdf", sheet_views.ship_sheet_pdf, name="battle_ship_sheet_pdf"
     ),
+    path("api/battles/", api.BattleListApi.as_view(), name="api_battle_list"),
+    path("api/battles/<int:battle_id>/", api.BattleDetailApi.as_view(), name="api_battle_detail"),
+    path("api/battles/<int:battle_id>/decisions/", api.BattleDecisionsApi.as_view(), name="api_battle_decisions"),
+    path("api/battles/<int:battle_id>/events/", api.BattleEventsApi.as_view(), name="api_battle_events"),
+    path(
+        "api/battles/<int:battle_id>/verification/",
+        api.BattleVerificationApi.as_view(),
+        name="api_battle_verification",
+    ),
+    path("api/battles/<int:battle_id>/result/", api.BattleResultApi.as_view(), name="api_battle_result"),
+    path("api/battles/<int:battle_id>/leave/", api.BattleLeaveApi.as_view(), name="api_battle_leave"),
+    path("api/battles/<int:battle_id>/corrections/", api.BattleCorrectionsApi.as_view(), name="api_battle_corrections"),
 ]

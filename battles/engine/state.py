@@ -114,3 +114,11 @@ def state_to_json(codec: BoardCodec[B], state: BattleState[B]) -> str:
 
 def state_from_json(codec: BoardCodec[B], text: str) -> BattleState[B]:
     return state_from_data(codec, json.loads(text))
+
+
+def pending_from_json(text: str) -> list[DecisionRequest]:
+    """The open, unanswered requests of a stored state, read without building its board: a list of battles
+    says whose decision is waiting without paying for every board."""
+    data = json.loads(text)
+    answers = data["answers"]
+    return [request for request in map(DecisionRequest.from_json, data["requests"]) if request.id not in answers]

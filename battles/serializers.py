@@ -1,0 +1,243 @@
+"""The battle API's shapes: what a client sends, and what it gets back.
+
+Output serializers are an allowlist: the selectors build each view for one side (battles.selectors), and only
+the fields named here leave the server. The board, the events and decision answers are free-form JSON whose
+shape the ruleset owns (docs/engine.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from battles.models import BattleMode, BattleSide, Controller, Correction, DeadlineDefault, Decision
+from battles.services import DEFAULT_RULESET, LEAVING
+
+
+class StrictCharField(serializers.CharField):
+    """A string, and only a string: a number or a list where a name belongs is a mistake worth a 400."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+# --- errors ------------------------------------------------------------------------------------------------
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField(help_text="Why, in words for the player.")
+    clause = serializers.CharField(
+        required=False, help_text="The rule (SG-...) or engine clause (ENG-...) the request breaks, if any."
+    )
+
+
+# --- lists and envelopes -----------------------------------------------------------------------------------
+
+
+class MySideSerializer(serializers.ModelSerializer[BattleSide]):
+    class Meta:
+        model = BattleSide
+        fields = ("key", "name", "left")
+        read_only_fields = fields
+
+
+class BattleListItemSerializer(serializers.Serializer[Any]):
+    """One of my battles (a selectors.BattleSummary): a battle of one of my campaigns, with my role and the
+    sides I decide for."""
+
+    id = serializers.IntegerField(source="battle.pk")
+    title = serializers.CharField(source="battle.title")
+    campaign = serializers.SlugField(source="battle.campaign.slug")
+    scenario = serializers.CharField(source="battle.scenario_slug")
+    mode = serializers.ChoiceField(source="battle.mode", choices=BattleMode.choices)
+    status = serializers.CharField(source="battle.status")
+    turn = serializers.IntegerField(source="battle.turn")
+    phase = serializers.CharField(source="battle.phase")
+    deadline = serializers.DateTimeField(source="battle.deadline", allow_null=True)
+    winner = serializers.CharField(source="battle.winner")
+    result = serializers.CharField(source="battle.result_reason")
+    created_at = serializers.DateTimeField(source="battle.created_at")
+    finished_at = serializers.DateTimeField(source="battle.finished_at", allow_null=True)
+    role = serializers.CharField(help_text="My role in the battle's campaign (umpire or player).")
+    my_sides = MySideSerializer(many=True, help_text="The sides I decide for.")
+    waiting_for_me = serializers.BooleanField(help_text="A decision of one of my sides is waiting for its answer.")
+
+
+class SideSerializer(serializers.Serializer[Any]):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    controller = serializers.ChoiceField(choices=Controller.choices)
+    player = serializers.CharField(allow_null=True, help_text="The player's public name, if a player decides.")
+    left = serializers.CharField(help_text="How the side left the battle (concede, surrender, withdraw), if it did.")
+
+
+class PendingDecisionSerializer(serializers.Serializer[Any]):
+    """An open decision. Another side's shows only its id, side and kind; my own has the engine's request in
+    full and the answers I may give."""
+
+    id = serializers.CharField()
+    side = serializers.CharField()
+    kind = serializers.CharField()
+    submitted = serializers.BooleanField(help_text="An answer is in, waiting for the rest of its batch.")
+    phase = serializers.CharField(required=False)
+    rule = serializers.CharField(required=False, help_text="The clause that governs the decision.")
+    prompt = serializers.CharField(required=False)
+    default = serializers.JSONField(required=False, help_text="What holding course (the deadline default) answers.")
+    options = serializers.JSONField(required=False, help_text="The legal answers, where they can be listed.")
+    secret = serializers.BooleanField(required=False, help_text="The answer stays mine until its batch is in.")
+    ships = serializers.ListField(child=serializers.CharField(), required=False)
+    sealed = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Keys of the answer nobody else ever sees."
+    )
+    candidates = serializers.JSONField(
+        required=False, help_text="Legal answers to offer (the options, or a sample always holding the default)."
+    )
+
+
+class RulesetSerializer(serializers.Serializer[Any]):
+    key = serializers.CharField()
+    version = serializers.CharField()
+    options = serializers.DictField(child=serializers.JSONField())
+
+
+class BattleViewSerializer(serializers.Serializer[Any]):
+    """The battle as my side may see it (the umpire: all of it). The seed only once the battle is over."""
+
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    campaign = serializers.SlugField()
+    ruleset = RulesetSerializer()
+    mode = serializers.ChoiceField(choices=BattleMode.choices)
+    status = serializers.CharField()
+    turn = serializers.IntegerField()
+    phase = serializers.CharField()
+    seq = serializers.IntegerField(help_text="How many events the log holds.")
+    deadline = serializers.CharField(allow_null=True)
+    over = serializers.BooleanField()
+    winner = serializers.CharField(allow_null=True)
+    result = serializers.CharField()
+    seed_commitment = serializers.CharField(help_text="SHA-256 of the dice seed, published from the start.")
+    seed = serializers.CharField(allow_null=True, help_text="The dice seed (hex), once the battle is over.")
+    viewing_as = serializers.CharField(allow_null=True, help_text="umpire, a side key, or null for the public view.")
+    my_sides = serializers.ListField(child=serializers.CharField())
+    sides = SideSerializer(many=True)
+    board = serializers.JSONField(help_text="The ruleset's board as this side may see it.")
+    pending = PendingDecisionSerializer(many=True)
+
+
+# --- decisions ---------------------------------------------------------------------------------------------
+
+
+class DecisionSubmitSerializer(serializers.Serializer[Any]):
+    request = StrictCharField(max_length=20, help_text="The open decision's id (d16).")
+    choice = serializers.JSONField(allow_null=True, help_text="The answer, in the shape the decision's kind asks.")
+    idempotency_key = StrictCharField(
+        max_length=80,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The same key again gives back the first answer (also the Idempotency-Key header).",
+    )
+
+
+class DecisionSerializer(serializers.ModelSerializer[Decision]):
+    request = serializers.CharField(source="request_id")
+    side = serializers.CharField(source="side.key")
+
+    class Meta:
+        model = Decision
+        fields = (
+            "id",
+            "request",
+            "side",
+            "kind",
+            "turn",
+            "phase",
+            "choice",
+            "source",
+            "idempotency_key",
+            "created_at",
+            "applied_seq",
+        )
+        read_only_fields = fields
+
+
+class CorrectionSubmitSerializer(serializers.Serializer[Any]):
+    request = StrictCharField(max_length=20, help_text="The decision entered wrongly.")
+    choice = serializers.JSONField(allow_null=True, help_text="The answer it should have had.")
+    reason = StrictCharField(max_length=2000, help_text="Why (kept with the correction).")
+
+
+class CorrectionSerializer(serializers.ModelSerializer[Correction]):
+    request = serializers.CharField(source="request_id")
+
+    class Meta:
+        model = Correction
+        fields = ("id", "request", "old_choice", "new_choice", "reason", "rewound_to_seq", "created_at")
+        read_only_fields = fields
+
+
+class LeaveSerializer(serializers.Serializer[Any]):
+    side = StrictCharField(max_length=60)
+    how = serializers.ChoiceField(choices=LEAVING)
+
+
+# --- the log, the end ----------------------------------------------------------------------------------------
+
+
+class EventPageSerializer(serializers.Serializer[Any]):
+    results = serializers.ListField(
+        child=serializers.DictField(child=serializers.JSONField()),
+        help_text="Events as my side may see them, in order; each has seq, turn, phase, kind and visibility.",
+    )
+    after = serializers.IntegerField(help_text="The seq this page starts after.")
+    last_seq = serializers.IntegerField(help_text="The last seq read: ask for the next page after it.")
+    more = serializers.BooleanField(help_text="The log goes on past this page.")
+
+
+class VerificationSerializer(serializers.Serializer[Any]):
+    seed = serializers.CharField(help_text="The dice seed (hex).")
+    seed_commitment = serializers.CharField(help_text="Its SHA-256, published when the battle started.")
+    verified = serializers.BooleanField()
+    problems = serializers.ListField(child=serializers.CharField())
+    events = serializers.IntegerField(help_text="Events re-run.")
+    dice = serializers.IntegerField(help_text="Dice checked against the seed.")
+
+
+class ResultSerializer(serializers.Serializer[Any]):
+    winner = serializers.CharField(source="battle.winner")
+    reason = serializers.CharField(source="battle.result_reason")
+    finished_at = serializers.DateTimeField(source="battle.finished_at")
+    outcome = serializers.JSONField(
+        source="data", help_text="What the campaign takes from the battle (the ruleset's result)."
+    )
+
+
+# --- creating ------------------------------------------------------------------------------------------------
+
+
+class SideControlSerializer(serializers.Serializer[Any]):
+    controller = serializers.ChoiceField(choices=Controller.choices)
+    player = StrictCharField(
+        max_length=150, required=False, allow_null=True, help_text="The username of the member who plays the side."
+    )
+
+
+class BattleCreateSerializer(serializers.Serializer[Any]):
+    campaign = serializers.SlugField(help_text="The campaign (I must be its umpire).")
+    scenario = serializers.SlugField(help_text="A scenario shipped with the ruleset.")
+    title = StrictCharField(max_length=160, required=False, allow_blank=True, default="")
+    ruleset = StrictCharField(max_length=40, required=False, default=DEFAULT_RULESET)
+    mode = serializers.ChoiceField(choices=BattleMode.choices, default=BattleMode.ASYNC)
+    options = serializers.DictField(child=serializers.JSONField(), required=False, default=dict)
+    sides = serializers.DictField(
+        child=SideControlSerializer(),
+        required=False,
+        default=dict,
+        help_text="Who decides for each side, by side key; the rest are the AI's (at the table, the umpire's).",
+    )
+    decision_hours = serializers.IntegerField(min_value=1, max_value=24 * 14, default=48)
+    deadline_default = serializers.ChoiceField(choices=DeadlineDefault.choices, default=DeadlineDefault.AI)
