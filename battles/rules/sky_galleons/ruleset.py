@@ -2964,6 +2964,7 @@ class SkyGalleons(BaseRuleset[Board]):
             prize = board.prizes.get(ship.name)
             crewed = prize is not None and prize.order == prizes.CREW
             away = prizes.men_away(board.prizes, ship.name) + flying.men_out(board.flyers, ship.name)
+            away += sum(special_rules.ashore(board, ship.name).values())  # a landing party, alive (SG-SCN-38)
             alive = prize.prisoners if crewed and prize else ship.men_alive + away
             ships.append(
                 {
