@@ -24,7 +24,7 @@ from typing import Any
 from battles.engine import dice as dice_
 from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest, Rejection
-from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event
+from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event, JSONObject
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
@@ -2951,6 +2951,12 @@ class SkyGalleons(BaseRuleset[Board]):
         ):
             problems.append("the battle ended with two sides still in the fight before the turn limit")
         return problems
+
+    def battle_result(self, initial: BattleState[Board], final: BattleState[Board]) -> JSONObject:
+        """What the battle hands the campaign: each ship's fate, damage, losses and stores (results.py)."""
+        from battles.rules.sky_galleons import results  # results reads this module's board and fates
+
+        return results.result(initial, final)
 
     def outcome(self, state: BattleState[Board]) -> dict[str, Any]:
         """The result for the campaign and the odds calculator: winner, turns, each ship's fate and damage."""
