@@ -256,6 +256,9 @@ def test_a_ship_taken_by_boarders_is_captured_with_her_captain_and_her_captors_m
     assert request is not None
     assert state.board.prizes["Runner"].status == "crewed"
     assert state.board.ship("Runner").crew.captain == 1  # the pirates' marine officer commands her
+    posts = dict(state.board.prizes["Runner"].prisoner_posts)
+    assert (posts["captain"], posts["maneuver"], posts.get("deckhands", 0), sum(posts.values())) == (1, 12, 0, 24)
+    assert RS.board_from_json(RS.board_to_json(state.board)) == state.board  # the posts are saved with her
     result = RS.battle_result(initial, state)
     runner = entry(result, "Runner")
     assert (runner["fate"], runner["side_at_end"], runner["prize"]["status"]) == (CAPTURED, "a", "crewed")
