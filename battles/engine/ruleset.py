@@ -12,7 +12,8 @@ data, and five pieces of behaviour the generic resolver drives:
 - ``check_invariants``: what must always hold (no negative crew or hull boxes...), for the conformance
   suite;
 - ``board_view`` and ``event_view``: the board and the log as one side may see them (hidden information
-  stays with its side until the rules reveal it).
+  stays with its side until the rules reveal it);
+- ``battle_result``: what the battle hands on when it ends (the campaign's input), as plain versioned JSON.
 
 Variants subclass a ruleset and override only what differs. A ruleset package registers an instance on
 import (``register(SkyGalleons())`` in ``battles/rules/sky_galleons/__init__.py``); ``discover()``
@@ -86,6 +87,18 @@ class Ruleset(Protocol[B]):
 
     def event_view(self, event: Event, side: str | None) -> JSONObject | None: ...
 
+    def battle_result(self, initial: BattleState[B], final: BattleState[B]) -> JSONObject: ...
+
+
+# The version of the default battle result's format; a ruleset's own result carries its own.
+RESULT_FORMAT = 1
+
+
+def engine_result(state: BattleState[Any]) -> JSONObject:
+    """How the engine's envelope says a battle stands: the winner (a side key; None for a draw or while it
+    goes on), the reason, the turns played and whether it is over."""
+    return {"winner": state.winner, "reason": state.result, "turns": state.turn, "over": state.over}
+
 
 class BaseRuleset(Generic[B]):
     """Defaults for the optional parts of the protocol; subclass and fill in the rest."""
@@ -127,6 +140,16 @@ class BaseRuleset(Generic[B]):
         """One logged event as ``side`` may see it, or None where it is withheld: by default an event kept
         to another side. A ruleset whose public events carry private detail overrides this to trim them."""
         return event.to_json() if event.visible_to(side) else None
+
+    def battle_result(self, initial: BattleState[B], final: BattleState[B]) -> JSONObject:
+        """What the battle from ``initial`` to ``final`` hands on, as plain JSON: by default the engine's own
+        result. A ruleset with ships, crews and stores to report overrides this (Sky Galleons: results.py)."""
+        return {
+            "format": RESULT_FORMAT,
+            "ruleset": final.ruleset,
+            "version": final.version,
+            "battle": engine_result(final),
+        }
 
 
 class OptionError(ValueError):

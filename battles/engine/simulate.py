@@ -17,7 +17,7 @@ from typing import Any
 
 from battles.engine import dice, policies, resolver
 from battles.engine.events import JSON, Event
-from battles.engine.ruleset import Ruleset
+from battles.engine.ruleset import Ruleset, engine_result
 from battles.engine.state import BattleState
 
 MAX_DECISIONS = 20_000
@@ -49,7 +49,7 @@ def outcome_of(ruleset: Ruleset[Any], state: BattleState[Any]) -> dict[str, Any]
     summary: Callable[[BattleState[Any]], dict[str, Any]] | None = getattr(ruleset, "outcome", None)
     if summary is not None:
         return summary(state)
-    return {"winner": state.winner, "reason": state.result, "turns": state.turn, "over": state.over}
+    return engine_result(state)
 
 
 def simulate(

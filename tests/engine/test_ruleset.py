@@ -3,7 +3,7 @@ import textwrap
 
 import pytest
 
-from battles.engine import ruleset
+from battles.engine import dice, policies, resolver, ruleset
 from battles.engine.ruleset import OptionError, OptionSpec
 from tests.engine import toy
 
@@ -74,6 +74,18 @@ def test_base_defaults():
     assert rs.check_invariants is not None
     assert rs.example_scenarios() == []
     assert rs.tables == {}
+
+
+def test_the_default_battle_result_is_the_engines_own():
+    rs = toy.Bidding()
+    seed = b"toy result"
+    initial = resolver.new_battle(rs, {"turns": 2}, seed_commitment=dice.commitment(seed))
+    chosen = {side: policies.RandomPolicy(seed + side.encode(), side) for side in initial.sides}
+    final = policies.auto_play(rs, initial, seed=seed, policies=chosen).state
+    assert final.over
+    battle = {"winner": final.winner, "reason": final.result, "turns": 2, "over": True}
+    assert rs.battle_result(initial, final) == {"format": 1, "ruleset": "toy-bidding", "version": "1", "battle": battle}
+    assert ruleset.engine_result(final) == battle
 
 
 def test_discover_imports_every_ruleset_package(tmp_path, monkeypatch, clean_registry):

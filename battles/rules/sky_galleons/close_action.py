@@ -120,6 +120,14 @@ def disband_party(record: ShipRecord) -> ShipRecord:
     return replace(record, party=NO_PARTY)
 
 
+def all_home(record: ShipRecord) -> ShipRecord:
+    """The record with her party at home and her boarders across back at the posts they left, as a disbanding
+    puts them (SG-BRD-04): her living company post by post. Party men whose posts the party does not keep (a
+    party made up outside the Initiative Phase's orders) stay off the record."""
+    together = replace(record, party=record.party.plus(record.boarders), boarders=NO_PARTY, boarding=None)
+    return disband_party(together)
+
+
 # --- ramming -------------------------------------------------------------------------------------------
 
 

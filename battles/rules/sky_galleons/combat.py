@@ -1103,7 +1103,7 @@ def _ceil_half(value: int, divisor: int) -> int:
     return -(-value // divisor)
 
 
-def _posts(record: ShipRecord, first_from_gun: str | None) -> list[str]:
+def casualty_posts(record: ShipRecord, first_from_gun: str | None = None) -> list[str]:
     """Every crew post in the order casualties are taken: a destroyed gun's crew first, then the owner's
     standing order ("gunners" = destroyed guns' crews, then the other guns in record order), then anything
     the order left out, so that every man can be lost (SG-DMG-08/18)."""
@@ -1148,7 +1148,7 @@ def _take_casualties(
     The first crew casualty of a movement phase rolls the officer check: on a 6 the first man lost is an
     officer or petty officer, the first such post in the owner's order (SG-DMG-19).
     """
-    order = _posts(record, first_from_gun)
+    order = casualty_posts(record, first_from_gun)
     men = min(men, sum(_alive(record, post) for post in order))
     if men <= 0:
         return record

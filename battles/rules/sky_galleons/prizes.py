@@ -26,8 +26,9 @@ from typing import Any
 
 from battles.engine.jsonread import DataFile, read_int, read_list, read_object, read_opt_str, read_str
 from battles.rules.sky_galleons import catalog
+from battles.rules.sky_galleons.close_action import all_home
 from battles.rules.sky_galleons.combat import Happening, Roller, _Log, marine_arms, note
-from battles.rules.sky_galleons.record import NO_PARTY, Party, ShipRecord, assign_relief, table, tstrs
+from battles.rules.sky_galleons.record import NO_PARTY, Party, ShipRecord, assign_relief, men_at_posts, table, tstrs
 
 PRIZES_FILE = catalog.DATA_DIR / "prizes.json"
 PRIZES = DataFile(PRIZES_FILE)
@@ -42,7 +43,8 @@ MARTIAN, EARTH = "martian", "earth"
 class Prize:
     """A prize on the board: the side that took her, the side she fought for first, the captor's order and
     its stage, the guard of her prisoners (his rank and ship), the ships that gave her prize crew and how
-    many, and how many of her own men were alive when she was crewed (now prisoners)."""
+    many, and how many of her own men were alive when she was crewed (now prisoners), with the posts they held
+    (her record then takes her prize crew: the battle result reads her own men from here, results.py)."""
 
     captor: str
     owner: str
@@ -52,6 +54,7 @@ class Prize:
     guard_ship: str | None = None
     crew_from: tuple[tuple[str, int], ...] = ()
     prisoners: int = 0
+    prisoner_posts: tuple[tuple[str, int], ...] = ()
 
     @property
     def status(self) -> str:
@@ -68,7 +71,7 @@ class Prize:
         return guard + sum(men for name, men in self.crew_from if name == ship)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "captor": self.captor,
             "owner": self.owner,
             "order": self.order,
@@ -78,6 +81,9 @@ class Prize:
             "crew_from": [[name, men] for name, men in self.crew_from],
             "prisoners": self.prisoners,
         }
+        if self.prisoner_posts:  # written only once she is crewed
+            data["prisoner_posts"] = [[post, men] for post, men in self.prisoner_posts]
+        return data
 
     @classmethod
     def from_json(cls, value: Any) -> Prize:
@@ -96,6 +102,9 @@ class Prize:
                 (read_str(n), read_int(m)) for n, m in (read_list(p) for p in read_list(data["crew_from"]))
             ),
             prisoners=read_int(data["prisoners"]),
+            prisoner_posts=tuple(
+                (read_str(p), read_int(m)) for p, m in (read_list(e) for e in read_list(data.get("prisoner_posts", [])))
+            ),
         )
 
 
@@ -290,7 +299,8 @@ def crewed(record: ShipRecord, boarders: Sequence[ShipRecord], prize: Prize) -> 
     changed = {s.name: replace(s, boarders=NO_PARTY, boarding=None, shotguns_spent=None) for s in boarders}
     changed[record.name] = _relieve(ship)
     crew_from = tuple((s.name, s.boarders.men) for s in boarders)
-    return replace(prize, order=CREW, crew_from=crew_from, prisoners=record.men_alive), changed
+    held = tuple((post, men) for post, men in men_at_posts(all_home(record)).items() if men)
+    return replace(prize, order=CREW, crew_from=crew_from, prisoners=record.men_alive, prisoner_posts=held), changed
 
 
 def would_move(record: ShipRecord, boarders: Sequence[ShipRecord], prize: Prize) -> bool:

@@ -1444,6 +1444,21 @@ def ship_record_from_design(
     )
 
 
+# --- the men at their posts ----------------------------------------------------------------------------
+
+# The post of the maneuvering crew (engineers, turncranks or topmen), as the casualty order names it.
+MANEUVER_POST = "maneuver"
+
+
+def men_at_posts(record: ShipRecord) -> dict[str, int]:
+    """The men at each post of the record sheet now (SG-CREW-05, SG-DMG-20): the crew boxes (CREW_COUNTS), the
+    maneuvering crew (``maneuver``) and each gun's crew (``gun:<id>``). Men away in a party are not at posts."""
+    posts = {post: record.crew.count(post) for post in CREW_COUNTS}
+    posts[MANEUVER_POST] = record.crew.maneuver
+    posts.update((f"gun:{gun.id}", gun.manned) for gun in record.guns)
+    return posts
+
+
 # --- crew assignments (Initiative Phase, SG-SEQ-02) ----------------------------------------------------
 
 

@@ -2977,6 +2977,12 @@ class SkyGalleons(BaseRuleset[Board]):
             problems.append("the battle ended with two sides still in the fight before the turn limit")
         return problems
 
+    def battle_result(self, initial: BattleState[Board], final: BattleState[Board]) -> JSONObject:
+        """What the battle hands the campaign: each ship's fate, damage, losses and stores (results.py)."""
+        from battles.rules.sky_galleons import results  # results reads this module's board and fates
+
+        return results.result(initial, final)
+
     def outcome(self, state: BattleState[Board]) -> dict[str, Any]:
         """The result for the campaign and the odds calculator: winner, turns, each ship's fate and damage."""
         board = state.board
@@ -2989,6 +2995,7 @@ class SkyGalleons(BaseRuleset[Board]):
             prize = board.prizes.get(ship.name)
             crewed = prize is not None and prize.order == prizes.CREW
             away = prizes.men_away(board.prizes, ship.name) + flying.men_out(board.flyers, ship.name)
+            away += sum(special_rules.ashore(board, ship.name).values())  # a landing party, alive (SG-SCN-38)
             alive = prize.prisoners if crewed and prize else ship.men_alive + away
             ships.append(
                 {

@@ -552,6 +552,22 @@ def pick_up_party(record: ShipRecord, back: Mapping[str, int]) -> ShipRecord:
     return replace(record, crew=crew)
 
 
+def ashore(board: Board, ship: str) -> dict[str, int]:
+    """Men of ``ship``'s landing party still ashore, alive, by the post each left: the whole party while it is
+    away, the survivors once it is back and waiting to be picked up (SG-SCN-38..40); none otherwise."""
+    for rule in rules(board, "landing_party"):
+        state = party_state(board, str(rule["side"]))
+        posts = state.get("posts")
+        if state.get("ship") != ship or not isinstance(posts, dict):
+            continue
+        party = {str(post): read_int(men) for post, men in posts.items()}
+        if state["state"] == "away":
+            return party
+        if state["state"] == "back":
+            return survivors_by_post(party, read_int(state["men"]))
+    return {}
+
+
 def beside_fortress(board: Board, rule: Mapping[str, JSON], record: ShipRecord) -> bool:
     """Landed at the rule's altitude on a hex next to the fortress top (SG-SCN-38)."""
     if record.position is None or record.status != "landed" or record.altitude != rule["altitude"]:
