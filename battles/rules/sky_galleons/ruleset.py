@@ -11,7 +11,8 @@ solutions found at declaration (simultaneous fire); then the moving side's fire 
 untrimmed check (SG-SEQ-08, SG-CRIT-21, SG-CREW-09). Boarding (SG-SEQ-07) joins with the advanced rules.
 
 The board is plain immutable data; every change is an event folded by ``apply``. Record changes travel as
-``ship`` events carrying the whole new record, so the fold never re-runs a rule.
+``ship`` events carrying the whole new record, so the fold never re-runs a rule. A change of crew assignments
+(SG-SEQ-02) is logged to its own side alone; what each side sees of the rest is visibility.py's.
 """
 
 from __future__ import annotations

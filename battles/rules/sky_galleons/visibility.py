@@ -141,6 +141,57 @@ UNSEEN_NOTES = frozenset({"SG-CG-77"})
 
 LANDING_PARTY = special_rules.party_key("")  # the mark key's prefix, the side follows (SG-SCN-38)
 
+# The ruleset's event kinds, as this module reads them (docs/engine.md has the table): trimmed for the other
+# sides, logged to their own side (``secret_to``; a recall's party order is public), and public as they stand.
+TRIMMED_KINDS = frozenset({"ship", "reinforcement", flying.PARTY_EVENT, "effects", "mark"})
+OWN_SIDE_KINDS = frozenset({"crew change", "party order", "plots", "gun trained", "signal", "note"})
+PUBLIC_KINDS = frozenset(
+    {
+        "stage",
+        "asking",
+        "wind",
+        "placement order",
+        "placed",
+        "initiative",
+        "ram declarations",
+        "movement order",
+        "kite die",
+        "forced drop",
+        "move held",
+        "held move",
+        "collision ahead",
+        "moved",
+        "move done",
+        "towed",
+        "avoiding",
+        "ram",
+        "collision",
+        "collision check",
+        "attempt lost",
+        "grappled",
+        "grapple cut",
+        "tow rigged",
+        "relative position",
+        "crossing",
+        "fire",
+        "rockets",
+        "drop",
+        "launch",
+        "torpedo",
+        "torpedo run",
+        "boarding action",
+        "captured",
+        "prize",
+        "out",
+        "escaped",
+        "landed",
+        "result",
+        "plotted move",
+        flying.MOVED_EVENT,
+        "party order",  # a recall: the boarders leave the enemy's deck
+    }
+)
+
 
 def own(side: str | None, owner: JSON) -> bool:
     """Does ``side`` see what belongs to ``owner`` whole? The umpire sees everything."""

@@ -14,12 +14,13 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from battles.engine.decisions import DecisionRequest
-from battles.engine.events import DECISION_REQUESTED, DECISIONS, JSON, Event, JSONObject, canonical
+from battles.engine.events import DECISION_REQUESTED, DECISIONS, ENGINE_KINDS, JSON, Event, JSONObject, canonical
 from battles.engine.resolver import apply_event
 from battles.engine.simulate import seed_for, simulate
 from battles.engine.state import state_from_json, state_to_json
@@ -30,8 +31,10 @@ from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from tests.rules.sky_galleons.battle_harness import State, calm, drive, ship, start
 from tests.rules.sky_galleons.battle_harness import scenario as harness_scenario
 
-# What may be kept to one side: secret answers, and the events carrying a side's own business.
-SECRET_KINDS = {"decision", "crew change", "party order", "ship", "effects", "plots", "gun trained", "signal", "note"}
+# What may be kept to one side: secret answers, and the events carrying a side's own business (with the records
+# and notes of a crew change committed to that side too).
+SECRET_KINDS = {"decision", "ship", "effects", *visibility.OWN_SIDE_KINDS}
+KNOWN_KINDS = ENGINE_KINDS | visibility.TRIMMED_KINDS | visibility.OWN_SIDE_KINDS | visibility.PUBLIC_KINDS
 ENVELOPE = ("seq", "turn", "phase", "kind", "ships", "visibility")
 REQUEST_ID = re.compile(r'"d[0-9]+"')  # the engine's request ids, "d" and the number of the event that opened it
 
@@ -135,6 +138,7 @@ def assert_choice_seen(kind: str, owner: JSON, choice: JSON, side: str) -> None:
 def assert_event_seen(event: Event, side: str) -> JSONObject | None:
     """One event as ``side`` sees it: withheld exactly when it is kept to another side, else the same event
     with the other sides' detail trimmed."""
+    assert event.kind in KNOWN_KINDS  # every kind the ruleset logs is read one way or another
     seen = RS.event_view(event, side)
     assert (seen is None) == (not event.visible_to(side))
     if seen is None:
@@ -319,6 +323,15 @@ def test_a_plot_is_seen_by_the_enemy_only_as_it_is_carried_out() -> None:
 
 
 # --- the pieces ----------------------------------------------------------------------------------------------
+
+
+def test_every_kind_the_ruleset_logs_is_read_one_way_or_another() -> None:
+    """A new kind of event must be classified in visibility.py (public, trimmed, or kept to its side)."""
+    source = "".join(path.read_text() for path in Path(visibility.__file__).parent.glob("*.py"))
+    emitted = set(re.findall(r'emit\(\s*"([^"]+)"', source)) | set(flying.EVENTS)
+    assert len(emitted) > 40
+    assert emitted <= KNOWN_KINDS - ENGINE_KINDS
+    assert emitted >= visibility.TRIMMED_KINDS | visibility.OWN_SIDE_KINDS | visibility.PUBLIC_KINDS
 
 
 def test_every_record_field_is_seen_blanked_or_trimmed_by_a_rule() -> None:
