@@ -137,19 +137,21 @@ def candidates(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[JS
 
 
 def made(rs: SkyGalleons, ctx: Context[Board]) -> None:
-    """The plots, revealed with the orders, kept for after the initiative; a plotting ship left out plotted
-    nothing (SG-ERR-24)."""
+    """The plots, kept for after the initiative, each side's logged to it alone: the others see each plot as
+    it is carried out (SG-ERR-25). A plotting ship left out plotted nothing (SG-ERR-24)."""
     if not ctx.option("plotted_movement"):
         return
-    plots: dict[str, JSON] = {}
+    plotted: dict[str, JSON] = {}
     for answer in ctx.board.decided:
         if answer.kind == PLOT:
-            plots.update(read_object(read_object(answer.choice)["plots"]))
-    for side in ctx.board.sides_fighting():
-        for record in plotters(rs, ctx.state, side):
-            plots.setdefault(record.name, [])
-    if plots:
-        ctx.emit("plots", {"plots": plots, "clauses": ["SG-ERR-24"]})
+            plotted.update(read_object(read_object(answer.choice)["plots"]))
+    for side in ctx.board.side_order:
+        plots = {name: steps for name, steps in plotted.items() if ctx.board.ship(name).side == side}
+        if side in ctx.board.sides_fighting():
+            for record in plotters(rs, ctx.state, side):
+                plots.setdefault(record.name, [])
+        if plots:
+            ctx.emit("plots", {"plots": plots, "clauses": ["SG-ERR-24"]}, secret_to=side)
 
 
 def begin(rs: SkyGalleons, ctx: Context[Board]) -> bool:

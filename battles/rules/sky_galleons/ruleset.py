@@ -11,7 +11,8 @@ solutions found at declaration (simultaneous fire); then the moving side's fire 
 untrimmed check (SG-SEQ-08, SG-CRIT-21, SG-CREW-09). Boarding (SG-SEQ-07) joins with the advanced rules.
 
 The board is plain immutable data; every change is an event folded by ``apply``. Record changes travel as
-``ship`` events carrying the whole new record, so the fold never re-runs a rule.
+``ship`` events carrying the whole new record, so the fold never re-runs a rule. A change of crew assignments
+(SG-SEQ-02) is logged to its own side alone; what each side sees of the rest is visibility.py's.
 """
 
 from __future__ import annotations
@@ -551,6 +552,17 @@ class SkyGalleons(BaseRuleset[Board]):
             }
             for side in board.side_order
         ]
+    def board_view(self, state: BattleState[Board], side: str | None) -> JSON:
+        """The board as ``side`` sees it: the enemy as seen across the sky (visibility.py)."""
+        from battles.rules.sky_galleons import visibility  # visibility reads this module's kinds
+
+        return visibility.board_seen(read_object(self.board_to_json(state.board)), state, side)
+
+    def event_view(self, event: Event, side: str | None) -> JSONObject | None:
+        """One logged event as ``side`` sees it, or None where it is withheld (visibility.py)."""
+        from battles.rules.sky_galleons import visibility
+
+        return visibility.event_seen(event, side)
 
     # --- helpers ----------------------------------------------------------------------------------------
 
@@ -931,10 +943,12 @@ class SkyGalleons(BaseRuleset[Board]):
                 continue
             choice = read_object(answer.choice)
             declared[answer.side] = read_int(choice.get("ram", 0))
-            for name in read_list(choice.get("recall", [])):
+            for name in read_list(choice.get("recall", [])):  # boarders leaving the enemy's deck are seen
                 self._order(ctx, str(name), {"recall": True}, close_action.bring_home, ["SG-BRD-17"])
-            for name in read_list(choice.get("disband", [])):
-                self._order(ctx, str(name), {"disband": True}, close_action.disband_party, ["SG-BRD-04"])
+            for name in read_list(choice.get("disband", [])):  # a party at home is a crew assignment (SG-SEQ-02)
+                self._order(
+                    ctx, str(name), {"disband": True}, close_action.disband_party, ["SG-BRD-04"], secret_to=answer.side
+                )
             for order in read_list(choice.get("parties", [])):
                 party = read_object(order)
                 men = {str(k): read_int(v) for k, v in read_object(party["men"]).items()}
@@ -944,6 +958,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     {"party": dict(men)},
                     lambda r, men=men: close_action.form_party(r, men),
                     ["SG-BRD-01", "SG-BRD-02"],
+                    secret_to=answer.side,
                 )
             for order in read_list(choice.get(flying.FORM_ORDER, [])):
                 self._form_flyers(ctx, read_object(order))
@@ -952,8 +967,10 @@ class SkyGalleons(BaseRuleset[Board]):
             for change in read_list(choice.get("crew", [])):
                 record = ctx.board.ship(str(read_object(change)["ship"]))
                 updated = _crew_change(record, read_object(change))
-                ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name])
-                self._commit(ctx, {record.name: updated}, [])
+                # Crew assignments are the side's own business (SG-SEQ-02): logged to it alone.
+                secret = answer.side
+                ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name], secret_to=secret)
+                self._commit(ctx, {record.name: updated}, [], secret_to=secret)
             for name, order in sorted(read_object(choice.get("prizes", {})).items()):
                 self._prize_order(ctx, answer.side, str(name), order)  # crew or scuttle a prize (SG-BRD-21)
             ordnance_play.carry_out_orders(self, ctx, choice)  # mines, drogues, reloads, mines cut loose
@@ -1014,11 +1031,15 @@ class SkyGalleons(BaseRuleset[Board]):
         order: JSON,
         change: Any,
         clauses: Sequence[str],
+        *,
+        secret_to: str = "",
     ) -> None:
-        """One boarding party order of the Initiative Phase, logged and committed."""
+        """One boarding party order of the Initiative Phase, logged and committed (to ``secret_to`` alone if
+        given: a party formed or disbanded at home is not seen from across the sky)."""
         record = ctx.board.ship(name)
-        ctx.emit("party order", {"ship": name, "order": order, "clauses": list(clauses)}, ships=[name])
-        self._commit(ctx, {name: change(record)}, [])
+        data = {"ship": name, "order": order, "clauses": list(clauses)}
+        ctx.emit("party order", data, ships=[name], secret_to=secret_to)
+        self._commit(ctx, {name: change(record)}, [], secret_to=secret_to)
 
     def boarders_on(self, board: Board, name: str) -> list[ShipRecord]:
         """Enemy ships whose boarders are aboard ``name`` now."""
@@ -2014,12 +2035,14 @@ class SkyGalleons(BaseRuleset[Board]):
         errata = bool(ctx.option("errata"))
         changed, party = flying.form(record, men, name=name, turn=turn, launched=launched, errata=errata)
         clauses = ["SG-HM-02", "SG-BRD-01"] + ([] if record.high_martian else ["SG-THR-01", "SG-ERR-13"])
+        # The posts the men left are the side's own (SG-SEQ-02); the party taking wing is seen by all.
         ctx.emit(
             "party order",
             {"ship": record.name, "order": {"flying party": name, "men": dict(men)}, "clauses": clauses},
             ships=[record.name, name],
+            secret_to=record.side,
         )
-        self._commit(ctx, {record.name: changed}, [])
+        self._commit(ctx, {record.name: changed}, [], secret_to=record.side)
         self._flyers(ctx, name, party)
 
     def _recall_flyers(self, ctx: Context[Board], name: str) -> None:
@@ -2265,10 +2288,20 @@ class SkyGalleons(BaseRuleset[Board]):
         happened: Iterable[Happening],
         *,
         clauses: Sequence[str] = (),
+        secret_to: str = "",
     ) -> None:
-        """Log what a rule did (its notes; its rolls are logged as they were made) and fold changed records."""
+        """Log what a rule did (its notes; its rolls are logged as they were made) and fold changed records.
+
+        Each note names the side of the ship it is about, so the log can be trimmed for the other sides
+        (visibility.py); ``secret_to`` keeps the changed records to one side (a change of crew assignments)."""
         notes = [
-            {"ship": h["ship"], "what": h["purpose"], "outcome": h["outcome"], "clauses": h["clauses"]}
+            {
+                "ship": h["ship"],
+                **self._side_of(ctx.board, str(h["ship"])),
+                "what": h["purpose"],
+                "outcome": h["outcome"],
+                "clauses": h["clauses"],
+            }
             for h in happened
             if not h["faces"]
         ]
@@ -2277,19 +2310,28 @@ class SkyGalleons(BaseRuleset[Board]):
         ]
         if notes or rolled or clauses:
             names = sorted({str(n["ship"]) for n in notes} | set(changed))
-            ctx.emit("effects", {"notes": notes, "rolls": rolled, "clauses": list(clauses)}, ships=names)
+            data = {"notes": notes, "rolls": rolled, "clauses": list(clauses)}
+            ctx.emit("effects", data, ships=names, secret_to=secret_to)
         downed = []
         for name, record in changed.items():
             before = ctx.board.ship(name)
             record = _into_the_land(ctx.board.terrain, record)
             if record != before:
-                ctx.emit("ship", {"ship": name, "record": record.to_json()}, ships=[name])
+                ctx.emit("ship", {"ship": name, "record": record.to_json()}, ships=[name], secret_to=secret_to)
                 if before.afloat and not record.afloat and name not in ctx.board.out:
                     downed.append(name)
         # Every changed record is folded before a wreck frees its grapples and boarders, so that a record
         # worked out before she went down (her grappled firer's) cannot bring a cut grapple back.
         for name in downed:
             self._out(ctx, name, CRASHED, "is destroyed", ["SG-DMG-16", "SG-ALT-10"])
+
+    @staticmethod
+    def _side_of(board: Board, name: str) -> dict[str, str]:
+        """``{"side": ...}`` for a ship or flying party on the board, else nothing (a torpedo, a hex)."""
+        if name in board.by_name:
+            return {"side": board.by_name[name].side}
+        party = flying.find(board.flyers, name)
+        return {} if party is None else {"side": party.side}
 
     # --- the fold -----------------------------------------------------------------------------------------
 
@@ -2371,9 +2413,9 @@ class SkyGalleons(BaseRuleset[Board]):
                 owing = {**board.owing, str(data["ship"]): read_int(data["mp"])}
                 return replace(board, avoiding=avoiding, owing=owing)
             return replace(board, avoiding=avoiding)
-        if kind == "plots":
+        if kind == "plots":  # one side's plots (each side's are logged to it alone, SG-ERR-24)
             plots = {str(k): tuple(str(t) for t in read_list(v)) for k, v in read_object(data["plots"]).items()}
-            return replace(board, plots=plots)
+            return replace(board, plots={**board.plots, **plots})
         if kind == "plotted move":
             plotted = (read_int(data["mp"]), read_int(data["cap"]))
             return replace(board, plotted={**board.plotted, str(data["ship"]): plotted})

@@ -668,7 +668,9 @@ def _landing_party_turn(ctx: Context[Board], rule: Mapping[str, JSON], turn: int
             try:
                 party = landing_party_composition(record, int(str(rule["men"])))
             except ValueError as error:
-                ctx.emit("note", {"ship": record.name, "what": str(error), "clauses": ["SG-SCN-37"]})
+                # What her crew cannot spare is her side's own business (SG-SEQ-02).
+                data = {"ship": record.name, "what": str(error), "clauses": ["SG-SCN-37"]}
+                ctx.emit("note", data, ships=[record.name], secret_to=record.side)
                 continue
             commit(ctx, drop_party(record, party))
             state = {
