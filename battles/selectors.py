@@ -17,7 +17,7 @@ from django.http import Http404
 from accounts.models import User
 from battles import engine_io
 from battles.engine import dice, resolver
-from battles.engine.events import JSON, JSONObject, canonical
+from battles.engine.events import JSON, PUBLIC, JSONObject, canonical, side_only
 from battles.engine.state import pending_from_json, redact
 from battles.models import Battle, BattleEvent, BattleResult, BattleSide, Decision
 from campaign.models import Membership, Role
@@ -139,7 +139,7 @@ def battle_view(viewer: Viewer) -> JSONObject:
         "status": battle.status,
         "turn": state.turn,
         "phase": state.phase,
-        "seq": state.seq,
+        "seq": state.seq if viewer.sees_all else served_count(viewer),
         "deadline": battle.deadline.isoformat() if battle.deadline else None,
         "over": state.over,
         "winner": state.winner,
@@ -216,19 +216,36 @@ class EventPage:
 
 
 def event_page(viewer: Viewer, *, after: int = -1, limit: int = 2000) -> EventPage:
+    """A side is served its own log, numbered 0, 1, 2... in the ``seq`` of each event it sees: the engine's
+    numbering runs over the whole log, and its gaps would tell the side how many events were kept from it. The
+    umpire's log is the whole live log, numbered as logged."""
     battle = viewer.battle
     rs = engine_io.rules_of(battle)
-    live = BattleEvent.objects.filter(battle=battle, superseded_by__isnull=True, seq__gt=after).order_by("seq")
-    rows = list(live.values_list("seq", "data")[: limit + 1])
+    side = None if viewer.sees_all else viewer.side
+    live = _served(battle, side).order_by("seq")
+    start = after + 1
+    rows = list(live.values_list("data", flat=True)[start : start + limit + 1])
     more = len(rows) > limit
     rows = rows[:limit]
-    side = None if viewer.sees_all else viewer.side
     seen: list[JSONObject] = []
-    for _, data in rows:
+    for n, data in enumerate(rows, start=start):
         view = rs.event_view(engine_io.event_from_row(data), side)
         if view is not None:
-            seen.append(view)
-    return EventPage(tuple(seen), rows[-1][0] if rows else after, more)
+            seen.append({**view, "seq": n})
+    return EventPage(tuple(seen), start + len(rows) - 1, more)
+
+
+def _served(battle: Battle, side: str | None) -> QuerySet[BattleEvent]:
+    """The live events a side may see at all (the umpire: every one). What a ruleset only trims is still served."""
+    live = BattleEvent.objects.filter(battle=battle, superseded_by__isnull=True)
+    if side is None:
+        return live
+    return live.filter(visibility__in=[PUBLIC, side_only(side)])
+
+
+def served_count(viewer: Viewer) -> int:
+    """How many events the viewer's log holds: the battle's position as his side may know it."""
+    return _served(viewer.battle, None if viewer.sees_all else viewer.side).count()
 
 
 def battle_verify(*, battle: Battle) -> list[str]:

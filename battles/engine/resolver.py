@@ -279,7 +279,8 @@ class Context(Generic[B]):
         if default is None and listed is not None:
             default = listed[0]
         request = DecisionRequest(
-            id=f"d{self._state.seq}",
+            # Not the log position: the ids are public, and a side's log has gaps where events were kept from it.
+            id=f"d{dice_.opaque_label(self._seed, f'request {self._state.seq}')}",
             side=side,
             kind=kind,
             phase=self._state.phase,
@@ -311,7 +312,8 @@ class Context(Generic[B]):
             r.id: {"side": r.side, "decision": r.kind, "choice": r.reveal(self._state.answers[r.id])}
             for r in self._state.requests
         }
-        self._push(DECISIONS, {"answers": answers})
+        # The answers in the order they were asked (the ids say nothing of it, and the log's JSON sorts keys).
+        self._push(DECISIONS, {"answers": answers, "order": [r.id for r in self._state.requests]})
 
 
 def _judge(ruleset: Ruleset[B], state: BattleState[B], request: DecisionRequest, choice: JSON) -> Rejection | None:

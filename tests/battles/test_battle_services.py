@@ -224,3 +224,24 @@ def test_bad_creation_input_is_refused_plainly(club):
     for case in cases:
         with pytest.raises(BattleRefused):
             services.battle_create(campaign=club["campaign"], created_by=club["umpire"], **case)
+
+
+def test_a_side_is_served_its_own_log_numbered_without_gaps(start_battle, club, play_defaults):
+    """The engine numbers the whole log; a side's log must not show where events were kept from it."""
+    battle = start_battle()
+    play_defaults(battle, limit=12)
+    battle.refresh_from_db()
+
+    bob = selectors.viewer_for(battle=battle, user=club["bob"])
+    umpire = selectors.viewer_for(battle=battle, user=club["umpire"])
+    served = selectors.event_log(bob)
+    whole = selectors.event_log(umpire)
+
+    assert [e["seq"] for e in served] == list(range(len(served)))
+    assert len(served) < len(whole)  # the Irish secret orders were kept from Bob
+    assert [e["seq"] for e in whole] == list(range(battle.state_seq))
+    assert selectors.battle_view(bob)["seq"] == len(served)
+    later = selectors.event_page(bob, after=4, limit=3)
+    assert [e["seq"] for e in later.events] == [5, 6, 7]
+    requests = [e for e in whole if e["kind"] == "decision_requested"]
+    assert all(e["request"]["id"] != f"d{e['seq']}" for e in requests)  # ids say nothing of the log position

@@ -17,7 +17,7 @@ The board is plain immutable data; every change is an event folded by ``apply``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -2483,7 +2483,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     str(read_object(a)["decision"]),
                     _unsealed(read_object(a)["choice"], board.sealed.get(key)),
                 )
-                for key, a in sorted(answers.items(), key=lambda item: int(item[0][1:]))
+                for key, a in sorted(answers.items(), key=_asked_order(data))
             )
             return replace(board, decided=decided, sealed={})
         if kind == DECISION:  # a secret answer's sealed keys, kept for the fold (the public reveal lacks them)
@@ -3235,6 +3235,16 @@ def _counts(value: JSON) -> dict[str, int]:
 def _crossing(value: JSON) -> tuple[str, int]:
     target, men = read_list(value)
     return str(target), read_int(men)
+
+
+def _asked_order(data: Mapping[str, JSON]) -> Callable[[tuple[str, JSON]], int]:
+    """Sort a batch's answers in the order they were asked: the batch's ``order`` (older logs, whose ids were
+    the log positions ``d<seq>``, sort by the number)."""
+    order = data.get("order")
+    if isinstance(order, list):
+        place = {str(request_id): n for n, request_id in enumerate(order)}
+        return lambda item: place[item[0]]
+    return lambda item: int(item[0][1:])
 
 
 def _unsealed(choice: JSON, sealed: JSON) -> JSON:
