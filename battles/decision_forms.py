@@ -34,7 +34,7 @@ from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON, canonical
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import movement, special_rules
-from battles.rules.sky_galleons.record import altitude_level, altitude_levels
+from battles.rules.sky_galleons.record import altitude_levels
 from battles.rules.sky_galleons.ruleset import party_of
 
 # Steps in words, with what they cost (SG-MOV-02..04, SG-ALT-04..06, SG-KITE-07).
@@ -102,6 +102,10 @@ class MoveBuilder:
     attacks: list[Option]
     held: bool
 
+    @property
+    def plan_json(self) -> str:
+        return json.dumps(self.plan)
+
 
 @dataclass
 class DecisionForm:
@@ -135,8 +139,10 @@ def build(
     *,
     names: narration.Names = narration.NO_NAMES,
     plan: Sequence[str] | None = None,
+    step_by_step: bool = True,
 ) -> DecisionForm:
-    """The form for one open request, on the state as the request's side sees it."""
+    """The form for one open request, on the state as the request's side sees it. ``step_by_step`` False: a
+    move is chosen from the ruleset's candidate plans (the umpire's correction form) instead of built."""
     form = DecisionForm(
         request=request,
         side_name=names.side(request.side),
@@ -147,7 +153,7 @@ def build(
     if request.options is not None:
         form.form = "options"
         form.groups = [Group("", [_options_field(request, names)])]
-    elif request.kind == "move":
+    elif request.kind == "move" and step_by_step:
         form.form = "move"
         form.move = _move_builder(rs, state, request, list(plan or []), names)
     elif request.kind == "fire":
@@ -211,15 +217,17 @@ def option_words(request: DecisionRequest, option: JSON, names: narration.Names)
         mine, theirs = request.ships
         return f"{theirs} on {mine}'s {option[0]}, {mine} on {theirs}'s {option[1]}"
     if request.kind in ("avoid", "avoid collision"):
-        return {True: "Avoid (it costs movement points)", False: "Hold on and do not avoid"}.get(
-            option if isinstance(option, bool) else None, narration.value_words(option).capitalize()
-        )
+        if option is True:
+            return "Avoid (it costs movement points)"
+        if option is False:
+            return "Hold on and do not avoid"
+        return narration.value_words(option).capitalize()
     return narration.value_words(option)
 
 
 def _candidates_field(rs: Any, state: BattleState[Any], request: DecisionRequest) -> Field:
     seen: set[str] = set()
-    options = []
+    options: list[Option] = []
     for choice in [request.default, *rs.candidates(state, request)]:
         value = _value(choice)
         if value in seen or not legal(rs, state, request, choice):
@@ -346,7 +354,7 @@ def _fire_groups(rs: Any, state: BattleState[Any], request: DecisionRequest, nam
     for index, ((firer, gun), options) in enumerate(sorted(by_gun.items())):
         hold = Option("", "Hold fire", selected=True)
         legend = names.gun(firer, gun) if not gun.startswith("battery ") else f"{firer}'s Hale battery {gun[8:]}"
-        groups.append(Group(legend, [Field(f"shot-{index}", legend, "radio", [hold, *options])]))
+        groups.append(Group("", [Field(f"shot-{index}", legend, "radio", [hold, *options])]))
     return groups
 
 
@@ -553,12 +561,24 @@ def _place_fields(rs: Any, state: BattleState[Any], request: DecisionRequest) ->
         col, row = hexgrid.to_odd_q(hex_)
         if legal(rs, state, request, {"hex": [col, row], "facing": facing, "altitude": altitude}):
             spots.append(_hex_option(col, row, default.get("hex")))
-    ceiling = altitude_level(record.max_altitude) if record.max_altitude else 0
-    levels = [Option(_value(a), a, a == altitude) for a in altitude_levels() if altitude_level(a) <= ceiling]
-    hint = f"The hexes listed are those open to {record.name} at altitude {altitude}; another altitude may change them."
+    spot = default.get("hex")
+    levels = [
+        Option(_value(a), a, a == altitude)
+        for a in altitude_levels()
+        if legal(rs, state, request, {"hex": spot, "facing": facing, "altitude": a})
+    ]
+    facings = [
+        Option(o.value, o.label, o.value == str(facing))
+        for n, o in enumerate(FACINGS)
+        if legal(rs, state, request, {"hex": spot, "facing": n, "altitude": altitude})
+    ]
+    hint = (
+        f"Each list holds what is open to {record.name} with the other two as first shown (altitude {altitude}, "
+        f"facing {facing}); the three together are judged again when you send them."
+    )
     return [
         Field("hex", "Hex [column, row]", "select", spots, hint=hint),
-        _facing_field(facing),
+        Field("facing", "Facing", "select", facings),
         Field("altitude", "Altitude", "select", levels),
     ]
 

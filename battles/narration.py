@@ -143,6 +143,18 @@ def value_words(value: Any) -> str:
     return str(value)
 
 
+def _obj(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _obj_or_none(value: Any) -> Mapping[str, Any] | None:
+    return value if isinstance(value, Mapping) else None
+
+
+def _seq(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _where(parts: Iterable[str]) -> str:
     return ", ".join(p for p in parts if p)
 
@@ -157,8 +169,8 @@ def _outcome(text: Any) -> str:
     """Dice outcomes read as words: "hit:3,miss:7" is "3 hits, 7 misses"."""
     if not _present(text):
         return ""
-    text = str(text)
-    parts = [p.split(":", 1) for p in text.split(",")]
+    spelled = str(text)
+    parts = [p.split(":", 1) for p in spelled.split(",")]
     if all(len(p) == 2 and p[1].strip().isdigit() for p in parts):
         words = []
         for word, count in parts:
@@ -166,7 +178,7 @@ def _outcome(text: Any) -> str:
             word = "casualty" if word == "casualties" else word
             words.append(_plural(int(count), "miss" if word == "miss" else word))
         return ", ".join(words)
-    return text.replace("_", " ")
+    return spelled.replace("_", " ")
 
 
 # --- the kinds -----------------------------------------------------------------------------------------
@@ -176,7 +188,7 @@ Teller = Callable[[Mapping[str, Any], Names], str]
 
 def _roll(e: Mapping[str, Any], n: Names) -> str:
     purpose = str(e.get("purpose") or "a roll")
-    dice = e.get("dice") if isinstance(e.get("dice"), list) else []
+    dice = _seq(e.get("dice"))
     faces = ", ".join(str(d) for d in dice[:24]) + (f" and {len(dice) - 24} more" if len(dice) > 24 else "")
     sides = e.get("sides")
     die = f"d{sides}" if type(sides) is int and sides != 6 else ""
@@ -215,13 +227,13 @@ def _phase(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _decision_requested(e: Mapping[str, Any], n: Names) -> str:
-    request = e.get("request") if isinstance(e.get("request"), Mapping) else {}
+    request = _obj(e.get("request"))
     ships = _list(request.get("ships") or [])
     prompt = request.get("prompt")
     what = f"{n.side(request.get('side'))} is asked to decide: {request.get('kind') or 'a decision'}"
     if ships:
         what += f" for {ships}"
-    return f"{what} ({prompt.split(':')[0]})" if _present(prompt) and ":" in str(prompt) else what
+    return f"{what} ({str(prompt).split(':')[0]})" if _present(prompt) and ":" in str(prompt) else what
 
 
 def choice_words(kind: Any, choice: Any) -> str:
@@ -246,8 +258,9 @@ def choice_words(kind: Any, choice: Any) -> str:
                 for s in shots
             ]
             return _list(told)
-    if isinstance(choice, Mapping) and isinstance(choice.get("hex"), list) and len(choice["hex"]) == 2:
-        col, row = choice["hex"]  # a set-up or a reinforcement: the map's [column, row]
+    spot = _seq(choice.get("hex")) if isinstance(choice, Mapping) else []
+    if isinstance(choice, Mapping) and len(spot) == 2:
+        col, row = spot  # a set-up or a reinforcement: the map's [column, row]
         rest = {k: v for k, v in choice.items() if k not in ("hex", "facing", "altitude")}
         return _where(
             [
@@ -269,7 +282,7 @@ def _decision(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _decisions(e: Mapping[str, Any], n: Names) -> str:
-    answers = e.get("answers") if isinstance(e.get("answers"), Mapping) else {}
+    answers = _obj(e.get("answers"))
     told = []
     for answer in answers.values():
         if isinstance(answer, Mapping):
@@ -348,7 +361,7 @@ def _movement_order(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _ram_declarations(e: Mapping[str, Any], n: Names) -> str:
-    declared = e.get("declared") if isinstance(e.get("declared"), Mapping) else {}
+    declared = _obj(e.get("declared"))
     told = [f"{n.side(side)} {count}" for side, count in declared.items()]
     return "Ships declared to ram or grapple: " + (", ".join(told) if told else "none")
 
@@ -379,7 +392,7 @@ def _out(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _prize(e: Mapping[str, Any], n: Names) -> str:
-    prize = e.get("prize") if isinstance(e.get("prize"), Mapping) else {}
+    prize = _obj(e.get("prize"))
     captor = prize.get("captor")
     order = prize.get("order")
     text = f"{e.get('ship')} is a prize of {n.side(captor)}" if _present(captor) else f"{e.get('ship')} is a prize"
@@ -434,7 +447,7 @@ def _escaped(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _held_move(e: Mapping[str, Any], n: Names) -> str:
-    move = e.get("move") if isinstance(e.get("move"), Mapping) else {}
+    move = _obj(e.get("move"))
     for kind in ("ram", "grapple"):
         if kind in move:
             return f"{e.get('ship')} tries to {kind} {move[kind]}: her move waits for the answer"
@@ -448,7 +461,7 @@ def _move_held(e: Mapping[str, Any], n: Names) -> str:
 
 def _relative_position(e: Mapping[str, Any], n: Names) -> str:
     a, b = _pair(e)
-    aspects = e.get("aspects") if isinstance(e.get("aspects"), list) else []
+    aspects = _seq(e.get("aspects"))
     if len(aspects) == 2:
         return f"{a} and {b} share a hex: {b} is on {a}'s {aspects[0]}, {a} on {b}'s {aspects[1]}"
     return f"{a} and {b} share a hex"
@@ -475,7 +488,7 @@ def _boarding_action(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _flying_party(e: Mapping[str, Any], n: Names) -> str:
-    record = e.get("record") if isinstance(e.get("record"), Mapping) else None
+    record = _obj_or_none(e.get("record"))
     if record is None:
         return f"{e.get('party')} is no longer in the air"
     aboard = record.get("aboard")
@@ -521,7 +534,7 @@ def _launch(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _torpedo(e: Mapping[str, Any], n: Names) -> str:
-    torpedo = e.get("torpedo") if isinstance(e.get("torpedo"), Mapping) else None
+    torpedo = _obj_or_none(e.get("torpedo"))
     if torpedo is None:
         return f"Torpedo {e.get('id')} is spent"
     where = _where(
@@ -536,7 +549,7 @@ def _torpedo_run(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _reinforcement(e: Mapping[str, Any], n: Names) -> str:
-    record = e.get("record") if isinstance(e.get("record"), Mapping) else {}
+    record = _obj(e.get("record"))
     name = record.get("name") or (e.get("ships") or ["A ship"])[0]
     what = record.get("class_name")
     text = f"{name}" + (f" ({what})" if _present(what) else "") + f" joins {n.side(record.get('side'))}"
@@ -549,7 +562,7 @@ def _landed(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _crew_change(e: Mapping[str, Any], n: Names) -> str:
-    change = e.get("change") if isinstance(e.get("change"), Mapping) else None
+    change = _obj_or_none(e.get("change"))
     ship = e.get("ship")
     if change is None:
         return f"{ship} changes her crew's posts"
@@ -565,7 +578,7 @@ def _crew_change(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _party_order(e: Mapping[str, Any], n: Names) -> str:
-    order = e.get("order") if isinstance(e.get("order"), Mapping) else {}
+    order = _obj(e.get("order"))
     ship = e.get("ship")
     if "party" in order:
         return f"{ship} forms a boarding party: {value_words(order['party'])}"
@@ -592,7 +605,7 @@ def _drop(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _plots(e: Mapping[str, Any], n: Names) -> str:
-    plots = e.get("plots") if isinstance(e.get("plots"), Mapping) else None
+    plots = _obj_or_none(e.get("plots"))
     if not plots:
         return "The plotted moves are set down"
     return "Plotted moves: " + "; ".join(f"{ship}: {choice_words('move', steps)}" for ship, steps in plots.items())
