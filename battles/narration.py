@@ -96,6 +96,8 @@ def _list(items: Iterable[Any], *, last: str = "and") -> str:
     words = [str(i) for i in items if _present(i)]
     if len(words) <= 1:
         return "".join(words)
+    if last == "then":  # steps in order: "ahead, port, then ahead"
+        return f"{', '.join(words[:-1])}, then {words[-1]}"
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
