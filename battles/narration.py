@@ -190,6 +190,9 @@ Teller = Callable[[Mapping[str, Any], Names], str]
 
 def _roll(e: Mapping[str, Any], n: Names) -> str:
     purpose = str(e.get("purpose") or "a roll")
+    head, _, whose = purpose.rpartition(": ")
+    if head and whose in n.sides:  # "initiative: irish" is the Irish side's roll, by its name
+        purpose = f"{head}: {n.side(whose)}"
     dice = _seq(e.get("dice"))
     faces = ", ".join(str(d) for d in dice[:24]) + (f" and {len(dice) - 24} more" if len(dice) > 24 else "")
     sides = e.get("sides")
@@ -296,7 +299,7 @@ def _decisions(e: Mapping[str, Any], n: Names) -> str:
 def _battle_ended(e: Mapping[str, Any], n: Names) -> str:
     winner = e.get("winner")
     reason = e.get("reason") or "the battle is over"
-    return f"The battle ends: {reason}. " + (f"{n.side(winner)} win" if _present(winner) else "A draw")
+    return f"The battle ends: {reason}. " + (f"{n.side(winner)} wins" if _present(winner) else "A draw")
 
 
 def _stage(e: Mapping[str, Any], n: Names) -> str:
@@ -355,7 +358,7 @@ def _ship(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _initiative(e: Mapping[str, Any], n: Names) -> str:
-    return f"{n.side(e.get('winner'))} win the initiative"
+    return f"{n.side(e.get('winner'))} wins the initiative"
 
 
 def _movement_order(e: Mapping[str, Any], n: Names) -> str:
@@ -409,7 +412,7 @@ def _captured(e: Mapping[str, Any], n: Names) -> str:
 def _result(e: Mapping[str, Any], n: Names) -> str:
     winner = e.get("winner")
     return f"Result: {e.get('reason') or 'the battle is decided'}" + (
-        f"; {n.side(winner)} win" if _present(winner) else "; a draw"
+        f"; {n.side(winner)} wins" if _present(winner) else "; a draw"
     )
 
 

@@ -146,21 +146,21 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
     compose = request.GET.get("compose", "")
     if forms is None:
         forms = selectors.decision_forms_for(viewer, compose=compose, plan=_plan(request))
-    view = selectors.battle_view(viewer)
+    state = engine_io.current_state(battle)
+    board = engine_io.rules_of(battle).board_view(state, None if viewer.sees_all else viewer.side)
     details = request.GET.get("details") == "1"
-    board = view["board"]
     ships = board.get("ships", []) if isinstance(board, dict) else []
     sides = list(battle.sides.select_related("user"))
     leaving = [s for s in sides if not s.left and services.may_decide_for(battle, s, user)]
     awaited = set(selectors.awaited_sides(battle))
     names = selectors.battle_names(battle, board)
     return {
-        "phase": narration.phase_words(view["phase"], names),
+        "phase": narration.phase_words(state.phase, names),
+        "turn": state.turn,
         "winner_name": names.side(battle.winner) if battle.winner else "",
         "battle": battle,
         "campaign": battle.campaign,
         "viewer": viewer,
-        "view": view,
         "board": board,
         "ships": ships,
         "sides": sides,

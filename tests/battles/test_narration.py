@@ -84,7 +84,7 @@ def test_a_gun_is_named_by_its_weapon_when_the_board_is_known() -> None:
 
     assert text.startswith("Aphid's gun 1 (20-pdr")
     assert text.endswith("fires at Fenian Ram, close range 2.")
-    assert narration.narrate({"kind": "initiative", "winner": "british"}, names) == "Royal Navy win the initiative."
+    assert narration.narrate({"kind": "initiative", "winner": "british"}, names) == "Royal Navy wins the initiative."
 
 
 def test_blanked_fields_are_left_out_not_written_as_none() -> None:
