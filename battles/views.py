@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -51,7 +52,7 @@ def _battle(request: HttpRequest, pk: int) -> Battle:
 @require_GET
 def my_battles(request: HttpRequest) -> HttpResponse:
     user = _user(request)
-    battles = selectors.battles_for_user(user=user).filter(sides__user=user).distinct()
+    battles = selectors.battles_for_user(user=user).filter(Q(mine=True) | Q(umpired=True))
     rows = selectors.battle_rows(battles=battles, user=user)
     return render(request, "battles/mine.html", {"rows": rows})
 

@@ -108,6 +108,11 @@ def test_the_lists_say_who_is_awaited(client, club, start_battle):
     campaign = client.get(reverse("campaign_detail", kwargs={"slug": "syrtis"})).content.decode()
     assert reverse("battle_list", kwargs={"slug": "syrtis"}) in campaign
     assert reverse("battle_new", kwargs={"slug": "syrtis"}) not in campaign  # the umpire's button only
+    client.force_login(club["umpire"])  # the umpire's battles are his too
+    assert escape(battle.title) in client.get(reverse("battle_mine")).content.decode()
+    outsider = UserFactory(username="carruthers")
+    client.force_login(outsider)
+    assert escape(battle.title) not in client.get(reverse("battle_mine")).content.decode()
 
 
 def test_umpire_only_pages_are_refused_to_players(client, club, start_battle, django_capture_on_commit_callbacks):
