@@ -153,6 +153,7 @@ def build(
     if request.options is not None:
         form.form = "options"
         form.groups = [Group("", [_options_field(request, names)])]
+        form.default_words = option_words(request, request.default, names)
     elif request.kind == "move" and step_by_step:
         form.form = "move"
         form.move = _move_builder(rs, state, request, list(plan or []), names)
@@ -212,7 +213,7 @@ def _options_field(request: DecisionRequest, names: narration.Names) -> Field:
 def option_words(request: DecisionRequest, option: JSON, names: narration.Names) -> str:
     """A listed option in words: sides by name, a relative position as who is on whose aspect."""
     if request.kind == "first player":
-        return f"{names.side(option)} move first"
+        return f"{names.side(option)} moves first"
     if request.kind == "relative position" and isinstance(option, list) and len(request.ships) == 2:
         mine, theirs = request.ships
         return f"{theirs} on {mine}'s {option[0]}, {mine} on {theirs}'s {option[1]}"
