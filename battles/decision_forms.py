@@ -78,6 +78,7 @@ class Field:
     high: int = 0
     value: str = ""
     hint: str = ""
+    parts: list[Field] = field(default_factory=list)  # a ``party``: the men of each rank, and the ship
 
 
 @dataclass
@@ -462,14 +463,14 @@ def _orders_groups(rs: Any, state: BattleState[Any], request: DecisionRequest, n
                 Field("strike", "", "checkbox", [Option(_value(ship.name), f"{ship.name} strikes her colours")])
             )
         if advanced and not ship.party.men and fine({"parties": [{"ship": ship.name, "men": party_of(ship)}]}):
-            party = [
+            parts = [
                 Field(f"party-{index}-{rank}", rank.replace("_", " "), "number", low=0, high=ship.crew.count(rank))
                 for rank in PARTY_RANKS
                 if ship.crew.count(rank)
             ]
-            hint = f"A party as a captain would form it: {narration.value_words(party_of(ship))}."
-            fields.append(Field(f"party-{index}-ship", "", "hidden", value=ship.name, hint=hint))
-            fields += party
+            parts.append(Field(f"party-{index}-ship", "", "hidden", value=ship.name))
+            hint = f"As a captain would form it: {narration.value_words(party_of(ship))}. Leave all at 0 to form none."
+            fields.append(Field(f"party-{index}", "Form a boarding party", "party", hint=hint, parts=parts))
         if fields:
             groups.append(Group(ship.name, fields))
     atoms = _order_atoms(rs, state, request, names)

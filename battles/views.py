@@ -203,7 +203,7 @@ def _decision_fragment(request: HttpRequest, battle: Battle, form: DecisionForm,
 def _keep_posted(form: DecisionForm, data: Any) -> None:
     """A refused form comes back as it was filled in."""
     for group in form.groups:
-        for item in group.fields:
+        for item in [f for top in group.fields for f in (top, *top.parts)]:
             if item.control in ("number",) and item.name in data:
                 item.value = str(data[item.name])
             elif item.options and item.name in data:
