@@ -222,7 +222,11 @@ def battle_decision(request: HttpRequest, pk: int, request_id: str) -> HttpRespo
         if not _is_htmx(request):
             query = urlencode({**request.GET.dict(), "compose": request_id})
             return redirect(f"{reverse('battle_detail', kwargs={'pk': pk})}?{query}#decision-{request_id}")
-        return _decision_fragment(request, battle, selectors.decision_form(viewer, request_id, plan=_plan(request)))
+        try:
+            form = selectors.decision_form(viewer, request_id, plan=_plan(request))
+        except Http404:  # answered meanwhile (another tab, the deadline, the umpire): show where the battle stands
+            return _answered(request, battle, "That decision is no longer open.")
+        return _decision_fragment(request, battle, form)
     data = request.POST
     plan: list[str] | None = None
     try:

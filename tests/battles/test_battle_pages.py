@@ -290,6 +290,8 @@ def test_the_move_is_built_from_legal_steps_only(client, club, start_battle, dja
         )
     assert response.status_code == 302
     assert Decision.objects.get(battle=battle, request_id=request.id).choice == plan
+    stale = client.get(decide(battle, request.id), {"plan": "[]", "step": "ahead"}, **HTMX)  # an old tab's click
+    assert stale["HX-Refresh"] == "true"
 
 
 @pytest.mark.rule("SG-MOV-01")
