@@ -7,6 +7,7 @@ umpire sees everything but the dice seed, which nobody sees before the battle en
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,11 +16,11 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
 
 from accounts.models import User
-from battles import engine_io
+from battles import decision_forms, engine_io, narration, services
 from battles.engine import dice, resolver
 from battles.engine.events import JSON, PUBLIC, JSONObject, canonical, side_only
 from battles.engine.state import pending_from_json, redact
-from battles.models import Battle, BattleEvent, BattleResult, BattleSide, Decision
+from battles.models import Battle, BattleEvent, BattleResult, BattleSide, Controller, Decision
 from campaign.models import Membership, Role
 
 
@@ -336,3 +337,180 @@ def battle_verification(*, battle: Battle) -> Verification:
 def battle_result(*, battle: Battle) -> BattleResult | None:
     """The stored result of a finished battle (every end stores one), or None."""
     return BattleResult.objects.select_related("battle").filter(battle=battle).first()
+
+
+# --- the battle pages -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BattleRow:
+    """A battle in a list: who is awaited (side names, with the player's), and whether it is the viewer."""
+
+    battle: Battle
+    awaited: tuple[str, ...]
+    mine: bool  # the viewer owes a decision
+
+
+def awaited_sides(battle: Battle) -> list[str]:
+    """The keys of the sides with an open decision not yet answered (nor stored), in side order."""
+    if battle.is_finished:
+        return []
+    data = json.loads(battle.state)
+    answered = set(data.get("answers", {}))
+    open_ = [(str(r["id"]), str(r["side"])) for r in data.get("requests", []) if str(r["id"]) not in answered]
+    stored = set(
+        Decision.objects.filter(
+            battle=battle, superseded_by__isnull=True, request_id__in=[rid for rid, _ in open_]
+        ).values_list("request_id", flat=True)
+    )
+    waiting = {side for rid, side in open_ if rid not in stored}
+    return [key for key in data.get("sides", []) if key in waiting]
+
+
+def battle_rows(*, battles: Iterable[Battle], user: User) -> list[BattleRow]:
+    rows = []
+    for battle in battles:
+        sides = {s.key: s for s in battle.sides.select_related("user")}
+        waiting = [sides[key] for key in awaited_sides(battle) if key in sides]
+        names = tuple(f"{s.name} ({_who(s)})" for s in waiting)
+        mine = any(services.may_decide_for(battle, s, user) for s in waiting)
+        rows.append(BattleRow(battle, names, mine))
+    return rows
+
+
+def _who(side: BattleSide) -> str:
+    if side.controller == Controller.PLAYER and side.user is not None:
+        return side.user.public_name
+    return side.get_controller_display()
+
+
+def battle_names(battle: Battle, board: JSON) -> narration.Names:
+    """How the log and the forms call the battle's sides and guns."""
+    return narration.names_for({s.key: s.name for s in battle.sides.all()}, board)
+
+
+def decision_forms_for(
+    viewer: Viewer, *, compose: str = "", plan: Sequence[str] | None = None
+) -> list[decision_forms.DecisionForm]:
+    """A form for each open decision the viewer may make and has not yet answered, built on the state as the
+    deciding side sees it. ``compose``/``plan``: the move being built for that request."""
+    battle = viewer.battle
+    if battle.is_finished:
+        return []
+    rs = engine_io.rules_of(battle)
+    state = engine_io.current_state(battle)
+    stored = set(
+        Decision.objects.filter(battle=battle, superseded_by__isnull=True).values_list("request_id", flat=True)
+    )
+    sides = {s.key: s for s in battle.sides.all()}
+    names = battle_names(battle, rs.board_view(state, None if viewer.sees_all else viewer.side))
+    forms = []
+    for request in state.pending():
+        side = sides.get(request.side)
+        if request.id in stored or side is None or side.left:
+            continue
+        if not services.may_decide_for(battle, side, viewer.user):
+            continue
+        seen = redact(state, request.side)
+        forms.append(decision_forms.build(rs, seen, request, names=names, plan=plan if compose == request.id else None))
+    return forms
+
+
+def decision_form(viewer: Viewer, request_id: str, *, plan: Sequence[str] | None = None) -> decision_forms.DecisionForm:
+    """One open decision's form, or Http404 if the viewer has no such decision to make now."""
+    for form in decision_forms_for(viewer, compose=request_id, plan=plan):
+        if form.id == request_id:
+            return form
+    raise Http404("No such decision open for you.")
+
+
+@dataclass(frozen=True)
+class TurnLog:
+    turn: int
+    lines: tuple[narration.Line, ...]
+
+
+def narrated_log(viewer: Viewer, *, details: bool = False, events: Sequence[JSONObject] | None = None) -> list[TurnLog]:
+    """The log as the viewer may see it, in sentences, turn by turn (newest last). ``details``: the
+    bookkeeping lines too."""
+    battle = viewer.battle
+    seen = event_log(viewer) if events is None else events
+    board = engine_io.rules_of(battle).board_view(
+        engine_io.current_state(battle), None if viewer.sees_all else viewer.side
+    )
+    lines = narration.narrate_log(seen, battle_names(battle, board))
+    turns: dict[int, list[narration.Line]] = {}
+    for line in lines:
+        if details or not line.detail:
+            turns.setdefault(line.turn, []).append(line)
+    return [TurnLog(turn, tuple(found)) for turn, found in sorted(turns.items())]
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    """The board after one turn of a finished battle, as the viewer may see it, and that turn's log."""
+
+    turn: int
+    turns: tuple[int, ...]
+    board: JSON
+    log: TurnLog
+
+
+def replay_frame(viewer: Viewer, turn: int | None = None) -> ReplayFrame:
+    """Replay the finished battle's log up to the end of ``turn`` (the first event of the next turn): the board
+    then and the narration of that turn. Turn 0 is the set-up. Http404 before the battle ends."""
+    battle = viewer.battle
+    if not battle.is_finished:
+        raise Http404("The replay opens once the battle is over.")
+    rs = engine_io.rules_of(battle)
+    rows = list(BattleEvent.objects.filter(battle=battle, superseded_by__isnull=True).order_by("seq"))
+    turns = tuple(sorted({row.turn for row in rows}))
+    chosen = turns[-1] if turn is None or turn not in turns else turn
+    upto = [engine_io.event_from_row(row.data) for row in rows if row.turn <= chosen]
+    state = resolver.replay(rs, engine_io.initial_state(battle), upto)
+    side = None if viewer.sees_all else viewer.side
+    seen = [v for e in upto if e.turn == chosen and (v := rs.event_view(e, side)) is not None]
+    lines = narration.narrate_log(seen, battle_names(battle, rs.board_view(state, side)))
+    return ReplayFrame(
+        turn=chosen,
+        turns=turns,
+        board=rs.board_view(state, side),
+        log=TurnLog(chosen, tuple(line for line in lines if not line.detail)),
+    )
+
+
+def change_token(viewer: Viewer, *, composing: bool) -> str:
+    """What a polling page compares to know the battle moved on: the fold's position and status, and (unless
+    the viewer is in the middle of a decision of his own) the answers stored so far."""
+    battle = viewer.battle
+    token = f"{battle.state_seq}:{battle.status}:{battle.corrections.count()}"
+    if not composing:
+        token += f":{Decision.objects.filter(battle=battle, superseded_by__isnull=True).count()}"
+    return token
+
+
+def correctable_decisions(*, battle: Battle) -> list[Decision]:
+    """The decisions of the current turn already folded into the log: the ones the umpire may correct."""
+    return list(
+        Decision.objects.filter(battle=battle, superseded_by__isnull=True, applied_seq__isnull=False, turn=battle.turn)
+        .select_related("side")
+        .order_by("applied_seq")
+    )
+
+
+def correction_form(*, battle: Battle, request_id: str) -> decision_forms.DecisionForm:
+    """The form of a decision already folded into the log, on the battle as it stood when it was asked (as its
+    side saw it): the umpire picks the right answer from the legal ones. Http404 if it cannot be corrected."""
+    decision = next((d for d in correctable_decisions(battle=battle) if d.request_id == request_id), None)
+    if decision is None or decision.applied_seq is None:
+        raise Http404("No such decision to correct.")
+    rs = engine_io.rules_of(battle)
+    rows = BattleEvent.objects.filter(battle=battle, superseded_by__isnull=True, seq__lt=decision.applied_seq)
+    rewound = resolver.replay(
+        rs, engine_io.initial_state(battle), (engine_io.event_from_row(r.data) for r in rows.order_by("seq"))
+    )
+    request = rewound.request(request_id)
+    if request is None:
+        raise Http404("No such decision to correct.")
+    names = battle_names(battle, rs.board_view(rewound, None))
+    return decision_forms.build(rs, redact(rewound, request.side), request, names=names, step_by_step=False)

@@ -1,0 +1,379 @@
+"""Battle pages: the lists, the umpire's new battle, the battle itself with its decision forms, leaving, the
+umpire's corrections and the replay.
+
+Thin: parse, call one selector or service, render. Every battle lookup goes through ``battle_for_user``, so a
+battle outside the user's campaigns is a 404 whatever the URL; the engine judges every answer, and a refused
+one comes back in place with the rule's reason (HTMX swaps a 422 like the campaign forms).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.models import User
+from battles import decision_forms, engine_io, narration, selectors, services
+from battles.decision_forms import DecisionForm, FormError
+from battles.forms import BattleCreateForm, CorrectionForm, LeaveForm
+from battles.models import Battle, BattleSide
+from battles.services import BattleRefused
+from campaign.selectors import membership_for_user
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied("Sign in first.")
+    return user
+
+
+def _battle(request: HttpRequest, pk: int) -> Battle:
+    return selectors.battle_for_user(user=_user(request), battle_id=pk)
+
+
+# --- lists ---------------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def my_battles(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    battles = selectors.battles_for_user(user=user).filter(Q(mine=True) | Q(umpired=True))
+    rows = selectors.battle_rows(battles=battles, user=user)
+    return render(request, "battles/mine.html", {"rows": rows})
+
+
+@login_required
+@require_GET
+def campaign_battles(request: HttpRequest, slug: str) -> HttpResponse:
+    user = _user(request)
+    membership = membership_for_user(user=user, slug=slug)
+    battles = selectors.battles_for_user(user=user).filter(campaign=membership.campaign)
+    rows = selectors.battle_rows(battles=battles, user=user)
+    return render(
+        request, "battles/list.html", {"campaign": membership.campaign, "membership": membership, "rows": rows}
+    )
+
+
+# --- the umpire's new battle ----------------------------------------------------------------------------------
+
+
+def _umpire_membership(request: HttpRequest, slug: str) -> Any:
+    membership = membership_for_user(user=_user(request), slug=slug)
+    if not membership.is_umpire:
+        raise PermissionDenied("Only the umpire starts battles.")
+    return membership
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_new(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = _umpire_membership(request, slug)
+    campaign = membership.campaign
+    if request.method == "POST":
+        form = BattleCreateForm(request.POST, campaign=campaign)
+        if form.is_valid():
+            try:
+                battle = services.battle_create(
+                    campaign=campaign,
+                    created_by=_user(request),
+                    scenario_slug=form.cleaned_data["scenario"],
+                    title=form.cleaned_data["title"],
+                    options=form.options(),
+                    mode=form.cleaned_data["mode"],
+                    sides=form.sides(),
+                    decision_hours=form.cleaned_data["decision_hours"],
+                    deadline_default=form.cleaned_data["deadline_default"],
+                )
+            except BattleRefused as refused:
+                form.add_error(None, refused.message)
+            else:
+                messages.success(request, f"{battle.title} has begun.")
+                return redirect("battle_detail", pk=battle.pk)
+        return render(request, "battles/new.html", {"campaign": campaign, "form": form}, status=422)
+    form = BattleCreateForm(campaign=campaign, initial={"scenario": request.GET.get("scenario", "")})
+    return render(request, "battles/new.html", {"campaign": campaign, "form": form})
+
+
+@login_required
+@require_GET
+def battle_new_sides(request: HttpRequest, slug: str) -> HttpResponse:
+    """HTMX: the side and option fields of the scenario chosen."""
+    membership = _umpire_membership(request, slug)
+    form = BattleCreateForm(campaign=membership.campaign, initial={"scenario": request.GET.get("scenario", "")})
+    return render(request, "battles/_new_scenario.html", {"campaign": membership.campaign, "form": form})
+
+
+# --- the battle -----------------------------------------------------------------------------------------------
+
+
+def _plan(request: HttpRequest) -> list[str] | None:
+    """The move being built, from the query: ``plan`` (JSON list) with ``step`` added or ``undo`` taken off."""
+    text = request.GET.get("plan")
+    if text is None and "step" not in request.GET:
+        return None
+    try:
+        plan = json.loads(text or "[]")
+    except ValueError:
+        plan = []
+    if not isinstance(plan, list):
+        plan = []
+    plan = [str(t) for t in plan][: decision_forms.MAX_PLAN]
+    if request.GET.get("clear"):
+        return []
+    if request.GET.get("undo"):
+        return plan[:-1]
+    step = request.GET.get("step")
+    return [*plan, step] if step else plan
+
+
+def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm] | None = None) -> dict[str, Any]:
+    user = _user(request)
+    viewer = selectors.viewer_for(battle=battle, user=user, side=request.GET.get("as") or None)
+    compose = request.GET.get("compose", "")
+    if forms is None:
+        forms = selectors.decision_forms_for(viewer, compose=compose, plan=_plan(request))
+    state = engine_io.current_state(battle)
+    board = engine_io.rules_of(battle).board_view(state, None if viewer.sees_all else viewer.side)
+    details = request.GET.get("details") == "1"
+    ships = board.get("ships", []) if isinstance(board, dict) else []
+    sides = list(battle.sides.select_related("user"))
+    leaving = [s for s in sides if not s.left and services.may_decide_for(battle, s, user)]
+    awaited = set(selectors.awaited_sides(battle))
+    names = selectors.battle_names(battle, board)
+    return {
+        "phase": narration.phase_words(state.phase, names),
+        "turn": state.turn,
+        "winner_name": names.side(battle.winner) if battle.winner else "",
+        "battle": battle,
+        "campaign": battle.campaign,
+        "viewer": viewer,
+        "board": board,
+        "ships": ships,
+        "sides": sides,
+        "awaited": awaited,
+        "forms": forms,
+        "log": selectors.narrated_log(viewer, details=details),
+        "details": details,
+        "can_leave": bool(leaving) and not battle.is_finished,
+        "token": selectors.change_token(viewer, composing=bool(forms)),
+        "is_umpire": viewer.is_umpire,
+    }
+
+
+@login_required
+@require_GET
+def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle(request, pk)
+    return render(request, "battles/detail.html", _page_context(request, battle))
+
+
+@login_required
+@require_GET
+def battle_poll(request: HttpRequest, pk: int) -> HttpResponse:
+    """HTMX polling: 204 while nothing has changed; a refresh of the page once the battle moved on."""
+    battle = _battle(request, pk)
+    viewer = selectors.viewer_for(battle=battle, user=_user(request), side=request.GET.get("as") or None)
+    composing = request.GET.get("composing") == "1"
+    if selectors.change_token(viewer, composing=composing) == request.GET.get("token"):
+        return HttpResponse(status=204)
+    response = HttpResponse(status=200)
+    response["HX-Refresh"] = "true"
+    return response
+
+
+def _decision_fragment(request: HttpRequest, battle: Battle, form: DecisionForm, status: int = 200) -> HttpResponse:
+    return render(request, "battles/_decision.html", {"battle": battle, "form": form}, status=status)
+
+
+def _keep_posted(form: DecisionForm, data: Any) -> None:
+    """A refused form comes back as it was filled in."""
+    for group in form.groups:
+        for item in [f for top in group.fields for f in (top, *top.parts)]:
+            if item.control in ("number",) and item.name in data:
+                item.value = str(data[item.name])
+            elif item.options and item.name in data:
+                chosen = set(data.getlist(item.name))
+                item.options = [decision_forms.Option(o.value, o.label, o.value in chosen) for o in item.options]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_decision(request: HttpRequest, pk: int, request_id: str) -> HttpResponse:
+    """GET: the decision's form (a move built a step further with HTMX). POST: answer it."""
+    battle = _battle(request, pk)
+    user = _user(request)
+    viewer = selectors.viewer_for(battle=battle, user=user)
+    if request.method == "GET":
+        if not _is_htmx(request):
+            query = urlencode({**request.GET.dict(), "compose": request_id})
+            return redirect(f"{reverse('battle_detail', kwargs={'pk': pk})}?{query}#decision-{request_id}")
+        try:
+            form = selectors.decision_form(viewer, request_id, plan=_plan(request))
+        except Http404:  # answered meanwhile (another tab, the deadline, the umpire): show where the battle stands
+            return _answered(request, battle, "That decision is no longer open.")
+        return _decision_fragment(request, battle, form)
+    data = request.POST
+    plan: list[str] | None = None
+    try:
+        if data.get("use_default"):
+            choice = engine_io.current_state(battle).request(request_id)
+            if choice is None:
+                raise BattleRefused(f"There is no open decision {request_id!r}.", status=409)
+            answer = choice.default
+        else:
+            answer = decision_forms.choice_from_post(data.get("form", ""), data)
+            if data.get("form") == "move" and isinstance(answer, list):
+                plan = [str(t) for t in answer]
+        services.battle_submit_decision(
+            battle_id=battle.pk,
+            user=user,
+            request_id=request_id,
+            choice=answer,
+            idempotency_key=data.get("idempotency_key", ""),
+        )
+    except (BattleRefused, FormError) as refused:
+        try:
+            form = selectors.decision_form(viewer, request_id, plan=plan)
+        except Http404:  # answered meanwhile, or the battle moved on: the page says where it stands
+            return _answered(request, battle, str(getattr(refused, "message", refused)), error=True)
+        form.error = str(getattr(refused, "message", refused))
+        form.error_clause = getattr(refused, "clause", "")
+        _keep_posted(form, data)
+        if _is_htmx(request):
+            return _decision_fragment(request, battle, form, status=422)
+        others = [f for f in selectors.decision_forms_for(viewer) if f.id != request_id]
+        return render(request, "battles/detail.html", _page_context(request, battle, [form, *others]), status=422)
+    return _answered(request, battle, "")
+
+
+def _answered(request: HttpRequest, battle: Battle, message: str, *, error: bool = False) -> HttpResponse:
+    if message:
+        (messages.error if error else messages.info)(request, message)
+    if _is_htmx(request):
+        response = HttpResponse(status=200)
+        response["HX-Refresh"] = "true"
+        return response
+    return redirect("battle_detail", pk=battle.pk)
+
+
+# --- leaving, corrections -------------------------------------------------------------------------------------
+
+
+def _leaving_sides(battle: Battle, user: User) -> list[BattleSide]:
+    return [s for s in battle.sides.all() if not s.left and services.may_decide_for(battle, s, user)]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    """Concede, surrender or withdraw, after a confirmation."""
+    battle = _battle(request, pk)
+    user = _user(request)
+    sides = _leaving_sides(battle, user)
+    if not sides or battle.is_finished:
+        raise PermissionDenied("You have no side to take out of this battle.")
+    choices = [(s.key, s.name) for s in sides]
+    form = LeaveForm(request.POST or None, sides=choices)
+    if request.method == "POST" and form.is_valid():
+        try:
+            side = services.battle_leave(
+                battle_id=battle.pk, user=user, side_key=form.cleaned_data["side"], how=form.cleaned_data["how"]
+            )
+        except BattleRefused as refused:
+            form.add_error(None, refused.message)
+        else:
+            messages.info(request, f"{side.name}: {side.left}.")
+            return redirect("battle_detail", pk=battle.pk)
+    status = 422 if request.method == "POST" else 200
+    return render(request, "battles/leave.html", {"battle": battle, "form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """The umpire's correction of a wrong entry this turn: pick the decision, give the right answer and why."""
+    battle = _battle(request, pk)
+    user = _user(request)
+    viewer = selectors.viewer_for(battle=battle, user=user)
+    if not viewer.is_umpire:
+        raise PermissionDenied("Only the umpire corrects a battle.")
+    decisions = selectors.correctable_decisions(battle=battle)
+    choices = [
+        (d.request_id, f"{d.side.name}: {d.kind} ({narration.choice_words(d.kind, d.choice)})") for d in decisions
+    ]
+    data = request.POST if request.method == "POST" else None
+    chosen = (data or request.GET).get("decision") or (choices[0][0] if choices else "")
+    form = CorrectionForm(data, decisions=choices, initial={"decision": chosen})
+    answer_form = selectors.correction_form(battle=battle, request_id=chosen) if chosen in dict(choices) else None
+    status = 200
+    if request.method == "POST":
+        status = 422
+        if form.is_valid():
+            try:
+                text = form.cleaned_data["answer_json"]
+                if text:
+                    answer = json.loads(text)
+                elif answer_form is not None:
+                    answer = decision_forms.choice_from_post(answer_form.form, request.POST)
+                else:
+                    raise FormError("Give the right answer.")
+                services.battle_correct_decision(
+                    battle_id=battle.pk,
+                    user=user,
+                    request_id=form.cleaned_data["decision"],
+                    choice=answer,
+                    reason=form.cleaned_data["reason"],
+                )
+            except (BattleRefused, FormError) as refused:
+                form.add_error(None, str(getattr(refused, "message", refused)))
+            else:
+                messages.success(request, "Corrected: the battle goes on from that decision with the right answer.")
+                return redirect("battle_detail", pk=battle.pk)
+    template = (
+        "battles/_correct_answer.html" if _is_htmx(request) and request.method == "GET" else "battles/correct.html"
+    )
+    context = {"battle": battle, "form": form, "answer_form": answer_form, "decisions": decisions}
+    return render(request, template, context, status=status)
+
+
+# --- the replay -----------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def battle_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle(request, pk)
+    viewer = selectors.viewer_for(battle=battle, user=_user(request))
+    try:
+        turn = int(request.GET.get("turn", ""))
+    except ValueError:
+        turn = None
+    frame = selectors.replay_frame(viewer, turn)
+    index = frame.turns.index(frame.turn)
+    context = {
+        "battle": battle,
+        "frame": frame,
+        "board": frame.board,
+        "ships": frame.board.get("ships", []) if isinstance(frame.board, dict) else [],
+        "previous": frame.turns[index - 1] if index > 0 else None,
+        "next": frame.turns[index + 1] if index + 1 < len(frame.turns) else None,
+        "first": frame.turns[0],
+        "last": frame.turns[-1],
+    }
+    template = "battles/_replay_frame.html" if _is_htmx(request) else "battles/replay.html"
+    return render(request, template, context)
