@@ -39,12 +39,6 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def opaque_label(seed: bytes, text: str) -> str:
-    """A short name derived from the seed that says nothing about ``text`` to whoever lacks the seed: a
-    decision's id, which must not tell a side how many events were kept from it (the log position)."""
-    return hmac.new(seed, f"label|{text}".encode(), hashlib.sha256).hexdigest()[:12]
-
-
 def _stream_bytes(seed: bytes, stream: str, counter: int) -> Iterable[int]:
     for block in range(1 << 16):  # 2**16 blocks without an acceptable chunk cannot happen in practice
         yield from hmac.new(seed, f"{stream}|{counter}|{block}".encode(), hashlib.sha256).digest()

@@ -86,6 +86,7 @@ def apply_event(ruleset: Ruleset[B], state: BattleState[B], event: Event) -> Bat
     elif event.kind == DECISION_REQUESTED:
         request = DecisionRequest.from_json(_dict(data["request"]))
         changes["requests"] = (*state.requests, request)
+        changes["asked"] = state.asked + 1
     elif event.kind == DECISION:
         request_id = str(data["request"])
         if state.request(request_id) is None or request_id in state.answers:
@@ -279,8 +280,9 @@ class Context(Generic[B]):
         if default is None and listed is not None:
             default = listed[0]
         request = DecisionRequest(
-            # Not the log position: the ids are public, and a side's log has gaps where events were kept from it.
-            id=f"d{dice_.opaque_label(self._seed, f'request {self._state.seq}')}",
+            # Numbered among the requests (all public), not by the log position: a side's log has gaps where
+            # events were kept from it, and an id must not tell it how many.
+            id=f"d{self._state.asked}",
             side=side,
             kind=kind,
             phase=self._state.phase,
@@ -312,7 +314,7 @@ class Context(Generic[B]):
             r.id: {"side": r.side, "decision": r.kind, "choice": r.reveal(self._state.answers[r.id])}
             for r in self._state.requests
         }
-        # The answers in the order they were asked (the ids say nothing of it, and the log's JSON sorts keys).
+        # The answers in the order they were asked: the log's JSON sorts an object's keys.
         self._push(DECISIONS, {"answers": answers, "order": [r.id for r in self._state.requests]})
 
 

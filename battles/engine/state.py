@@ -42,6 +42,7 @@ class BattleState(Generic[B]):
     dice: Mapping[str, int] = field(default_factory=dict)  # next counter per dice stream
     requests: tuple[DecisionRequest, ...] = ()  # the open batch; resolution waits until all answered
     answers: Mapping[str, JSON] = field(default_factory=dict)  # request id -> choice, this batch
+    asked: int = 0  # decisions requested so far: the next request's number (its id, d<asked>)
     over: bool = False
     winner: str | None = None
     result: str = ""
@@ -81,6 +82,7 @@ def state_to_data(codec: BoardCodec[B], state: BattleState[B]) -> JSONObject:
         "dice": dict(state.dice),
         "requests": [r.to_json() for r in state.requests],
         "answers": dict(state.answers),
+        "asked": state.asked,
         "over": state.over,
         "winner": state.winner,
         "result": state.result,
@@ -101,6 +103,7 @@ def state_from_data(codec: BoardCodec[B], data: Mapping[str, Any]) -> BattleStat
         dice={str(k): int(v) for k, v in data["dice"].items()},
         requests=tuple(DecisionRequest.from_json(r) for r in data["requests"]),
         answers=dict(data["answers"]),
+        asked=int(data.get("asked", 0)),
         over=bool(data["over"]),
         winner=None if data["winner"] is None else str(data["winner"]),
         result=str(data["result"]),

@@ -3238,8 +3238,8 @@ def _crossing(value: JSON) -> tuple[str, int]:
 
 
 def _asked_order(data: Mapping[str, JSON]) -> Callable[[tuple[str, JSON]], int]:
-    """Sort a batch's answers in the order they were asked: the batch's ``order`` (older logs, whose ids were
-    the log positions ``d<seq>``, sort by the number)."""
+    """Sort a batch's answers in the order they were asked: the batch's ``order`` (older logs without it sort by
+    the number in the ids, d<n>)."""
     order = data.get("order")
     if isinstance(order, list):
         place = {str(request_id): n for n, request_id in enumerate(order)}
