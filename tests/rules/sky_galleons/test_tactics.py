@@ -376,7 +376,7 @@ def test_pirates_go_for_a_merchant_and_take_or_break_her():
         ("trader", [ship("Argosy", (12, 10), cls="Mikasa", facing=1, role="merchant")]),
     )
     attempts = avoided = taken = 0
-    for n in range(6):
+    for n in range(10):
         seed = f"pirates-{n}".encode()
         played = play(start(data, seed), seed)
         kinds = [e.kind for e in played.events]
@@ -385,9 +385,9 @@ def test_pirates_go_for_a_merchant_and_take_or_break_her():
         firsts = [e for e in played.events if e.kind == "ram declarations"]
         assert firsts, "the pirates declare"
         taken += played.state.board.out.get("Argosy") in ("struck", "captured")
-    assert attempts >= 3, "the pirates try to ram or grapple"
+    assert attempts >= 2, "the pirates try to ram or grapple (when their guns have not made her strike first)"
     assert avoided >= 1, "the merchant avoids"
-    assert taken >= 4, "most of the time the merchant is taken or strikes"
+    assert taken >= 7, "most of the time the merchant is taken or strikes"
 
 
 def test_boarders_cross_when_they_outweigh_the_defenders_and_not_otherwise():
