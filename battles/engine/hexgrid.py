@@ -17,6 +17,7 @@ Offset coordinates: the strategic map file is flat-top "odd-q" (odd columns shov
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -190,7 +191,14 @@ def aspects(ship: Hex, facing: int, target: Hex) -> frozenset[Aspect]:
     """
     if ship == target:
         return ALL_ASPECTS
-    v = rotate(target - ship, -facing)
+    return _aspects_towards(target.q - ship.q, target.r - ship.r, facing % 6)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _aspects_towards(dq: int, dr: int, facing: int) -> frozenset[Aspect]:
+    """The aspects of a ship facing ``facing`` that hold the hex (dq, dr) away. Kept: they depend on that
+    offset alone, and the AI weighs the same bearings for every spot it could end a move in."""
+    v = rotate(Hex(dq, dr), -facing)
     # Pixel frame of a flat-top map with the bow pointing up: x = 3/2 q, y = sqrt(3) (r + q/2);
     # the dividing lines are at 30 degrees either side of the bow and of the stern.
     ahead = -(2 * v.r + v.q)  # proportional to -y / sqrt(3) * 2

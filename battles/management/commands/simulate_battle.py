@@ -4,6 +4,10 @@
     python manage.py simulate_battle --scenario thieves-fall-out --seed 7
     python manage.py simulate_battle --scenario thieves-fall-out --seed 7 --runs 1000 --json
     python manage.py simulate_battle --scenario-file my.json --seed 7 --log battle.jsonl
+    python manage.py simulate_battle --balance [--scenario SLUG] [--json]
+
+--balance plays nothing: it totals each side's cost, tonnage, hull and guns and weighs them against the
+designer's advice on balancing scenarios (SG-SCN-48..50); without a scenario, every shipped one.
 
 The same --seed gives the same battles, byte for byte. --log writes every event as a JSON line (with
 --runs, each line carries its ``run``). The dice seed of run R is sha256("red-captain simulate N run R").
@@ -23,6 +27,7 @@ from battles.engine import simulate
 from battles.engine.events import JSON, canonical
 from battles.engine.resolver import EngineError
 from battles.engine.ruleset import OptionError
+from battles.rules.sky_galleons import scenario_balance
 
 
 class Command(BaseCommand):
@@ -41,6 +46,12 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print JSON")
         parser.add_argument("--log", help="write the event log as JSON lines to this file")
         parser.add_argument("--list", action="store_true", help="list the scenario slugs and titles")
+        parser.add_argument(
+            "--balance",
+            action="store_true",
+            help="play nothing: weigh the sides' cost, tonnage, hull, guns and crews against the advice on "
+            "balance (SG-SCN-48..50); every shipped scenario unless one is given",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         registry.discover()
@@ -51,6 +62,9 @@ class Command(BaseCommand):
         shipped = {str(s["slug"]): s for s in rules.example_scenarios() if "slug" in s}
         if options["list"]:
             self._list(shipped, as_json=options["json"])
+            return
+        if options["balance"]:
+            self._balance(rules, options, shipped)
             return
         scenario = self._scenario(options, shipped)
         chosen = self._options(options["option"])
@@ -71,6 +85,20 @@ class Command(BaseCommand):
             return
         for slug, s in shipped.items():
             self.stdout.write(f"{slug}\t{s.get('title', '')}")
+
+    def _balance(self, rules: Any, options: dict[str, Any], shipped: dict[str, Any]) -> None:
+        if rules.key != "sky_galleons":
+            raise CommandError("--balance weighs Sky Galleons scenarios only")
+        one = options["scenario"] or options["scenario_file"]
+        scenarios = [self._scenario(options, shipped)] if one else list(shipped.values())
+        try:
+            weighed = [scenario_balance.balance(data) for data in scenarios]
+        except ValueError as error:  # a ScenarioError too: the scenario cannot be played
+            raise CommandError(f"cannot weigh this scenario: {error}") from error
+        if options["json"]:
+            self.stdout.write(json.dumps([entry.to_json() for entry in weighed], indent=2))
+            return
+        self.stdout.write("\n".join(scenario_balance.describe(entry) for entry in weighed))
 
     def _scenario(self, options: dict[str, Any], shipped: dict[str, Any]) -> dict[str, Any]:
         if bool(options["scenario"]) == bool(options["scenario_file"]):

@@ -87,8 +87,9 @@ def _frozen(data: Mapping[str, Any]) -> JsonDict:
     return MappingProxyType(dict(data))
 
 
+@cache
 def _key(name: str) -> str:
-    """Lookup key: case and surrounding space do not matter."""
+    """Lookup key: case and surrounding space do not matter. Kept: a gun looks its weapon up by name."""
     return " ".join(name.split()).casefold()
 
 

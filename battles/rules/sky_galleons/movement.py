@@ -118,7 +118,8 @@ class Terrain:
         return 0 <= col < self.cols and 0 <= row < self.rows
 
     def ground(self, hex_: Hex) -> str:
-        return self.heights.get(hex_, surface())
+        height = self.heights.get(hex_)  # the surface looked up only where the land does not rise
+        return surface() if height is None else height
 
     def hexes(self) -> list[Hex]:
         return list(hexgrid.rectangle_odd_q(self.cols, self.rows))

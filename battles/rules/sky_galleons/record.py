@@ -94,6 +94,7 @@ def altitude_level(altitude: str) -> int:
         raise ValueError(f"unknown altitude {altitude!r}; the altitudes are {', '.join(altitude_levels())}") from None
 
 
+@cache
 def surface() -> str:
     return str(table("altitude", "surface"))
 

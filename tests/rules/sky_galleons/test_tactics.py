@@ -181,9 +181,8 @@ def test_the_captain_plays_steam_ships_and_merchants_legally(seed):
 def test_the_same_seed_plays_the_same_battle(thieves):
     seed = SEEDS[3]
     one = play(start(THIEVES, seed), seed)
-    two = play(start(THIEVES, seed), seed)
-    assert events.events_to_json(one.events) == events.events_to_json(two.events)
-    # The guarded Captain answers as the unguarded one did: its answers were all legal.
+    # Played again from the seed, and guarded this time, the battle comes out the same: the guarded
+    # Captain answers as the unguarded one did, its answers all legal.
     assert events.events_to_json(one.events) == events.events_to_json(thieves[seed].events)
     assert events.events_to_json(one.events) != events.events_to_json(thieves[SEEDS[4]].events)
 
