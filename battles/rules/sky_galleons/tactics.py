@@ -29,7 +29,7 @@ default 0.5) and ``prizes`` (``"keep"``: the side keeps the prizes it cannot cre
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, cast
 
@@ -46,6 +46,7 @@ from battles.rules.sky_galleons import (
     combat,
     flying,
     movement,
+    ordnance,
     ordnance_play,
     portable_guns,
     prizes,
@@ -54,7 +55,7 @@ from battles.rules.sky_galleons import (
 )
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
+from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, oint, tint
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
     AVOID_COLLISION,
@@ -461,12 +462,19 @@ class Sight:
     ideal: int = 1
     speed: int = 1
     caution: float = CAUTION
+    # A bombarding ship's own dangers (bombard_exposure): the enemy mine carriers within a move; the turn and
+    # the combat rules the ground batteries fire by.
+    mine_reach: tuple[MineReach, ...] = ()
+    turn: int = 1
+    rules: combat.CombatRules | None = None
+    ground_fire: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)  # bombard_exposure's
 
 
 def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
     board = state.board
     turn, rules = max(state.turn, 1), rs.rules(state)
     flee = running(board, record)
+    target = None if flee else ship_target(board, record)
     return Sight(
         board=board,
         ship=record,
@@ -477,11 +485,14 @@ def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
             for s in board.ships
             if s.name != record.name and board.in_fight(s) and s.position is not None
         ),
-        target=None if flee else ship_target(board, record),
+        target=target,
         running=flee,
         ideal=ideal_range(record),
         speed=max(rs.speed(record, board), 1),
         caution=tuning(board, record.side).caution,
+        mine_reach=mine_reach(rs, board, record) if bombards(target) else (),
+        turn=turn,
+        rules=rules,
     )
 
 
@@ -535,7 +546,8 @@ def offense(view: Sight, at: Spot, target: ShipRecord) -> float:
     best = [0.0] * len(guns.pieces)
     others = scenario_ai.other_targets_weight(view.board, view.ship.side, OTHER_TARGET)
     for foe in view.foes:
-        weight = 1.0 if foe.name == target.name else others
+        # Every hex to bombard must take its points: the nearest is no better than the rest (SG-SCN-25).
+        weight = 1.0 if foe.name == target.name or (bombards(target) and bombards(foe)) else others
         for i, value in enumerate(gun_values(guns, at, spot(foe), foe.armor)):
             best[i] = max(best[i], weight * value)
     return sum(best)
@@ -575,7 +587,84 @@ def attack_score(view: Sight, path: Path) -> float:
         score -= SHARED_HEX
     if edge_distance(board.terrain, at.hex) <= 1:
         score -= NEAR_EDGE
-    return score
+    if bombards(target):
+        score -= bombard_exposure(view, at, there.altitude)
+    return score + scenario_ai.over_watched_zone(board, record.side, at.hex)
+
+
+# --- the bombardment (SG-SCN-25): a ship whose target is a hex to bombard -----------------------------------
+
+BELOW_HEIGHT = 3.0  # per level under the bombard height: more guns reach it, and a loss of trim falls further
+TRIM_LOSS = 6.0  # a lob gun's hit: a loss of trim, two movement phases without moving or firing, maybe a fall
+
+
+@dataclass(frozen=True)
+class MineReach:
+    """An enemy ship with tether mines aboard (raised, or to be raised next Initiative Phase) and where its next
+    move can bring them: the level they hang at (a level over it, SG-TM-03), the highest they can hang (over
+    its ceiling) and its movement points (SG-TM-07: they go off on a ship they are brought onto)."""
+
+    hex: Hex
+    level: int
+    ceiling: int
+    mp: int
+
+
+def bombards(target: ShipRecord | None) -> bool:
+    """The captain's target is a hex to bombard (ordnance_play.bombard_goal)."""
+    return target is not None and target.emplacement in ordnance_play.TARGET_KINDS
+
+
+def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineReach, ...]:
+    above = oint("tether_mines", "levels_above_owner")
+    return tuple(
+        MineReach(
+            enemy.position,
+            level(enemy.altitude) + above,
+            level(enemy.max_altitude or enemy.altitude) + above,
+            rs.speed(enemy, board),
+        )
+        for enemy in enemies(board, ship.side)
+        if enemy.position is not None and enemy.items_of(*ordnance.MINES, states=("raised", "lowered"))
+    )
+
+
+def bombard_exposure(view: Sight, at: Spot, height: str) -> float:
+    """What a bombarding ship risks ending its move at ``at``, beyond the guns' damage threat() weighs: each
+    level under its bombard height, each enemy mine carrier that can bring its mines onto it in one move
+    (climbing 2 MP a level, SG-ALT-05), and the ground batteries' high-angle fire (SG-GB-02), which reaches
+    a ship above a battery however high, a lob gun's hit a loss of trim whatever the armor (SG-LOB)."""
+    here = level(at.altitude)
+    risk = BELOW_HEIGHT * max(level(height) - here, 0)
+    for carrier in view.mine_reach:
+        climb = 2 * max(here - carrier.level, 0)
+        if here <= carrier.ceiling and hexgrid.distance(carrier.hex, at.hex) + climb <= carrier.mp:
+            risk += ordnance_play.MINE_RISK
+    key = (at.hex, at.altitude)
+    if key not in view.ground_fire:
+        view.ground_fire[key] = ground_fire(view, at)
+    return risk + view.caution * view.ground_fire[key]
+
+
+def ground_fire(view: Sight, at: Spot) -> float:
+    """What the enemy's ground batteries could fire at the ship at ``at`` (high-angle, SG-GB-02): a lob gun's
+    hit weighed as a loss of trim (SG-LOB), a gun still reloading at half."""
+    there = replace(view.ship, position=at.hex, altitude=at.altitude, facing=at.facing)
+    total = 0.0
+    for foe in view.foes:
+        if foe.emplacement != ordnance_play.BATTERY:
+            continue
+        for gun in foe.guns:
+            solution = ordnance_play.battery_reach(foe, gun.id, there, view.rules)
+            if solution is None:
+                continue
+            chance = solution.shots * hit_chance(solution.needed, sum(solution.modifiers.values()))
+            if solution.lob_gun:
+                worth = TRIM_LOSS
+            else:
+                worth = worth_of_hit(solution.damage_value, solution.penetration, there.armor)
+            total += chance * worth * (1.0 if gun.ready(view.turn) else 0.5)
+    return total
 
 
 def flee_score(view: Sight, path: Path) -> float:
@@ -612,6 +701,8 @@ def shot_worth(board: Board, solution: FireSolution, focus: str | None) -> float
     if solution.small_arms:  # men killed, the saves made (SG-SAF-13): a man is worth a fifth of a hull box
         saved = min(max(solution.save_number - sum(solution.save_modifiers.values()), 0), 6) / 6
         value = hits * (1 - saved) * SMALL_ARMS_MAN
+    elif bombards(target):  # a hex to bombard needs so many points more: a bigger hit scores no more (SG-BOMB-02)
+        value = hits * min(solution.damage_value, target.hull_boxes - target.hull_hits)
     else:
         value = hits * worth_of_hit(solution.damage_value, solution.penetration, target.armor)
     value *= 1 + damage(board, target)
@@ -758,9 +849,12 @@ def can_lead_boarders(record: ShipRecord) -> bool:
 def prize_for(rs: SkyGalleons, state: State, record: ShipRecord) -> ShipRecord | None:
     """The enemy this ship would ram or grapple this turn, if any: within its reach at its altitude or one
     level off, and worth it: a merchant, a beaten ship, one whose defenders its boarders outweigh, or, for
-    a ship with a ram, one no bigger than itself. Merchants and running ships close with nobody."""
+    a ship with a ram, one no bigger than itself. Merchants and running ships close with nobody, nor does a
+    ship with hexes to bombard: it gets on with the bombardment (SG-SCN-24)."""
     board = state.board
     if record.position is None or is_merchant(board, record) or running(board, record) or record.grappled_with:
+        return None
+    if ordnance_play.bombard_targets(board, record.side):
         return None
     reach = max(rs.speed(record, board) - board.avoiding.get(record.name, 0), 0)
     found: list[tuple[tuple[int, float, int, str], ShipRecord]] = []
