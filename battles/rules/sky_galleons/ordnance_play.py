@@ -1350,8 +1350,8 @@ def ai_special_shots(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
             marks = sorted(enemies, key=lambda e: (_near(ship, e), e.name)) + sorted(
                 ground, key=lambda g: (_near(ship, g), g.name)
             )
-            if goals:  # a bombarding side's rockets go at the hexes it must hit, a point a rocket (SG-BOMB-02)
-                marks = sorted(goals, key=lambda g: (_near(ship, g), g.name)) + marks
+            if goals:  # a bombarding side keeps its rockets for the hexes it must hit, a point a rocket (SG-BOMB-02)
+                marks = sorted(goals, key=lambda g: (_near(ship, g), g.name))
             for mark in marks:
                 solution = ordnance.rocket_solution(
                     ship, battery.id, mark, now=now, same_hex=board.relative(ship.name, mark.name)

@@ -465,6 +465,7 @@ class Sight:
     # A bombarding ship's own dangers (bombard_exposure): the enemy mine carriers within a move; the turn and
     # the combat rules the ground batteries fire by.
     mine_reach: tuple[MineReach, ...] = ()
+    lob_reach: tuple[LobReach, ...] = ()
     turn: int = 1
     rules: combat.CombatRules | None = None
     ground_fire: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)  # bombard_exposure's
@@ -491,6 +492,7 @@ def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
         speed=max(rs.speed(record, board), 1),
         caution=tuning(board, record.side).caution,
         mine_reach=mine_reach(rs, board, record) if bombards(target) else (),
+        lob_reach=lob_reach(rs, board, record, turn) if bombards(target) else (),
         turn=turn,
         rules=rules,
     )
@@ -610,6 +612,17 @@ class MineReach:
     mp: int
 
 
+@dataclass(frozen=True)
+class LobReach:
+    """An enemy ship's lob gun: where it is, its range, the hexes its ship may close first, and whether it is
+    loaded (SG-LOB: altitude does nothing to it, and each hit costs a loss of trim)."""
+
+    hex: Hex
+    range: int
+    mp: int
+    ready: bool
+
+
 def bombards(target: ShipRecord | None) -> bool:
     """The captain's target is a hex to bombard (ordnance_play.bombard_goal)."""
     return target is not None and target.emplacement in ordnance_play.TARGET_KINDS
@@ -629,6 +642,20 @@ def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineRea
     )
 
 
+def lob_reach(rs: SkyGalleons, board: Board, ship: ShipRecord, turn: int) -> tuple[LobReach, ...]:
+    return tuple(
+        LobReach(enemy.position, gun.weapon.range_hexes.long, rs.speed(enemy, board), gun.ready(turn))
+        for enemy in enemies(board, ship.side)
+        if enemy.position is not None
+        for gun in enemy.guns
+        if combat.is_lob_gun(gun)
+        and fires_at_ships(gun)
+        and gun.manned
+        and gun.weapon.range_hexes is not None
+        and gun.weapon.range_hexes.long
+    )
+
+
 def bombard_exposure(view: Sight, at: Spot, height: str) -> float:
     """What a bombarding ship risks ending its move at ``at``, beyond the guns' damage threat() weighs: each
     level under its bombard height, each enemy mine carrier that can bring its mines onto it in one move
@@ -640,6 +667,11 @@ def bombard_exposure(view: Sight, at: Spot, height: str) -> float:
         climb = 2 * max(here - carrier.level, 0)
         if here <= carrier.ceiling and hexgrid.distance(carrier.hex, at.hex) + climb <= carrier.mp:
             risk += ordnance_play.MINE_RISK
+    for lob in view.lob_reach:  # fired now from where it is, or after its ship closes (at half)
+        distance = hexgrid.distance(lob.hex, at.hex)
+        near = 1.0 if 0 < distance <= lob.range else 0.5 if distance <= lob.range + lob.mp else 0.0
+        lob_hit = hit_chance(tint("lob_guns", "needed"), 0)
+        risk += view.caution * near * lob_hit * TRIM_LOSS * (1.0 if lob.ready else 0.5)
     key = (at.hex, at.altitude)
     if key not in view.ground_fire:
         view.ground_fire[key] = ground_fire(view, at)
@@ -701,8 +733,6 @@ def shot_worth(board: Board, solution: FireSolution, focus: str | None) -> float
     if solution.small_arms:  # men killed, the saves made (SG-SAF-13): a man is worth a fifth of a hull box
         saved = min(max(solution.save_number - sum(solution.save_modifiers.values()), 0), 6) / 6
         value = hits * (1 - saved) * SMALL_ARMS_MAN
-    elif bombards(target):  # a hex to bombard needs so many points more: a bigger hit scores no more (SG-BOMB-02)
-        value = hits * min(solution.damage_value, target.hull_boxes - target.hull_hits)
     else:
         value = hits * worth_of_hit(solution.damage_value, solution.penetration, target.armor)
     value *= 1 + damage(board, target)
@@ -722,6 +752,7 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
     board = state.board
     focus = side_target(board, side)
     best: dict[tuple[str, str], tuple[float, FireSolution]] = {}
+    at_hexes: dict[tuple[str, str], list[FireSolution]] = {}
     for solution in rs.solutions(state, side):
         weight = scenario_ai.fire_weight(board, side, solution.target)
         if not weight:
@@ -732,12 +763,44 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
             continue
         if key not in best or worth > best[key][0]:
             best[key] = (worth, solution)
+        if bombards(board.by_name.get(solution.target)):
+            at_hexes.setdefault(key, []).append(solution)
+    if at_hexes:
+        best = share_bombardment(board, best, at_hexes)
     shots: list[JSON] = [
         {"ship": s.firer, "gun": s.gun_id, "target": s.target, **loaded(s)}
         for _, s in (best[key] for key in sorted(best))
     ]
     shots = class_rules.without_conflicts(board.by_name, shots)  # one gun of a pair a target (SG-CLS-08)
     return {"shots": shots + ordnance_play.ai_special_shots(rs, state, side)}  # Hale salvoes, Smutts launches
+
+
+def share_bombardment(
+    board: Board,
+    best: dict[tuple[str, str], tuple[float, FireSolution]],
+    at_hexes: Mapping[tuple[str, str], Sequence[FireSolution]],
+) -> dict[tuple[str, str], tuple[float, FireSolution]]:
+    """The guns whose best mark is a hex to bombard share the hexes out, the heaviest first: each at the hex
+    where its hit should add the most of the points still wanted there (points beyond a hex's total are lost,
+    SG-BOMB-01/02), counting the hits the guns before it should score; of hexes alike, the nearest to done."""
+    wanted = {
+        s.target: float(board.ship(s.target).hull_boxes - board.ship(s.target).hull_hits)
+        for ss in at_hexes.values()
+        for s in ss
+    }
+    shared = dict(best)
+    guns = [key for key, (_, solution) in best.items() if key in at_hexes and solution.target in wanted]
+    for key in sorted(guns, key=lambda k: (-best[k][1].damage_value, k)):
+
+        def gain(solution: FireSolution) -> float:
+            chance = solution.shots * hit_chance(solution.needed, sum(solution.modifiers.values()))
+            return chance * min(solution.damage_value, max(wanted[solution.target], 0.0))
+
+        choice = max(at_hexes[key], key=lambda s: (round(gain(s), 6), -wanted[s.target], s.target))
+        chance = choice.shots * hit_chance(choice.needed, sum(choice.modifiers.values()))
+        wanted[choice.target] -= chance * choice.damage_value
+        shared[key] = (best[key][0], choice)
+    return shared
 
 
 # --- ORDERS ------------------------------------------------------------------------------------------------
