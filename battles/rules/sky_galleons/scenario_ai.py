@@ -14,7 +14,9 @@ Hints a side's ``ai`` object may give, besides tactics' tuning numbers:
   grapple and board her, hold her, call the boarders home once the hold is complete, cast off and run.
   The prize is never taken in tow: she must not leave the map.
 
-A side whose ships may leave only by one edge (special_rules ``exit_edge``) runs for that edge.
+A side whose ships may leave only by one edge (special_rules ``exit_edge``) runs for that edge; a side
+whose turns away from a zone bring the enemy reinforcements (special_rules ``reinforcements``, SG-SCN-24)
+likes to end its moves over that zone.
 """
 
 from __future__ import annotations

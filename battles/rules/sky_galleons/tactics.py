@@ -14,7 +14,12 @@ one answer, from the state as its side may see it. It scores the legal answers w
 * in the Initiative Phase empty helm and trim stations are relieved, empty gun crew circles are filled from
   the deckhands, and a beaten ship that cannot get away strikes her colours;
 * a prize is crewed when her captors' men may man her and she would make way with them; otherwise pirates
-  and privateers hold her and take her in tow, and warships scuttle her (SG-BRD-21..24).
+  and privateers hold her and take her in tow, and warships scuttle her (SG-BRD-21..24);
+* a ship with city or fortress hexes to bombard (SG-SCN-25) gets on with it: it holds the height its guns
+  still reach the ground from (ordnance_play.bombard_height), climbing back when it falls, keeps clear of
+  the enemy's mine carriers, lob guns and batteries' high-angle fire (bombard_exposure), weighs every hex
+  alike, chases no prize, shares its guns out over the hexes so that no hit is spent beyond a hex's points
+  (share_bombardment) and keeps its rockets for them.
 
 Deterministic: the same seed and state give the same answer. The only chance is the choice between moves
 scored almost alike, one die from ``dice.face`` on a stream named after the policy and the request (as
@@ -597,7 +602,7 @@ def attack_score(view: Sight, path: Path) -> float:
 # --- the bombardment (SG-SCN-25): a ship whose target is a hex to bombard -----------------------------------
 
 BELOW_HEIGHT = 3.0  # per level under the bombard height: more guns reach it, and a loss of trim falls further
-TRIM_LOSS = 6.0  # a lob gun's hit: a loss of trim, two movement phases without moving or firing, maybe a fall
+TRIM_LOSS = 12.0  # a lob gun's hit: a loss of trim, two movement phases without moving or firing (a turn's bombardment), maybe a level lost
 
 
 @dataclass(frozen=True)
