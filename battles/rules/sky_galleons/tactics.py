@@ -467,13 +467,13 @@ class Sight:
     ideal: int = 1
     speed: int = 1
     caution: float = CAUTION
-    # A bombarding ship's own dangers (bombard_exposure): the enemy mine carriers within a move; the turn and
-    # the combat rules the ground batteries fire by.
+    # A bombarding ship's own dangers (bombard_exposure): the enemy's mine carriers and lob guns, the turn and
+    # the combat rules the ground batteries fire by, and their fire at each hex and altitude once worked out.
     mine_reach: tuple[MineReach, ...] = ()
     lob_reach: tuple[LobReach, ...] = ()
     turn: int = 1
     rules: combat.CombatRules | None = None
-    ground_fire: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)  # bombard_exposure's
+    ground_fire: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)
 
 
 def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
@@ -602,7 +602,7 @@ def attack_score(view: Sight, path: Path) -> float:
 # --- the bombardment (SG-SCN-25): a ship whose target is a hex to bombard -----------------------------------
 
 BELOW_HEIGHT = 3.0  # per level under the bombard height: more guns reach it, and a loss of trim falls further
-TRIM_LOSS = 12.0  # a lob gun's hit: a loss of trim, two movement phases without moving or firing (a turn's bombardment), maybe a level lost
+TRIM_LOSS = 12.0  # a lob gun's hit: a loss of trim, two phases without moving or firing, maybe a level lost
 
 
 @dataclass(frozen=True)
@@ -634,6 +634,7 @@ def bombards(target: ShipRecord | None) -> bool:
 
 
 def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineReach, ...]:
+    """The enemy ships with tether mines aboard, raised or not (SG-TM-03: raising them is an order away)."""
     above = oint("tether_mines", "levels_above_owner")
     return tuple(
         MineReach(
@@ -648,6 +649,7 @@ def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineRea
 
 
 def lob_reach(rs: SkyGalleons, board: Board, ship: ShipRecord, turn: int) -> tuple[LobReach, ...]:
+    """The enemy ships' lob guns still manned."""
     return tuple(
         LobReach(enemy.position, gun.weapon.range_hexes.long, rs.speed(enemy, board), gun.ready(turn))
         for enemy in enemies(board, ship.side)
@@ -662,20 +664,21 @@ def lob_reach(rs: SkyGalleons, board: Board, ship: ShipRecord, turn: int) -> tup
 
 
 def bombard_exposure(view: Sight, at: Spot, height: str) -> float:
-    """What a bombarding ship risks ending its move at ``at``, beyond the guns' damage threat() weighs: each
-    level under its bombard height, each enemy mine carrier that can bring its mines onto it in one move
-    (climbing 2 MP a level, SG-ALT-05), and the ground batteries' high-angle fire (SG-GB-02), which reaches
-    a ship above a battery however high, a lob gun's hit a loss of trim whatever the armor (SG-LOB)."""
+    """What a bombarding ship risks ending its move at ``at``, beyond the damage threat() weighs: each level
+    under its bombard height, each enemy mine carrier that can bring its mines onto it in one move (climbing
+    2 MP a level, SG-ALT-05), each enemy lob gun within reach, now or once its ship has closed, a hit a loss of
+    trim whatever the armor (SG-LOB), and the ground batteries' high-angle fire (SG-GB-02), which reaches a
+    ship above a battery however high."""
     here = level(at.altitude)
     risk = BELOW_HEIGHT * max(level(height) - here, 0)
     for carrier in view.mine_reach:
         climb = 2 * max(here - carrier.level, 0)
         if here <= carrier.ceiling and hexgrid.distance(carrier.hex, at.hex) + climb <= carrier.mp:
             risk += ordnance_play.MINE_RISK
-    for lob in view.lob_reach:  # fired now from where it is, or after its ship closes (at half)
+    lob_hit = hit_chance(tint("lob_guns", "needed"), 0)
+    for lob in view.lob_reach:  # fired from where it is, or after its ship closes (at half)
         distance = hexgrid.distance(lob.hex, at.hex)
         near = 1.0 if 0 < distance <= lob.range else 0.5 if distance <= lob.range + lob.mp else 0.0
-        lob_hit = hit_chance(tint("lob_guns", "needed"), 0)
         risk += view.caution * near * lob_hit * TRIM_LOSS * (1.0 if lob.ready else 0.5)
     key = (at.hex, at.altitude)
     if key not in view.ground_fire:
