@@ -850,6 +850,18 @@ def fire_solution(
     )
 
 
+LOADED = Moment(10**6)  # a moment at which every gun has long since reloaded
+
+
+def battery_reach(
+    battery: ShipRecord, gun_id: str, target: ShipRecord, rules: CombatRules | None
+) -> FireSolution | None:
+    """The shot a ground battery's gun would have at ``target`` where it is, loaded or not (SG-GB-01/02): what a
+    captain weighs before it ends a move there. None when the gun cannot fire at it there."""
+    solution = ordnance.battery_fire_solution(battery, gun_id, target, now=LOADED, rules=rules)
+    return solution if solution.allowed else None
+
+
 def ground_solutions(rs: SkyGalleons, state: State, side: str) -> list[FireSolution]:
     """The solutions ``SkyGalleons.solutions`` leaves to this module: the side's ships at enemy batteries
     and target hexes (SG-BOMB-02, SG-GB-03), and the side's batteries at every enemy (SG-GB-01/02)."""
@@ -1283,14 +1295,35 @@ def target_weight(board: Board, side: str, target: str) -> float:
 
 
 def bombard_goal(board: Board, ship: ShipRecord) -> ShipRecord | None:
-    """A bombarding ship's target: the nearest hex still to bombard (SG-SCN-25), aimed at AIM_ABOVE levels
-    over its ground, so that the captain keeps that height over it rather than coming down to the hex."""
+    """A bombarding ship's target: the nearest hex still to bombard (SG-SCN-25), aimed at the height the
+    captain keeps over it (bombard_height) rather than coming down to the hex."""
     goals = bombard_targets(board, ship.side)
     if not goals or ship.position is None:
         return None
     goal = min(goals, key=lambda g: (_near(ship, g), g.name))
+    return replace(goal, altitude=bombard_height(ship, goal.altitude))
+
+
+def bombard_height(ship: ShipRecord, ground: str) -> str:
+    """The height a bombarding captain holds over ground at ``ground``: AIM_ABOVE levels up for a ship that
+    carries drops (they tell less the higher it is, SG-LF-01, SG-ERR-19); a ship with guns only as high as
+    it flies and its guns still reach the ground at close range (SG-FIRE-13: a hex below is fired at only
+    from as many hexes off as it lies levels below), where the ground's batteries reach least (SG-GB-02)."""
     levels = altitude_levels()
-    return replace(goal, altitude=levels[min(altitude_level(goal.altitude) + AIM_ABOVE, len(levels) - 1)])
+    low = altitude_level(ground)
+    if any(ship.items_of(w, states=("loaded",)) for w in (LIQUID_FIRE, SPIKES, BOMB_RACK)):
+        return levels[min(low + AIM_ABOVE, len(levels) - 1)]
+    reach = [
+        g.weapon.range_hexes.close
+        for g in ship.guns
+        if not g.destroyed
+        and g.damage_value is not None
+        and g.weapon.range_hexes is not None
+        and g.weapon.range_hexes.close
+    ]
+    ceiling = ship.max_altitude or ship.altitude
+    top = min(altitude_level(ceiling), low + max(reach, default=AIM_ABOVE))
+    return levels[max(top, min(low + 1, len(levels) - 1))]
 
 
 def ground_foes(board: Board, side: str) -> list[ShipRecord]:
@@ -1306,7 +1339,8 @@ def ai_special_shots(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
     board, now = state.board, rs.now(state)
     enemies = [s for s in board.fighting() if s.side != side and not rs._friends_aboard(state, side, s.name)]
     ground = [s for s in board.emplacements() if s.side != side and s.emplacement == BATTERY]
-    ground += bombard_targets(board, side)
+    goals = bombard_targets(board, side)
+    ground += goals
     shots: list[JSON] = []
     for ship in board.fighting(side):
         hands = ordnance.free_deckhands(ship)
@@ -1316,6 +1350,8 @@ def ai_special_shots(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
             marks = sorted(enemies, key=lambda e: (_near(ship, e), e.name)) + sorted(
                 ground, key=lambda g: (_near(ship, g), g.name)
             )
+            if goals:  # a bombarding side keeps its rockets for the hexes it must hit, a point a rocket (SG-BOMB-02)
+                marks = sorted(goals, key=lambda g: (_near(ship, g), g.name))
             for mark in marks:
                 solution = ordnance.rocket_solution(
                     ship, battery.id, mark, now=now, same_hex=board.relative(ship.name, mark.name)

@@ -14,7 +14,9 @@ Hints a side's ``ai`` object may give, besides tactics' tuning numbers:
   grapple and board her, hold her, call the boarders home once the hold is complete, cast off and run.
   The prize is never taken in tow: she must not leave the map.
 
-A side whose ships may leave only by one edge (special_rules ``exit_edge``) runs for that edge.
+A side whose ships may leave only by one edge (special_rules ``exit_edge``) runs for that edge; a side
+whose turns away from a zone bring the enemy reinforcements (special_rules ``reinforcements``, SG-SCN-24)
+likes to end its moves over that zone.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
 
 PRIZE_FIRE = 4.0  # a hit on the running prize stops her: worth four of any other
 OTHERS_WHILE_CHASING = 0.2  # the other enemies, while the prize runs
+OVER_WATCHED_ZONE = 1.5  # ending a move over the zone the enemy's reinforcements watch: a turn that brings none
 
 
 def hints(board: Board, side: str) -> Mapping[str, JSON]:
@@ -51,6 +54,21 @@ def prize(board: Board, side: str) -> str | None:
 def stopped(board: Board, name: str) -> bool:
     """The prize has heaved to: time to come alongside (a running prize would only avoid the grapple)."""
     return special_rules.hove_to(board, name)
+
+
+def watched_zones(board: Board, side: str) -> tuple[frozenset[Hex], ...]:
+    """The zones whose every so many turns without a ship of the side over them bring the enemy another
+    ship (special_rules ``reinforcements`` watching the side, SG-SCN-24)."""
+    return tuple(
+        maps.zone(board.terrain, str(rule["zone"]))
+        for rule in special_rules.rules(board, "reinforcements")
+        if rule["watch"] == side
+    )
+
+
+def over_watched_zone(board: Board, side: str, hex_: Hex) -> float:
+    """What ending a move over ``hex_`` is worth to the side for the reinforcements it keeps away."""
+    return OVER_WATCHED_ZONE * sum(1 for zone in watched_zones(board, side) if hex_ in zone)
 
 
 def fire_weight(board: Board, side: str, target: str) -> float:

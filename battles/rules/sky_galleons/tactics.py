@@ -14,7 +14,12 @@ one answer, from the state as its side may see it. It scores the legal answers w
 * in the Initiative Phase empty helm and trim stations are relieved, empty gun crew circles are filled from
   the deckhands, and a beaten ship that cannot get away strikes her colours;
 * a prize is crewed when her captors' men may man her and she would make way with them; otherwise pirates
-  and privateers hold her and take her in tow, and warships scuttle her (SG-BRD-21..24).
+  and privateers hold her and take her in tow, and warships scuttle her (SG-BRD-21..24);
+* a ship with city or fortress hexes to bombard (SG-SCN-25) gets on with it: it holds the height its guns
+  still reach the ground from (ordnance_play.bombard_height), climbing back when it falls, keeps clear of
+  the enemy's mine carriers, lob guns and batteries' high-angle fire (bombard_exposure), weighs every hex
+  alike, chases no prize, shares its guns out over the hexes so that no hit is spent beyond a hex's points
+  (share_bombardment) and keeps its rockets for them.
 
 Deterministic: the same seed and state give the same answer. The only chance is the choice between moves
 scored almost alike, one die from ``dice.face`` on a stream named after the policy and the request (as
@@ -29,7 +34,7 @@ default 0.5) and ``prizes`` (``"keep"``: the side keeps the prizes it cannot cre
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, cast
 
@@ -46,6 +51,7 @@ from battles.rules.sky_galleons import (
     combat,
     flying,
     movement,
+    ordnance,
     ordnance_play,
     portable_guns,
     prizes,
@@ -54,7 +60,7 @@ from battles.rules.sky_galleons import (
 )
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, tint
+from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, oint, tint
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
     AVOID_COLLISION,
@@ -494,12 +500,20 @@ class Sight:
     ideal: int = 1
     speed: int = 1
     caution: float = CAUTION
+    # A bombarding ship's own dangers (bombard_exposure): the enemy's mine carriers and lob guns, the turn and
+    # the combat rules the ground batteries fire by, and their fire at each hex and altitude once worked out.
+    mine_reach: tuple[MineReach, ...] = ()
+    lob_reach: tuple[LobReach, ...] = ()
+    turn: int = 1
+    rules: combat.CombatRules | None = None
+    ground_fire: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)
 
 
 def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
     board = state.board
     turn, rules = max(state.turn, 1), rs.rules(state)
     flee = running(board, record)
+    target = None if flee else ship_target(board, record)
     return Sight(
         board=board,
         ship=record,
@@ -510,11 +524,15 @@ def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
             for s in board.ships
             if s.name != record.name and board.in_fight(s) and s.position is not None
         ),
-        target=None if flee else ship_target(board, record),
+        target=target,
         running=flee,
         ideal=ideal_range(record),
         speed=max(rs.speed(record, board), 1),
         caution=tuning(board, record.side).caution,
+        mine_reach=mine_reach(rs, board, record) if bombards(target) else (),
+        lob_reach=lob_reach(rs, board, record, turn) if bombards(target) else (),
+        turn=turn,
+        rules=rules,
     )
 
 
@@ -568,7 +586,8 @@ def offense(view: Sight, at: Spot, target: ShipRecord) -> float:
     best = [0.0] * len(guns.pieces)
     others = scenario_ai.other_targets_weight(view.board, view.ship.side, OTHER_TARGET)
     for foe in view.foes:
-        weight = 1.0 if foe.name == target.name else others
+        # Every hex to bombard must take its points: the nearest is no better than the rest (SG-SCN-25).
+        weight = 1.0 if foe.name == target.name or (bombards(target) and bombards(foe)) else others
         for i, value in enumerate(gun_values(guns, at, spot(foe), foe.armor)):
             best[i] = max(best[i], weight * value)
     return sum(best)
@@ -608,7 +627,117 @@ def attack_score(view: Sight, path: Path) -> float:
         score -= SHARED_HEX
     if edge_distance(board.terrain, at.hex) <= 1:
         score -= NEAR_EDGE
-    return score
+    if bombards(target):
+        score -= bombard_exposure(view, at, there.altitude)
+    return score + scenario_ai.over_watched_zone(board, record.side, at.hex)
+
+
+# --- the bombardment (SG-SCN-25): a ship whose target is a hex to bombard -----------------------------------
+
+BELOW_HEIGHT = 3.0  # per level under the bombard height: more guns reach it, and a loss of trim falls further
+TRIM_LOSS = 12.0  # a lob gun's hit: a loss of trim, two phases without moving or firing, maybe a level lost
+
+
+@dataclass(frozen=True)
+class MineReach:
+    """An enemy ship with tether mines aboard (raised, or to be raised next Initiative Phase) and where its next
+    move can bring them: the level they hang at (a level over it, SG-TM-03), the highest they can hang (over
+    its ceiling) and its movement points (SG-TM-07: they go off on a ship they are brought onto)."""
+
+    hex: Hex
+    level: int
+    ceiling: int
+    mp: int
+
+
+@dataclass(frozen=True)
+class LobReach:
+    """An enemy ship's lob gun: where it is, its range, the hexes its ship may close first, and whether it is
+    loaded (SG-LOB: altitude does nothing to it, and each hit costs a loss of trim)."""
+
+    hex: Hex
+    range: int
+    mp: int
+    ready: bool
+
+
+def bombards(target: ShipRecord | None) -> bool:
+    """The captain's target is a hex to bombard (ordnance_play.bombard_goal)."""
+    return target is not None and target.emplacement in ordnance_play.TARGET_KINDS
+
+
+def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineReach, ...]:
+    """The enemy ships with tether mines aboard, raised or not (SG-TM-03: raising them is an order away)."""
+    above = oint("tether_mines", "levels_above_owner")
+    return tuple(
+        MineReach(
+            enemy.position,
+            level(enemy.altitude) + above,
+            level(enemy.max_altitude or enemy.altitude) + above,
+            rs.speed(enemy, board),
+        )
+        for enemy in enemies(board, ship.side)
+        if enemy.position is not None and enemy.items_of(*ordnance.MINES, states=("raised", "lowered"))
+    )
+
+
+def lob_reach(rs: SkyGalleons, board: Board, ship: ShipRecord, turn: int) -> tuple[LobReach, ...]:
+    """The enemy ships' lob guns still manned."""
+    return tuple(
+        LobReach(enemy.position, gun.weapon.range_hexes.long, rs.speed(enemy, board), gun.ready(turn))
+        for enemy in enemies(board, ship.side)
+        if enemy.position is not None
+        for gun in enemy.guns
+        if combat.is_lob_gun(gun)
+        and fires_at_ships(gun)
+        and gun.manned
+        and gun.weapon.range_hexes is not None
+        and gun.weapon.range_hexes.long
+    )
+
+
+def bombard_exposure(view: Sight, at: Spot, height: str) -> float:
+    """What a bombarding ship risks ending its move at ``at``, beyond the damage threat() weighs: each level
+    under its bombard height, each enemy mine carrier that can bring its mines onto it in one move (climbing
+    2 MP a level, SG-ALT-05), each enemy lob gun within reach, now or once its ship has closed, a hit a loss of
+    trim whatever the armor (SG-LOB), and the ground batteries' high-angle fire (SG-GB-02), which reaches a
+    ship above a battery however high."""
+    here = level(at.altitude)
+    risk = BELOW_HEIGHT * max(level(height) - here, 0)
+    for carrier in view.mine_reach:
+        climb = 2 * max(here - carrier.level, 0)
+        if here <= carrier.ceiling and hexgrid.distance(carrier.hex, at.hex) + climb <= carrier.mp:
+            risk += ordnance_play.MINE_RISK
+    lob_hit = hit_chance(tint("lob_guns", "needed"), 0)
+    for lob in view.lob_reach:  # fired from where it is, or after its ship closes (at half)
+        distance = hexgrid.distance(lob.hex, at.hex)
+        near = 1.0 if 0 < distance <= lob.range else 0.5 if distance <= lob.range + lob.mp else 0.0
+        risk += view.caution * near * lob_hit * TRIM_LOSS * (1.0 if lob.ready else 0.5)
+    key = (at.hex, at.altitude)
+    if key not in view.ground_fire:
+        view.ground_fire[key] = ground_fire(view, at)
+    return risk + view.caution * view.ground_fire[key]
+
+
+def ground_fire(view: Sight, at: Spot) -> float:
+    """What the enemy's ground batteries could fire at the ship at ``at`` (high-angle, SG-GB-02): a lob gun's
+    hit weighed as a loss of trim (SG-LOB), a gun still reloading at half."""
+    there = replace(view.ship, position=at.hex, altitude=at.altitude, facing=at.facing)
+    total = 0.0
+    for foe in view.foes:
+        if foe.emplacement != ordnance_play.BATTERY:
+            continue
+        for gun in foe.guns:
+            solution = ordnance_play.battery_reach(foe, gun.id, there, view.rules)
+            if solution is None:
+                continue
+            chance = solution.shots * hit_chance(solution.needed, sum(solution.modifiers.values()))
+            if solution.lob_gun:
+                worth = TRIM_LOSS
+            else:
+                worth = worth_of_hit(solution.damage_value, solution.penetration, there.armor)
+            total += chance * worth * (1.0 if gun.ready(view.turn) else 0.5)
+    return total
 
 
 def flee_score(view: Sight, path: Path) -> float:
@@ -664,6 +793,7 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
     board = state.board
     focus = side_target(board, side)
     best: dict[tuple[str, str], tuple[float, FireSolution]] = {}
+    at_hexes: dict[tuple[str, str], list[FireSolution]] = {}
     for solution in rs.solutions(state, side):
         weight = scenario_ai.fire_weight(board, side, solution.target)
         if not weight:
@@ -674,12 +804,44 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
             continue
         if key not in best or worth > best[key][0]:
             best[key] = (worth, solution)
+        if bombards(board.by_name.get(solution.target)):
+            at_hexes.setdefault(key, []).append(solution)
+    if at_hexes:
+        best = share_bombardment(board, best, at_hexes)
     shots: list[JSON] = [
         {"ship": s.firer, "gun": s.gun_id, "target": s.target, **loaded(s)}
         for _, s in (best[key] for key in sorted(best))
     ]
     shots = class_rules.without_conflicts(board.by_name, shots)  # one gun of a pair a target (SG-CLS-08)
     return {"shots": shots + ordnance_play.ai_special_shots(rs, state, side)}  # Hale salvoes, Smutts launches
+
+
+def share_bombardment(
+    board: Board,
+    best: dict[tuple[str, str], tuple[float, FireSolution]],
+    at_hexes: Mapping[tuple[str, str], Sequence[FireSolution]],
+) -> dict[tuple[str, str], tuple[float, FireSolution]]:
+    """The guns whose best mark is a hex to bombard share the hexes out, the heaviest first: each at the hex
+    where its hit should add the most of the points still wanted there (points beyond a hex's total are lost,
+    SG-BOMB-01/02), counting the hits the guns before it should score; of hexes alike, the nearest to done."""
+    wanted = {
+        s.target: float(board.ship(s.target).hull_boxes - board.ship(s.target).hull_hits)
+        for ss in at_hexes.values()
+        for s in ss
+    }
+    shared = dict(best)
+    guns = [key for key, (_, solution) in best.items() if key in at_hexes and solution.target in wanted]
+    for key in sorted(guns, key=lambda k: (-best[k][1].damage_value, k)):
+
+        def gain(solution: FireSolution) -> float:
+            chance = solution.shots * hit_chance(solution.needed, sum(solution.modifiers.values()))
+            return chance * min(solution.damage_value, max(wanted[solution.target], 0.0))
+
+        choice = max(at_hexes[key], key=lambda s: (round(gain(s), 6), -wanted[s.target], s.target))
+        chance = choice.shots * hit_chance(choice.needed, sum(choice.modifiers.values()))
+        wanted[choice.target] -= chance * choice.damage_value
+        shared[key] = (best[key][0], choice)
+    return shared
 
 
 # --- ORDERS ------------------------------------------------------------------------------------------------
@@ -791,9 +953,12 @@ def can_lead_boarders(record: ShipRecord) -> bool:
 def prize_for(rs: SkyGalleons, state: State, record: ShipRecord) -> ShipRecord | None:
     """The enemy this ship would ram or grapple this turn, if any: within its reach at its altitude or one
     level off, and worth it: a merchant, a beaten ship, one whose defenders its boarders outweigh, or, for
-    a ship with a ram, one no bigger than itself. Merchants and running ships close with nobody."""
+    a ship with a ram, one no bigger than itself. Merchants and running ships close with nobody, nor does a
+    ship with hexes to bombard: it gets on with the bombardment (SG-SCN-24)."""
     board = state.board
     if record.position is None or is_merchant(board, record) or running(board, record) or record.grappled_with:
+        return None
+    if ordnance_play.bombard_targets(board, record.side):
         return None
     reach = max(rs.speed(record, board) - board.avoiding.get(record.name, 0), 0)
     found: list[tuple[tuple[int, float, int, str], ShipRecord]] = []
