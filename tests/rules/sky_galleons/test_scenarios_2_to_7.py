@@ -569,6 +569,27 @@ def test_s3_a_british_ship_alongside_the_prize_disputes_her_and_the_hold_starts_
 
 
 @pytest.mark.rule("SG-SCN-19")
+def test_s3_once_roemer_is_aboard_the_hamburg_the_kite_may_go_down_without_him():
+    seed = b"s3 kite lost after"
+    state = begin(s3((0, 12), (0, 12), kite_facing=1), seed)
+    board = state.board
+    wreck = replace(board.ship(KITE), status="crashed")
+    held = {"boarded": 1, "held": "Hamburg", "aboard": None}
+    board = replace(board.with_ship(wreck), captured={KITE: "germans"}, out={KITE: "crashed"})
+    found = victory.check(replace(board, marks={f"prize {KITE}": held}))
+    assert found is not None  # still aboard her: he is lost with her
+    assert (found.winner, found.clauses) == ("british", ("SG-SCN-19",))
+    home = replace(board, marks={f"prize {KITE}": {**held, "aboard": "Hamburg"}})
+    assert victory.check(home) is None  # he is aboard the Hamburg: she has still to get away
+    found = victory.check(replace(home, out={**home.out, "Hamburg": "escaped"}))
+    assert found is not None
+    assert found.winner == "germans"
+    found = victory.check(replace(home, out={**home.out, "Hamburg": "struck"}))
+    assert found is not None
+    assert found.winner == "british"
+
+
+@pytest.mark.rule("SG-SCN-19")
 def test_s3_the_british_win_when_the_hamburg_strikes_or_time_runs_out():
     seed = b"s3 british"
     strike = still("germans", {"germans": {"strike": ["Hamburg"]}})
