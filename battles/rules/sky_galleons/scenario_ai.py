@@ -12,7 +12,9 @@ Hints a side's ``ai`` object may give, besides tactics' tuning numbers:
 * ``"seize": ship``: the side is out to take that enemy ship by boarding and carry off what she holds
   (SG-SCN-19): its ships go for her first, fire at her until she heaves to (SG-SCN-17) and then spare her,
   grapple and board her, hold her, call the boarders home once the hold is complete, cast off and run.
-  The prize is never taken in tow: she must not leave the map.
+  Their deckhands stay off the guns until she is taken (the grapnels need them), and their party is formed
+  only for the turn they close with her. The prize is never taken in tow (she must not leave the map) nor
+  scuttled.
 
 A side whose ships may leave only by one edge (special_rules ``exit_edge``) runs for that edge.
 """
@@ -76,6 +78,17 @@ def carrying_off(board: Board, record: ShipRecord) -> bool:
     return victory.prize_state(board, str(rule["prize"])).get("aboard") == record.name
 
 
+def at_the_prize(board: Board, record: ShipRecord) -> bool:
+    """This ship's boarders are aboard the prize, or hold her with the passenger taken and are on their way
+    home: the seizure is under way and the ship sees it through rather than strike (SG-SCN-19)."""
+    rule = victory.victory(board)
+    if rule["kind"] != "seize_and_carry_off" or board.ship(str(rule["ship"])).side != record.side:
+        return False
+    name = str(rule["prize"])
+    boarded = record.boarding == name and record.boarders.men > 0
+    return boarded or victory.prize_state(board, name).get("held") == record.name
+
+
 def runs_now(board: Board, record: ShipRecord) -> bool:
     """The scenario wants this ship gone: free to escape (``run_when_free``), or carrying its prize off."""
     free = bool(special_rules.rules(board, "exit_after_crippling")) and special_rules.may_exit(board, record)
@@ -118,9 +131,9 @@ def party_men(board: Board, record: ShipRecord, usual: dict[str, JSON]) -> dict[
 
 
 def has_work_unarmed(board: Board, record: ShipRecord) -> bool:
-    """Guns or none, a ship still going for its prize, or carrying it off, is not beaten; nor is a ship that
-    must cripple its pursuer before it may leave (it can still board her)."""
-    if prize(board, record.side) is not None or carrying_off(board, record):
+    """Guns or none, a ship still going for its prize, holding it or carrying it off, is not beaten; nor is a
+    ship that must cripple its pursuer before it may leave (it can still board her)."""
+    if prize(board, record.side) is not None or carrying_off(board, record) or at_the_prize(board, record):
         return True
     return bool(hints(board, record.side).get("run_when_free")) and not runs_now(board, record)
 
@@ -144,8 +157,31 @@ def stays(board: Board, side: str) -> bool:
 
 def may_tow(board: Board, side: str, name: str) -> bool:
     """A seizing side never tows its prize: she must not leave the map."""
+    return not _the_prize(board, name)
+
+
+def may_scuttle(board: Board, side: str, name: str) -> bool:
+    """A seizing side never scuttles its prize: the passenger it came for is aboard her until the hold is
+    complete, and its boarders must stay to hold her (SG-BRD-24 withdraws all but one)."""
+    return not _the_prize(board, name)
+
+
+def _the_prize(board: Board, name: str) -> bool:
     rule = victory.victory(board)
-    return not (rule["kind"] == "seize_and_carry_off" and rule.get("prize") == name)
+    return rule["kind"] == "seize_and_carry_off" and rule.get("prize") == name
+
+
+def grapnel_hands(board: Board, record: ShipRecord) -> int:
+    """Deckhands a ship out to seize keeps from the guns while its prize is still to be taken: they throw
+    the grapnels, one line for two hands (SG-GRAP-02); without them she cannot come alongside at all."""
+    return record.crew.deckhands if prize(board, record.side) is not None else 0
+
+
+def stands_down(board: Board, record: ShipRecord, going_for: str | None) -> bool:
+    """A seizing side's party goes back to its posts when it will not grapple this turn and has nobody
+    across: while formed its men fight nobody, and the fire falls on the crew that works the ship
+    (SG-BRD-01/03)."""
+    return "seize" in hints(board, record.side) and going_for is None and not record.boarders.men
 
 
 def exit_edges(board: Board, side: str) -> tuple[str, ...]:

@@ -706,19 +706,22 @@ def strikes(rs: SkyGalleons, board: Board, record: ShipRecord) -> bool:
     near = caught(board, record)
     if is_merchant(board, record):
         return record.hull_hits > 0 and near > 0 and edge > speed
-    if not beaten(board, record) or scenario_ai.carrying_off(board, record) or scenario_ai.never_strikes(board, record):
+    if not beaten(board, record) or scenario_ai.never_strikes(board, record):
+        return False
+    if scenario_ai.carrying_off(board, record) or scenario_ai.at_the_prize(board, record):
         return False
     return speed == 0 or near >= 2 or (near == 1 and edge > 2 * speed)
 
 
-def crew_changes(record: ShipRecord) -> list[list[JSON]]:
+def crew_changes(record: ShipRecord, kept: int = 0) -> list[list[JSON]]:
     """The changes worth making on one ship, each as the alternatives to try in turn (the first legal one is
-    taken): a relief for each empty station, then deckhands to each short-handed gun."""
+    taken): a relief for each empty station, then deckhands to each short-handed gun, ``kept`` of them held
+    back for other work."""
     wanted: list[list[JSON]] = []
     for station, manned in (("helm", record.helm_manned), ("trim", record.trim_manned)):
         if not manned:  # SG-CREW-08/09: nobody at the helm, no course change; nobody trimming, no climb
             wanted.append([{"ship": record.name, "relief": station, "rank": rank} for rank in RELIEF_RANKS])
-    spare = record.crew.deckhands - (FIRE_RESERVE if record.fire > 0 else 0)
+    spare = record.crew.deckhands - (FIRE_RESERVE if record.fire > 0 else 0) - kept
     for gun in record.guns:
         short = gun.crew - gun.manned
         if spare <= 0 or short <= 0 or not fires_at_ships(gun):
@@ -743,7 +746,7 @@ def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -
         if strikes(rs, board, record) and legal(crew, [*strike, record.name]):
             strike.append(record.name)
             continue
-        for alternatives in crew_changes(record):
+        for alternatives in crew_changes(record, scenario_ai.grapnel_hands(board, record)):
             for change in alternatives:
                 if legal([*crew, change], strike):
                     crew.append(change)
@@ -851,7 +854,8 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
             e.position is None or record.position is None or hexgrid.distance(e.position, record.position) > DISBAND_AT
             for e in enemies(board, record.side)
         )
-        if record.party.men and not record.boarders.men and not grappled and far:
+        idle = far or scenario_ai.stands_down(board, record, None if prize is None else prize.name)
+        if record.party.men and not record.boarders.men and not grappled and idle:
             disband.append(record.name)
         boarded = rs.boarders_on(board, record.name)
         for other in enemy_alongside:
@@ -904,7 +908,7 @@ def prize_orders(state: State, side: str) -> dict[str, str]:
         }
         if prizes.CREW in legal and prizes.would_move(record, boarders, prize):
             orders[name] = prizes.CREW
-        elif not keep and prizes.SCUTTLE in legal:
+        elif not keep and prizes.SCUTTLE in legal and scenario_ai.may_scuttle(board, side, name):
             orders[name] = prizes.SCUTTLE
     return orders
 

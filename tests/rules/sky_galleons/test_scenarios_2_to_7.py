@@ -18,7 +18,7 @@ from battles.engine import dice, hexgrid, resolver, simulate
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import close_action, combat, maps, scenario, special_rules, victory
+from battles.rules.sky_galleons import close_action, combat, maps, scenario, special_rules, tactics, victory
 from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
@@ -1068,6 +1068,82 @@ def test_the_german_ai_stops_the_kite_boards_her_and_carries_roemer_off():
             assert victory.prize_state(played.final.board, KITE)["aboard"] == "Hamburg"
             assert played.final.board.out["Hamburg"] == "escaped"
     assert wins, "in eight battles the Germans pull it off at least once"
+
+
+def german_orders(state: State) -> dict[str, Any]:
+    request = next(r for r in state.pending() if r.kind == ORDERS and r.side == "germans")
+    answer = tactics.Captain(b"s3 ai").propose(RS, state, request)
+    assert isinstance(answer, dict)
+    assert RS.validate(state, request, answer) is None
+    return answer
+
+
+def short_handed(record: ShipRecord) -> ShipRecord:
+    """Every gun one man short: deckhands wanted at all of them."""
+    for gun in record.guns:
+        record = record.with_gun(replace(gun, manned=gun.crew - 1))
+    return record
+
+
+def kite_taken(seed: bytes = b"s3 seize 1") -> State:
+    """Scenario 3 with the kite boarded by the Hamburg's marines (the scripted seizure), at the Germans'
+    next orders."""
+    state = begin(s3((0, 12), (0, 12), hamburg_facing=0, kite_facing=1, turns=8), seed)
+    state, _, request = drive(state, seize, seed, lambda s, r: KITE in s.board.captured and r.kind == ORDERS)
+    assert request is not None
+    return state
+
+
+@pytest.mark.rule("SG-GRAP-02", "SG-SCN-19")
+def test_the_german_ai_keeps_its_deckhands_for_the_grapnels_until_the_kite_is_taken():
+    seed = b"s3 grapnels"
+    state, _, _ = drive(begin(s3((5, 12), (3, 12), kite_facing=1), seed), still(), seed, at(ORDERS, "germans"))
+    state = with_record(state, short_handed(state.board.ship("Hamburg")))
+    assert not [c for c in german_orders(state)["crew"] if c.get("from") == "deckhands"]
+    state = kite_taken()
+    state = with_record(state, short_handed(state.board.ship("Hamburg")))
+    assert [c for c in german_orders(state)["crew"] if c.get("from") == "deckhands"]
+
+
+@pytest.mark.rule("SG-BRD-24", "SG-SCN-19")
+def test_the_german_ai_holds_the_kite_and_never_scuttles_her():
+    state = kite_taken()
+    assert state.board.prizes[KITE].captor == "germans"
+    assert tactics.prize_orders(state, "germans") == {}
+    assert "prizes" not in german_orders(state)
+
+
+@pytest.mark.rule("SG-BRD-01", "SG-BRD-04")
+def test_the_german_party_forms_only_for_the_turn_it_closes_with_the_kite():
+    seed = b"s3 party"
+    state, _, _ = drive(begin(s3((5, 12), (3, 12), kite_facing=1), seed), still(), seed, at(ORDERS, "germans"))
+    hamburg = state.board.ship("Hamburg")
+    crew = replace(hamburg.crew, marines=0, marine_officers=1)
+    formed = replace(hamburg, crew=crew, party=replace(hamburg.party, officers=1, marines=18))
+    state = with_record(state, formed)
+    assert not special_rules.hove_to(state.board, KITE)  # she still runs: no grapple this turn
+    assert german_orders(state).get("disband") == ["Hamburg"]
+    kite = state.board.ship(KITE)
+    state = with_record(state, replace(kite, hull_rows=(replace(kite.hull_rows[0], hits=1), *kite.hull_rows[1:])))
+    assert special_rules.hove_to(state.board, KITE)
+    orders = german_orders(state)
+    assert "disband" not in orders
+    assert orders.get("ram") == 1
+
+
+@pytest.mark.rule("SG-CREW-03", "SG-SCN-19")
+def test_the_hamburg_holding_the_kite_does_not_strike_though_her_guns_are_silent():
+    state = kite_taken()
+    hamburg = state.board.ship("Hamburg")
+    for gun in hamburg.guns:
+        hamburg = hamburg.with_gun(replace(gun, manned=0))
+    hamburg = replace(hamburg, crew=replace(hamburg.crew, deckhands=0))
+    state = with_record(state, hamburg)
+    assert not tactics.armed(hamburg)
+    for name, spot in (("Dauntless", (0, 11)), ("Daring", (1, 12))):  # both gunboats on her
+        state = with_record(state, replace(state.board.ship(name), position=hex_(*spot)))
+    assert not tactics.beaten(state.board, hamburg)
+    assert german_orders(state)["strike"] == []
 
 
 # --- engine fixes found by the new maps and scenarios ----------------------------------------------------
