@@ -51,6 +51,7 @@ from battles.rules.sky_galleons import (
     prizes,
     scenario_ai,
     signals,
+    special_rules,
 )
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
@@ -858,8 +859,9 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
         if record.party.men and not record.boarders.men and not grappled and idle:
             disband.append(record.name)
         boarded = rs.boarders_on(board, record.name)
+        quiet = special_rules.noncombatant(board, record)  # she casts off no grapple (SG-SCN-17)
         for other in enemy_alongside:
-            if other not in winnable and not boarded and record.boarding != other.name:
+            if other not in winnable and not boarded and record.boarding != other.name and not quiet:
                 cut.append([record.name, other.name])
     plans = prize_orders(state, request.side)
     tows: list[JSON] = []

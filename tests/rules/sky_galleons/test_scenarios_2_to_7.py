@@ -491,6 +491,21 @@ def test_s3_the_kite_rams_and_grapples_nobody():
     assert all(not isinstance(c, dict) for c in RS.candidates(state, move))
 
 
+@pytest.mark.rule("SG-SCN-17", "SG-GRAP-05")
+def test_s3_the_kite_grappled_casts_nobody_off():
+    seed = b"s3 no cut"
+    state = begin(s3((0, 12), (0, 12), kite_facing=1), seed)
+    kite = state.board.ship(KITE)
+    hit = replace(kite, hull_rows=(replace(kite.hull_rows[0], hits=1), *kite.hull_rows[1:]), grappled_with=("Hamburg",))
+    state = with_record(with_record(state, hit), replace(state.board.ship("Hamburg"), grappled_with=(KITE,)))
+    state, _, orders = drive(state, still("germans"), seed, at(ORDERS, "british"))
+    assert orders is not None
+    assert refused(state, orders, {"crew": [], "strike": [], "cut": [[KITE, "Hamburg"]]}, seed).clause == "SG-SCN-17"
+    answer = tactics.Captain(b"s3 ai").propose(RS, state, orders)
+    assert isinstance(answer, dict)
+    assert "cut" not in answer
+
+
 S3_PARTY = {"ship": "Hamburg", "men": {"marine_officers": 1, "marines": 18}}
 
 
