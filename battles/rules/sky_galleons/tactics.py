@@ -65,6 +65,7 @@ from battles.rules.sky_galleons.ruleset import (
     GRAPPLE,
     MOVE,
     ORDERS,
+    PLACE,
     PLOT,
     POSITION,
     RAM,
@@ -162,7 +163,9 @@ class Captain:
             return avoids_collision(state, request)
         if request.kind == PLOT:
             return self._plots(rs, state, request)
-        return request.default  # PLACE: the scenario's positions are the set-up the AI takes
+        if request.kind == PLACE:  # the scenario's positions are the set-up the AI takes, but for the entry edge
+            return scenario_ai.entry_spot(state.board, state.board.ship(request.ships[0])) or request.default
+        return request.default
 
     def _move(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
         record = state.board.ship(request.ships[0])
@@ -803,7 +806,10 @@ def prize_for(rs: SkyGalleons, state: State, record: ShipRecord) -> ShipRecord |
     found: list[tuple[tuple[int, float, int, str], ShipRecord]] = []
     wanted = scenario_ai.prize(board, record.side)  # a side out to seize one ship closes with her only
     for enemy in enemies(board, record.side):
-        if enemy.position is None or board.captured.get(enemy.name) or enemy.grappled_with:
+        if enemy.position is None or board.captured.get(enemy.name):
+            continue
+        seizing_ours = scenario_ai.at_our_ship(board, record.side, enemy)  # he is taking our ship: at him
+        if enemy.grappled_with and not seizing_ours:
             continue
         if wanted is not None and (enemy.name != wanted or not scenario_ai.stopped(board, wanted)):
             continue
@@ -875,7 +881,7 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
     orders: dict[str, JSON] = {"ram": rammers} if rammers else {}
     seizing = scenario_ai.seize_orders(board, request.side)  # SG-SCN-19: home with the prize's passenger
     recall: list[JSON] = seizing.get("recall", [])
-    cut += seizing.get("cut", [])
+    cut += [pair for pair in seizing.get("cut", []) if pair not in cut]
     for key, value in (("recall", recall), ("parties", parties), ("disband", disband), ("cut", cut)):
         if value:
             orders[key] = list[JSON](value)

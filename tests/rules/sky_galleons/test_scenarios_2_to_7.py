@@ -1146,6 +1146,62 @@ def test_the_german_party_forms_only_for_the_turn_it_closes_with_the_kite():
     assert orders.get("ram") == 1
 
 
+@pytest.mark.rule("SG-BRD-01", "SG-BRD-03", "SG-SCN-17")
+def test_the_german_party_for_the_kite_is_a_prize_party_the_other_marines_stay_at_their_posts():
+    seed = b"s3 prize party"
+    state, _, _ = drive(begin(s3((5, 12), (3, 12), kite_facing=1), seed), still(), seed, at(ORDERS, "germans"))
+    kite = state.board.ship(KITE)
+    state = with_record(state, replace(kite, hull_rows=(replace(kite.hull_rows[0], hits=1), *kite.hull_rows[1:])))
+    [party] = german_orders(state)["parties"]
+    assert party["men"] == {"marine_officers": 1, "marines": 5}
+
+
+@pytest.mark.rule("SG-GRAP-05", "SG-SCN-19")
+def test_the_hamburg_holding_the_kite_casts_off_a_british_ship_grappled_alongside():
+    state = kite_taken()
+    hamburg, dauntless = state.board.ship("Hamburg"), state.board.ship("Dauntless")
+    state = with_record(state, replace(hamburg, grappled_with=(*hamburg.grappled_with, "Dauntless")))
+    alongside = replace(dauntless, position=hamburg.position, altitude=hamburg.altitude, grappled_with=("Hamburg",))
+    state = with_record(state, alongside)
+    assert ["Hamburg", "Dauntless"] in german_orders(state)["cut"]
+    assert ["Hamburg", KITE] not in german_orders(state)["cut"]  # her boarders hold the kite
+
+
+@pytest.mark.rule("SG-SCN-19", "SG-GRAP-01")
+def test_the_british_go_for_the_hamburg_alongside_the_kite_when_their_boarders_outweigh_hers():
+    state = kite_taken()  # the Hamburg's marines are across, her defenders few
+    hamburg = state.board.ship("Hamburg")
+    near = hexgrid.neighbour(hamburg.position, 2)
+    dauntless = replace(state.board.ship("Dauntless"), position=near, altitude=hamburg.altitude)
+    state = with_record(state, dauntless)
+    assert tactics.prize_for(RS, state, dauntless) == hamburg  # grappled with the kite, and still fair game
+    unguarded = state.evolve(board=replace(state.board, ai={**state.board.ai, "british": {}}))
+    assert tactics.prize_for(RS, unguarded, dauntless) is None  # a ship grappled already is left alone
+    home = replace(hamburg, crew=replace(hamburg.crew, marines=18))  # her marines at home: too many
+    assert tactics.prize_for(RS, with_record(state, home), dauntless) is None
+
+
+@pytest.mark.rule("SG-SCN-16", "SG-KITE-01")
+@pytest.mark.parametrize(("wind", "entry", "kite_facing"), [(1, "east", 4), (4, "west", 1), (0, "north", 3)])
+def test_the_british_ai_enters_where_the_kite_runs_downwind_to_the_far_edge(wind, entry, kite_facing):
+    seed = b"s3 entry"
+    data = copy.deepcopy(scenario.load_data(S3))
+    data["wind"] = wind  # the hexside it blows from: the run is toward the opposite one
+
+    def captain_places(state: State, request: DecisionRequest) -> Any:
+        return tactics.Captain(b"s3 ai").choose(RS, state, request)
+
+    state, _, move = drive(begin(data, seed), captain_places, seed, lambda _s, r: r.kind != PLACE)
+    assert move is not None
+    board = state.board
+    assert board.marks["entry british"] == entry
+    assert special_rules.exit_edges(board, "british") == (maps.OPPOSITE[entry],)
+    assert board.ship(KITE).facing == kite_facing
+    for name in ("Passenger Kite", "Dauntless", "Daring"):
+        assert maps.edge_of(board.terrain, board.ship(name).position) == entry
+    assert odd_q(board.ship("Hamburg").position) == (13, 11)  # the Germans keep the scenario's set-up
+
+
 @pytest.mark.rule("SG-CREW-03", "SG-SCN-19")
 def test_the_hamburg_holding_the_kite_does_not_strike_though_her_guns_are_silent():
     state = kite_taken()
