@@ -12,9 +12,19 @@ Hints a side's ``ai`` object may give, besides tactics' tuning numbers:
 * ``"seize": ship``: the side is out to take that enemy ship by boarding and carry off what she holds
   (SG-SCN-19): its ships go for her first, fire at her until she heaves to (SG-SCN-17) and then spare her,
   grapple and board her, hold her, call the boarders home once the hold is complete, cast off and run.
-  The prize is never taken in tow: she must not leave the map.
+  Their deckhands stay off the guns until she is taken (the grapnels need them), their party is formed
+  only for the turn they close with her, and if she offers no resistance it is only a prize party; while
+  they hold her they cast off any enemy grappled alongside. The prize is never taken in tow (she must not
+  leave the map) nor scuttled.
 
-A side whose ships may leave only by one edge (special_rules ``exit_edge``) runs for that edge; a side
+* ``"guard": ship``: the side's own ship the enemy is out to seize (SG-SCN-19): an enemy grappled with
+  her, taking her or holding her with his boarders, may be grappled and boarded though he is grappled
+  already, when a ship's boarders outweigh his defenders (his men across leave him weak; a ship alongside
+  him is in her hex at her height, so the hold is disputed too).
+
+A side whose ships may leave only by one edge (special_rules ``exit_edge``) runs for that edge. If that is
+the edge opposite the one it enters by and it has a kite to get away, it enters where the run across the
+map is downwind (the wind is known before the set-up), its kite facing as near downwind as she may. A side
 whose turns away from a zone bring the enemy reinforcements (special_rules ``reinforcements``, SG-SCN-24)
 likes to end its moves over that zone.
 """
@@ -27,7 +37,7 @@ from typing import TYPE_CHECKING
 from battles.engine import hexgrid
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
-from battles.rules.sky_galleons import maps, movement, special_rules, victory
+from battles.rules.sky_galleons import maps, movement, setup_rules, special_rules, victory
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import ShipRecord, altitude_level
 
@@ -35,6 +45,10 @@ if TYPE_CHECKING:
     from battles.rules.sky_galleons.ruleset import Board
 
 PRIZE_FIRE = 4.0  # a hit on the running prize stops her: worth four of any other
+# The party formed to take a prize that offers no resistance (SG-SCN-17): an officer and five, the rules'
+# own example of a party (SG-BRD-02): one guards her people (SG-BRD-22), the rest hold her, with a man or
+# two to spare for the shots at them as they cross (SG-BRD-10).
+PRIZE_PARTY = 6
 OTHERS_WHILE_CHASING = 0.2  # the other enemies, while the prize runs
 OVER_WATCHED_ZONE = 1.5  # ending a move over the zone the enemy's reinforcements watch: a turn that brings none
 
@@ -49,6 +63,12 @@ def prize(board: Board, side: str) -> str | None:
     if not isinstance(name, str) or name not in board.by_name or not board.in_fight(board.ship(name)):
         return None
     return name
+
+
+def at_our_ship(board: Board, side: str, enemy: ShipRecord) -> bool:
+    """``enemy`` is grappled with the ship the side guards (``"guard"``): he is taking her, or holding her."""
+    guarded = hints(board, side).get("guard")
+    return isinstance(guarded, str) and guarded in enemy.grappled_with
 
 
 def stopped(board: Board, name: str) -> bool:
@@ -94,6 +114,17 @@ def carrying_off(board: Board, record: ShipRecord) -> bool:
     return victory.prize_state(board, str(rule["prize"])).get("aboard") == record.name
 
 
+def at_the_prize(board: Board, record: ShipRecord) -> bool:
+    """This ship's boarders are aboard the prize, or hold her with the passenger taken and are on their way
+    home: the seizure is under way and the ship sees it through rather than strike (SG-SCN-19)."""
+    rule = victory.victory(board)
+    if rule["kind"] != "seize_and_carry_off" or board.ship(str(rule["ship"])).side != record.side:
+        return False
+    name = str(rule["prize"])
+    boarded = record.boarding == name and record.boarders.men > 0
+    return boarded or victory.prize_state(board, name).get("held") == record.name
+
+
 def runs_now(board: Board, record: ShipRecord) -> bool:
     """The scenario wants this ship gone: free to escape (``run_when_free``), or carrying its prize off."""
     free = bool(special_rules.rules(board, "exit_after_crippling")) and special_rules.may_exit(board, record)
@@ -105,7 +136,8 @@ def runs_now(board: Board, record: ShipRecord) -> bool:
 
 
 def seize_orders(board: Board, side: str) -> dict[str, list[JSON]]:
-    """Call the boarders home once the prize is held (SG-SCN-19), and cast off once they are home."""
+    """Call the boarders home once the prize is held (SG-SCN-19), and cast off once they are home; while at
+    her, cast off the enemies grappled alongside."""
     rule = victory.victory(board)
     if rule["kind"] != "seize_and_carry_off" or board.ship(str(rule["ship"])).side != side:
         return {}
@@ -119,6 +151,9 @@ def seize_orders(board: Board, side: str) -> dict[str, list[JSON]]:
             cut.append([record.name, name])
         elif state.get("aboard") == record.name and name in record.grappled_with:
             cut.append([record.name, name])
+        if at_the_prize(board, record) and not _boarded(board, record):
+            # An enemy grappled alongside disputes the hold: cast him off once his boarders are gone (SG-GRAP-05).
+            cut += [[record.name, other] for other in record.grappled_with if other != name]
     orders: dict[str, list[JSON]] = {}
     if recall:
         orders["recall"] = recall
@@ -127,18 +162,28 @@ def seize_orders(board: Board, side: str) -> dict[str, list[JSON]]:
     return orders
 
 
+def _boarded(board: Board, record: ShipRecord) -> bool:
+    return any(s.boarding == record.name and s.boarders.men and s.side != record.side for s in board.ships)
+
+
 def party_men(board: Board, record: ShipRecord, usual: dict[str, JSON]) -> dict[str, JSON]:
     """A ship out to seize a prize, or to board (``"board"``), sends its officer and marines and keeps its
-    deckhands: they throw the grapnels (SG-GRAP-02, one line for two hands) and man the guns."""
-    if (prize(board, record.side) is None and not boards_first(board, record.side)) or not usual.get("marines"):
+    deckhands: they throw the grapnels (SG-GRAP-02, one line for two hands) and man the guns. For a prize
+    that offers no resistance (SG-SCN-17) only a prize party is formed: the other marines stay at their
+    posts, where they fire, defend the ship and share her losses (a party does nothing else, SG-BRD-03)."""
+    wanted = prize(board, record.side)
+    if (wanted is None and not boards_first(board, record.side)) or not usual.get("marines"):
         return usual
-    return {post: men for post, men in usual.items() if post != "deckhands"}
+    men = {post: n for post, n in usual.items() if post != "deckhands"}
+    if wanted is not None and special_rules.noncombatant(board, board.ship(wanted)):
+        men["marines"] = min(int(str(men["marines"])), PRIZE_PARTY - 1)  # and the officer
+    return men
 
 
 def has_work_unarmed(board: Board, record: ShipRecord) -> bool:
-    """Guns or none, a ship still going for its prize, or carrying it off, is not beaten; nor is a ship that
-    must cripple its pursuer before it may leave (it can still board her)."""
-    if prize(board, record.side) is not None or carrying_off(board, record):
+    """Guns or none, a ship still going for its prize, holding it or carrying it off, is not beaten; nor is a
+    ship that must cripple its pursuer before it may leave (it can still board her)."""
+    if prize(board, record.side) is not None or carrying_off(board, record) or at_the_prize(board, record):
         return True
     return bool(hints(board, record.side).get("run_when_free")) and not runs_now(board, record)
 
@@ -162,8 +207,49 @@ def stays(board: Board, side: str) -> bool:
 
 def may_tow(board: Board, side: str, name: str) -> bool:
     """A seizing side never tows its prize: she must not leave the map."""
+    return not _the_prize(board, name)
+
+
+def may_scuttle(board: Board, side: str, name: str) -> bool:
+    """A seizing side never scuttles its prize: the passenger it came for is aboard her until the hold is
+    complete, and its boarders must stay to hold her (SG-BRD-24 withdraws all but one)."""
+    return not _the_prize(board, name)
+
+
+def _the_prize(board: Board, name: str) -> bool:
     rule = victory.victory(board)
-    return not (rule["kind"] == "seize_and_carry_off" and rule.get("prize") == name)
+    return rule["kind"] == "seize_and_carry_off" and rule.get("prize") == name
+
+
+def grapnel_hands(board: Board, record: ShipRecord) -> int:
+    """Deckhands a ship out to seize keeps from the guns while its prize is still to be taken: they throw
+    the grapnels, one line for two hands (SG-GRAP-02); without them she cannot come alongside at all."""
+    return record.crew.deckhands if prize(board, record.side) is not None else 0
+
+
+def stands_down(board: Board, record: ShipRecord, going_for: str | None) -> bool:
+    """A seizing side's party goes back to its posts when it will not grapple this turn and has nobody
+    across: while formed its men fight nobody, and the fire falls on the crew that works the ship
+    (SG-BRD-01/03)."""
+    return "seize" in hints(board, record.side) and going_for is None and not record.boarders.men
+
+
+# The edge a ship sailing on each facing (0 = north, clockwise) is heading for.
+HEADING_FOR = {0: "north", 1: "east", 2: "east", 3: "south", 4: "west", 5: "west"}
+
+
+def entry_spot(board: Board, record: ShipRecord) -> JSON:
+    """Where the side's first ship sets up when it enters by an edge of its choice and must leave by the
+    opposite one with a kite among its ships: on the edge from which that run is downwind. None: the
+    scenario's own position (any other side or scenario, or the edge already chosen)."""
+    downwind = None if board.wind is None else (board.wind + 3) % 6
+    runs_across = any(
+        r["side"] == record.side and r["edge"] == "opposite_entry" for r in special_rules.rules(board, "exit_edge")
+    )
+    kites = any(s.is_kite for s in board.ships if s.side == record.side)
+    if downwind is None or not runs_across or not kites or setup_rules.entry_edge(board, record.side) is not None:
+        return None
+    return setup_rules.spot_on_edge(board, record, maps.OPPOSITE[HEADING_FOR[downwind]], downwind)
 
 
 def exit_edges(board: Board, side: str) -> tuple[str, ...]:

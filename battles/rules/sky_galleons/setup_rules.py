@@ -204,6 +204,22 @@ def default_spot(board: Board, record: ShipRecord) -> JSON | None:
     return None
 
 
+def spot_on_edge(board: Board, record: ShipRecord, target: str, heading: int) -> JSON | None:
+    """A legal set-up for an entering ship on the edge ``target``: the same place along it as the scenario's
+    position is along its own edge, facing onto the map as near ``heading`` as may be. None if there is none."""
+    assert record.position is not None
+    edge = maps.edge_of(board.terrain, record.position)
+    if edge is None:
+        return None
+    spot = record.position if edge == target else _along(board.terrain, record.position, 0, edge, target)[0][0]
+    turns = sorted(maps.INWARD[target], key=lambda f: (min((f - heading) % 6, (heading - f) % 6), f))
+    for facing in turns:
+        if placement_problem(board, record, spot, facing, record.altitude) is None:
+            col, row = hexgrid.to_odd_q(spot)
+            return {"hex": [col, row], "facing": facing, "altitude": record.altitude}
+    return None
+
+
 def _along(terrain: Terrain, hex_: Hex, facing: int, edge: str, target: str) -> list[tuple[Hex, int]]:
     """The spot the same share of the way along ``target`` as ``hex_`` is along ``edge``, mirrored."""
     here = sorted(maps.edge_hexes(terrain, edge), key=hexgrid.to_odd_q)

@@ -10,10 +10,10 @@ ships and map) and the loader refuses a rule it does not know. The rules:
   firer to target passes through a zone hex; a line running exactly along the hexside between a zone hex
   and another grazes the zone and is refused too. A ship with nobody at the helm drifts on its held
   course (SG-CREW-08 is stronger than a player's wish to keep clear).
-* ``noncombatant`` {ship} (SG-SCN-17): the ship never resists: it rams, grapples and boards nobody, and
-  boarders who reach it take it without a fight. It runs while it can (its AI is a merchant's). Once it
-  has taken any damage (a hull hit, a man lost, a fire or a critical effect) it heaves to and surrenders
-  to whoever comes for it: it stays where it is, in the fight, and never moves again (no move, no
+* ``noncombatant`` {ship} (SG-SCN-17): the ship never resists: it rams, grapples and boards nobody, casts
+  off no grapple, and boarders who reach it take it without a fight. It runs while it can (its AI is a
+  merchant's). Once it has taken any damage (a hull hit, a man lost, a fire or a critical effect) it heaves
+  to and surrenders to whoever comes for it: it stays where it is, in the fight, and never moves again (no move, no
   altitude change, no tow, no avoiding a grapple), so that it can still be boarded and taken.
 * ``exit_after_crippling`` {side, pursuer} (SG-SCN-12): the side's ships may leave the map only once the
   pursuer is crippled: out of the fight, slower than the ship leaving, or with no gun left.
@@ -341,10 +341,14 @@ def offers_no_resistance(board: Board, name: str) -> bool:
 
 
 def orders_problem(board: Board, side: str, choice: Mapping[str, JSON]) -> Rejection | None:
-    """A noncombatant forms no boarding party and does not strike (she surrenders by heaving to), and a ship
-    hove to is not towed (SG-SCN-17)."""
+    """A noncombatant forms no boarding party, does not strike (she surrenders by heaving to) and casts off
+    no grapple (she lets herself be taken), and a ship hove to is not towed (SG-SCN-17)."""
     quiet = noncombatants(board)
     parties, tows, struck = choice.get("parties"), choice.get("tow"), choice.get("strike")
+    cuts = choice.get("cut")
+    for pair in cuts if isinstance(cuts, list) else []:
+        if isinstance(pair, list) and pair[:1] and pair[0] in quiet:
+            return Rejection("SG-SCN-17", f"{pair[0]} offers no resistance: she casts off no grapple")
     for name in struck if isinstance(struck, list) else []:
         if name in quiet:
             return Rejection("SG-SCN-17", f"{name} surrenders by heaving to and waits to be taken; she does not strike")

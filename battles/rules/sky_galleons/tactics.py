@@ -57,6 +57,7 @@ from battles.rules.sky_galleons import (
     prizes,
     scenario_ai,
     signals,
+    special_rules,
 )
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
@@ -70,6 +71,7 @@ from battles.rules.sky_galleons.ruleset import (
     GRAPPLE,
     MOVE,
     ORDERS,
+    PLACE,
     PLOT,
     POSITION,
     RAM,
@@ -167,7 +169,9 @@ class Captain:
             return avoids_collision(state, request)
         if request.kind == PLOT:
             return self._plots(rs, state, request)
-        return request.default  # PLACE: the scenario's positions are the set-up the AI takes
+        if request.kind == PLACE:  # the scenario's positions are the set-up the AI takes, but for the entry edge
+            return scenario_ai.entry_spot(state.board, state.board.ship(request.ships[0])) or request.default
+        return request.default
 
     def _move(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
         record = state.board.ship(request.ships[0])
@@ -868,19 +872,22 @@ def strikes(rs: SkyGalleons, board: Board, record: ShipRecord) -> bool:
     near = caught(board, record)
     if is_merchant(board, record):
         return record.hull_hits > 0 and near > 0 and edge > speed
-    if not beaten(board, record) or scenario_ai.carrying_off(board, record) or scenario_ai.never_strikes(board, record):
+    if not beaten(board, record) or scenario_ai.never_strikes(board, record):
+        return False
+    if scenario_ai.carrying_off(board, record) or scenario_ai.at_the_prize(board, record):
         return False
     return speed == 0 or near >= 2 or (near == 1 and edge > 2 * speed)
 
 
-def crew_changes(record: ShipRecord) -> list[list[JSON]]:
+def crew_changes(record: ShipRecord, kept: int = 0) -> list[list[JSON]]:
     """The changes worth making on one ship, each as the alternatives to try in turn (the first legal one is
-    taken): a relief for each empty station, then deckhands to each short-handed gun."""
+    taken): a relief for each empty station, then deckhands to each short-handed gun, ``kept`` of them held
+    back for other work."""
     wanted: list[list[JSON]] = []
     for station, manned in (("helm", record.helm_manned), ("trim", record.trim_manned)):
         if not manned:  # SG-CREW-08/09: nobody at the helm, no course change; nobody trimming, no climb
             wanted.append([{"ship": record.name, "relief": station, "rank": rank} for rank in RELIEF_RANKS])
-    spare = record.crew.deckhands - (FIRE_RESERVE if record.fire > 0 else 0)
+    spare = record.crew.deckhands - (FIRE_RESERVE if record.fire > 0 else 0) - kept
     for gun in record.guns:
         short = gun.crew - gun.manned
         if spare <= 0 or short <= 0 or not fires_at_ships(gun):
@@ -905,7 +912,7 @@ def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -
         if strikes(rs, board, record) and legal(crew, [*strike, record.name]):
             strike.append(record.name)
             continue
-        for alternatives in crew_changes(record):
+        for alternatives in crew_changes(record, scenario_ai.grapnel_hands(board, record)):
             for change in alternatives:
                 if legal([*crew, change], strike):
                     crew.append(change)
@@ -964,7 +971,10 @@ def prize_for(rs: SkyGalleons, state: State, record: ShipRecord) -> ShipRecord |
     found: list[tuple[tuple[int, float, int, str], ShipRecord]] = []
     wanted = scenario_ai.prize(board, record.side)  # a side out to seize one ship closes with her only
     for enemy in enemies(board, record.side):
-        if enemy.position is None or board.captured.get(enemy.name) or enemy.grappled_with:
+        if enemy.position is None or board.captured.get(enemy.name):
+            continue
+        seizing_ours = scenario_ai.at_our_ship(board, record.side, enemy)  # he is taking our ship: at him
+        if enemy.grappled_with and not seizing_ours:
             continue
         if wanted is not None and (enemy.name != wanted or not scenario_ai.stopped(board, wanted)):
             continue
@@ -1016,11 +1026,13 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
             e.position is None or record.position is None or hexgrid.distance(e.position, record.position) > DISBAND_AT
             for e in enemies(board, record.side)
         )
-        if record.party.men and not record.boarders.men and not grappled and far:
+        idle = far or scenario_ai.stands_down(board, record, None if prize is None else prize.name)
+        if record.party.men and not record.boarders.men and not grappled and idle:
             disband.append(record.name)
         boarded = rs.boarders_on(board, record.name)
+        quiet = special_rules.noncombatant(board, record)  # she casts off no grapple (SG-SCN-17)
         for other in enemy_alongside:
-            if other not in winnable and not boarded and record.boarding != other.name:
+            if other not in winnable and not boarded and record.boarding != other.name and not quiet:
                 cut.append([record.name, other.name])
     plans = prize_orders(state, request.side)
     tows: list[JSON] = []
@@ -1034,7 +1046,7 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
     orders: dict[str, JSON] = {"ram": rammers} if rammers else {}
     seizing = scenario_ai.seize_orders(board, request.side)  # SG-SCN-19: home with the prize's passenger
     recall: list[JSON] = seizing.get("recall", [])
-    cut += seizing.get("cut", [])
+    cut += [pair for pair in seizing.get("cut", []) if pair not in cut]
     for key, value in (("recall", recall), ("parties", parties), ("disband", disband), ("cut", cut)):
         if value:
             orders[key] = list[JSON](value)
@@ -1069,7 +1081,7 @@ def prize_orders(state: State, side: str) -> dict[str, str]:
         }
         if prizes.CREW in legal and prizes.would_move(record, boarders, prize):
             orders[name] = prizes.CREW
-        elif not keep and prizes.SCUTTLE in legal:
+        elif not keep and prizes.SCUTTLE in legal and scenario_ai.may_scuttle(board, side, name):
             orders[name] = prizes.SCUTTLE
     return orders
 

@@ -18,8 +18,9 @@ A scenario's ``victory`` object names the ``kind`` and its parameters; every kin
   the passenger they came for) and leave the map with them. Disputed: a ship of another side in the fight
   in the prize's hex at its altitude, or grappled with it, at any check; the count starts again. The other
   side wins as soon as this cannot happen any more: the side has no ship left in the fight and did not
-  carry the passenger off, the prize leaves the map or is destroyed, or the boarders holding the passenger
-  are lost.
+  carry the passenger off, the prize leaves the map or is destroyed while he is still aboard her, the
+  boarders holding the passenger are lost, or the ship with him aboard is lost. Once he is aboard that ship,
+  the prize may go down (scuttled, burnt) without taking him with her.
 * ``withdraw_at_half`` {flagship} (SG-SCN-47): the first side to have lost half or more of its ships (out of
   the fight for any reason, leaving the map included) withdraws and the other side wins; both at once is a
   draw. The flagship's side loses at once when the flagship is out of the fight.
@@ -189,8 +190,12 @@ def _seize(board: Board, ship: str, prize: str) -> Result | None:
     other = _other(board, side)
     state = prize_state(board, prize)
     aboard = state.get("aboard")
-    if isinstance(aboard, str) and board.out.get(aboard) == ESCAPED:
-        return Result(side, f"{aboard} carries the passenger off the map", ())
+    if isinstance(aboard, str):  # he is off the prize: what becomes of her no longer matters
+        if board.out.get(aboard) == ESCAPED:
+            return Result(side, f"{aboard} carries the passenger off the map", ())
+        if not board.in_fight(board.ship(aboard)):
+            return Result(other, f"{aboard} is lost with the passenger aboard", ())
+        return None
     if state.get("lost"):
         return Result(other, "the boarders holding the passenger are lost", ())
     prize_record = board.ship(prize)

@@ -19,7 +19,7 @@ from battles.engine import dice, hexgrid, resolver, simulate
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import close_action, combat, maps, scenario, special_rules, victory
+from battles.rules.sky_galleons import close_action, combat, maps, scenario, special_rules, tactics, victory
 from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
@@ -492,6 +492,21 @@ def test_s3_the_kite_rams_and_grapples_nobody():
     assert all(not isinstance(c, dict) for c in RS.candidates(state, move))
 
 
+@pytest.mark.rule("SG-SCN-17", "SG-GRAP-05")
+def test_s3_the_kite_grappled_casts_nobody_off():
+    seed = b"s3 no cut"
+    state = begin(s3((0, 12), (0, 12), kite_facing=1), seed)
+    kite = state.board.ship(KITE)
+    hit = replace(kite, hull_rows=(replace(kite.hull_rows[0], hits=1), *kite.hull_rows[1:]), grappled_with=("Hamburg",))
+    state = with_record(with_record(state, hit), replace(state.board.ship("Hamburg"), grappled_with=(KITE,)))
+    state, _, orders = drive(state, still("germans"), seed, at(ORDERS, "british"))
+    assert orders is not None
+    assert refused(state, orders, {"crew": [], "strike": [], "cut": [[KITE, "Hamburg"]]}, seed).clause == "SG-SCN-17"
+    answer = tactics.Captain(b"s3 ai").propose(RS, state, orders)
+    assert isinstance(answer, dict)
+    assert "cut" not in answer
+
+
 S3_PARTY = {"ship": "Hamburg", "men": {"marine_officers": 1, "marines": 18}}
 
 
@@ -567,6 +582,27 @@ def test_s3_a_british_ship_alongside_the_prize_disputes_her_and_the_hold_starts_
     [mark] = victory.seize_marks(board.with_ship(daring), 3, initiative=True)
     assert mark.value["held"] is None
     assert mark.value["boarded"] == 3
+
+
+@pytest.mark.rule("SG-SCN-19")
+def test_s3_once_roemer_is_aboard_the_hamburg_the_kite_may_go_down_without_him():
+    seed = b"s3 kite lost after"
+    state = begin(s3((0, 12), (0, 12), kite_facing=1), seed)
+    board = state.board
+    wreck = replace(board.ship(KITE), status="crashed")
+    held = {"boarded": 1, "held": "Hamburg", "aboard": None}
+    board = replace(board.with_ship(wreck), captured={KITE: "germans"}, out={KITE: "crashed"})
+    found = victory.check(replace(board, marks={f"prize {KITE}": held}))
+    assert found is not None  # still aboard her: he is lost with her
+    assert (found.winner, found.clauses) == ("british", ("SG-SCN-19",))
+    home = replace(board, marks={f"prize {KITE}": {**held, "aboard": "Hamburg"}})
+    assert victory.check(home) is None  # he is aboard the Hamburg: she has still to get away
+    found = victory.check(replace(home, out={**home.out, "Hamburg": "escaped"}))
+    assert found is not None
+    assert found.winner == "germans"
+    found = victory.check(replace(home, out={**home.out, "Hamburg": "struck"}))
+    assert found is not None
+    assert found.winner == "british"
 
 
 @pytest.mark.rule("SG-SCN-19")
@@ -1054,6 +1090,138 @@ def test_the_german_ai_stops_the_kite_boards_her_and_carries_roemer_off():
             assert victory.prize_state(played.final.board, KITE)["aboard"] == "Hamburg"
             assert played.final.board.out["Hamburg"] == "escaped"
     assert wins, "in eight battles the Germans pull it off at least once"
+
+
+def german_orders(state: State) -> dict[str, Any]:
+    request = next(r for r in state.pending() if r.kind == ORDERS and r.side == "germans")
+    answer = tactics.Captain(b"s3 ai").propose(RS, state, request)
+    assert isinstance(answer, dict)
+    assert RS.validate(state, request, answer) is None
+    return answer
+
+
+def short_handed(record: ShipRecord) -> ShipRecord:
+    """Every gun one man short: deckhands wanted at all of them."""
+    for gun in record.guns:
+        record = record.with_gun(replace(gun, manned=gun.crew - 1))
+    return record
+
+
+def kite_taken(seed: bytes = b"s3 seize 1") -> State:
+    """Scenario 3 with the kite boarded by the Hamburg's marines (the scripted seizure), at the Germans'
+    next orders."""
+    state = begin(s3((0, 12), (0, 12), hamburg_facing=0, kite_facing=1, turns=8), seed)
+    state, _, request = drive(state, seize, seed, lambda s, r: KITE in s.board.captured and r.kind == ORDERS)
+    assert request is not None
+    return state
+
+
+@pytest.mark.rule("SG-GRAP-02", "SG-SCN-19")
+def test_the_german_ai_keeps_its_deckhands_for_the_grapnels_until_the_kite_is_taken():
+    seed = b"s3 grapnels"
+    state, _, _ = drive(begin(s3((5, 12), (3, 12), kite_facing=1), seed), still(), seed, at(ORDERS, "germans"))
+    state = with_record(state, short_handed(state.board.ship("Hamburg")))
+    assert not [c for c in german_orders(state)["crew"] if c.get("from") == "deckhands"]
+    state = kite_taken()
+    state = with_record(state, short_handed(state.board.ship("Hamburg")))
+    assert [c for c in german_orders(state)["crew"] if c.get("from") == "deckhands"]
+
+
+@pytest.mark.rule("SG-BRD-24", "SG-SCN-19")
+def test_the_german_ai_holds_the_kite_and_never_scuttles_her():
+    state = kite_taken()
+    assert state.board.prizes[KITE].captor == "germans"
+    assert tactics.prize_orders(state, "germans") == {}
+    assert "prizes" not in german_orders(state)
+
+
+@pytest.mark.rule("SG-BRD-01", "SG-BRD-04")
+def test_the_german_party_forms_only_for_the_turn_it_closes_with_the_kite():
+    seed = b"s3 party"
+    state, _, _ = drive(begin(s3((5, 12), (3, 12), kite_facing=1), seed), still(), seed, at(ORDERS, "germans"))
+    hamburg = state.board.ship("Hamburg")
+    crew = replace(hamburg.crew, marines=0, marine_officers=1)
+    formed = replace(hamburg, crew=crew, party=replace(hamburg.party, officers=1, marines=18))
+    state = with_record(state, formed)
+    assert not special_rules.hove_to(state.board, KITE)  # she still runs: no grapple this turn
+    assert german_orders(state).get("disband") == ["Hamburg"]
+    kite = state.board.ship(KITE)
+    state = with_record(state, replace(kite, hull_rows=(replace(kite.hull_rows[0], hits=1), *kite.hull_rows[1:])))
+    assert special_rules.hove_to(state.board, KITE)
+    orders = german_orders(state)
+    assert "disband" not in orders
+    assert orders.get("ram") == 1
+
+
+@pytest.mark.rule("SG-BRD-01", "SG-BRD-03", "SG-SCN-17")
+def test_the_german_party_for_the_kite_is_a_prize_party_the_other_marines_stay_at_their_posts():
+    seed = b"s3 prize party"
+    state, _, _ = drive(begin(s3((5, 12), (3, 12), kite_facing=1), seed), still(), seed, at(ORDERS, "germans"))
+    kite = state.board.ship(KITE)
+    state = with_record(state, replace(kite, hull_rows=(replace(kite.hull_rows[0], hits=1), *kite.hull_rows[1:])))
+    [party] = german_orders(state)["parties"]
+    assert party["men"] == {"marine_officers": 1, "marines": 5}
+
+
+@pytest.mark.rule("SG-GRAP-05", "SG-SCN-19")
+def test_the_hamburg_holding_the_kite_casts_off_a_british_ship_grappled_alongside():
+    state = kite_taken()
+    hamburg, dauntless = state.board.ship("Hamburg"), state.board.ship("Dauntless")
+    state = with_record(state, replace(hamburg, grappled_with=(*hamburg.grappled_with, "Dauntless")))
+    alongside = replace(dauntless, position=hamburg.position, altitude=hamburg.altitude, grappled_with=("Hamburg",))
+    state = with_record(state, alongside)
+    assert ["Hamburg", "Dauntless"] in german_orders(state)["cut"]
+    assert ["Hamburg", KITE] not in german_orders(state)["cut"]  # her boarders hold the kite
+
+
+@pytest.mark.rule("SG-SCN-19", "SG-GRAP-01")
+def test_the_british_go_for_the_hamburg_alongside_the_kite_when_their_boarders_outweigh_hers():
+    state = kite_taken()  # the Hamburg's marines are across, her defenders few
+    hamburg = state.board.ship("Hamburg")
+    near = hexgrid.neighbour(hamburg.position, 2)
+    dauntless = replace(state.board.ship("Dauntless"), position=near, altitude=hamburg.altitude)
+    state = with_record(state, dauntless)
+    assert tactics.prize_for(RS, state, dauntless) == hamburg  # grappled with the kite, and still fair game
+    unguarded = state.evolve(board=replace(state.board, ai={**state.board.ai, "british": {}}))
+    assert tactics.prize_for(RS, unguarded, dauntless) is None  # a ship grappled already is left alone
+    home = replace(hamburg, crew=replace(hamburg.crew, marines=18))  # her marines at home: too many
+    assert tactics.prize_for(RS, with_record(state, home), dauntless) is None
+
+
+@pytest.mark.rule("SG-SCN-16", "SG-KITE-01")
+@pytest.mark.parametrize(("wind", "entry", "kite_facing"), [(1, "east", 4), (4, "west", 1), (0, "north", 3)])
+def test_the_british_ai_enters_where_the_kite_runs_downwind_to_the_far_edge(wind, entry, kite_facing):
+    seed = b"s3 entry"
+    data = copy.deepcopy(scenario.load_data(S3))
+    data["wind"] = wind  # the hexside it blows from: the run is toward the opposite one
+
+    def captain_places(state: State, request: DecisionRequest) -> Any:
+        return tactics.Captain(b"s3 ai").choose(RS, state, request)
+
+    state, _, move = drive(begin(data, seed), captain_places, seed, lambda _s, r: r.kind != PLACE)
+    assert move is not None
+    board = state.board
+    assert board.marks["entry british"] == entry
+    assert special_rules.exit_edges(board, "british") == (maps.OPPOSITE[entry],)
+    assert board.ship(KITE).facing == kite_facing
+    for name in ("Passenger Kite", "Dauntless", "Daring"):
+        assert maps.edge_of(board.terrain, board.ship(name).position) == entry
+    assert odd_q(board.ship("Hamburg").position) == (13, 11)  # the Germans keep the scenario's set-up
+
+
+@pytest.mark.rule("SG-CREW-03", "SG-SCN-19")
+def test_the_hamburg_holding_the_kite_does_not_strike_though_her_guns_are_silent():
+    state = kite_taken()
+    hamburg = state.board.ship("Hamburg")
+    for gun in hamburg.guns:
+        hamburg = hamburg.with_gun(replace(gun, manned=0))
+    hamburg = replace(hamburg, crew=replace(hamburg.crew, deckhands=0))
+    state = with_record(state, hamburg)
+    assert not tactics.armed(hamburg)
+    for name, spot in (("Dauntless", (0, 11)), ("Daring", (1, 12))):  # both gunboats on her
+        state = with_record(state, replace(state.board.ship(name), position=hex_(*spot)))
+    assert not tactics.beaten(state.board, hamburg)
+    assert german_orders(state)["strike"] == []
 
 
 # --- engine fixes found by the new maps and scenarios ----------------------------------------------------
