@@ -40,7 +40,9 @@ class Viewer:
         return self.is_umpire and self.side is None
 
 
-PUBLIC_ONLY = "\x00public"  # the view of a member with no side: what every side may see
+# The view of a member with no side: what every side may see. Not a side key any scenario can have (scenario
+# ids are slugs), and plain text a database column can hold.
+PUBLIC_ONLY = ":public"
 
 
 def battles_for_user(*, user: User) -> QuerySet[Battle]:
@@ -241,6 +243,8 @@ def _served(battle: Battle, side: str | None) -> QuerySet[BattleEvent]:
     live = BattleEvent.objects.filter(battle=battle, superseded_by__isnull=True)
     if side is None:
         return live
+    if side == PUBLIC_ONLY:
+        return live.filter(visibility=PUBLIC)
     return live.filter(visibility__in=[PUBLIC, side_only(side)])
 
 
