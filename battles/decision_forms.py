@@ -33,7 +33,7 @@ from battles.engine import hexgrid, resolver
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON, canonical
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import movement, special_rules
+from battles.rules.sky_galleons import combat, flying, movement, ordnance, portable_guns, signals, special_rules
 from battles.rules.sky_galleons.record import altitude_levels
 from battles.rules.sky_galleons.ruleset import party_of
 
@@ -68,7 +68,8 @@ class Option:
 
 @dataclass
 class Field:
-    """One control: ``radio`` / ``select`` / ``checkbox`` (``options``), or ``number`` (``low`` .. ``high``)."""
+    """One control: ``radio`` / ``select`` / ``checkbox`` (``options``), ``number`` (``low`` .. ``high``) or
+    ``text``."""
 
     name: str
     label: str
@@ -102,6 +103,7 @@ class MoveBuilder:
     ends: str
     attacks: list[Option]
     held: bool
+    drops: list[Field] = field(default_factory=list)  # one select per enemy and droppable weapon: how many
 
     @property
     def plan_json(self) -> str:
@@ -113,7 +115,7 @@ class DecisionForm:
     request: DecisionRequest
     side_name: str
     title: str
-    form: str  # options / move / fire / orders / place / board / reinforcement / candidates
+    form: str  # options / move / fire / orders / plot / place / board / reinforcement / candidates
     groups: list[Group] = field(default_factory=list)
     move: MoveBuilder | None = None
     idempotency_key: str = field(default_factory=lambda: uuid.uuid4().hex)
@@ -158,9 +160,15 @@ def build(
     elif request.kind == "move" and step_by_step:
         form.form = "move"
         form.move = _move_builder(rs, state, request, list(plan or []), names)
+    elif request.kind == flying.FLY and step_by_step:
+        form.form = "move"
+        form.move = _fly_builder(rs, state, request, list(plan or []), names)
     elif request.kind == "fire":
         form.form = "fire"
         form.groups = _fire_groups(rs, state, request, names)
+    elif request.kind == "plot movement":
+        form.form = "plot"
+        form.groups = [Group("", _plot_fields(rs, state, request))]
     elif request.kind == "initiative orders":
         form.form = "orders"
         form.groups = _orders_groups(rs, state, request, names)
@@ -293,7 +301,128 @@ def _move_builder(
         ends=_ends(rs, state, record, plan) if rejection is None else "",
         attacks=attacks,
         held=held,
+        drops=_drop_fields(rs, state, request, record, plan, names) if rejection is None and plan else [],
     )
+
+
+def _fly_builder(
+    rs: Any, state: BattleState[Any], request: DecisionRequest, plan: list[str], names: narration.Names
+) -> MoveBuilder:
+    """A flying party's move built step by step like a ship's (SG-HM-03/04), ending with a boarding of a
+    ship in the hex it reaches, at her altitude (SG-HM-05)."""
+    board = state.board
+    party = flying.find(board.flyers, request.ships[0])
+    assert party is not None, request.ships
+    tokens = (*flying.directions(), movement.CLIMB, movement.DESCEND)
+    if len(plan) > MAX_PLAN or not all(t in tokens for t in plan):
+        plan = []
+    rejection = resolver.check_decision(rs, state, side=request.side, request_id=request.id, choice=list[JSON](plan))
+    steps = [
+        Option(token, FLY_WORDS.get(token, token)) for token in tokens if legal(rs, state, request, [*plan, token])
+    ]
+    boardings: list[Option] = []
+    if rejection is None:
+        for ship in board.fighting():
+            if legal(rs, state, request, {"steps": list[JSON](plan), "board": ship.name}):
+                if ship.side == party.side:
+                    words = f"Land on {ship.name} and join her crew"
+                else:
+                    words = f"Board {ship.name} ({names.side(ship.side)})"
+                boardings.append(Option(_value({"board": ship.name}), words))
+    cost, ends = 0, ""
+    if rejection is None:
+        path = flying.trace(party, plan, terrain=board.terrain, turn=state.turn)
+        cost = sum(step.cost for step in path)
+        hex_, altitude = flying.end_of(party, path)
+        ends = f"ends at {_where(hex_, None, altitude)}" if plan else f"stays at {_where(hex_, None, altitude)}"
+    return MoveBuilder(
+        ship=party.name,
+        plan=plan,
+        plan_words=", ".join(FLY_WORDS.get(t, t) for t in plan),
+        cost=cost,
+        allowance=flying.fint("movement", "allowance"),
+        steps=steps,
+        legal=rejection is None,
+        problem="" if rejection is None else rejection.reason,
+        ends=ends,
+        attacks=boardings,
+        held=False,
+    )
+
+
+FLY_WORDS = {
+    "N": "north (1 MP)",
+    "NE": "north-east (1 MP)",
+    "SE": "south-east (1 MP)",
+    "S": "south (1 MP)",
+    "SW": "south-west (1 MP)",
+    "NW": "north-west (1 MP)",
+    movement.CLIMB: "climb (2 MP)",
+    movement.DESCEND: "descend (1 MP)",
+}
+
+
+def _plot_fields(rs: Any, state: BattleState[Any], request: DecisionRequest) -> list[Field]:
+    """Each plotting ship: the plots she may make, half her move at most (SG-ERR-24/25), one per place she can
+    end at, the others' plots left as the default."""
+    default = request.default if isinstance(request.default, dict) else {}
+    given = default.get("plots")
+    plots: dict[str, JSON] = dict(given) if isinstance(given, dict) else {}
+    fields: list[Field] = []
+    for index, name in enumerate(request.ships):
+        record = state.board.ship(name)
+        mine = plots.get(name, [])
+        seen: set[tuple[Any, ...] | None] = set()
+        options: list[Option] = []
+        for plan, steps in [([], []), *rs.traced_moves(state, record)]:
+            end = (steps[-1].hex, steps[-1].facing, steps[-1].altitude) if steps else None
+            if end in seen or not legal(rs, state, request, {"plots": {**plots, name: list[JSON](plan)}}):
+                continue
+            seen.add(end)
+            words = narration.choice_words("move", list[JSON](plan)) or "no move"
+            where = _ends(rs, state, record, plan)
+            label = f"{words.capitalize()}: {where}" if where else words.capitalize()
+            options.append(Option(_value({"ship": name, "steps": plan}), label, selected=plan == mine))
+        fields.append(Field(f"plot-{index}", f"{name}'s plot", "select", options))
+    return fields
+
+
+DROP_WORDS = {
+    ordnance.LIQUID_FIRE: "liquid fire",
+    ordnance.SPIKES: "spikes",
+    ordnance.BOMB_RACK: "bombs",
+    ordnance.DROGUE: "drogue torpedoes",
+}
+
+
+def _drop_fields(
+    rs: Any, state: BattleState[Any], request: DecisionRequest, record: Any, plan: list[str], names: narration.Names
+) -> list[Field]:
+    """What the ship may drop on an enemy below as this plan takes her over it (SG-LF-01, SG-CG-66/75): for
+    each enemy and weapon, the counts the engine accepts with these steps."""
+    fields: list[Field] = []
+    for weapon in ordnance.DROPS:
+        ready = len(record.items_of(weapon, states=("raised", "lowered") if weapon == ordnance.DROGUE else ("loaded",)))
+        if not ready:
+            continue
+        board = state.board
+        for other in [*board.fighting(), *board.emplacements()]:
+            if other.side == record.side or other.position is None:
+                continue
+            counts = [
+                Option(_value({"target": other.name, "weapon": weapon, "count": n}), str(n))
+                for n in range(1, ready + 1)
+                if legal(
+                    rs,
+                    state,
+                    request,
+                    {"steps": list[JSON](plan), "drops": [{"target": other.name, "weapon": weapon, "count": n}]},
+                )
+            ]
+            if counts:
+                label = f"Drop {DROP_WORDS[weapon]} on {other.name} ({names.side(other.side)}) as she passes over"
+                fields.append(Field(f"drop-{len(fields)}", label, "select", [Option("", "None"), *counts]))
+    return fields
 
 
 def _step_words(token: str, plan: list[str], record: Any) -> str:
@@ -319,7 +448,8 @@ def _where(hex_: Any, facing: Any, altitude: Any) -> str:
     if hex_ is None:
         return "nowhere on the map"
     col, row = hexgrid.to_odd_q(hex_)
-    return f"hex [{col}, {row}], {narration.facing_name(facing)}, altitude {altitude}"
+    parts = [f"hex [{col}, {row}]", narration.facing_name(facing), f"altitude {altitude}"]
+    return ", ".join(part for part in parts if part)
 
 
 # --- fire ----------------------------------------------------------------------------------------------------
@@ -471,8 +601,11 @@ def _orders_groups(rs: Any, state: BattleState[Any], request: DecisionRequest, n
             parts.append(Field(f"party-{index}-ship", "", "hidden", value=ship.name))
             hint = f"As a captain would form it: {narration.value_words(party_of(ship))}. Leave all at 0 to form none."
             fields.append(Field(f"party-{index}", "Form a boarding party", "party", hint=hint, parts=parts))
+        fields.extend(_training_fields(state, request, ship, index, names, fine))
         if fields:
             groups.append(Group(ship.name, fields))
+    if state.options.get("signals"):
+        groups.extend(_signal_groups(state, ships, fine))
     atoms = _order_atoms(rs, state, request, names)
     if atoms:
         groups.append(Group("Other orders", [Field("order", "", "checkbox", atoms)]))
@@ -484,7 +617,51 @@ def _orders_groups(rs: Any, state: BattleState[Any], request: DecisionRequest, n
     return groups
 
 
-HANDLED = ("crew", "strike", "ram", "parties")
+def _training_fields(
+    state: BattleState[Any], request: DecisionRequest, ship: Any, index: int, names: narration.Names, fine: Any
+) -> list[Field]:
+    """Each portable machinegun: the aspect to train it on, sealed from the enemy (SG-MG-04/06)."""
+    fields: list[Field] = []
+    trained = state.board.trained
+    for gun in ship.guns:
+        if gun.destroyed or not combat.is_portable(gun):
+            continue
+        aspects = [
+            Option(_value({"ship": ship.name, "gun": gun.id, "aspect": aspect.value}), aspect.value)
+            for aspect in hexgrid.Aspect
+            if portable_guns.moves(ship, trained, gun.id, aspect.value)
+            and fine({"train": [{"ship": ship.name, "gun": gun.id, "aspect": aspect.value}]})
+        ]
+        if aspects:
+            now = "/".join(portable_guns.trained_record(ship, trained).gun(gun.id).arcs)
+            label = f"{names.gun(ship.name, gun.id)} (portable, on the {now}): train it on"
+            fields.append(Field(f"train-{index}-{gun.id}", label, "select", [Option("", "Leave it"), *aspects]))
+    return fields
+
+
+def _signal_groups(state: BattleState[Any], ships: Sequence[Any], fine: Any) -> list[Group]:
+    """Hoist one signal of a few words from a ship whose signalman stands (SG-SIG-01/04); its words stay
+    sealed from the enemy unless it can read them (SG-SIG-05)."""
+    senders = [Option(_value(s.name), s.name) for s in ships if signals.can_signal(s)]
+    if not senders:
+        return []
+    others = [s.name for s in state.board.ships if s.name not in {s.name for s in ships}]
+    friends = [s.name for s in ships]
+    to = [Option(_value(signals.ALL), "All ships"), *(Option(_value(n), n) for n in [*friends, *others])]
+    words = f"At most {signals.max_words()} words; leave empty to hoist none."
+    return [
+        Group(
+            "Signal",
+            [
+                Field("signal-ship", "Hoisted by", "select", senders),
+                Field("signal-to", "To", "select", to),
+                Field("signal-words", "Words", "text", hint=words),
+            ],
+        )
+    ]
+
+
+HANDLED = ("crew", "strike", "ram", "parties", "train", "signal")
 
 
 def _order_atoms(rs: Any, state: BattleState[Any], request: DecisionRequest, names: narration.Names) -> list[Option]:
@@ -638,19 +815,21 @@ def choice_from_post(form: str, data: Any) -> JSON:
             raise FormError("Choose one of the answers.")
         return _json(data["choice"])
     if form == "move":
-        plan = _json(data.get("plan", "[]"))
-        attack = data.get("attack", "")
-        if not attack:
-            return plan
-        extra = _json(attack)
-        if not isinstance(extra, dict):
-            raise FormError("The ram or grapple was not understood.")
-        return {"steps": plan, **extra}
+        return _move_from_post(data)
     if form == "fire":
         shots = [_json(v) for k, v in data.items() if k.startswith("shot-") and v]
         return {"shots": shots}
     if form == "orders":
         return _orders_from_post(data)
+    if form == "plot":
+        plots: dict[str, JSON] = {}
+        for key, value in data.items():
+            if key.startswith("plot-") and value:
+                plot = _json(value)
+                if not isinstance(plot, dict) or not isinstance(plot.get("ship"), str):
+                    raise FormError("A plot was not understood.")
+                plots[str(plot["ship"])] = plot.get("steps", [])
+        return {"plots": plots}
     if form == "place":
         return {
             "hex": _json(data.get("hex", "null")),
@@ -673,6 +852,22 @@ def choice_from_post(form: str, data: Any) -> JSON:
                 boardings.append({**where, "men": _int(value, "Men")})
         return {"boardings": boardings}
     raise FormError(f"No form for {form!r}.")
+
+
+def _move_from_post(data: Any) -> JSON:
+    """The plan alone, or ``{"steps", "ram"|"grapple", "drops"}`` when the form adds an attack or drops."""
+    plan = _json(data.get("plan", "[]"))
+    answer: dict[str, JSON] = {}
+    attack = data.get("attack", "")
+    if attack:
+        extra = _json(attack)
+        if not isinstance(extra, dict):
+            raise FormError("The ram or grapple was not understood.")
+        answer.update(extra)
+    drops: list[JSON] = [_json(v) for k, v in data.items() if k.startswith("drop-") and v]
+    if drops:
+        answer["drops"] = drops
+    return {"steps": plan, **answer} if answer else plan
 
 
 def _orders_from_post(data: Any) -> JSON:
@@ -705,4 +900,14 @@ def _orders_from_post(data: Any) -> JSON:
                 orders[key] = part
     if "ram" in data:
         orders["ram"] = _int(data["ram"], "Ships to ram or grapple")
+    training: list[JSON] = [_json(v) for k, v in data.items() if k.startswith("train-") and v]
+    if training:
+        orders["train"] = training
+    words = " ".join(str(data.get("signal-words", "")).split())
+    if words:
+        orders["signal"] = {
+            "ship": _json(data.get("signal-ship", "null")),
+            "to": _json(data.get("signal-to", "null")),
+            "words": words,
+        }
     return orders
