@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 
-from battles.models import Battle, BattleSide, Correction, ShipClass, WeaponType
+from battles.models import Battle, BattleSide, Correction, Decision, ShipClass, WeaponType
 
 
 class ReferenceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -104,3 +104,14 @@ class BattleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 @admin.register(Correction)
 class CorrectionAdmin(ReferenceAdmin):
     list_display = ("battle", "request_id", "made_by", "reason", "created_at")
+
+
+@admin.register(Decision)
+class DecisionAdmin(ReferenceAdmin):
+    """Every answer sent, read only: applied, set aside by a correction, or refused when it came to be applied
+    (with the engine's reason). Corrections go through the battle's correction form."""
+
+    list_display = ("battle", "request_id", "kind", "turn", "side", "source", "applied_seq", "refused", "created_at")
+    list_filter = ("source", "kind")
+    search_fields = ("battle__title", "request_id", "refused")
+    list_select_related = ("battle", "side")

@@ -237,9 +237,16 @@ class Correction(models.Model):
         return f"Correction of {self.request_id} in {self.battle}"
 
 
+class DecisionQuerySet(models.QuerySet["Decision"]):
+    def live(self) -> DecisionQuerySet:
+        """The answers that count: neither set aside by an umpire's correction nor refused at resolution."""
+        return self.filter(superseded_by__isnull=True, refused="")
+
+
 class Decision(models.Model):
     """An answer submitted to one of the engine's open decision requests. Stored on submission (validated
-    by the engine), folded into the log when the battle resolves (``applied_seq``)."""
+    by the engine), folded into the log when the battle resolves (``applied_seq``). One the engine refuses
+    when it comes to be applied is kept with the engine's reason (``refused``) and the side is asked again."""
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="decisions")
     side = models.ForeignKey(BattleSide, on_delete=models.CASCADE, related_name="decisions")
@@ -258,13 +265,16 @@ class Decision(models.Model):
     superseded_by = models.ForeignKey(
         Correction, on_delete=models.PROTECT, null=True, blank=True, related_name="decisions_set_aside"
     )
+    refused = models.CharField(max_length=500, blank=True)
+
+    objects = DecisionQuerySet.as_manager()
 
     class Meta:
         ordering = ["battle", "created_at", "pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["battle", "request_id"],
-                condition=models.Q(superseded_by__isnull=True),
+                condition=models.Q(superseded_by__isnull=True, refused=""),
                 name="decision_one_live_answer_per_request",
             ),
             models.UniqueConstraint(

@@ -80,7 +80,7 @@ def battle_summaries(*, user: User, battles: Sequence[Battle]) -> list[BattleSum
     in_play = [b.pk for b in battles if not b.is_finished]
     states = dict(Battle.objects.filter(pk__in=in_play).values_list("pk", "state")) if in_play else {}
     answered = set(
-        Decision.objects.filter(battle__in=in_play, superseded_by__isnull=True, applied_seq__isnull=True).values_list(
+        Decision.objects.live().filter(battle__in=in_play, applied_seq__isnull=True).values_list(
             "battle_id", "request_id"
         )
         if in_play
@@ -182,8 +182,8 @@ def _pending(viewer: Viewer, rs: Any, seen: Any) -> Iterable[JSONObject]:
     for his own; another side's only by id, side and kind."""
     mine = {s.key for s in viewer.sides}
     answered = set(
-        Decision.objects.filter(
-            battle=viewer.battle, superseded_by__isnull=True, request_id__in=[r.id for r in seen.requests]
+        Decision.objects.live().filter(
+            battle=viewer.battle, request_id__in=[r.id for r in seen.requests]
         ).values_list("request_id", flat=True)
     )
     for request in seen.pending():
@@ -363,8 +363,8 @@ def awaited_sides(battle: Battle) -> list[str]:
     answered = set(data.get("answers", {}))
     open_ = [(str(r["id"]), str(r["side"])) for r in data.get("requests", []) if str(r["id"]) not in answered]
     stored = set(
-        Decision.objects.filter(
-            battle=battle, superseded_by__isnull=True, request_id__in=[rid for rid, _ in open_]
+        Decision.objects.live().filter(
+            battle=battle, request_id__in=[rid for rid, _ in open_]
         ).values_list("request_id", flat=True)
     )
     waiting = {side for rid, side in open_ if rid not in stored}
@@ -404,7 +404,7 @@ def decision_forms_for(
     rs = engine_io.rules_of(battle)
     state = engine_io.current_state(battle)
     stored = set(
-        Decision.objects.filter(battle=battle, superseded_by__isnull=True).values_list("request_id", flat=True)
+        Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True)
     )
     sides = {s.key: s for s in battle.sides.all()}
     names = battle_names(battle, rs.board_view(state, None if viewer.sees_all else viewer.side))
@@ -489,14 +489,14 @@ def change_token(viewer: Viewer, *, composing: bool) -> str:
     battle = viewer.battle
     token = f"{battle.state_seq}:{battle.status}:{battle.corrections.count()}"
     if not composing:
-        token += f":{Decision.objects.filter(battle=battle, superseded_by__isnull=True).count()}"
+        token += f":{Decision.objects.live().filter(battle=battle).count()}"
     return token
 
 
 def correctable_decisions(*, battle: Battle) -> list[Decision]:
     """The decisions of the current turn already folded into the log: the ones the umpire may correct."""
     return list(
-        Decision.objects.filter(battle=battle, superseded_by__isnull=True, applied_seq__isnull=False, turn=battle.turn)
+        Decision.objects.live().filter(battle=battle, applied_seq__isnull=False, turn=battle.turn)
         .select_related("side")
         .order_by("applied_seq")
     )

@@ -247,10 +247,14 @@ def battle_submit(*, battle_id: int, user: User, request_id: str, choice: Any, i
     battle = _locked(battle_id)
     idempotency_key = idempotency_key.strip()[:80]
     if idempotency_key:
-        earlier = Decision.objects.filter(
-            battle=battle, submitted_by=user, idempotency_key=idempotency_key, superseded_by__isnull=True
-        ).first()
+        earlier = Decision.objects.filter(battle=battle, submitted_by=user, idempotency_key=idempotency_key).first()
         if earlier is not None:
+            if earlier.refused or earlier.superseded_by_id is not None:
+                why = f"refused when it came to be applied ({earlier.refused})" if earlier.refused else "set aside"
+                raise BattleRefused(
+                    f"The answer sent with this idempotency key was {why}; answer again from a fresh form.",
+                    status=409,
+                )
             if earlier.request_id != request_id:
                 raise BattleRefused(
                     f"Idempotency key {idempotency_key!r} was already used for decision {earlier.request_id}.",
@@ -266,7 +270,7 @@ def battle_submit(*, battle_id: int, user: User, request_id: str, choice: Any, i
     side = BattleSide.objects.get(battle=battle, key=request.side)
     if not may_decide_for(battle, side, user):
         raise PermissionDenied("This decision is not yours to make.")
-    if Decision.objects.filter(battle=battle, request_id=request_id, superseded_by__isnull=True).exists():
+    if Decision.objects.live().filter(battle=battle, request_id=request_id).exists():
         raise BattleRefused(f"Decision {request_id} is already made.", clause=ALREADY_DECIDED, status=409)
     rejection = resolver.check_decision(
         engine_io.rules_of(battle), state, side=request.side, request_id=request_id, choice=choice
@@ -315,9 +319,7 @@ def _ready_to_resolve(battle: Battle, state: BattleState[Any]) -> bool:
     people = set(battle.sides.exclude(controller=Controller.AI).filter(left="").values_list("key", flat=True))
     waiting = {r.id for r in state.pending() if r.side in people}
     answered = set(
-        Decision.objects.filter(battle=battle, request_id__in=waiting, superseded_by__isnull=True).values_list(
-            "request_id", flat=True
-        )
+        Decision.objects.live().filter(battle=battle, request_id__in=waiting).values_list("request_id", flat=True)
     )
     return waiting <= answered
 
@@ -342,10 +344,7 @@ def battle_resolve(*, battle_id: int) -> Resolution:
     seed = engine_io.seed_bytes(battle)
     state = engine_io.current_state(battle)
     sides = {side.key: side for side in battle.sides.all()}
-    stored = {
-        d.request_id: d
-        for d in Decision.objects.filter(battle=battle, applied_seq__isnull=True, superseded_by__isnull=True)
-    }
+    stored = {d.request_id: d for d in Decision.objects.live().filter(battle=battle, applied_seq__isnull=True)}
     new_events: list[Event] = []
     applied: list[Decision] = []
     first = resolver.resolve(rs, state, seed)
@@ -360,9 +359,11 @@ def battle_resolve(*, battle_id: int) -> Resolution:
         if isinstance(outcome, Rejection):
             if decision is None:
                 raise EngineError(f"the AI's answer to {request.id} was refused: {outcome}")
-            # A stored answer the engine now refuses (cannot happen while the state only changes here); set
-            # it aside so the side is asked again rather than wedging the battle.
-            decision.delete()
+            # A stored answer the engine now refuses (cannot happen while the state only changes here): kept
+            # with the engine's reason, out of the live answers, so the side is asked again rather than the
+            # battle wedging, and the umpire can see what was sent.
+            decision.refused = f"{outcome.clause}: {outcome.reason}"[:500]
+            decision.save(update_fields=["refused"])
             stored.pop(request.id, None)
             continue
         if decision is None:
@@ -490,9 +491,7 @@ def battle_apply_deadline(*, battle_id: int, now: Any = None) -> int:
     rs = engine_io.rules_of(battle)
     seed = engine_io.seed_bytes(battle)
     state = engine_io.current_state(battle)
-    answered = set(
-        Decision.objects.filter(battle=battle, superseded_by__isnull=True).values_list("request_id", flat=True)
-    )
+    answered = set(Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True))
     sides = {side.key: side for side in battle.sides.all()}
     given = 0
     for request in state.pending():
@@ -540,7 +539,7 @@ def battle_correct_decision(*, battle_id: int, user: User, request_id: str, choi
         raise BattleRefused("A correction needs a reason.")
     if battle.is_finished:
         raise BattleRefused("The battle is over; its log is final.", status=409)
-    decision = Decision.objects.filter(battle=battle, request_id=request_id, superseded_by__isnull=True).first()
+    decision = Decision.objects.live().filter(battle=battle, request_id=request_id).first()
     if decision is None or decision.applied_seq is None:
         raise BattleRefused(f"Decision {request_id} has not been folded into the log; nothing to correct.", status=409)
     if canonical(plain(choice)) == canonical(decision.choice):
@@ -564,8 +563,8 @@ def battle_correct_decision(*, battle_id: int, user: User, request_id: str, choi
     BattleEvent.objects.filter(battle=battle, seq__gte=decision.applied_seq, superseded_by__isnull=True).update(
         superseded_by=correction
     )
-    later = Decision.objects.filter(battle=battle, superseded_by__isnull=True, applied_seq__gte=decision.applied_seq)
-    unapplied = Decision.objects.filter(battle=battle, superseded_by__isnull=True, applied_seq__isnull=True)
+    later = Decision.objects.live().filter(battle=battle, applied_seq__gte=decision.applied_seq)
+    unapplied = Decision.objects.live().filter(battle=battle, applied_seq__isnull=True)
     (later | unapplied).update(superseded_by=correction)
     side = BattleSide.objects.get(battle=battle, key=request.side)
     _store_decision(battle, side, request, rewound, plain(choice), DecisionSource.UMPIRE, user)

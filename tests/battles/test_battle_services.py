@@ -80,6 +80,51 @@ def test_a_double_submit_counts_once(start_battle, club):
     assert refused.value.clause == ALREADY_DECIDED
 
 
+def test_a_stored_answer_refused_when_applied_is_kept_with_the_reason_and_asked_again(
+    start_battle, club, django_capture_on_commit_callbacks
+):
+    battle = start_battle()
+    state = engine_io.current_state(battle)
+    while not (state.pending("irish") and state.pending("british")):  # on to the secret orders, asked of both
+        request = state.pending()[0]
+        user = club["alice"] if request.side == "irish" else club["bob"]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.battle_submit_decision(
+                battle_id=battle.pk, user=user, request_id=request.id, choice=request.default
+            )
+        battle.refresh_from_db()
+        state = engine_io.current_state(battle)
+    irish, british = state.pending("irish")[0], state.pending("british")[0]
+    services.battle_submit_decision(
+        battle_id=battle.pk, user=club["alice"], request_id=irish.id, choice=irish.default, idempotency_key="a1"
+    )
+    # What a stored answer the engine no longer takes looks like (a bug or a hand-edited row).
+    Decision.objects.filter(battle=battle, request_id=irish.id).update(choice={"nonsense": True})
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_submit_decision(
+            battle_id=battle.pk, user=club["bob"], request_id=british.id, choice=british.default
+        )
+
+    kept = Decision.objects.get(battle=battle, request_id=irish.id)
+    assert kept.refused.startswith(("SG-", "ENG-"))
+    assert kept.applied_seq is None
+    battle.refresh_from_db()
+    assert battle.status == BattleStatus.WAITING
+    assert irish.id in {r.id for r in engine_io.current_state(battle).pending("irish")}  # asked again
+    with pytest.raises(BattleRefused) as replayed:  # the old key answers with what happened to it
+        services.battle_submit_decision(
+            battle_id=battle.pk, user=club["alice"], request_id=irish.id, choice=irish.default, idempotency_key="a1"
+        )
+    assert replayed.value.status == 409
+    assert "refused" in replayed.value.message
+    again = services.battle_submit_decision(
+        battle_id=battle.pk, user=club["alice"], request_id=irish.id, choice=irish.default, idempotency_key="a2"
+    )
+    assert not again.refused
+    assert Decision.objects.filter(battle=battle, request_id=irish.id).count() == 2
+
+
 def test_an_illegal_decision_is_refused_with_the_rule(start_battle, club):
     battle = start_battle()
     request = engine_io.current_state(battle).pending("irish")[0]
