@@ -291,3 +291,14 @@ def test_a_side_is_served_its_own_log_numbered_without_gaps(start_battle, club, 
     requests = [e for e in whole if e["kind"] == "decision_requested"]
     # Requests are numbered among themselves (all public), not by the log position.
     assert [e["request"]["id"] for e in requests] == [f"d{n}" for n in range(len(requests))]
+
+
+def test_the_admin_lists_the_answers_sent_with_any_refusal(start_battle, play_defaults, admin_client):
+    battle = start_battle()
+    play_defaults(battle, limit=3)
+    Decision.objects.filter(battle=battle).update(refused="SG-TEST-01: shown to the umpire")
+
+    page = admin_client.get("/admin/battles/decision/")
+
+    assert page.status_code == 200
+    assert "SG-TEST-01: shown to the umpire" in page.content.decode()
