@@ -80,9 +80,9 @@ def battle_summaries(*, user: User, battles: Sequence[Battle]) -> list[BattleSum
     in_play = [b.pk for b in battles if not b.is_finished]
     states = dict(Battle.objects.filter(pk__in=in_play).values_list("pk", "state")) if in_play else {}
     answered = set(
-        Decision.objects.live().filter(battle__in=in_play, applied_seq__isnull=True).values_list(
-            "battle_id", "request_id"
-        )
+        Decision.objects.live()
+        .filter(battle__in=in_play, applied_seq__isnull=True)
+        .values_list("battle_id", "request_id")
         if in_play
         else ()
     )
@@ -182,9 +182,9 @@ def _pending(viewer: Viewer, rs: Any, seen: Any) -> Iterable[JSONObject]:
     for his own; another side's only by id, side and kind."""
     mine = {s.key for s in viewer.sides}
     answered = set(
-        Decision.objects.live().filter(
-            battle=viewer.battle, request_id__in=[r.id for r in seen.requests]
-        ).values_list("request_id", flat=True)
+        Decision.objects.live()
+        .filter(battle=viewer.battle, request_id__in=[r.id for r in seen.requests])
+        .values_list("request_id", flat=True)
     )
     for request in seen.pending():
         entry: JSONObject = {"id": request.id, "side": request.side, "kind": request.kind}
@@ -303,8 +303,20 @@ def ship_for_viewer(viewer: Viewer, name: str) -> ShipSeen:
     if ship is None or not isinstance(board, dict):
         raise Http404("No such ship.")
     # A ship that joined later (a reinforcement) is not on the first board: no start, the sheet falls back.
-    start = _ship_named(rs.board_view(engine_io.initial_state(battle), side), name)
+    start = ships_at_start(viewer).get(name)
     return ShipSeen(ship=ship, start=start, board=board, turn=state.turn)
+
+
+def ships_at_start(viewer: Viewer) -> dict[str, JSONObject]:
+    """Each ship as the viewer saw her when the battle began, by name: her record sheet crosses off the boxes
+    she has lost since. A reinforcement that came later is not among them."""
+    battle = viewer.battle
+    rs = engine_io.rules_of(battle)
+    board = rs.board_view(engine_io.initial_state(battle), None if viewer.sees_all else viewer.side)
+    ships = board.get("ships") if isinstance(board, dict) else None
+    if not isinstance(ships, list):
+        return {}
+    return {str(ship["name"]): ship for ship in ships if isinstance(ship, dict) and "name" in ship}
 
 
 def _ship_named(board: JSON, name: str) -> JSONObject | None:
@@ -363,9 +375,9 @@ def awaited_sides(battle: Battle) -> list[str]:
     answered = set(data.get("answers", {}))
     open_ = [(str(r["id"]), str(r["side"])) for r in data.get("requests", []) if str(r["id"]) not in answered]
     stored = set(
-        Decision.objects.live().filter(
-            battle=battle, request_id__in=[rid for rid, _ in open_]
-        ).values_list("request_id", flat=True)
+        Decision.objects.live()
+        .filter(battle=battle, request_id__in=[rid for rid, _ in open_])
+        .values_list("request_id", flat=True)
     )
     waiting = {side for rid, side in open_ if rid not in stored}
     return [key for key in data.get("sides", []) if key in waiting]
@@ -403,9 +415,7 @@ def decision_forms_for(
         return []
     rs = engine_io.rules_of(battle)
     state = engine_io.current_state(battle)
-    stored = set(
-        Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True)
-    )
+    stored = set(Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True))
     sides = {s.key: s for s in battle.sides.all()}
     names = battle_names(battle, rs.board_view(state, None if viewer.sees_all else viewer.side))
     forms = []
@@ -496,7 +506,8 @@ def change_token(viewer: Viewer, *, composing: bool) -> str:
 def correctable_decisions(*, battle: Battle) -> list[Decision]:
     """The decisions of the current turn already folded into the log: the ones the umpire may correct."""
     return list(
-        Decision.objects.live().filter(battle=battle, applied_seq__isnull=False, turn=battle.turn)
+        Decision.objects.live()
+        .filter(battle=battle, applied_seq__isnull=False, turn=battle.turn)
         .select_related("side")
         .order_by("applied_seq")
     )

@@ -9,6 +9,7 @@ one comes back in place with the rule's reason (HTMX swaps a 422 like the campai
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -164,6 +165,7 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
         "viewer": viewer,
         "board": board,
         "ships": ships,
+        "sheets": _sheets(ships, selectors.ships_at_start(viewer)),
         "sides": sides,
         "awaited": awaited,
         "forms": forms,
@@ -173,6 +175,11 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
         "token": selectors.change_token(viewer, composing=bool(forms)),
         "is_umpire": viewer.is_umpire,
     }
+
+
+def _sheets(ships: Any, starts: Mapping[str, Any]) -> list[tuple[Any, Any]]:
+    """Each ship on the board with herself at the start, for the record sheets' crossed-off boxes."""
+    return [(ship, starts.get(str(ship.get("name")))) for ship in ships if isinstance(ship, dict)]
 
 
 @login_required
@@ -369,7 +376,9 @@ def battle_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "battle": battle,
         "frame": frame,
         "board": frame.board,
-        "ships": frame.board.get("ships", []) if isinstance(frame.board, dict) else [],
+        "sheets": _sheets(
+            frame.board.get("ships", []) if isinstance(frame.board, dict) else [], selectors.ships_at_start(viewer)
+        ),
         "previous": frame.turns[index - 1] if index > 0 else None,
         "next": frame.turns[index + 1] if index + 1 < len(frame.turns) else None,
         "first": frame.turns[0],

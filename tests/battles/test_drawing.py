@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -533,3 +534,23 @@ def test_sheet_views_draw_the_ship_through_the_viewers_board_view(client, club, 
     own = client.get(sheet_url(tyranny, "Fenian Ram", pdf=False)).content.decode()
     assert "As seen from another ship" not in own
     assert "Casualties taken from" in own
+
+
+def test_the_battle_page_crosses_off_the_crew_lost_since_the_start_of_the_battle(client, club, tyranny):
+    """The page's sheets are drawn against each ship as the viewer saw her at the start, not the catalog's
+    fresh ship: here the Fenian Ram began with two deckhands more than her class."""
+    state = json.loads(tyranny.initial_state)
+    ram = next(s for s in state["board"]["ships"] if s["name"] == "Fenian Ram")
+    ram["crew"]["deckhands"] += 2
+    tyranny.initial_state = json.dumps(state)
+    tyranny.save(update_fields=["initial_state"])
+    client.force_login(club["alice"])
+
+    page = client.get(reverse("battle_detail", args=[tyranny.pk]))
+
+    sheets = {ship["name"]: start for ship, start in page.context["sheets"]}
+    now = next(ship for ship, _ in page.context["sheets"] if ship["name"] == "Fenian Ram")
+    assert sheets["Fenian Ram"]["crew"]["deckhands"] == now["crew"]["deckhands"] + 2
+    drawn = render_record_sheet(now, start=sheets["Fenian Ram"], board=page.context["board"], turn=page.context["turn"])
+    assert drawn in page.content.decode()
+    assert render_record_sheet(now, board=page.context["board"], turn=page.context["turn"]) != drawn
