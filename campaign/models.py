@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
@@ -18,6 +19,32 @@ class Role(models.TextChoices):
     UMPIRE = "umpire", "Umpire"
 
 
+def new_seed() -> str:
+    return secrets.token_hex(32)
+
+
+class AuctionStyle(models.TextChoices):
+    OPEN = "open", "Open bids: the highest bid is shown"
+    SEALED = "sealed", "Sealed bids: nobody sees another's bid"
+
+
+class WinnerBy(models.TextChoices):
+    MONEY = "money", "Most money at the time limit"
+    GOAL = "goal", "First to the money goal"
+    UMPIRE = "umpire", "The umpire declares"
+
+
+class CrewQuality(models.TextChoices):
+    GREEN = "green", "Green"
+    TRAINED = "trained", "Trained"
+    CRACK = "crack", "Crack"
+
+
+class Yard(models.TextChoices):
+    MARTIAN = "martian", "Martian yard (Parhoon)"
+    BRITISH = "british", "British yard"
+
+
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60, unique=True)
@@ -27,8 +54,38 @@ class Campaign(models.Model):
     # A club chat's incoming webhook (Slack, Discord, Mattermost...): battle news is posted there too.
     webhook_url = models.URLField(blank=True, max_length=500)
 
+    # --- the umpire's settings (DESIGN.md section 4; defaults are the rules') ---
+    # The calendar: real hours per campaign day, and how long before a day's tick orders must be in.
+    hours_per_day = models.PositiveIntegerField(default=24)
+    order_deadline_hours = models.PositiveIntegerField(default=20)
+    day = models.PositiveIntegerField(default=0, help_text="The campaign day the last tick finished.")
+    tactical_ruleset = models.CharField(max_length=40, default="sky_galleons")
+    tactical_options = models.JSONField(default=dict, blank=True)
+    auction_style = models.CharField(max_length=10, choices=AuctionStyle.choices, default=AuctionStyle.OPEN)
+    auction_hours = models.PositiveIntegerField(default=48)
+    # The bigger classes are kept out of the encounter pools for the first voyages of each captain.
+    holdback_voyages = models.PositiveIntegerField(default=0)
+    merchant_cargo_fraction = models.DecimalField(max_digits=4, decimal_places=3, default=Decimal("0.200"))
+    time_limit_weeks = models.PositiveIntegerField(null=True, blank=True)
+    money_goal = models.PositiveBigIntegerField(null=True, blank=True)
+    winner_by = models.CharField(max_length=12, choices=WinnerBy.choices, default=WinnerBy.MONEY)
+    starting_advance = models.PositiveIntegerField(default=30_000)
+    advance_is_loan = models.BooleanField(default=False, help_text="Repaid from prize shares (not the rules').")
+    starting_quality = models.CharField(max_length=10, choices=CrewQuality.choices, default=CrewQuality.GREEN)
+    starting_yard = models.CharField(max_length=10, choices=Yard.choices, default=Yard.MARTIAN)
+    recruit_cost_per_man = models.PositiveIntegerField(default=0)
+    # The campaign's dice derive from this secret (campaign.dice); it never leaves the server for a player.
+    seed = models.CharField(max_length=64, default=new_seed, editable=False)
+
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(hours_per_day__gte=1), name="campaign_day_has_hours"),
+            models.CheckConstraint(
+                condition=models.Q(merchant_cargo_fraction__gte=0, merchant_cargo_fraction__lte=1),
+                name="campaign_cargo_fraction_0_to_1",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -143,3 +200,285 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"Webhook message for {self.campaign}"
+
+
+# --- captains, their ships and their money ------------------------------------------------------------------
+
+
+class CaptainStatus(models.TextChoices):
+    ASHORE = "ashore", "Ashore"
+    AT_SEA = "at_sea", "At sea"
+    IN_BATTLE = "in_battle", "In battle"
+    TREKKING = "trekking", "On an epic trek"
+    CAPTURED = "captured", "Captured"
+    LOST = "lost", "Lost"
+
+
+class Captain(models.Model):
+    """A Red Captain: a player's character in a campaign. ``balance`` is the bank balance, kept equal to the sum
+    of the captain's ledger entries (campaign.ledger checks it) and never below nothing (a constraint)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="captains")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="captains")
+    name = models.CharField(max_length=80)
+    status = models.CharField(max_length=12, choices=CaptainStatus.choices, default=CaptainStatus.ASHORE)
+    city = models.CharField(max_length=60, blank=True, default="parhoon")
+    balance = models.BigIntegerField(default=0)
+    advance_owed = models.PositiveBigIntegerField(default=0)
+    fame_weeks = models.PositiveIntegerField(default=0, help_text="Weeks of epic trek survived.")
+    voyages = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["campaign", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="captain_name_unique_in_campaign"),
+            models.CheckConstraint(condition=models.Q(balance__gte=0), name="captain_balance_never_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Captain {self.name}"
+
+
+class ShipStatus(models.TextChoices):
+    IN_PORT = "in_port", "In port"
+    AT_SEA = "at_sea", "At sea"
+    IN_BATTLE = "in_battle", "In battle"
+    PRIZE = "prize", "A prize awaiting sale"
+    CROWN = "crown", "Sold to the crown"
+    SOLD = "sold", "Sold"
+    LOST = "lost", "Lost"
+
+
+class CampaignShip(models.Model):
+    """A ship in the campaign: a captain's, or a prize awaiting sale. ``record`` is the engine's ship record as
+    JSON (the battle app's), so damage, lost guns, crew casualties, spent one-shot weapons and coal carry from
+    battle to battle; ``design`` the commissioned design when she is not a catalog class."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ships")
+    captain = models.ForeignKey(Captain, on_delete=models.PROTECT, null=True, blank=True, related_name="ships")
+    name = models.CharField(max_length=80)
+    class_id = models.CharField(max_length=80, blank=True)
+    design = models.JSONField(null=True, blank=True)
+    record = models.JSONField()
+    yard = models.CharField(max_length=10, choices=Yard.choices, default=Yard.MARTIAN)
+    original_price = models.PositiveIntegerField()
+    hull_price = models.PositiveIntegerField(default=0)
+    crew_quality = models.CharField(max_length=10, choices=CrewQuality.choices, default=CrewQuality.GREEN)
+    original_crew = models.PositiveIntegerField(default=0)
+    coal_days = models.PositiveIntegerField(null=True, blank=True)
+    cargo_tons = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=ShipStatus.choices, default=ShipStatus.IN_PORT)
+    city = models.CharField(max_length=60, blank=True, default="parhoon")
+    captured_by = models.ForeignKey(
+        Captain, on_delete=models.PROTECT, null=True, blank=True, related_name="prizes_taken"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["campaign", "name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntryKind(models.TextChoices):
+    ADVANCE = "advance", "Advance from the colonial administration"
+    PRIZE_SHARE = "prize_share", "Share of a prize's sale"
+    CARGO_SHARE = "cargo_share", "Share of a cargo's sale"
+    AUCTION_PURCHASE = "auction_purchase", "Bought at auction"
+    ESCROW_HOLD = "escrow_hold", "Bid held in escrow"
+    ESCROW_RELEASE = "escrow_release", "Bid released from escrow"
+    REPAIR = "repair", "Repairs at Parhoon"
+    REFIT = "refit", "Refit at Parhoon"
+    PURCHASE = "purchase", "Ship bought at Parhoon"
+    SALE = "sale", "Ship sold"
+    RECRUITS = "recruits", "New men recruited"
+    LOAN_REPAYMENT = "loan_repayment", "Advance repaid"
+    ADJUSTMENT = "adjustment", "Umpire's adjustment"
+
+
+class LedgerEntry(models.Model):
+    """One movement of a captain's money. Written only by campaign.ledger inside the transaction that locks the
+    captain; ``balance_after`` is the balance it leaves, so the ledger reads as a bank statement."""
+
+    captain = models.ForeignKey(Captain, on_delete=models.PROTECT, related_name="ledger")
+    amount = models.BigIntegerField()
+    balance_after = models.BigIntegerField()
+    kind = models.CharField(max_length=20, choices=EntryKind.choices)
+    memo = models.CharField(max_length=200, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    day = models.PositiveIntegerField(default=0)
+    ship = models.ForeignKey(CampaignShip, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    auction = models.ForeignKey("Auction", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    idempotency_key = models.CharField(max_length=120, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["captain", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(amount=0), name="ledger_entry_moves_money"),
+            models.CheckConstraint(condition=models.Q(balance_after__gte=0), name="ledger_balance_never_negative"),
+            models.UniqueConstraint(
+                fields=["captain", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="ledger_entry_once_per_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+} {self.kind} for {self.captain}"
+
+
+# --- auctions ----------------------------------------------------------------------------------------------------
+
+
+class LotKind(models.TextChoices):
+    SHIP = "ship", "A prize ship"
+    CARGO = "cargo", "A prize's cargo"
+
+
+class AuctionStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    CLOSED = "closed", "Closed"
+
+
+class Auction(models.Model):
+    """A prize ship, or her cargo, offered above the crown's reserve until ``closes_at`` (SGC-AUCT, SGC-CARGO).
+    The capturing captain takes a tenth of the sale whoever buys; with no bid the crown buys at the reserve."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="auctions")
+    ship = models.ForeignKey(CampaignShip, on_delete=models.PROTECT, related_name="auctions")
+    lot = models.CharField(max_length=6, choices=LotKind.choices, default=LotKind.SHIP)
+    captor = models.ForeignKey(Captain, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    reserve = models.PositiveBigIntegerField()
+    style = models.CharField(max_length=10, choices=AuctionStyle.choices, default=AuctionStyle.OPEN)
+    city = models.CharField(max_length=60, default="parhoon")
+    cargo_tons = models.PositiveIntegerField(default=0)
+    cargo_die = models.PositiveSmallIntegerField(null=True, blank=True)
+    opened_at = models.DateTimeField(default=timezone.now)
+    closes_at = models.DateTimeField()
+    status = models.CharField(max_length=8, choices=AuctionStatus.choices, default=AuctionStatus.OPEN)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    winner = models.ForeignKey(Captain, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    price = models.PositiveBigIntegerField(null=True, blank=True)
+    bought_outright = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["campaign", "closes_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["ship", "lot"], name="auction_one_per_lot"),
+            models.CheckConstraint(
+                condition=models.Q(status="open") | models.Q(price__isnull=False), name="auction_closed_has_price"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Auction of {self.ship}{' cargo' if self.lot == LotKind.CARGO else ''}"
+
+
+class BidStatus(models.TextChoices):
+    HELD = "held", "Highest, held in escrow"
+    OUTBID = "outbid", "Outbid, released"
+    WON = "won", "Won"
+
+
+class Bid(models.Model):
+    auction = models.ForeignKey(Auction, on_delete=models.CASCADE, related_name="bids")
+    captain = models.ForeignKey(Captain, on_delete=models.PROTECT, related_name="bids")
+    amount = models.PositiveBigIntegerField()
+    status = models.CharField(max_length=8, choices=BidStatus.choices, default=BidStatus.HELD)
+    idempotency_key = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["auction", "-amount", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["auction"], condition=models.Q(status="held"), name="bid_one_held_per_auction_open"
+            ),
+            models.UniqueConstraint(
+                fields=["captain", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="bid_once_per_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.captain} bids {self.amount} on {self.auction}"
+
+
+# --- the umpire's audit and the public chronicle --------------------------------------------------------------
+
+
+class AuditEntry(models.Model):
+    """Something the umpire changed by hand, with the reason he gave (DESIGN.md section 6)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=40)
+    captain = models.ForeignKey(Captain, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    reason = models.CharField(max_length=300)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [models.CheckConstraint(condition=~models.Q(reason=""), name="audit_has_a_reason")]
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.actor}: {self.reason}"
+
+
+class ChronicleKind(models.TextChoices):
+    CAPTAIN_FOUNDED = "captain_founded", "A captain takes his commission"
+    SHIP_COMMISSIONED = "ship_commissioned", "A ship is commissioned"
+    PRIZE_LANDED = "prize_landed", "A prize is brought in"
+    AUCTION_WON = "auction_won", "An auction is won"
+    SHIP_LOST = "ship_lost", "A ship is lost"
+    TREK_SURVIVED = "trek_survived", "An epic trek is survived"
+    CAPTAIN_LOST = "captain_lost", "A captain is lost"
+    CREW_EXPERIENCE = "crew_experience", "A crew's quality changes"
+    WINNER = "winner", "The campaign is won"
+
+
+class ChronicleEntry(models.Model):
+    """The campaign's public record: written from what every member may know (no positions, no orders, no
+    balances but the leaderboard's)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="chronicle")
+    day = models.PositiveIntegerField(default=0)
+    kind = models.CharField(max_length=20, choices=ChronicleKind.choices)
+    text = models.CharField(max_length=300)
+    captain = models.ForeignKey(Captain, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class CampaignRoll(models.Model):
+    """One die the campaign rolled (outside battles), with its purpose: a cargo's price, an experience check, an
+    encounter. ``seq`` numbers them in the campaign; the result derives from the campaign's seed and ``seq``."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rolls")
+    seq = models.PositiveIntegerField()
+    day = models.PositiveIntegerField(default=0)
+    purpose = models.CharField(max_length=200)
+    sides = models.PositiveSmallIntegerField(default=6)
+    result = models.PositiveSmallIntegerField()
+    captain = models.ForeignKey(Captain, on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["campaign", "seq"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "seq"], name="campaign_roll_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.purpose}: {self.result}"

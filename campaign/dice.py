@@ -1,0 +1,43 @@
+"""The campaign's dice (outside battles): deterministic from the campaign's secret seed and the roll's number,
+each stored with its purpose (CampaignRoll), so an export replays them and the umpire can read every one.
+
+Rolls are numbered under a lock on the campaign row: two transactions never take the same number."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from django.db import transaction
+from django.db.models import Max
+
+from campaign.models import Campaign, CampaignRoll, Captain
+
+
+def die_for(seed: str, seq: int, sides: int) -> int:
+    """Roll ``seq`` of a campaign with this seed: an unbiased 1..sides from HMAC-SHA256 (rejection sampling)."""
+    counter = 0
+    limit = 256**8 - (256**8 % sides)
+    while True:
+        digest = hmac.new(bytes.fromhex(seed), f"roll {seq} {counter}".encode(), hashlib.sha256).digest()
+        value = int.from_bytes(digest[:8], "big")
+        if value < limit:
+            return value % sides + 1
+        counter += 1
+
+
+def roll(campaign: Campaign, purpose: str, *, sides: int = 6, captain: Captain | None = None) -> CampaignRoll:
+    """Roll one die for ``purpose`` and log it. Inside a transaction; locks the campaign row."""
+    assert transaction.get_connection().in_atomic_block, "roll inside a transaction"
+    locked = Campaign.objects.select_for_update().only("pk", "seed", "day").get(pk=campaign.pk)
+    last = CampaignRoll.objects.filter(campaign=locked).aggregate(last=Max("seq"))["last"] or 0
+    seq = last + 1
+    return CampaignRoll.objects.create(
+        campaign=locked,
+        seq=seq,
+        day=locked.day,
+        purpose=purpose[:200],
+        sides=sides,
+        result=die_for(locked.seed, seq, sides),
+        captain=captain,
+    )
