@@ -1,0 +1,103 @@
+"""Reads for the leaderboard, the wealth-over-time chart and the winner (SGC-WIN-01..05). Public: what they show
+(a captain's name, money, prizes brought in, weeks of epic trek) is what the campaign's leaderboard reveals to
+every member (DESIGN.md section 5). One query each, however many captains and entries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from campaign.models import Campaign, Captain, CaptainStatus, LedgerEntry, ShipStatus, WinnerBy
+
+DAYS_PER_WEEK = 7
+
+
+@dataclass(frozen=True)
+class Standing:
+    captain_id: int
+    name: str
+    player: str
+    money: int
+    prizes: int
+    fame_weeks: int
+    status: str
+
+
+def leaderboard(*, campaign: Campaign) -> list[Standing]:
+    """The captains, richest first (money is the score, SGC-WIN-01), then by prizes and fame."""
+    rows = (
+        Captain.objects.filter(campaign=campaign)
+        .select_related("player")
+        # A prize counts once brought in: lost on the way home, she does not (SGC-MONEY-01).
+        .annotate(prize_count=Count("prizes_taken", filter=~Q(prizes_taken__status=ShipStatus.LOST)))
+        .order_by("-balance", "-prize_count", "-fame_weeks", "name")
+    )
+    return [
+        Standing(
+            captain_id=c.pk,
+            name=c.name,
+            player=c.player.display_name or c.player.username,
+            money=c.balance,
+            prizes=c.prize_count,
+            fame_weeks=c.fame_weeks,
+            status=c.get_status_display(),
+        )
+        for c in rows
+    ]
+
+
+def wealth_over_time(*, campaign: Campaign) -> dict[str, list[tuple[int, int]]]:
+    """Each captain's balance at the end of each campaign day he had money move: {name: [(day, balance)]}."""
+    series: dict[str, dict[int, int]] = {}
+    entries = (
+        LedgerEntry.objects.filter(captain__campaign=campaign)
+        .order_by("pk")
+        .values_list("captain__name", "day", "balance_after")
+    )
+    for name, day, balance in entries:
+        series.setdefault(name, {})[day] = balance
+    return {name: sorted(days.items()) for name, days in series.items()}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Who has won, and why; ``winner`` None while the campaign goes on (or waits for the umpire)."""
+
+    winner: str | None
+    reason: str
+
+
+def winner(*, campaign: Campaign) -> Verdict:
+    """The umpire's chosen criterion (SGC-WIN-02/03), overruled by an epic trek longer than the time limit
+    (SGC-WIN-04). Trek weeks and campaign days share one calendar: seven days a week (SGC-WIN-05, designed)."""
+    limit = campaign.time_limit_weeks
+    if limit is not None:
+        trekker = (
+            Captain.objects.filter(campaign=campaign, fame_weeks__gt=limit)
+            .exclude(status__in=[CaptainStatus.LOST, CaptainStatus.CAPTURED, CaptainStatus.TREKKING])
+            .order_by("-fame_weeks", "pk")
+            .first()
+        )
+        if trekker is not None:
+            return Verdict(
+                trekker.name, f"an epic trek of {trekker.fame_weeks} weeks, longer than the {limit}-week limit"
+            )
+    if campaign.winner_by == WinnerBy.GOAL and campaign.money_goal is not None:
+        first = (
+            LedgerEntry.objects.filter(captain__campaign=campaign, balance_after__gte=campaign.money_goal)
+            .order_by("pk")
+            .values_list("captain__name", flat=True)
+            .first()
+        )
+        if first is not None:
+            return Verdict(first, f"first to £{campaign.money_goal:,}")
+        return Verdict(None, f"nobody has reached £{campaign.money_goal:,} yet")
+    if campaign.winner_by == WinnerBy.MONEY and limit is not None:
+        if campaign.day < limit * DAYS_PER_WEEK:
+            return Verdict(None, f"day {campaign.day} of {limit * DAYS_PER_WEEK}")
+        board = leaderboard(campaign=campaign)
+        if board:
+            return Verdict(board[0].name, f"the most money at the {limit}-week limit")
+        return Verdict(None, "no captains")
+    return Verdict(None, "the umpire declares the winner")
