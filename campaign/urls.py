@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign import api, views
+from campaign import api, captain_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +11,11 @@ urlpatterns = [
         views.invitation_revoke_view,
         name="invitation_revoke",
     ),
+    path("campaigns/<slug:slug>/captains/new/", captain_views.captain_found_view, name="captain_found"),
+    path("campaigns/<slug:slug>/standings/", captain_views.campaign_standings, name="campaign_standings"),
+    path("captains/<int:pk>/", captain_views.captain_detail, name="captain_detail"),
+    path("captains/<int:pk>/adjust/", captain_views.captain_adjust_view, name="captain_adjust"),
+    path("captains/<int:pk>/status/", captain_views.captain_status_view, name="captain_status"),
     path("join/<str:token>/", views.join, name="campaign_join"),
     path("notifications/", views.notification_list, name="notification_list"),
     path("notifications/read/", views.notification_read, name="notification_read"),

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.forms import InvitationRegistrationForm
 from accounts.models import User
+from campaign.captain_selectors import captains_for_user
 from campaign.models import Invitation, Membership, Role
 from campaign.notifications import notifications_mark_read
 from campaign.selectors import (
@@ -87,6 +88,7 @@ def _detail_context(membership: Membership, form: InvitationCreateForm | None = 
         "campaign": membership.campaign,
         "membership": membership,
         "members": campaign_members(campaign=membership.campaign),
+        "captains": captains_for_user(user=membership.user, campaign=membership.campaign),
     }
     if membership.is_umpire:  # players never see invitation links
         context.update(_invitations_context(membership, form))

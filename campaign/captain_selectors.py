@@ -1,0 +1,49 @@
+"""Reads for captains, their ledgers and the chronicle. A player sees his own captains and their books; the umpire
+sees every captain; anything else answers 404 (DESIGN.md section 5). The chronicle is public to members."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.http import Http404
+
+from accounts.models import User
+from campaign.models import Campaign, CampaignShip, Captain, ChronicleEntry, LedgerEntry, Membership, Role
+
+
+def _membership(*, user: User, campaign: Campaign) -> Membership:
+    membership = Membership.objects.filter(user=user, campaign=campaign).first()
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership
+
+
+def captains_for_user(*, user: User, campaign: Campaign) -> QuerySet[Captain]:
+    """The captains this member may open: his own, or every one for the umpire."""
+    membership = _membership(user=user, campaign=campaign)
+    captains = Captain.objects.filter(campaign=campaign).select_related("player").order_by("name", "pk")
+    return captains if membership.role == Role.UMPIRE else captains.filter(player=user)
+
+
+def captain_for_user(*, user: User, captain_id: int) -> Captain:
+    """A captain the user may open, campaign included; Http404 for anyone else's (or none)."""
+    captain = Captain.objects.select_related("campaign", "player").filter(pk=captain_id).first()
+    if captain is None:
+        raise Http404("No such captain.")
+    membership = Membership.objects.filter(user=user, campaign_id=captain.campaign_id).first()
+    if membership is None or (membership.role != Role.UMPIRE and captain.player_id != user.pk):
+        raise Http404("No such captain.")
+    return captain
+
+
+def captain_ledger(*, captain: Captain) -> QuerySet[LedgerEntry]:
+    """The captain's statement, newest first."""
+    return LedgerEntry.objects.filter(captain=captain).select_related("ship").order_by("-pk")
+
+
+def captain_ships(*, captain: Captain) -> QuerySet[CampaignShip]:
+    return CampaignShip.objects.filter(captain=captain).order_by("name", "pk")
+
+
+def chronicle(*, campaign: Campaign) -> QuerySet[ChronicleEntry]:
+    """The campaign's public record, newest first."""
+    return ChronicleEntry.objects.filter(campaign=campaign).order_by("-pk")

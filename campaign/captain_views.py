@@ -1,0 +1,143 @@
+"""Pages for captains and the campaign's standings: found a captain, a captain's page (his ships and his bank
+statement), the leaderboard with the wealth chart, the chronicle and the winner. Thin: selectors read, services
+write; another player's captain answers 404."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import User
+from campaign import captain_selectors, captains, standings
+from campaign.chart import wealth_chart_svg
+from campaign.models import CaptainStatus
+from campaign.selectors import membership_for_user
+
+LEDGER_ROWS = 200
+
+
+def _user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)
+    return request.user
+
+
+class CaptainFoundForm(forms.Form):
+    name = forms.CharField(max_length=80, label="Your captain's name")
+
+
+class AdjustForm(forms.Form):
+    amount = forms.IntegerField(label="Pounds (negative to take money out)")
+    reason = forms.CharField(max_length=300)
+
+
+class StatusForm(forms.Form):
+    status = forms.ChoiceField(choices=CaptainStatus.choices)
+    city = forms.CharField(max_length=60, required=False)
+    reason = forms.CharField(max_length=300)
+
+
+@login_required
+@require_POST
+def captain_found_view(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for_user(user=_user(request), slug=slug)
+    form = CaptainFoundForm(request.POST)
+    if form.is_valid():
+        try:
+            captain = captains.captain_found(
+                campaign=membership.campaign, user=_user(request), name=form.cleaned_data["name"]
+            )
+        except (ValidationError, PermissionDenied) as error:
+            messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+        else:
+            messages.success(request, f"Captain {captain.name} holds a Red Captain's commission.")
+            return redirect("captain_detail", pk=captain.pk)
+    else:
+        messages.error(request, "Give your captain a name.")
+    return redirect("campaign_detail", slug=slug)
+
+
+@login_required
+@require_GET
+def captain_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    captain = captain_selectors.captain_for_user(user=_user(request), captain_id=pk)
+    membership = membership_for_user(user=_user(request), slug=captain.campaign.slug)
+    context = {
+        "campaign": captain.campaign,
+        "captain": captain,
+        "membership": membership,
+        "ships": captain_selectors.captain_ships(captain=captain),
+        "ledger": captain_selectors.captain_ledger(captain=captain)[:LEDGER_ROWS],
+        "adjust_form": AdjustForm() if membership.is_umpire else None,
+        "status_form": StatusForm(initial={"status": captain.status, "city": captain.city})
+        if membership.is_umpire
+        else None,
+    }
+    return render(request, "campaign/captain.html", context)
+
+
+@login_required
+@require_POST
+def captain_adjust_view(request: HttpRequest, pk: int) -> HttpResponse:
+    captain = captain_selectors.captain_for_user(user=_user(request), captain_id=pk)
+    form = AdjustForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "An adjustment needs a whole number of pounds and a reason.")
+        return redirect("captain_detail", pk=pk)
+    try:
+        captains.captain_adjust_money(
+            captain_id=captain.pk,
+            umpire=_user(request),
+            amount=form.cleaned_data["amount"],
+            reason=form.cleaned_data["reason"],
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    except PermissionDenied as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "The adjustment is entered in the ledger and the audit.")
+    return redirect("captain_detail", pk=pk)
+
+
+@login_required
+@require_POST
+def captain_status_view(request: HttpRequest, pk: int) -> HttpResponse:
+    captain = captain_selectors.captain_for_user(user=_user(request), captain_id=pk)
+    form = StatusForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "A status change needs a status and a reason.")
+        return redirect("captain_detail", pk=pk)
+    try:
+        captains.captain_set_status(
+            captain_id=captain.pk,
+            umpire=_user(request),
+            status=form.cleaned_data["status"],
+            city=form.cleaned_data["city"],
+            reason=form.cleaned_data["reason"],
+        )
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+    else:
+        messages.success(request, "The captain's status is changed and audited.")
+    return redirect("captain_detail", pk=pk)
+
+
+@login_required
+@require_GET
+def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for_user(user=_user(request), slug=slug)
+    campaign = membership.campaign
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "board": standings.leaderboard(campaign=campaign),
+        "chart": wealth_chart_svg(standings.wealth_over_time(campaign=campaign), today=campaign.day),
+        "verdict": standings.winner(campaign=campaign),
+        "chronicle": captain_selectors.chronicle(campaign=campaign)[:100],
+    }
+    return render(request, "campaign/standings.html", context)
