@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign import api, captain_views, views
+from campaign import api, captain_api, captain_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -22,4 +22,10 @@ urlpatterns = [
     path("api/me/", api.MeApi.as_view(), name="api_me"),
     path("api/campaigns/", api.CampaignListApi.as_view(), name="api_campaign_list"),
     path("api/campaigns/<slug:slug>/", api.CampaignDetailApi.as_view(), name="api_campaign_detail"),
+    path("api/campaigns/<slug:slug>/captains/", captain_api.CaptainListApi.as_view(), name="api_captain_list"),
+    path("api/campaigns/<slug:slug>/standings/", captain_api.StandingsApi.as_view(), name="api_standings"),
+    path("api/captains/<int:captain_id>/", captain_api.CaptainDetailApi.as_view(), name="api_captain_detail"),
+    path("api/captains/<int:captain_id>/ledger/", captain_api.CaptainLedgerApi.as_view(), name="api_captain_ledger"),
+    path("api/captains/<int:captain_id>/adjust/", captain_api.CaptainAdjustApi.as_view(), name="api_captain_adjust"),
+    path("api/captains/<int:captain_id>/status/", captain_api.CaptainStatusApi.as_view(), name="api_captain_status"),
 ]
