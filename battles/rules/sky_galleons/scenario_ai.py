@@ -50,6 +50,11 @@ PRIZE_FIRE = 4.0  # a hit on the running prize stops her: worth four of any othe
 # two to spare for the shots at them as they cross (SG-BRD-10).
 PRIZE_PARTY = 6
 OTHERS_WHILE_CHASING = 0.2  # the other enemies, while the prize runs
+# Ending a move beside the guarded ship while the enemy could hold her (SG-SCN-19): as much as the shared
+# hex's collision checks and an edge cost the escort (tactics.SHARED_HEX + PASSING + NEAR_EDGE), so she comes
+# alongside when her guns bear from there about as well as from anywhere: she does not give up the gun duel
+# with the seizing ship to sit there.
+GUARD_ALONGSIDE = 6.0
 OVER_WATCHED_ZONE = 1.5  # ending a move over the zone the enemy's reinforcements watch: a turn that brings none
 
 
@@ -69,6 +74,39 @@ def at_our_ship(board: Board, side: str, enemy: ShipRecord) -> bool:
     """``enemy`` is grappled with the ship the side guards (``"guard"``): he is taking her, or holding her."""
     guarded = hints(board, side).get("guard")
     return isinstance(guarded, str) and guarded in enemy.grappled_with
+
+
+def alongside_guarded(board: Board, record: ShipRecord, hex_: Hex, altitude: str) -> float:
+    """What ending a move at ``hex_`` and ``altitude`` is worth to a ship of a guarding side (``"guard"``):
+    beside the guarded ship once she can no longer run (hove to, SG-SCN-17, or taken), while the enemy has
+    not yet held her for the turn he needs (SG-SCN-19). A ship of ours in her hex at her height disputes his
+    hold, and from there our boarders can get at his ship when he grapples her."""
+    guarded = hints(board, record.side).get("guard")
+    if not isinstance(guarded, str) or guarded not in board.by_name:
+        return 0.0
+    her = board.ship(guarded)
+    if not her.afloat or her.position != hex_ or her.altitude != altitude:
+        return 0.0
+    if not (special_rules.hove_to(board, guarded) or guarded in board.captured):
+        return 0.0
+    rule = victory.victory(board)
+    if rule["kind"] != "seize_and_carry_off" or rule.get("prize") != guarded:
+        return 0.0
+    if victory.prize_state(board, guarded).get("held") is not None:
+        return 0.0  # her passenger is already taken: disputing her now gains nothing
+    return GUARD_ALONGSIDE if record.name == _escort(board, record.side, her) else 0.0
+
+
+def _escort(board: Board, side: str, her: ShipRecord) -> str | None:
+    """The one ship of the side that keeps station beside the guarded ship: the nearest to her (one ship
+    disputes the hold as well as two; the others fight)."""
+    where = her.position
+    if where is None:
+        return None
+    ships = [
+        (hexgrid.distance(s.position, where), s.name) for s in board.fighting(side) if s.guns and s.position is not None
+    ]
+    return min(ships)[1] if ships else None
 
 
 def stopped(board: Board, name: str) -> bool:

@@ -633,6 +633,7 @@ def attack_score(view: Sight, path: Path) -> float:
         score -= NEAR_EDGE
     if bombards(target):
         score -= bombard_exposure(view, at, there.altitude)
+    score += scenario_ai.alongside_guarded(board, record, at.hex, at.altitude)  # SG-SCN-19: dispute the hold
     return score + scenario_ai.over_watched_zone(board, record.side, at.hex)
 
 

@@ -19,7 +19,16 @@ from battles.engine import dice, hexgrid, resolver, simulate
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import close_action, combat, maps, scenario, special_rules, tactics, victory
+from battles.rules.sky_galleons import (
+    close_action,
+    combat,
+    maps,
+    scenario,
+    scenario_ai,
+    special_rules,
+    tactics,
+    victory,
+)
 from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
@@ -1186,6 +1195,44 @@ def test_the_british_go_for_the_hamburg_alongside_the_kite_when_their_boarders_o
     assert tactics.prize_for(RS, unguarded, dauntless) is None  # a ship grappled already is left alone
     home = replace(hamburg, crew=replace(hamburg.crew, marines=18))  # her marines at home: too many
     assert tactics.prize_for(RS, with_record(state, home), dauntless) is None
+
+
+def escort_scores(state: State, name: str) -> dict[tuple[hexgrid.Hex, str], float]:
+    """The British captain's best score for ending ``name``'s move at each hex and height."""
+    record = state.board.ship(name)
+    traced = RS.traced_moves(state, record)
+    best: dict[tuple[hexgrid.Hex, str], float] = {}
+    for (score, _plan), (_p, steps) in zip(tactics.score_moves(RS, state, record, traced), traced, strict=True):
+        end = (steps[-1].hex, steps[-1].altitude) if steps else (record.position, record.altitude)
+        best[end] = max(best.get(end, -1e9), score)
+    return best
+
+
+@pytest.mark.rule("SG-SCN-19", "SG-SCN-17")
+def test_the_nearest_british_escort_weighs_coming_alongside_the_kite_held_by_german_boarders():
+    seed = b"s3 seize 1"
+    state = begin(s3((12, 14), (12, 14), hamburg_facing=0, kite_facing=1, turns=8), seed)  # mid-map, clear
+    state, _, move = drive(state, seize, seed, lambda s, r: KITE in s.board.captured and at(MOVE, "british")(s, r))
+    assert move is not None
+    kite = state.board.ship(KITE)
+    assert victory.prize_state(state.board, KITE)["held"] is None  # the hold is still to be made
+    near = hexgrid.neighbour(hexgrid.neighbour(kite.position, 2), 2)  # two hexes off, at her height
+    state = with_record(state, replace(state.board.ship("Dauntless"), position=near, altitude=kite.altitude, facing=5))
+    beside = (kite.position, kite.altitude)
+    guarded = escort_scores(state, "Dauntless")
+    unguarded = escort_scores(
+        state.evolve(board=replace(state.board, ai={**state.board.ai, "british": {}})), "Dauntless"
+    )
+    assert beside in guarded
+    # Beside her the escort disputes the hold: that spot, and only that one, is worth more to a guarding side.
+    assert guarded[beside] - unguarded[beside] == pytest.approx(scenario_ai.GUARD_ALONGSIDE)
+    assert all(guarded[end] == pytest.approx(unguarded[end]) for end in guarded if end != beside)
+    # One escort keeps station by her, the nearest; the Daring, far off, fights.
+    assert scenario_ai.alongside_guarded(state.board, state.board.ship("Daring"), *beside) == 0.0
+    # Once the hold is made and Roemer taken, sitting beside her gains nothing: the Hamburg is the quarry.
+    marks = {**state.board.marks, f"prize {KITE}": {"boarded": 1, "held": "Hamburg", "aboard": None}}
+    held = state.evolve(board=replace(state.board, marks=marks))
+    assert scenario_ai.alongside_guarded(held.board, held.board.ship("Dauntless"), *beside) == 0.0
 
 
 @pytest.mark.rule("SG-SCN-16", "SG-KITE-01")
