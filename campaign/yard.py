@@ -73,7 +73,7 @@ def _own_ship(ship_id: int, user: User) -> tuple[Captain, CampaignShip]:
     if found is None:
         raise PermissionDenied("That ship is not yours.")
     captain = _own_captain(found, user)
-    ship = CampaignShip.objects.select_for_update().select_related("campaign").get(pk=ship_id)
+    ship = CampaignShip.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=ship_id)
     if ship.captain_id != captain.pk:
         raise PermissionDenied("That ship is not yours.")
     if ship.status != ShipStatus.IN_PORT or ship.city != sel.PARHOON:
@@ -467,7 +467,14 @@ def voyage_end_experience(*, ship_id: int, voyage_key: str, prize: bool, losses:
         raise ValidationError({"voyage_key": "The check is made once a voyage: name the voyage."})
     if losses < 0:
         raise ValidationError({"losses": "Losses are counted in men, never below none."})
-    ship = CampaignShip.objects.select_for_update().select_related("campaign", "captain").get(pk=ship_id)
+    ship = (
+        CampaignShip.objects.select_for_update(of=("self",))
+        .select_related("campaign", "captain")
+        .filter(pk=ship_id)
+        .first()
+    )
+    if ship is None:
+        raise ValidationError({"ship_id": f"No ship {ship_id}."})
     earlier = VoyageExperience.objects.filter(ship=ship, voyage_key=voyage_key).first()
     if earlier is not None:
         if (earlier.prize, earlier.losses) != (prize, losses):

@@ -4,12 +4,14 @@ the first ship within the advance, refits, sales, repairs and the crew experienc
 from __future__ import annotations
 
 import math
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import connections, transaction
 
 from battles.rules.sky_galleons import catalog, design
 from battles.rules.sky_galleons.record import Criticals, ShipRecord, ship_record_from_class
@@ -103,26 +105,30 @@ def test_parhoon_builds_martian_galleys_and_kites_but_no_steam_ship_british_gun_
     for class_id in buildable:
         ship = catalog.ship_class(class_id)
         assert (ship.yard_type, ship.hull_material) == ("martian", "wood")
-        assert ship.propulsion is not None and ship.propulsion.type in ("screw_galley", "kite")
+        assert ship.propulsion is not None
+        assert ship.propulsion.type in ("screw_galley", "kite")
     # Martian-built but steam-driven and carrying Earth guns: the rater's yard clauses refuse them.
     for class_id in ("ranger", "mikasa"):
         clauses = {p.clause for p in quotes[class_id].problems}
         assert {"SGD-PROP-03", "SGD-ARMT-15"} <= clauses
     assert {p.clause for p in quotes["aphid"].problems} == {"SGC-START-02"}
-    assert "aphid" not in buildable and "intrepid" not in buildable
+    assert "aphid" not in buildable
+    assert "intrepid" not in buildable
 
 
 def test_a_catalog_class_keeps_its_published_figures_at_parhoon_despite_the_raters_mount_readings():
     # The Swiftwood breaks the stand-in mount table (SGD-ARMT-02), but she was built: DESIGN.md section 8.
     assert not design.rate_design(design.design_from_catalog(catalog.ship_class("swiftwood"))).ok
     quote = sel.class_quote("swiftwood")
-    assert quote.buildable and quote.price == catalog.ship_class("swiftwood").price
+    assert quote.buildable
+    assert quote.price == catalog.ship_class("swiftwood").price
 
 
 @pytest.mark.rule("SGC-START-05", "SGC-START-07")
 def test_a_design_quote_prices_parhoon_work_at_martian_yard_rates_with_protection_not_plate():
-    quote = sel.design_quote({k: v for k, v in GULL.items()})
-    assert quote["input_errors"] == [] and quote["parhoon"]["buildable"]
+    quote = sel.design_quote(GULL)
+    assert quote["input_errors"] == []
+    assert quote["parhoon"]["buildable"]
     bill = {c["component"]: c["pounds"] for c in quote["rating"]["components"]}
     assert bill["hull (wood, martian yard)"] == 5000 * 2
     assert bill["12 turncranks"] == 100 * 12
@@ -198,7 +204,8 @@ def test_a_ship_the_bank_cannot_pay_for_is_refused_with_the_balance(table):
     yard.ship_buy_class(captain_id=table["jack"].pk, user=table["alice"], class_id="sky_runner", name="Runner")
     with pytest.raises(ValidationError, match=r"£9,800 in the bank; £12,800 is asked"):
         yard.ship_buy_class(captain_id=table["jack"].pk, user=table["alice"], class_id="clearsight", name="Gull")
-    assert _balance(table) == 9_800 and CampaignShip.objects.count() == 1
+    assert _balance(table) == 9_800
+    assert CampaignShip.objects.count() == 1
 
 
 @pytest.mark.rule("SGC-START-04", "SGC-START-06")
@@ -218,12 +225,13 @@ def test_only_the_captains_own_player_buys_and_only_ashore_at_parhoon(table):
     )
     with pytest.raises(ValidationError, match="ashore at Parhoon"):
         yard.ship_buy_class(captain_id=table["jack"].pk, user=table["alice"], class_id="fleetfoot", name="Dart")
-    assert CampaignShip.objects.count() == 0 and _balance(table) == 30_000
+    assert CampaignShip.objects.count() == 0
+    assert _balance(table) == 30_000
 
 
 def test_two_ships_afloat_in_a_campaign_do_not_share_a_name(table):
     yard.ship_buy_class(captain_id=table["jack"].pk, user=table["alice"], class_id="fleetfoot", name="Dart")
-    with pytest.raises(ValidationError, match="(?i)already a ship called dart"):
+    with pytest.raises(ValidationError, match=r"(?i)already a ship called dart"):
         yard.ship_buy_class(captain_id=table["jack"].pk, user=table["alice"], class_id="fleetfoot", name=" dart ")
 
 
@@ -237,7 +245,8 @@ def test_a_design_is_commissioned_at_its_rated_price_with_the_engines_record_for
     record = ShipRecord.from_json(ship.record)
     assert (record.class_id, record.hull_size, record.armor, len(record.guns)) == (None, 2, 1, 2)
     assert ship.original_crew == record.men_alive == rating.crew.total
-    assert ship.design == rating.design.to_json() and ship.class_id == ""
+    assert ship.design == rating.design.to_json()
+    assert ship.class_id == ""
     assert ship.hull_price == 10_000
 
 
@@ -362,7 +371,8 @@ def test_the_repair_bill_prices_hull_hits_guns_criticals_and_new_men_line_by_lin
     # Two deckhands, two turncrank men and the destroyed gun's two gunners.
     assert (bill.line("recruits").quantity, bill.line("recruits").price) == (6, 6 * 5)
     assert bill.total == sum(line.price for line in bill.lines)
-    assert any("fire" in note for note in bill.cleared) and any("rudder" in note for note in bill.cleared)
+    assert any("fire" in note for note in bill.cleared)
+    assert any("rudder" in note for note in bill.cleared)
     with pytest.raises(KeyError):
         bill.line("gun:2")  # a jam is cleared free, not bought
 
@@ -394,9 +404,13 @@ def test_a_captain_short_of_money_chooses_what_to_repair_and_sails_damaged(table
 
     record = ShipRecord.from_json(ship.record)
     assert record.hull_hits == hits - 2
-    assert not record.guns[0].destroyed and record.guns[0].manned == 0  # mended, but no gunners bought
-    assert record.criticals.screw_mast_hits == 1 and record.criticals.jury_rigged  # still jury-rigged
-    assert record.fire == 0 and record.criticals.rudder_jam == 0 and not record.guns[1].jammed
+    assert not record.guns[0].destroyed
+    assert record.guns[0].manned == 0
+    assert record.criticals.screw_mast_hits == 1
+    assert record.criticals.jury_rigged
+    assert record.fire == 0
+    assert record.criticals.rudder_jam == 0
+    assert not record.guns[1].jammed
     assert {line.key for line in sel.repair_bill(ship).lines} == {"hull", "screw_mast", "recruits"}
     ship = yard.ship_repair(ship_id=ship.pk, user=table["alice"], lines=["screw_mast"], idempotency_key="k2")
     assert not ShipRecord.from_json(ship.record).criticals.jury_rigged  # the jury rig comes down
@@ -450,7 +464,8 @@ def test_parhoon_cannot_replace_the_british_guns_of_a_bought_prize(table):
     record = ShipRecord.from_json(ship.record)
     _damage(ship, guns=(replace(record.guns[0], destroyed=True), *record.guns[1:]))
     line = sel.repair_bill(ship).line("gun:1")
-    assert not line.available and "SGC-START-06" in line.why_not
+    assert not line.available
+    assert "SGC-START-06" in line.why_not
     assert sel.repair_bill(ship).total == 0
     with pytest.raises(ValidationError, match="British"):
         yard.ship_repair(ship_id=ship.pk, user=table["alice"], lines=["gun:1"], idempotency_key="k")
@@ -511,7 +526,8 @@ def test_back_with_a_prize_and_fewer_than_a_sixth_lost_the_crew_rises_without_a_
     assert ship.crew_quality == ShipRecord.from_json(ship.record).crew_quality == "trained"
     assert CampaignRoll.objects.count() == 0
     entry = ChronicleEntry.objects.get(kind=ChronicleKind.CREW_EXPERIENCE)
-    assert "Gull" in entry.text and "Trained" in entry.text
+    assert "Gull" in entry.text
+    assert "Trained" in entry.text
 
 
 @pytest.mark.rule("SGC-EXP-04", "SGC-EXP-05", "SGC-EXP-06", "SGC-EXP-12")
@@ -522,9 +538,12 @@ def test_back_with_a_prize_and_heavy_losses_the_rise_fails_on_a_low_roll(table, 
     check = yard.voyage_end_experience(ship_id=ship.pk, voyage_key="v", prize=True, losses=losses)
     ship.refresh_from_db()
     if fails_at >= 6:
-        assert check.roll is None and ship.crew_quality == "green"  # six sixths lost: it never rises
+        assert check.roll is None
+        assert ship.crew_quality == "green"
         return
-    assert check.roll is not None and "Gull" in check.roll.purpose and "voyage v" in check.roll.purpose
+    assert check.roll is not None
+    assert "Gull" in check.roll.purpose
+    assert "voyage v" in check.roll.purpose
     die = die_for(seed, check.roll.seq, 6)
     assert check.roll.result == die
     assert ship.crew_quality == ("trained" if die > fails_at else "green")
@@ -543,7 +562,8 @@ def test_no_check_is_needed_for_a_crack_crew_with_a_prize_a_green_one_without_or
     trained = _forty(table, "trained")
     check = yard.voyage_end_experience(ship_id=trained.pk, voyage_key="v", prize=False, losses=5)
     assert check.quality_after == "trained"
-    assert CampaignRoll.objects.count() == 0 and not ChronicleEntry.objects.filter(kind="crew_experience").exists()
+    assert CampaignRoll.objects.count() == 0
+    assert not ChronicleEntry.objects.filter(kind="crew_experience").exists()
 
 
 @pytest.mark.rule("SGC-EXP-10", "SGC-EXP-11")
@@ -561,9 +581,60 @@ def test_the_experience_check_is_made_once_a_voyage(table):
     ship = _forty(table, "green")
     first = yard.voyage_end_experience(ship_id=ship.pk, voyage_key="v1", prize=True, losses=7)
     again = yard.voyage_end_experience(ship_id=ship.pk, voyage_key="v1", prize=True, losses=7)
-    assert again.pk == first.pk and CampaignRoll.objects.count() == 1
+    assert again.pk == first.pk
+    assert CampaignRoll.objects.count() == 1
     with pytest.raises(ValidationError, match="prize=True, losses=7"):
         yard.voyage_end_experience(ship_id=ship.pk, voyage_key="v1", prize=False, losses=7)
     with transaction.atomic():
         yard.voyage_end_experience(ship_id=ship.pk, voyage_key="v2", prize=True, losses=0)
     assert VoyageExperience.objects.filter(ship=ship).count() == 2
+
+
+# --- races on PostgreSQL --------------------------------------------------------------------------------------
+
+
+def _race(work, count: int) -> list[str]:
+    start = threading.Barrier(count)
+
+    def run(i: int) -> str:
+        start.wait()
+        try:
+            work(i)
+            return "done"
+        except ValidationError as error:
+            return f"refused: {error}"
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        return list(pool.map(run, range(count)))
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.rule("SGC-MONEY-03")
+def test_repair_orders_racing_for_one_ship_pay_her_bill_once(table):
+    ship = _battered_clearsight(table)
+    bill = sel.repair_bill(ship)
+    before = _balance(table)
+
+    outcomes = _race(lambda i: yard.ship_repair(ship_id=ship.pk, user=table["alice"], idempotency_key=f"k{i}"), 8)
+
+    assert outcomes == ["done"] * 8
+    assert _balance(table) == before - bill.total
+    ship.refresh_from_db()
+    assert sel.repair_bill(ship).lines == ()
+    ledger.check(table["jack"])
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.rule("SGC-EXP-01")
+def test_experience_checks_racing_for_one_voyage_roll_once(table):
+    ship = _forty(table, "green")
+
+    outcomes = _race(lambda i: yard.voyage_end_experience(ship_id=ship.pk, voyage_key="v", prize=True, losses=13), 8)
+
+    assert outcomes == ["done"] * 8
+    assert VoyageExperience.objects.filter(ship=ship).count() == 1
+    assert CampaignRoll.objects.count() == 1
