@@ -482,3 +482,29 @@ class CampaignRoll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.purpose}: {self.result}"
+
+
+class VoyageExperience(models.Model):
+    """The crew experience check made for one ship at the end of one voyage (SGC-EXP-01..13): once per voyage,
+    whatever calls it twice, with the die it needed (None when the rule needs none)."""
+
+    ship = models.ForeignKey(CampaignShip, on_delete=models.CASCADE, related_name="experience_checks")
+    voyage_key = models.CharField(max_length=120)
+    prize = models.BooleanField()
+    losses = models.PositiveIntegerField()
+    threshold = models.PositiveIntegerField()
+    quality_before = models.CharField(max_length=10, choices=CrewQuality.choices)
+    quality_after = models.CharField(max_length=10, choices=CrewQuality.choices)
+    roll = models.ForeignKey(CampaignRoll, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    day = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["ship", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["ship", "voyage_key"], name="experience_once_per_ship_and_voyage"),
+            models.CheckConstraint(condition=~models.Q(voyage_key=""), name="experience_has_a_voyage_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ship} after voyage {self.voyage_key}: {self.quality_before} -> {self.quality_after}"
