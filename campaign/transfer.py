@@ -41,6 +41,7 @@ from campaign.models import (
     LedgerEntry,
     Membership,
     Notification,
+    VoyageExperience,
     WebhookDelivery,
 )
 
@@ -62,6 +63,7 @@ TABLES: list[tuple[str, type[models.Model], Scope]] = [
     ("audit_entry", AuditEntry, lambda c: AuditEntry.objects.filter(campaign=c)),
     ("chronicle_entry", ChronicleEntry, lambda c: ChronicleEntry.objects.filter(campaign=c)),
     ("campaign_roll", CampaignRoll, lambda c: CampaignRoll.objects.filter(campaign=c)),
+    ("voyage_experience", VoyageExperience, lambda c: VoyageExperience.objects.filter(ship__campaign=c)),
     ("battle", Battle, lambda c: Battle.objects.filter(campaign=c)),
     ("battle_side", BattleSide, lambda c: BattleSide.objects.filter(battle__campaign=c)),
     ("battle_ship", BattleShip, lambda c: BattleShip.objects.filter(battle__campaign=c)),

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from battles import services as battle_services
 from battles.models import Battle, BattleEvent, BattleMode
-from campaign import captains, dice, ledger
+from campaign import captains, dice, ledger, yard
 from campaign.models import (
     Auction,
     Bid,
@@ -42,6 +42,8 @@ def busy_campaign(django_capture_on_commit_callbacks):
     InvitationFactory(campaign=campaign, created_by=umpire)
     jack = captains.captain_found(campaign=campaign, user=alice, name="Jack")
     mary = captains.captain_found(campaign=campaign, user=bob, name="Mary")
+    gull = yard.ship_buy_class(captain_id=jack.pk, user=alice, class_id="clearsight", name="Gull")
+    yard.voyage_end_experience(ship_id=gull.pk, voyage_key="voyage-1", prize=True, losses=3)
     captains.captain_adjust_money(captain_id=mary.pk, umpire=umpire, amount=-1_500, reason="Dock fees")
     prize = CampaignShip.objects.create(
         campaign=campaign,
@@ -86,7 +88,8 @@ def test_an_imported_campaign_exports_to_the_same_document(busy_campaign):
     assert Battle.objects.filter(campaign=restored).count() == 1
     for captain in restored.captains.all():
         ledger.check(captain)
-    assert LedgerEntry.objects.filter(captain__campaign=restored).count() == 4
+    assert LedgerEntry.objects.filter(captain__campaign=restored).count() == 5
+    assert first["tables"]["voyage_experience"]
 
 
 def test_the_commands_write_and_read_the_document(busy_campaign, tmp_path):
@@ -107,3 +110,16 @@ def test_a_document_of_another_kind_or_version_is_refused():
         import_campaign({"format": "something else"})
     with pytest.raises(ImportRefused, match="version"):
         import_campaign({"format": FORMAT, "version": 99, "tables": {}})
+
+
+def test_every_campaign_model_is_in_the_document():
+    """A model added to the campaign or battle apps must be exported too, or left out here on purpose."""
+    from django.apps import apps
+
+    from campaign.transfer import TABLES
+
+    exported = {model for _, model, _ in TABLES}
+    not_campaign_data = {"ShipClass", "WeaponType"}  # reference tables, loaded from data files
+    for app in ("campaign", "battles"):
+        for model in apps.get_app_config(app).get_models():
+            assert model in exported or model.__name__ in not_campaign_data, f"{model.__name__} is not exported"
