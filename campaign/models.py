@@ -286,6 +286,7 @@ class EntryKind(models.TextChoices):
     ADVANCE = "advance", "Advance from the colonial administration"
     PRIZE_SHARE = "prize_share", "Share of a prize's sale"
     CARGO_SHARE = "cargo_share", "Share of a cargo's sale"
+    CARGO_SALE = "cargo_sale", "Cargo bought at auction, sold on"
     AUCTION_PURCHASE = "auction_purchase", "Bought at auction"
     ESCROW_HOLD = "escrow_hold", "Bid held in escrow"
     ESCROW_RELEASE = "escrow_release", "Bid released from escrow"
@@ -384,6 +385,9 @@ class BidStatus(models.TextChoices):
     HELD = "held", "Highest, held in escrow"
     OUTBID = "outbid", "Outbid, released"
     WON = "won", "Won"
+    # A sealed auction's bid that is not (or no longer) the highest: its money stays in escrow until the close,
+    # because releasing it early would tell the bidder he has been outbid.
+    SEALED = "sealed", "Sealed, held in escrow until the close"
 
 
 class Bid(models.Model):

@@ -139,6 +139,7 @@ TEMPLATES = [
 
 # --- Database -----------------------------------------------------------------------------------------
 
+
 def sqlite_database(path: Path) -> dict[str, Any]:
     """The embedded default: WAL so readers never block the writer, and IMMEDIATE transactions so two
     writers queue on the lock at BEGIN instead of failing mid-transaction with 'database is locked'."""
@@ -220,6 +221,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "battle-deadline-reminders": {
         "task": "battles.remind_deadlines",
         "schedule": float(env_int("BATTLE_REMINDER_SECONDS", 15 * 60)),
+    },
+    # Prize auctions whose deadline has passed are closed: the winner pays, or the crown buys (campaign.auctions).
+    "close-due-auctions": {
+        "task": "campaign.close_due_auctions",
+        "schedule": float(env_int("AUCTION_CLOSE_SECONDS", 60)),
     },
 }
 
