@@ -149,7 +149,8 @@ class DesignForm(forms.Form):
 
 
 class CommissionForm(forms.Form):
-    ship_name = forms.CharField(max_length=80, label="Her name")
+    # Not required on the page: the editor rates designs before she has a name; the service refuses a blank one.
+    ship_name = forms.CharField(max_length=80, required=False, label="Her name")
 
 
 class RefitForm(forms.Form):
