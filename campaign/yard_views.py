@@ -211,6 +211,10 @@ def ship_repair_view(request: HttpRequest, pk: int) -> HttpResponse:
     ship = captain_selectors.ship_for_user(user=_user(request), ship_id=pk)
     if "confirm" in request.POST:
         lines = request.POST.getlist("chosen")
+        if not lines:
+            # An empty list would be an order for nothing; the page never sends one.
+            messages.error(request, "Tick the repairs you want done.")
+            return redirect("ship_detail", pk=pk)
         try:
             yard.ship_repair(
                 ship_id=ship.pk,
