@@ -552,6 +552,7 @@ class SkyGalleons(BaseRuleset[Board]):
             }
             for side in board.side_order
         ]
+
     def board_view(self, state: BattleState[Board], side: str | None) -> JSON:
         """The board as ``side`` sees it: the enemy as seen across the sky (visibility.py)."""
         from battles.rules.sky_galleons import visibility  # visibility reads this module's kinds
@@ -3047,7 +3048,9 @@ class SkyGalleons(BaseRuleset[Board]):
                     "fate": CAPTURED if prize else fate,
                     "hull_hits": ship.hull_hits,
                     "hull_boxes": ship.hull_boxes,
-                    "crew_lost": board.crew_at_start[ship.name] - alive,
+                    # Men lost, never below none: men who joined her from elsewhere (a warband landing on
+                    # her, SG-HM-05) are no casualties given back (results.py keeps them as joined).
+                    "crew_lost": max(board.crew_at_start[ship.name] - alive, 0),
                     "captured_by": board.captured.get(ship.name),
                     "crew_at_start": board.crew_at_start[ship.name],
                     "fire": ship.fire,
