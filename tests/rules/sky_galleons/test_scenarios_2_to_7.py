@@ -986,9 +986,28 @@ def test_the_landing_party_is_ten_men_an_officer_and_every_surviving_marine_made
     leaderless = replace(danger, crew=replace(danger.crew, captain=0, officers=0))
     with pytest.raises(ValueError, match="no officer"):
         special_rules.landing_party_composition(leaderless, 10)
-    short = replace(hurt, crew=hurt.crew.with_count("deckhands", 2))
+    no_guns = replace(hurt, crew=hurt.crew.with_count("deckhands", 2), guns=())
     with pytest.raises(ValueError, match="seamen"):
-        special_rules.landing_party_composition(short, 10)
+        special_rules.landing_party_composition(no_guns, 10)
+
+
+@pytest.mark.rule("SG-SCN-37")
+def test_gun_crews_are_seamen_who_make_up_the_landing_party_and_go_back_to_their_guns():
+    danger = ship_record_from_class(DANGER, name="Danger")
+    short = replace(danger, crew=danger.crew.with_count("marines", 6).with_count("deckhands", 2))
+    party = special_rules.landing_party_composition(short, 10)
+    # Two deckhands, then a gunner of a light 3-pounder: the 4-inch guns and the machineguns stay manned.
+    light = next(g for g in short.guns if g.weapon_id == "3pdr_hrc")
+    assert party == {"officers": 1, "marines": 6, "deckhands": 2, f"gun:{light.id}": 1}
+    ashore = special_rules.drop_party(short, party)
+    assert ashore.gun(light.id).manned == 0
+    assert ashore.men_alive == short.men_alive - 10
+    back = special_rules.survivors_by_post(party, 10)
+    assert special_rules.pick_up_party(ashore, back) == short
+    wrecked = ashore.with_gun(replace(ashore.gun(light.id), destroyed=True))
+    aboard = special_rules.pick_up_party(wrecked, back)
+    assert aboard.gun(light.id).manned == 0  # no gun to go back to: he is a deckhand
+    assert aboard.crew.deckhands == 3
 
 
 def rescue_run(state: State, request: DecisionRequest) -> Any:
