@@ -2128,6 +2128,8 @@ class SkyGalleons(BaseRuleset[Board]):
             after, record, happened = flying.land(flown, ctx.board.ship(target))
             self._commit(ctx, {target: record}, happened)
             self._flyers(ctx, name, after)
+        else:  # come down on a landing party waiting for its ship (SG-SCN-40)
+            special_rules.overwhelm(ctx, flown.side, flown.position, flown.altitude, flown.men.men)
 
     def _fly_problem(self, state: BattleState[Board], name: str, choice: JSON) -> Rejection | None:
         party = flying.find(state.board.flyers, name)

@@ -19,7 +19,16 @@ from battles.engine import dice, hexgrid, resolver, simulate
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import close_action, combat, maps, scenario, special_rules, tactics, victory
+from battles.rules.sky_galleons import (
+    close_action,
+    combat,
+    flying,
+    maps,
+    scenario,
+    special_rules,
+    tactics,
+    victory,
+)
 from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
@@ -1046,6 +1055,70 @@ def test_the_landing_party_goes_ashore_comes_back_is_picked_up_and_carried_off_f
     assert state.board.out["Danger"] == "escaped"
     assert results(events)[0]["clauses"] == ["SG-SCN-41"]
     assert state.board.ship("Danger").men_alive == aboard - 10 + survivors.data["dice"][0]
+
+
+def warband_beside_the_party(state: State) -> tuple[list[int], str]:
+    """A shoulder hex next to the Danger's (at Medium, off the kraag top) for a warband, and its step back."""
+    board = state.board
+    landed_at = board.ship("Danger").position
+    assert landed_at is not None
+    top = maps.zone(board.terrain, "fortress")
+    for facing in range(6):
+        there = hexgrid.neighbour(landed_at, facing)
+        if board.terrain.on_map(there) and there not in top and board.terrain.ground(there) == "M":
+            back = flying.directions()[(facing + 3) % 6]
+            return list(hexgrid.to_odd_q(there)), back
+    raise AssertionError("no shoulder hex next to the Danger")
+
+
+@pytest.mark.rule("SG-SCN-40", "SG-SCN-41")
+def test_a_warband_that_comes_down_on_the_returned_party_overwhelms_it_and_the_martians_win():
+    seed = b"the great raid 2"  # as the rescue above: the party comes back on the second roll
+    data = raid()
+    spot, step = warband_beside_the_party(begin(data, seed))
+    data["sides"][1] |= {"high_martian": True, "boarding_quality": "trained"}
+    data["sides"][1]["flying_parties"] = [{"name": "Warband", "men": 10, "position": spot, "landed": True}]
+    state = begin(data, seed)
+    moves: list[int] = []
+
+    def wait_then_swoop(state: State, request: DecisionRequest) -> Any:
+        if request.kind == flying.FLY:
+            if special_rules.party_state(state.board, "british")["state"] != "back":
+                return []  # a warband in the hex while the party is in the dungeon finds nobody
+            moves.append(state.turn)
+            return [step]
+        return still("british")(state, request)
+
+    state, events, _ = drive(state, wait_then_swoop, seed)
+    party_marks = [e for e in events if e.kind == "mark" and e.data["key"] == "landing party british"]
+    assert [e.data["value"]["state"] for e in party_marks] == ["away", "back", "lost"]
+    lost = party_marks[-1]
+    assert lost.data["clauses"] == ["SG-SCN-40"]
+    assert lost.turn == moves[0]  # on its first move onto them: before the Danger's complete turn is up
+    assert state.winner == "martians"
+    assert results(events)[0]["reason"] == "the landing party is overwhelmed"
+
+
+@pytest.mark.rule("SG-SCN-40")
+def test_a_warband_over_the_party_but_not_down_on_it_overwhelms_nobody():
+    seed = b"the great raid 2"
+    data = raid()
+    spot, step = warband_beside_the_party(begin(data, seed))
+    data["sides"][1] |= {"high_martian": True, "boarding_quality": "trained"}
+    data["sides"][1]["flying_parties"] = [{"name": "Warband", "men": 10, "position": spot, "altitude": "H"}]
+    state = begin(data, seed)
+
+    def hover(state: State, request: DecisionRequest) -> Any:
+        if request.kind == flying.FLY:
+            party = flying.find(state.board.flyers, "Warband")
+            assert party is not None
+            return [step] if party.position != state.board.ship("Danger").position else []  # stays a level up
+        return rescue_run(state, request)
+
+    state, events, _ = drive(state, hover, seed)
+    marks = [e.data["value"]["state"] for e in events if e.kind == "mark" and e.data["key"] == "landing party british"]
+    assert "lost" not in marks
+    assert state.winner == "british"
 
 
 @pytest.mark.rule("SG-SCN-41")
