@@ -1066,7 +1066,7 @@ class SkyGalleons(BaseRuleset[Board]):
         self._next_phase(ctx, 1)
 
     def _next_phase(self, ctx: Context[Board], phase_no: int) -> None:
-        while phase_no <= len(ctx.board.order) and not ctx.board.fighting(ctx.board.order[phase_no - 1]):
+        while phase_no <= len(ctx.board.order) and not self._moves_at_all(ctx, ctx.board.order[phase_no - 1]):
             phase_no += 1  # a side with nothing left in the fight has no movement phase
         if phase_no > len(ctx.board.order):
             self._begin_turn(ctx)
@@ -1074,6 +1074,13 @@ class SkyGalleons(BaseRuleset[Board]):
         side = ctx.board.order[phase_no - 1]
         ctx.begin_phase(f"movement {phase_no}: {side}")
         self._stage(ctx, PHASE_START, phase_no=phase_no)
+
+    def _moves_at_all(self, ctx: Context[Board], side: str) -> bool:
+        """The side has a movement phase: a ship in the fight, or a flying party in the air, which flies on
+        when its side's ships are gone where the battle goes on without them (SG-HM-03: a party moves as it
+        will, with no word of its ship; the Great Raid's warbands hold the kraag, SG-SCN-40)."""
+        advanced = bool(ctx.option("advanced"))
+        return bool(ctx.board.fighting(side)) or (advanced and bool(flying.in_the_air(ctx.board.flyers, side)))
 
     def _phase_start(self, ctx: Context[Board]) -> None:
         side = ctx.board.moving

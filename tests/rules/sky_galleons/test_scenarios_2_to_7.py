@@ -1121,6 +1121,30 @@ def test_a_warband_over_the_party_but_not_down_on_it_overwhelms_nobody():
     assert state.winner == "british"
 
 
+@pytest.mark.rule("SG-HM-03", "SG-SCN-40")
+def test_warbands_fly_on_when_their_galleys_are_gone_and_the_raid_goes_on():
+    seed = b"the great raid 2"
+    data = raid()
+    spot, step = warband_beside_the_party(begin(data, seed))
+    data["sides"][1] |= {"high_martian": True, "boarding_quality": "trained"}
+    data["sides"][1]["flying_parties"] = [{"name": "Warband", "men": 10, "position": spot, "landed": True}]
+    struck = still("british", {"martians": {"strike": ["Small Bird"]}})
+    flown: list[int] = []
+
+    def swoop(state: State, request: DecisionRequest) -> Any:
+        if request.kind == flying.FLY:
+            flown.append(state.turn)
+            return [step] if special_rules.party_state(state.board, "british")["state"] == "back" else []
+        return struck(state, request)
+
+    state, events, _ = drive(begin(data, seed), swoop, seed)
+    gone = next(e for e in events if e.kind == "out" and e.data["ship"] == "Small Bird")
+    assert not state.board.fighting("martians")
+    assert [t for t in flown if t > gone.turn]  # the warband still has its movement phase
+    assert state.winner == "martians"
+    assert results(events)[0]["reason"] == "the landing party is overwhelmed"
+
+
 @pytest.mark.rule("SG-SCN-41")
 def test_the_martians_win_if_the_party_never_gets_home():
     seed = b"no rescue"
