@@ -2136,7 +2136,7 @@ class SkyGalleons(BaseRuleset[Board]):
             self._commit(ctx, {target: record}, happened)
             self._flyers(ctx, name, after)
         else:  # come down on a landing party waiting for its ship (SG-SCN-40)
-            special_rules.overwhelm(ctx, flown.side, flown.position, flown.altitude, flown.men.men)
+            special_rules.overwhelm(ctx, flown.side, flown.position, flown.altitude)
 
     def _fly_problem(self, state: BattleState[Board], name: str, choice: JSON) -> Rejection | None:
         party = flying.find(state.board.flyers, name)

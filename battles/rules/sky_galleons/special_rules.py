@@ -741,19 +741,23 @@ def _landing_party_turn(ctx: Context[Board], rule: Mapping[str, JSON], turn: int
                 mark(ctx, stay_key(record.name), stay, f"{record.name} is landed beside the fortress", ["SG-SCN-38"])
 
 
-def overwhelm(ctx: Context[Board], side: str, hex_: Hex, altitude: str, men: int) -> None:
+def overwhelm(ctx: Context[Board], side: str, hex_: Hex, altitude: str) -> None:
     """A flying party of ``side`` has ended its move at ``hex_`` and ``altitude`` (SG-SCN-40): an enemy landing
-    party back and waiting there is overwhelmed, once the flyers have come down on it (the hex at the land's
-    height: it waits on the ground) with any men. The text says no more; a reading: no fight is rolled, the
-    survivors (six at most, worn by the dungeon) are lost to ten High Martians or more."""
+    party back and waiting there is overwhelmed once the flyers come down on it (the hex at the land's
+    height: it waits on the ground) and outnumber it, the side's parties landed there counted together. The
+    text says no more; the reading: overwhelming is outnumbering, and no fight is rolled."""
+    ground = ctx.board.terrain.ground(hex_)
+    if altitude != ground:
+        return
+    flyers = [p for p in ctx.board.flyers if p.side == side and p.aboard is None]
+    men = sum(p.men.men for p in flyers if p.position == hex_ and p.altitude == ground)
     for rule in rules(ctx.board, "landing_party"):
         owner = str(rule["side"])
         state = party_state(ctx.board, owner)
-        if owner == side or state["state"] != "back" or men <= 0:
+        if owner == side or state["state"] != "back" or state.get("hex") != hex_.to_json():
             continue
-        if state.get("hex") != hex_.to_json() or altitude != ctx.board.terrain.ground(hex_):
-            continue
-        mark(ctx, party_key(owner), {**state, "state": "lost"}, "the landing party is overwhelmed", ["SG-SCN-40"])
+        if men > read_int(state["men"]):
+            mark(ctx, party_key(owner), {**state, "state": "lost"}, "the landing party is overwhelmed", ["SG-SCN-40"])
 
 
 def _faces(what: str) -> dice_.Judge:

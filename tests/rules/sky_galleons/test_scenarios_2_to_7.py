@@ -1121,6 +1121,33 @@ def test_a_warband_over_the_party_but_not_down_on_it_overwhelms_nobody():
     assert state.winner == "british"
 
 
+@pytest.mark.rule("SG-SCN-40")
+def test_a_flyer_who_does_not_outnumber_the_survivors_overwhelms_nobody():
+    seed = b"the great raid 2"
+    data = raid()
+    spot, step = warband_beside_the_party(begin(data, seed))
+    data["sides"][1] |= {"high_martian": True, "boarding_quality": "trained"}
+    data["sides"][1]["flying_parties"] = [{"name": "Scout", "men": 1, "position": spot, "landed": True}]
+    landed: list[int] = []
+
+    def one_man_swoop(state: State, request: DecisionRequest) -> Any:
+        if request.kind == flying.FLY:
+            if special_rules.party_state(state.board, "british")["state"] != "back":
+                return []
+            landed.append(state.turn)
+            return [step]  # down on the party's hex (the Danger's), at the land's height
+        return rescue_run(state, request)
+
+    state, events, _ = drive(begin(data, seed), one_man_swoop, seed)
+    party_marks = [e for e in events if e.kind == "mark" and e.data["key"] == "landing party british"]
+    assert [e.data["value"]["state"] for e in party_marks] == ["away", "back", "rescued"]
+    assert landed == [party_marks[1].turn]  # he came down among them, one man against one survivor or more
+    scout = flying.find(state.board.flyers, "Scout")
+    assert scout is not None
+    assert scout.position.to_json() == party_marks[1].data["value"]["hex"]
+    assert state.winner == "british"
+
+
 @pytest.mark.rule("SG-HM-03", "SG-SCN-40")
 def test_warbands_fly_on_when_their_galleys_are_gone_and_the_raid_goes_on():
     seed = b"the great raid 2"
