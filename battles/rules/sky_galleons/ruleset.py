@@ -45,6 +45,7 @@ from battles.rules.sky_galleons import (
     portable_guns,
     prizes,
     scenario,
+    scenario_ai,
     setup_rules,
     sightlines,
     signals,
@@ -2912,6 +2913,9 @@ class SkyGalleons(BaseRuleset[Board]):
         prefixes: list[list[str]] = [[], [movement.CLIMB], [movement.DESCEND], [movement.DESCEND, movement.DESCEND]]
         if record.is_steam:
             prefixes += [[movement.POWER_PORT], [movement.POWER_STARBOARD]]
+            if scenario_ai.careful(state.board, record.side):  # climb and turn about in one move (SG-MOV-04)
+                for turn in (movement.POWER_PORT, movement.POWER_STARBOARD):
+                    prefixes += [[movement.CLIMB, turn], [turn, movement.CLIMB], [movement.CLIMB, turn, turn]]
         if record.is_kite:  # free altitude, one level; a tack to cross the wind (SG-KITE-07/08)
             prefixes = [[], [movement.CLIMB], [movement.DESCEND], [movement.TACK_PORT], [movement.TACK_STARBOARD]]
         found: list[tuple[list[str], list[movement.Step]]] = []
