@@ -1507,10 +1507,11 @@ def garrison_flight(
                 if isinstance(option, dict) and option.get("board") == prey.name:
                     return option
 
-    def homeward(option: JSON) -> tuple[int, int, str]:
+    def homeward(option: JSON) -> tuple[int, int, int, str]:
         end, altitude = reach(option)
         off = min(hexgrid.distance(end, h) for h in held)
-        return off, abs(level(altitude) - level(terrain.ground(end))), str(option)
+        steps, _ = flying.flight_parts(option)
+        return off, abs(level(altitude) - level(terrain.ground(end))), len(steps), str(option)  # at its post, stays
 
     return min(plain, key=homeward)
 

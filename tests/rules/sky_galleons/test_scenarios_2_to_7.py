@@ -25,6 +25,7 @@ from battles.rules.sky_galleons import (
     flying,
     maps,
     scenario,
+    scenario_ai,
     special_rules,
     tactics,
     victory,
@@ -1170,6 +1171,39 @@ def test_warbands_fly_on_when_their_galleys_are_gone_and_the_raid_goes_on():
     assert [t for t in flown if t > gone.turn]  # the warband still has its movement phase
     assert state.winner == "martians"
     assert results(events)[0]["reason"] == "the landing party is overwhelmed"
+
+
+@pytest.mark.rule("SG-SCN-40", "SG-HM-03")
+def test_the_ai_garrison_holds_the_kraag_top_then_comes_down_on_the_returned_party():
+    seed = b"the great raid 2"
+    data = raid()
+    board = begin(data, seed).board
+    top = maps.zone(board.terrain, "fortress")
+    landed_at = board.ship("Danger").position
+    assert landed_at is not None
+    post = next(h for h in sorted(top, key=lambda h: h.to_json()) if hexgrid.distance(h, landed_at) == 1)
+    data["sides"][1] |= {"high_martian": True, "boarding_quality": "trained", "ai": {"garrison": "fortress"}}
+    warband = {"name": "Warband", "men": 10, "position": list(hexgrid.to_odd_q(post)), "landed": True}
+    data["sides"][1]["flying_parties"] = [warband]
+    captain = tactics.Captain(seed)
+    posts: list[tuple[str, hexgrid.Hex]] = []
+
+    def garrison(state: State, request: DecisionRequest) -> Any:
+        if request.side == "martians":
+            party = flying.find(state.board.flyers, "Warband")
+            if party is not None:
+                posts.append((special_rules.party_state(state.board, "british")["state"], party.position))
+            return captain.choose(RS, state, request)
+        return still("british")(state, request)
+
+    state, events, _ = drive(begin(data, seed), garrison, seed)
+    # While the party is in the dungeon the warband keeps to the kraag: no flight to its galley far off.
+    reach = scenario_ai.GARRISON_REACH
+    assert all(min(hexgrid.distance(at, h) for h in top) <= reach for _, at in posts)
+    assert any(party_state == "back" for party_state, _ in posts)
+    marks = [e.data["value"]["state"] for e in events if e.kind == "mark" and e.data["key"] == "landing party british"]
+    assert marks == ["away", "back", "lost"]
+    assert state.winner == "martians"
 
 
 @pytest.mark.rule("SG-SCN-41")
