@@ -600,22 +600,7 @@ def threat(view: Sight, at: Spot) -> float:
         for foe in view.foes
         if not (careful and foe.emplacement == ordnance_play.BATTERY)
     )
-    return total + (battery_fire(view, at) + boarding_threat(view, at) if careful else 0.0)
-
-
-BOARDED = 10.0  # ending where the enemy's flyers can come aboard in a number that takes her: the ship lost
-
-
-def boarding_threat(view: Sight, at: Spot) -> float:
-    """The enemy's flying parties that could end their next move in her hex at her altitude (SG-HM-03..05) and
-    together outweigh her defenders (as flight_prey weighs them): she would be boarded and taken."""
-    flyers = [
-        p
-        for p in flying.in_the_air(view.board.flyers)
-        if p.side != view.ship.side and p.men.men and reachable(p.position, p.altitude, at.hex, at.altitude)
-    ]
-    worth = sum(flyers_worth(p) for p in flyers)
-    return BOARDED if flyers and worth >= BOARD_EDGE * defenders_worth(view.ship) else 0.0
+    return total + (battery_fire(view, at) if careful else 0.0)
 
 
 def battery_fire(view: Sight, at: Spot) -> float:
