@@ -45,6 +45,7 @@ from battles.rules.sky_galleons import (
     portable_guns,
     prizes,
     scenario,
+    scenario_ai,
     setup_rules,
     sightlines,
     signals,
@@ -552,6 +553,7 @@ class SkyGalleons(BaseRuleset[Board]):
             }
             for side in board.side_order
         ]
+
     def board_view(self, state: BattleState[Board], side: str | None) -> JSON:
         """The board as ``side`` sees it: the enemy as seen across the sky (visibility.py)."""
         from battles.rules.sky_galleons import visibility  # visibility reads this module's kinds
@@ -1065,7 +1067,7 @@ class SkyGalleons(BaseRuleset[Board]):
         self._next_phase(ctx, 1)
 
     def _next_phase(self, ctx: Context[Board], phase_no: int) -> None:
-        while phase_no <= len(ctx.board.order) and not ctx.board.fighting(ctx.board.order[phase_no - 1]):
+        while phase_no <= len(ctx.board.order) and not self._moves_at_all(ctx, ctx.board.order[phase_no - 1]):
             phase_no += 1  # a side with nothing left in the fight has no movement phase
         if phase_no > len(ctx.board.order):
             self._begin_turn(ctx)
@@ -1073,6 +1075,13 @@ class SkyGalleons(BaseRuleset[Board]):
         side = ctx.board.order[phase_no - 1]
         ctx.begin_phase(f"movement {phase_no}: {side}")
         self._stage(ctx, PHASE_START, phase_no=phase_no)
+
+    def _moves_at_all(self, ctx: Context[Board], side: str) -> bool:
+        """The side has a movement phase: a ship in the fight, or a flying party in the air, which flies on
+        when its side's ships are gone where the battle goes on without them (SG-HM-03: a party moves as it
+        will, with no word of its ship; the Great Raid's warbands hold the kraag, SG-SCN-40)."""
+        advanced = bool(ctx.option("advanced"))
+        return bool(ctx.board.fighting(side)) or (advanced and bool(flying.in_the_air(ctx.board.flyers, side)))
 
     def _phase_start(self, ctx: Context[Board]) -> None:
         side = ctx.board.moving
@@ -2127,6 +2136,8 @@ class SkyGalleons(BaseRuleset[Board]):
             after, record, happened = flying.land(flown, ctx.board.ship(target))
             self._commit(ctx, {target: record}, happened)
             self._flyers(ctx, name, after)
+        else:  # come down on a landing party waiting for its ship (SG-SCN-40)
+            special_rules.overwhelm(ctx, flown.side, flown.position, flown.altitude)
 
     def _fly_problem(self, state: BattleState[Board], name: str, choice: JSON) -> Rejection | None:
         party = flying.find(state.board.flyers, name)
@@ -2902,6 +2913,9 @@ class SkyGalleons(BaseRuleset[Board]):
         prefixes: list[list[str]] = [[], [movement.CLIMB], [movement.DESCEND], [movement.DESCEND, movement.DESCEND]]
         if record.is_steam:
             prefixes += [[movement.POWER_PORT], [movement.POWER_STARBOARD]]
+            if scenario_ai.careful(state.board, record.side):  # climb and turn about in one move (SG-MOV-04)
+                for turn in (movement.POWER_PORT, movement.POWER_STARBOARD):
+                    prefixes += [[movement.CLIMB, turn], [turn, movement.CLIMB], [movement.CLIMB, turn, turn]]
         if record.is_kite:  # free altitude, one level; a tack to cross the wind (SG-KITE-07/08)
             prefixes = [[], [movement.CLIMB], [movement.DESCEND], [movement.TACK_PORT], [movement.TACK_STARBOARD]]
         found: list[tuple[list[str], list[movement.Step]]] = []
@@ -3047,7 +3061,9 @@ class SkyGalleons(BaseRuleset[Board]):
                     "fate": CAPTURED if prize else fate,
                     "hull_hits": ship.hull_hits,
                     "hull_boxes": ship.hull_boxes,
-                    "crew_lost": board.crew_at_start[ship.name] - alive,
+                    # Men lost, never below none: men who joined her from elsewhere (a warband landing on
+                    # her, SG-HM-05) are no casualties given back (results.py keeps them as joined).
+                    "crew_lost": max(board.crew_at_start[ship.name] - alive, 0),
                     "captured_by": board.captured.get(ship.name),
                     "crew_at_start": board.crew_at_start[ship.name],
                     "fire": ship.fire,

@@ -22,6 +22,17 @@ Hints a side's ``ai`` object may give, besides tactics' tuning numbers:
   already, when a ship's boarders outweigh his defenders (his men across leave him weak; a ship alongside
   him is in her hex at her height, so the hold is disputed too).
 
+* ``"garrison": zone``: the side's flying parties hold that zone (the Great Raid's warbands, the kraag top):
+  they fly to no ship of their own and chase nobody, board only an enemy that comes within
+  ``GARRISON_REACH`` hexes of the zone, come down on an enemy landing party waiting to be picked up there
+  (SG-SCN-40), and otherwise sit landed on the zone.
+* ``"careful": true``: the side's captains avoid blunders the shared AI makes (kept behind this hint so the
+  other scenarios play as they always have): they weigh the ground batteries' high-angle fire (SG-GB-02)
+  wherever they move, not only when bombarding; fire at no battery whose guns are all unmanned (a battery
+  without gunners cannot fire back, and a hull hit on it does nothing, SG-GB-03); grapple no ship where the
+  grapple would hold them both too low over the land (a grappled pair drops together, SG-GRAP-09/10); and
+  their steam ships may climb and power turn in one move (SG-MOV-04).
+
 A side whose ships may leave only by one edge (special_rules ``exit_edge``) runs for that edge. If that is
 the edge opposite the one it enters by and it has a kite to get away, it enters where the run across the
 map is downwind (the wind is known before the set-up), its kite facing as near downwind as she may. A side
@@ -58,8 +69,41 @@ GUARD_ALONGSIDE = 6.0
 OVER_WATCHED_ZONE = 1.5  # ending a move over the zone the enemy's reinforcements watch: a turn that brings none
 
 
+GARRISON_REACH = 1  # hexes from the zone held: a ship beside the kraag top, where a party lands, and no further
+STAND_OFF = 8  # hexes from the landing party's hex: out of the batteries' reach, two moves from the pick-up
+
+
 def hints(board: Board, side: str) -> Mapping[str, JSON]:
     return board.ai.get(side, {})
+
+
+def careful(board: Board, side: str) -> bool:
+    """``"careful": true``: the side's captains avoid the shared AI's known blunders (see the module's hints)."""
+    return bool(hints(board, side).get("careful"))
+
+
+def garrison(board: Board, side: str) -> frozenset[Hex]:
+    """The zone the side's flying parties hold (``"garrison"``), or none."""
+    name = hints(board, side).get("garrison")
+    return maps.zone(board.terrain, name) if isinstance(name, str) else frozenset()
+
+
+def party_ashore(board: Board, side: str) -> bool:
+    """The side's landing party is in the dungeon or back and waiting to be picked up (SG-SCN-38..40)."""
+    return any(
+        rule["side"] == side and special_rules.party_state(board, side)["state"] in ("away", "back")
+        for rule in special_rules.rules(board, "landing_party")
+    )
+
+
+def party_to_overwhelm(board: Board, side: str) -> Hex | None:
+    """The hex where an enemy landing party is back and waiting to be picked up (SG-SCN-40), if any."""
+    for rule in special_rules.rules(board, "landing_party"):
+        state = special_rules.party_state(board, str(rule["side"]))
+        there = state.get("hex")
+        if rule["side"] != side and state["state"] == "back" and isinstance(there, list):
+            return Hex.from_json(there)
+    return None
 
 
 def prize(board: Board, side: str) -> str | None:
@@ -340,8 +384,19 @@ def landing_goal(board: Board, record: ShipRecord) -> Hex | None:
     state = special_rules.party_state(board, record.side)
     if state["state"] in ("away", "back"):
         there = state.get("hex")
+        if not isinstance(there, list):
+            return None
+        party_at = Hex.from_json(there)
+        if careful(board, record.side):
+            # Nobody waits under the batteries while the party is in the dungeon (stand_off); once it is back,
+            # the nearest ship fetches it and the other keeps clear of her hex.
+            if state["state"] == "away":
+                return None
+            ships = [s for s in special_rules.party_ships(board, rule) if s.position is not None]
+            nearest = min(ships, key=lambda s: (hexgrid.distance(s.position, party_at), s.name))  # type: ignore[arg-type]
+            return party_at if nearest.name == record.name else None
         waits = state["state"] == "back" or state.get("ship") == record.name
-        return Hex.from_json(there) if waits and isinstance(there, list) else None
+        return party_at if waits else None
     if state["state"] != "aboard":
         return None
     able = [s for s in special_rules.party_ships(board, rule) if _can_land_party(s, int(str(rule["men"])))]
@@ -353,6 +408,18 @@ def landing_goal(board: Board, record: ShipRecord) -> Hex | None:
     if not beside:
         return None
     return min(beside, key=lambda h: (hexgrid.distance(record.position, h), h.to_json()))  # type: ignore[arg-type]
+
+
+def stand_off(board: Board, record: ShipRecord) -> Hex | None:
+    """While the landing party is in the dungeon, the hex a careful side's ship keeps within ``STAND_OFF``
+    hexes of, out of the batteries' reach, to be back soon after the party reappears (SG-SCN-39); None
+    otherwise."""
+    rule = _landing_rule(board, record.side)
+    if rule is None or not careful(board, record.side) or record not in special_rules.party_ships(board, rule):
+        return None
+    state = special_rules.party_state(board, record.side)
+    there = state.get("hex")
+    return Hex.from_json(there) if state["state"] == "away" and isinstance(there, list) else None
 
 
 def _can_land_party(record: ShipRecord, men: int) -> bool:

@@ -50,6 +50,7 @@ from battles.rules.sky_galleons import catalog, maps, movement, setup_rules
 from battles.rules.sky_galleons.movement import Allowance, Terrain
 from battles.rules.sky_galleons.record import (
     Criticals,
+    Gun,
     ShipRecord,
     altitude_levels,
     marine_arms_known,
@@ -504,8 +505,10 @@ def stay_key(name: str) -> str:
 
 def landing_party_composition(record: ShipRecord, men: int) -> dict[str, int]:
     """The landing party a ship sends (SG-SCN-37): ``men`` men in all, one officer (a marine officer, else
-    an officer of the ship, else the captain), every surviving marine, and seamen (deckhands) to make up
-    the number. Raises ValueError if the ship cannot make it up."""
+    an officer of the ship, else the captain), every surviving marine, and seamen to make up the number:
+    deckhands first (SG-CREW-16), then gun crews (seamen too: the text's seamen are any men but officers
+    and marines), the lightest guns' first so that her heaviest stay manned; a gunner's post is ``gun:<id>``.
+    Raises ValueError if the ship cannot make it up."""
     crew = record.crew
     party: dict[str, int] = {}
     if crew.marine_officers:
@@ -521,26 +524,47 @@ def landing_party_composition(record: ShipRecord, men: int) -> dict[str, int]:
     seamen = men - sum(party.values())
     if seamen < 0:
         raise ValueError(f"{record.name}'s {crew.marines} marines and an officer are more than {men} men")
-    if seamen > crew.deckhands:
-        raise ValueError(f"{record.name} has {crew.deckhands} seamen; the party needs {seamen} more men")
-    if seamen:
-        party["deckhands"] = seamen
+    gunners = [(f"{GUN_POST}{gun.id}", gun.manned) for gun in _lightest_first(record) if gun.manned]
+    if seamen > crew.deckhands + sum(manned for _, manned in gunners):
+        raise ValueError(f"{record.name} has too few seamen: the party needs {seamen} more men")
+    for post, manned in [("deckhands", crew.deckhands), *gunners]:
+        taken = min(manned, seamen)
+        if taken:
+            party[post] = taken
+            seamen -= taken
     return party
+
+
+GUN_POST = "gun:"
+
+
+def _lightest_first(record: ShipRecord) -> list[Gun]:
+    """The guns whose crews go first: the lightest by damage value; machineguns (no damage value) last, as
+    only small arms may fire at flying parties (SG-HM-06)."""
+    return sorted(record.guns, key=lambda gun: (gun.damage_value is None, gun.damage_value or 0, gun.crew, gun.id))
+
+
+def _with_men(record: ShipRecord, post: str, men: int) -> ShipRecord:
+    """``men`` more (or fewer) men at ``post``: a crew box or a gun's crew (``gun:<id>``)."""
+    if post.startswith(GUN_POST):
+        gun = record.gun(post[len(GUN_POST) :])
+        return record.with_gun(replace(gun, manned=gun.manned + men))
+    return replace(record, crew=record.crew.with_count(post, record.crew.count(post) + men))
 
 
 def drop_party(record: ShipRecord, party: Mapping[str, int]) -> ShipRecord:
     """The men go ashore: their posts are empty until they come back."""
-    crew = record.crew
     for post, men in party.items():
-        crew = crew.with_count(post, crew.count(post) - men)
-    return replace(record, crew=crew)
+        record = _with_men(record, post, -men)
+    return record
 
 
 def survivors_by_post(party: Mapping[str, int], survivors: int) -> dict[str, int]:
     """Who comes back (a reading: the officer if anyone does, then the marines, then the seamen)."""
     back: dict[str, int] = {}
     left = survivors
-    for post in ("marine_officers", "officers", "captain", "marines", "deckhands"):
+    gunners = sorted(post for post in party if post.startswith(GUN_POST))
+    for post in ("marine_officers", "officers", "captain", "marines", "deckhands", *gunners):
         men = min(party.get(post, 0), left)
         if men:
             back[post] = men
@@ -549,11 +573,16 @@ def survivors_by_post(party: Mapping[str, int], survivors: int) -> dict[str, int
 
 
 def pick_up_party(record: ShipRecord, back: Mapping[str, int]) -> ShipRecord:
-    """The survivors come aboard the ship that picks them up, to the posts they left (SG-SCN-40)."""
-    crew = record.crew
+    """The survivors come aboard the ship that picks them up, to the posts they left (SG-SCN-40); a gunner
+    whose gun is gone, or has no empty circle, is a deckhand."""
     for post, men in back.items():
-        crew = crew.with_count(post, crew.count(post) + men)
-    return replace(record, crew=crew)
+        if post.startswith(GUN_POST):
+            gun = record.gun(post[len(GUN_POST) :])
+            to_gun = 0 if gun.destroyed else min(men, gun.crew - gun.manned)
+            record = _with_men(_with_men(record, post, to_gun), "deckhands", men - to_gun)
+        else:
+            record = _with_men(record, post, men)
+    return record
 
 
 def ashore(board: Board, ship: str) -> dict[str, int]:
@@ -710,6 +739,25 @@ def _landing_party_turn(ctx: Context[Board], rule: Mapping[str, JSON], turn: int
             stay: JSON = {"turn": turn, "hex": list[JSON](record.position.to_json())}
             if ctx.board.marks.get(stay_key(record.name)) != stay:
                 mark(ctx, stay_key(record.name), stay, f"{record.name} is landed beside the fortress", ["SG-SCN-38"])
+
+
+def overwhelm(ctx: Context[Board], side: str, hex_: Hex, altitude: str) -> None:
+    """A flying party of ``side`` has ended its move at ``hex_`` and ``altitude`` (SG-SCN-40): an enemy landing
+    party back and waiting there is overwhelmed once the flyers come down on it (the hex at the land's
+    height: it waits on the ground) and outnumber it, the side's parties landed there counted together. The
+    text says no more; the reading: overwhelming is outnumbering, and no fight is rolled."""
+    ground = ctx.board.terrain.ground(hex_)
+    if altitude != ground:
+        return
+    flyers = [p for p in ctx.board.flyers if p.side == side and p.aboard is None]
+    men = sum(p.men.men for p in flyers if p.position == hex_ and p.altitude == ground)
+    for rule in rules(ctx.board, "landing_party"):
+        owner = str(rule["side"])
+        state = party_state(ctx.board, owner)
+        if owner == side or state["state"] != "back" or state.get("hex") != hex_.to_json():
+            continue
+        if men > read_int(state["men"]):
+            mark(ctx, party_key(owner), {**state, "state": "lost"}, "the landing party is overwhelmed", ["SG-SCN-40"])
 
 
 def _faces(what: str) -> dice_.Judge:

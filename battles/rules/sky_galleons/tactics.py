@@ -182,7 +182,8 @@ class Captain:
         attack = leap_move(rs, state, record, traced) or attack_move(rs, state, record, traced)
         if attack is not None:
             return attack
-        scored = score_moves(rs, state, record, traced)
+        near = scenario_ai.stand_off(state.board, record)  # SG-SCN-39: the party is in the dungeon
+        scored = score_moves(rs, state, record, traced, near)
         scored = ordnance_play.ai_adjust_moves(rs, state, record, traced, scored)  # mines avoided, drops made
         if not scored:
             return request.default
@@ -559,9 +560,14 @@ def path_of(view: Sight, steps: Sequence[movement.Step]) -> Path:
 
 
 def score_moves(
-    rs: SkyGalleons, state: State, record: ShipRecord, moves: Sequence[tuple[list[str], list[movement.Step]]]
+    rs: SkyGalleons,
+    state: State,
+    record: ShipRecord,
+    moves: Sequence[tuple[list[str], list[movement.Step]]],
+    near: Hex | None = None,
 ) -> list[tuple[float, JSON]]:
-    """Every legal plan with its score, in the candidates' order. End spots are scored once each."""
+    """Every legal plan with its score, in the candidates' order. End spots are scored once each. ``near``: a
+    hex to stand off from, out of the guns' reach but within call (stand_off_score)."""
     view = sight(rs, state, record)
     cache: dict[tuple[Spot, str], float] = {}
     scored: list[tuple[float, JSON]] = []
@@ -569,7 +575,12 @@ def score_moves(
         path = path_of(view, steps)
         key = (path.end, path.ends)
         if key not in cache:
-            cache[key] = flee_score(view, path) if view.running else attack_score(view, path)
+            if view.running:
+                cache[key] = flee_score(view, path)
+            elif near is not None:
+                cache[key] = stand_off_score(view, path, near)
+            else:
+                cache[key] = attack_score(view, path)
         scored.append((cache[key] - PASSING * path.checks, list[JSON](plan)))
     return scored
 
@@ -579,9 +590,49 @@ def wrecks(path: Path) -> bool:
 
 
 def threat(view: Sight, at: Spot) -> float:
-    """What every enemy could fire at the ship if it sat at ``at``, from where they are now."""
+    """What every enemy could fire at the ship if it sat at ``at``, from where they are now. A careful side
+    weighs the ground batteries by their high-angle fire (SG-GB-02), which reaches a ship above them however
+    high: the ships' rules of fire leave a battery harmless to anything more levels up than hexes away."""
     armor = view.ship.armor
-    return sum(sum(gun_values(view.batteries[foe.name], spot(foe), at, armor)) for foe in view.foes)
+    careful = scenario_ai.careful(view.board, view.ship.side)
+    total = sum(
+        sum(gun_values(view.batteries[foe.name], spot(foe), at, armor))
+        for foe in view.foes
+        if not (careful and foe.emplacement == ordnance_play.BATTERY)
+    )
+    return total + (battery_fire(view, at) if careful else 0.0)
+
+
+def battery_fire(view: Sight, at: Spot) -> float:
+    """ground_fire, worked out once per hex and altitude."""
+    key = (at.hex, at.altitude)
+    if key not in view.ground_fire:
+        view.ground_fire[key] = ground_fire(view, at)
+    return view.ground_fire[key]
+
+
+def stand_off_score(view: Sight, path: Path, near: Hex) -> float:
+    """A ship standing off while its landing party is ashore (SG-SCN-39): out of the enemy's reach, batteries
+    and all, within STAND_OFF hexes of the party's hex so that it is soon back when the party reappears; its
+    guns on whatever comes within reach, but no chase."""
+    if wrecks(path):
+        return -WRECKED
+    if path.ends == movement.LEFT_MAP:
+        return -LEAVES_MAP
+    at = path.end
+    score = -threat(view, at) - over_land_risk(view, at)
+    if view.target is not None:
+        score += view.caution * offense(view, at, view.target)
+    else:
+        score += party_offense(view, at)
+    score -= APPROACH * max(hexgrid.distance(at.hex, near) - scenario_ai.STAND_OFF, 0)
+    if level(at.altitude) <= 1:
+        score -= LOW_FLYING
+    if (at.hex, at.altitude) in view.occupied:
+        score -= SHARED_HEX
+    if edge_distance(view.board.terrain, at.hex) <= 1:
+        score -= NEAR_EDGE
+    return score
 
 
 def offense(view: Sight, at: Spot, target: ShipRecord) -> float:
@@ -615,6 +666,9 @@ def attack_score(view: Sight, path: Path) -> float:
     if path.ends == movement.LEFT_MAP:
         return -LEAVES_MAP
     at = path.end
+    careful = scenario_ai.careful(board, record.side)
+    if target is None and careful:  # no ship left to fight: the enemy's flying parties, out of the guns' reach
+        return party_offense(view, at) - threat(view, at) - over_land_risk(view, at)
     if target is None:  # nobody left to fight: hold station
         return -float(hexgrid.distance(at.hex, spot(record).hex))
     there = spot(target)
@@ -634,7 +688,39 @@ def attack_score(view: Sight, path: Path) -> float:
     if bombards(target):
         score -= bombard_exposure(view, at, there.altitude)
     score += scenario_ai.alongside_guarded(board, record, at.hex, at.altitude)  # SG-SCN-19: dispute the hold
+    if careful:
+        score -= over_land_risk(view, at)
     return score + scenario_ai.over_watched_zone(board, record.side, at.hex)
+
+
+WARBAND_FIRST = 2.0  # a flyer's man, while our landing party is ashore: as much as a hull box (SMALL_ARMS_MAN)
+OVER_LAND = 3.0  # ending one level over the land: a forced drop or a lost level is a crash
+
+
+def over_land_risk(view: Sight, at: Spot) -> float:
+    return OVER_LAND if over_the_land(view.board.terrain, at.hex, at.altitude) else 0.0
+
+
+def party_offense(view: Sight, at: Spot) -> float:
+    """Each gun at its best mark from ``at`` among the enemy's flying parties (shrapnel and the machineguns do
+    the work there, SG-HM-06, SG-SHR-06) and the ground batteries still manned (shrapnel at their gunners,
+    against_gunners): worth moving to while no ship is left to fight."""
+    guns = view.batteries[view.ship.name]
+    best = [0.0] * len(guns.pieces)
+    marks = [
+        (Spot(party.position, 0, party.altitude), 0)
+        for party in flying.in_the_air(view.board.flyers)
+        if party.side != view.ship.side and party.men.men
+    ]
+    marks += [
+        (spot(foe), foe.armor)
+        for foe in view.foes
+        if foe.emplacement == ordnance_play.BATTERY and not silenced(view.board, foe.name)
+    ]
+    for there, armor in marks:
+        for i, value in enumerate(gun_values(guns, at, there, armor)):
+            best[i] = max(best[i], value)
+    return sum(best)
 
 
 # --- the bombardment (SG-SCN-25): a ship whose target is a hex to bombard -----------------------------------
@@ -718,10 +804,7 @@ def bombard_exposure(view: Sight, at: Spot, height: str) -> float:
         distance = hexgrid.distance(lob.hex, at.hex)
         near = 1.0 if 0 < distance <= lob.range else 0.5 if distance <= lob.range + lob.mp else 0.0
         risk += view.caution * near * lob_hit * TRIM_LOSS * (1.0 if lob.ready else 0.5)
-    key = (at.hex, at.altitude)
-    if key not in view.ground_fire:
-        view.ground_fire[key] = ground_fire(view, at)
-    return risk + view.caution * view.ground_fire[key]
+    return risk + view.caution * battery_fire(view, at)
 
 
 def ground_fire(view: Sight, at: Spot) -> float:
@@ -760,6 +843,8 @@ def flee_score(view: Sight, path: Path) -> float:
     if chasers:
         score += 0.3 * min(min(hexgrid.distance(at.hex, c) for c in chasers), 10)
     score -= FLEE_CAUTION * threat(view, at)
+    if scenario_ai.careful(board, record.side):
+        score -= over_land_risk(view, at)
     if level(at.altitude) <= 1:
         score -= LOW_FLYING
     if (at.hex, at.altitude) in view.occupied:
@@ -799,12 +884,17 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
     focus = side_target(board, side)
     best: dict[tuple[str, str], tuple[float, FireSolution]] = {}
     at_hexes: dict[tuple[str, str], list[FireSolution]] = {}
+    careful = scenario_ai.careful(board, side)
     for solution in rs.solutions(state, side):
         weight = scenario_ai.fire_weight(board, side, solution.target)
-        if not weight:
+        if not weight or (careful and silenced(board, solution.target)):
             continue
+        if careful:
+            solution = against_gunners(rs, state, solution)
         key = (solution.firer, solution.gun_id)
         worth = weight * shot_worth(board, solution, focus) * ordnance_play.target_weight(board, side, solution.target)
+        if careful and solution.target not in board.by_name and scenario_ai.party_ashore(board, side):
+            worth *= WARBAND_FIRST  # every flyer shot down is one fewer to come down on the party (SG-SCN-40)
         if worth <= 0:
             continue
         if key not in best or worth > best[key][0]:
@@ -819,6 +909,41 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
     ]
     shots = class_rules.without_conflicts(board.by_name, shots)  # one gun of a pair a target (SG-CLS-08)
     return {"shots": shots + ordnance_play.ai_special_shots(rs, state, side)}  # Hale salvoes, Smutts launches
+
+
+def against_gunners(rs: SkyGalleons, state: State, solution: FireSolution) -> FireSolution:
+    """At a ground battery, shrapnel or grape where the gun has it: a hull hit does nothing to a battery
+    (SG-GB-03) and its armor stops shell, while shrapnel kills the gun's whole damage value of gunners
+    whatever the armor, a Gun hit counting as Crew, and adds 1 to hit (SG-SHR-02..05)."""
+    board = state.board
+    target = board.by_name.get(solution.target)
+    firer = board.by_name.get(solution.firer)
+    if target is None or firer is None or target.emplacement != ordnance_play.BATTERY or solution.small_arms:
+        return solution
+    kinds = [k for k in combat.ammunition_for(firer.gun(solution.gun_id)) if k != solution.ammunition]
+    for kind in kinds:
+        loaded_with = ordnance_play.fire_solution(
+            portable_guns.trained_record(firer, board.trained),
+            solution.gun_id,
+            target,
+            now=rs.now(state),
+            rules=rs.rules(state),
+            same_hex=board.relative(firer.name, target.name),
+            ammunition=kind,
+        )
+        if loaded_with.allowed:
+            return loaded_with
+    return solution
+
+
+def silenced(board: Board, name: str) -> bool:
+    """A ground battery with no gun left manned: it cannot fire, and a hull hit on it does nothing (SG-GB-03)."""
+    target = board.by_name.get(name)
+    return (
+        target is not None
+        and target.emplacement == ordnance_play.BATTERY
+        and not any(gun.manned and not gun.destroyed for gun in target.guns)
+    )
 
 
 def share_bombardment(
@@ -1104,9 +1229,11 @@ def attack_move(
     if kind == GRAPPLE and not close_action.grapple_attempts(record, state.board.avoiding.get(prize.name, 0)):
         return None  # the prize is jinking: no hand could get a line across (SG-GRAP-03)
     moves = [m for m in rs.attacks(state, record, traced) if isinstance(m, dict) and m.get(kind) == prize.name]
+    paths = {str(plan): steps for plan, steps in traced}
+    if scenario_ai.careful(state.board, record.side):  # no grapple or ram that flies her into the land
+        moves = [m for m in moves if not _wrecking(paths.get(str(m["steps"]), []), state.board.terrain)]
     if not moves:
         return None
-    paths = {str(plan): steps for plan, steps in traced}
 
     def key(move: dict[str, JSON]) -> tuple[float, int, str]:
         plan = move["steps"] if isinstance(move["steps"], list) else []
@@ -1114,6 +1241,22 @@ def attack_move(
         return risk, len(plan), str(plan)
 
     return min(moves, key=key)
+
+
+def _wrecking(steps: Sequence[movement.Step], terrain: Terrain) -> bool:
+    """The plan ends in the land (crashed, crash-landed or landed), or one level over it, where a grappled
+    pair's forced drop or a lost trim puts her into it (SG-GRAP-09/10, SG-DMG-15)."""
+    if not steps:
+        return False
+    last = steps[-1]
+    return last.ends in (movement.CRASHED, movement.CRASH_LANDED, movement.LANDED) or over_the_land(
+        terrain, last.hex, last.altitude
+    )
+
+
+def over_the_land(terrain: Terrain, hex_: Hex, altitude: str) -> bool:
+    """One level over the land under her: a forced drop (SG-DMG-15) or a lost level puts her into it."""
+    return level(altitude) <= level(terrain.ground(hex_)) + 1
 
 
 def alongside_risk(steps: Sequence[movement.Step], plan: list[str], target: ShipRecord) -> float:
@@ -1312,6 +1455,9 @@ def flight(rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
     if party is None:
         return request.default
     options = rs.fly_candidates(state, party.name)
+    held = scenario_ai.garrison(board, party.side)
+    if held:
+        return garrison_flight(board, party, options, held, state.turn)
     worth = flyers_worth(party)
     prey = flight_prey(board, party.side, party.position, party.altitude, worth) if flying.can_board(party) else None
     goal = prey or flight_home(board, party)
@@ -1330,6 +1476,49 @@ def flight(rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
 
     plain = [o for o in options if isinstance(o, list)]
     return min(plain, key=closeness) if plain else request.default
+
+
+def garrison_flight(
+    board: Board, party: flying.FlyingParty, options: Sequence[JSON], held: frozenset[Hex], turn: int
+) -> JSON:
+    """A flying party holding a zone (scenario_ai ``garrison``): down on an enemy landing party waiting to be
+    picked up if it can get there (SG-SCN-40), else aboard an enemy within GARRISON_REACH of the zone whose
+    defenders it outweighs (SG-HM-05), else back onto the zone, landed (the nearest of its hexes)."""
+    terrain = board.terrain
+
+    def reach(option: JSON) -> tuple[Hex, str]:
+        steps, _ = flying.flight_parts(option)
+        return flying.end_of(party, flying.trace(party, steps, terrain=terrain, turn=turn))
+
+    plain = [o for o in options if isinstance(o, list)]
+    if not plain:
+        return []
+    waiting = scenario_ai.party_to_overwhelm(board, party.side)
+    if waiting is not None and party.men.men:
+        ground = terrain.ground(waiting)
+        down = [o for o in plain if reach(o) == (waiting, ground)]
+        if down:
+            return min(down, key=lambda o: (len(o), str(o)))
+        if hexgrid.distance(party.position, waiting) <= FLIGHT_REACH + 1:  # a turn away: close in, level above
+            return min(plain, key=lambda o: (hexgrid.distance(reach(o)[0], waiting), level(reach(o)[1]), str(o)))
+    if flying.can_board(party):
+        prey = flight_prey(board, party.side, party.position, party.altitude, flyers_worth(party))
+        if prey is not None and prey.position is not None and near_zone(prey.position, held):
+            for option in options:
+                if isinstance(option, dict) and option.get("board") == prey.name:
+                    return option
+
+    def homeward(option: JSON) -> tuple[int, int, int, str]:
+        end, altitude = reach(option)
+        off = min(hexgrid.distance(end, h) for h in held)
+        steps, _ = flying.flight_parts(option)
+        return off, abs(level(altitude) - level(terrain.ground(end))), len(steps), str(option)  # at its post, stays
+
+    return min(plain, key=homeward)
+
+
+def near_zone(hex_: Hex, zone: frozenset[Hex]) -> bool:
+    return min(hexgrid.distance(hex_, h) for h in zone) <= scenario_ai.GARRISON_REACH
 
 
 def flight_home(board: Board, party: flying.FlyingParty) -> ShipRecord | None:

@@ -1,6 +1,6 @@
 """The battle result (results.py): what a Sky Galleons battle hands the campaign. Hand-built and driven battles
 with known damage, casualties, captures, crashes and stores spent, asserted figure by figure; then AI battles of
-shipped scenarios checked against the outcome (casualties less the men who joined = crew_lost)."""
+shipped scenarios checked against the outcome (casualties = crew_lost, never below none)."""
 
 from __future__ import annotations
 
@@ -410,7 +410,7 @@ def test_ai_battles_give_every_vessel_once_with_casualties_that_add_up_to_the_ou
         assert sum(crew_["start"].values()) == crew_["at_start"] == outcome[ship_["name"]]["crew_at_start"]
         assert all(n >= 0 for n in crew_["casualties"].values())
         assert sum(crew_["casualties"].values()) == crew_["killed"]
-        assert crew_["killed"] - crew_["joined"] == outcome[ship_["name"]]["crew_lost"]
+        assert crew_["killed"] == outcome[ship_["name"]]["crew_lost"] >= 0  # men lost, never men who joined
         assert crew_["lost"] == crew_["killed"] + crew_["went_down"]
         assert ship_["hull"]["hits"] == outcome[ship_["name"]]["hull_hits"]
         assert ship_["fate"] in results.RESULTS.texts("fates", "words")

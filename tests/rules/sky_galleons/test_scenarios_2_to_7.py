@@ -22,6 +22,7 @@ from battles.engine.state import BattleState
 from battles.rules.sky_galleons import (
     close_action,
     combat,
+    flying,
     maps,
     scenario,
     scenario_ai,
@@ -995,9 +996,28 @@ def test_the_landing_party_is_ten_men_an_officer_and_every_surviving_marine_made
     leaderless = replace(danger, crew=replace(danger.crew, captain=0, officers=0))
     with pytest.raises(ValueError, match="no officer"):
         special_rules.landing_party_composition(leaderless, 10)
-    short = replace(hurt, crew=hurt.crew.with_count("deckhands", 2))
+    no_guns = replace(hurt, crew=hurt.crew.with_count("deckhands", 2), guns=())
     with pytest.raises(ValueError, match="seamen"):
-        special_rules.landing_party_composition(short, 10)
+        special_rules.landing_party_composition(no_guns, 10)
+
+
+@pytest.mark.rule("SG-SCN-37")
+def test_gun_crews_are_seamen_who_make_up_the_landing_party_and_go_back_to_their_guns():
+    danger = ship_record_from_class(DANGER, name="Danger")
+    short = replace(danger, crew=danger.crew.with_count("marines", 6).with_count("deckhands", 2))
+    party = special_rules.landing_party_composition(short, 10)
+    # Two deckhands, then a gunner of a light 3-pounder: the 4-inch guns and the machineguns stay manned.
+    light = next(g for g in short.guns if g.weapon_id == "3pdr_hrc")
+    assert party == {"officers": 1, "marines": 6, "deckhands": 2, f"gun:{light.id}": 1}
+    ashore = special_rules.drop_party(short, party)
+    assert ashore.gun(light.id).manned == 0
+    assert ashore.men_alive == short.men_alive - 10
+    back = special_rules.survivors_by_post(party, 10)
+    assert special_rules.pick_up_party(ashore, back) == short
+    wrecked = ashore.with_gun(replace(ashore.gun(light.id), destroyed=True))
+    aboard = special_rules.pick_up_party(wrecked, back)
+    assert aboard.gun(light.id).manned == 0  # no gun to go back to: he is a deckhand
+    assert aboard.crew.deckhands == 3
 
 
 def rescue_run(state: State, request: DecisionRequest) -> Any:
@@ -1036,6 +1056,154 @@ def test_the_landing_party_goes_ashore_comes_back_is_picked_up_and_carried_off_f
     assert state.board.out["Danger"] == "escaped"
     assert results(events)[0]["clauses"] == ["SG-SCN-41"]
     assert state.board.ship("Danger").men_alive == aboard - 10 + survivors.data["dice"][0]
+
+
+def warband_beside_the_party(state: State) -> tuple[list[int], str]:
+    """A shoulder hex next to the Danger's (at Medium, off the kraag top) for a warband, and its step back."""
+    board = state.board
+    landed_at = board.ship("Danger").position
+    assert landed_at is not None
+    top = maps.zone(board.terrain, "fortress")
+    for facing in range(6):
+        there = hexgrid.neighbour(landed_at, facing)
+        if board.terrain.on_map(there) and there not in top and board.terrain.ground(there) == "M":
+            back = flying.directions()[(facing + 3) % 6]
+            return list(hexgrid.to_odd_q(there)), back
+    raise AssertionError("no shoulder hex next to the Danger")
+
+
+@pytest.mark.rule("SG-SCN-40", "SG-SCN-41")
+def test_a_warband_that_comes_down_on_the_returned_party_overwhelms_it_and_the_martians_win():
+    seed = b"the great raid 2"  # as the rescue above: the party comes back on the second roll
+    data = raid()
+    spot, step = warband_beside_the_party(begin(data, seed))
+    data["sides"][1] |= {"high_martian": True, "boarding_quality": "trained"}
+    data["sides"][1]["flying_parties"] = [{"name": "Warband", "men": 10, "position": spot, "landed": True}]
+    state = begin(data, seed)
+    moves: list[int] = []
+
+    def wait_then_swoop(state: State, request: DecisionRequest) -> Any:
+        if request.kind == flying.FLY:
+            if special_rules.party_state(state.board, "british")["state"] != "back":
+                return []  # a warband in the hex while the party is in the dungeon finds nobody
+            moves.append(state.turn)
+            return [step]
+        return still("british")(state, request)
+
+    state, events, _ = drive(state, wait_then_swoop, seed)
+    party_marks = [e for e in events if e.kind == "mark" and e.data["key"] == "landing party british"]
+    assert [e.data["value"]["state"] for e in party_marks] == ["away", "back", "lost"]
+    lost = party_marks[-1]
+    assert lost.data["clauses"] == ["SG-SCN-40"]
+    assert lost.turn == moves[0]  # on its first move onto them: before the Danger's complete turn is up
+    assert state.winner == "martians"
+    assert results(events)[0]["reason"] == "the landing party is overwhelmed"
+
+
+@pytest.mark.rule("SG-SCN-40")
+def test_a_warband_over_the_party_but_not_down_on_it_overwhelms_nobody():
+    seed = b"the great raid 2"
+    data = raid()
+    spot, step = warband_beside_the_party(begin(data, seed))
+    data["sides"][1] |= {"high_martian": True, "boarding_quality": "trained"}
+    data["sides"][1]["flying_parties"] = [{"name": "Warband", "men": 10, "position": spot, "altitude": "H"}]
+    state = begin(data, seed)
+
+    def hover(state: State, request: DecisionRequest) -> Any:
+        if request.kind == flying.FLY:
+            party = flying.find(state.board.flyers, "Warband")
+            assert party is not None
+            return [step] if party.position != state.board.ship("Danger").position else []  # stays a level up
+        return rescue_run(state, request)
+
+    state, events, _ = drive(state, hover, seed)
+    marks = [e.data["value"]["state"] for e in events if e.kind == "mark" and e.data["key"] == "landing party british"]
+    assert "lost" not in marks
+    assert state.winner == "british"
+
+
+@pytest.mark.rule("SG-SCN-40")
+def test_a_flyer_who_does_not_outnumber_the_survivors_overwhelms_nobody():
+    seed = b"the great raid 2"
+    data = raid()
+    spot, step = warband_beside_the_party(begin(data, seed))
+    data["sides"][1] |= {"high_martian": True, "boarding_quality": "trained"}
+    data["sides"][1]["flying_parties"] = [{"name": "Scout", "men": 1, "position": spot, "landed": True}]
+    landed: list[int] = []
+
+    def one_man_swoop(state: State, request: DecisionRequest) -> Any:
+        if request.kind == flying.FLY:
+            if special_rules.party_state(state.board, "british")["state"] != "back":
+                return []
+            landed.append(state.turn)
+            return [step]  # down on the party's hex (the Danger's), at the land's height
+        return rescue_run(state, request)
+
+    state, events, _ = drive(begin(data, seed), one_man_swoop, seed)
+    party_marks = [e for e in events if e.kind == "mark" and e.data["key"] == "landing party british"]
+    assert [e.data["value"]["state"] for e in party_marks] == ["away", "back", "rescued"]
+    assert landed == [party_marks[1].turn]  # he came down among them, one man against one survivor or more
+    scout = flying.find(state.board.flyers, "Scout")
+    assert scout is not None
+    assert scout.position.to_json() == party_marks[1].data["value"]["hex"]
+    assert state.winner == "british"
+
+
+@pytest.mark.rule("SG-HM-03", "SG-SCN-40")
+def test_warbands_fly_on_when_their_galleys_are_gone_and_the_raid_goes_on():
+    seed = b"the great raid 2"
+    data = raid()
+    spot, step = warband_beside_the_party(begin(data, seed))
+    data["sides"][1] |= {"high_martian": True, "boarding_quality": "trained"}
+    data["sides"][1]["flying_parties"] = [{"name": "Warband", "men": 10, "position": spot, "landed": True}]
+    struck = still("british", {"martians": {"strike": ["Small Bird"]}})
+    flown: list[int] = []
+
+    def swoop(state: State, request: DecisionRequest) -> Any:
+        if request.kind == flying.FLY:
+            flown.append(state.turn)
+            return [step] if special_rules.party_state(state.board, "british")["state"] == "back" else []
+        return struck(state, request)
+
+    state, events, _ = drive(begin(data, seed), swoop, seed)
+    gone = next(e for e in events if e.kind == "out" and e.data["ship"] == "Small Bird")
+    assert not state.board.fighting("martians")
+    assert [t for t in flown if t > gone.turn]  # the warband still has its movement phase
+    assert state.winner == "martians"
+    assert results(events)[0]["reason"] == "the landing party is overwhelmed"
+
+
+@pytest.mark.rule("SG-SCN-40", "SG-HM-03")
+def test_the_ai_garrison_holds_the_kraag_top_then_comes_down_on_the_returned_party():
+    seed = b"the great raid 2"
+    data = raid()
+    board = begin(data, seed).board
+    top = maps.zone(board.terrain, "fortress")
+    landed_at = board.ship("Danger").position
+    assert landed_at is not None
+    post = next(h for h in sorted(top, key=lambda h: h.to_json()) if hexgrid.distance(h, landed_at) == 1)
+    data["sides"][1] |= {"high_martian": True, "boarding_quality": "trained", "ai": {"garrison": "fortress"}}
+    warband = {"name": "Warband", "men": 10, "position": list(hexgrid.to_odd_q(post)), "landed": True}
+    data["sides"][1]["flying_parties"] = [warband]
+    captain = tactics.Captain(seed)
+    posts: list[tuple[str, hexgrid.Hex]] = []
+
+    def garrison(state: State, request: DecisionRequest) -> Any:
+        if request.side == "martians":
+            party = flying.find(state.board.flyers, "Warband")
+            if party is not None:
+                posts.append((special_rules.party_state(state.board, "british")["state"], party.position))
+            return captain.choose(RS, state, request)
+        return still("british")(state, request)
+
+    state, events, _ = drive(begin(data, seed), garrison, seed)
+    # While the party is in the dungeon the warband keeps to the kraag: no flight to its galley far off.
+    reach = scenario_ai.GARRISON_REACH
+    assert all(min(hexgrid.distance(at, h) for h in top) <= reach for _, at in posts)
+    assert any(party_state == "back" for party_state, _ in posts)
+    marks = [e.data["value"]["state"] for e in events if e.kind == "mark" and e.data["key"] == "landing party british"]
+    assert marks == ["away", "back", "lost"]
+    assert state.winner == "martians"
 
 
 @pytest.mark.rule("SG-SCN-41")

@@ -182,7 +182,7 @@ def assert_event_seen(event: Event, side: str) -> JSONObject | None:
 
 @pytest.mark.rule("SG-SEQ-02", "SG-RAM-01", "SG-DMG-18", "SG-MG-06")
 # Seeds of battles with crew changes to hide (checked below).
-@pytest.mark.parametrize(("slug", "number"), [("john-bulls-tyranny", 5), ("the-great-raid", 1)])
+@pytest.mark.parametrize(("slug", "number"), [("john-bulls-tyranny", 5), ("the-great-raid", 6)])
 def test_each_side_sees_its_own_ships_whole_and_the_enemy_as_seen_across_the_sky(slug: str, number: int) -> None:
     played = simulate(RS, scenario.load_data(slug), seed=seed_for(number))
     sides = played.initial.sides
