@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign import api, captain_api, captain_views, views
+from campaign import api, auction_api, auction_views, captain_api, captain_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -28,4 +28,14 @@ urlpatterns = [
     path("api/captains/<int:captain_id>/ledger/", captain_api.CaptainLedgerApi.as_view(), name="api_captain_ledger"),
     path("api/captains/<int:captain_id>/adjust/", captain_api.CaptainAdjustApi.as_view(), name="api_captain_adjust"),
     path("api/captains/<int:captain_id>/status/", captain_api.CaptainStatusApi.as_view(), name="api_captain_status"),
+    # --- the auction room (pages and API) ---
+    path("campaigns/<slug:slug>/auctions/", auction_views.auction_room, name="auction_room"),
+    path("campaigns/<slug:slug>/auctions/land/", auction_views.auction_land_view, name="auction_land"),
+    path("campaigns/<slug:slug>/auctions/<int:pk>/live/", auction_views.auction_live, name="auction_live"),
+    path("campaigns/<slug:slug>/auctions/<int:pk>/bid/", auction_views.auction_bid_view, name="auction_bid"),
+    path("campaigns/<slug:slug>/auctions/<int:pk>/buy/", auction_views.auction_buy_view, name="auction_buy"),
+    path("api/campaigns/<slug:slug>/auctions/", auction_api.AuctionListApi.as_view(), name="api_auction_list"),
+    path("api/auctions/<int:auction_id>/", auction_api.AuctionDetailApi.as_view(), name="api_auction_detail"),
+    path("api/auctions/<int:auction_id>/bids/", auction_api.AuctionBidApi.as_view(), name="api_auction_bid"),
+    path("api/auctions/<int:auction_id>/buy/", auction_api.AuctionBuyApi.as_view(), name="api_auction_buy"),
 ]
