@@ -206,6 +206,23 @@ def lot_ships(*, campaign: Campaign, auction_id: int | None = None) -> dict[int,
     }
 
 
+def auctions_for_membership(*, user: User, membership: Membership) -> list[AuctionView]:
+    """The member's campaign's auctions as he may see them, the open first and the soonest to close first: as
+    auctions_for_member, for a caller who has his membership already (one query fewer)."""
+    auctions = Auction.objects.filter(campaign_id=membership.campaign_id).order_by("status", "closes_at", "pk")
+    return _views(auctions, user=user, umpire=membership.role == Role.UMPIRE)
+
+
+def auction_for_membership(*, user: User, membership: Membership, auction_id: int) -> AuctionView:
+    """One auction of the member's campaign as he may see it; Http404 for another campaign's (or none). Two
+    queries, however many bids: what the auction room's live partial polls."""
+    auctions = Auction.objects.filter(pk=auction_id, campaign_id=membership.campaign_id)
+    views = _views(auctions, user=user, umpire=membership.role == Role.UMPIRE)
+    if not views:
+        raise Http404("No such auction.")
+    return views[0]
+
+
 def auction_in_campaign(*, campaign: Campaign, auction_id: int) -> Auction:
     """The campaign's auction of this id; Http404 for another campaign's (or none)."""
     auction = Auction.objects.filter(pk=auction_id, campaign=campaign).first()

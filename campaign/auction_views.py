@@ -138,7 +138,7 @@ def _room(request: HttpRequest, membership: Membership) -> HttpResponse:
     ships = auction_selectors.lot_ships(campaign=campaign)
     lots = [
         _lot(view, ships[view.id], user, now)
-        for view in auction_selectors.auctions_for_member(user=user, campaign=campaign)
+        for view in auction_selectors.auctions_for_membership(user=user, membership=membership)
     ]
     bidders = list(auction_selectors.bidding_captains(user=user, campaign=campaign))
     escrow = auction_selectors.escrow_by_captain(captains=bidders)
@@ -168,8 +168,7 @@ def auction_live(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     re-rendered when it has moved on; a reload of the whole page once it has closed (its forms are done)."""
     user = _user(request)
     membership = membership_for_user(user=user, slug=slug)
-    auction_selectors.auction_in_campaign(campaign=membership.campaign, auction_id=pk)
-    view = auction_selectors.auction_for_member(user=user, auction_id=pk)
+    view = auction_selectors.auction_for_membership(user=user, membership=membership, auction_id=pk)
     now = timezone.now()
     closes_in = closes_in_words(view.closes_at, now)
     token = live_token(view, closes_in)
