@@ -40,7 +40,9 @@ def damaged_record(name: str = "Swiftwood") -> dict[str, Any]:
     return record
 
 
-def prize(found: dict[str, Any], *, name: str = "Swiftwood", captor: str = "alice", cargo_tons: int = 0) -> CampaignShip:
+def prize(
+    found: dict[str, Any], *, name: str = "Swiftwood", captor: str = "alice", cargo_tons: int = 0
+) -> CampaignShip:
     record = damaged_record(name)
     return CampaignShip.objects.create(
         campaign=found["campaign"],

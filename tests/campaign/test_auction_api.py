@@ -41,7 +41,8 @@ def test_a_member_lists_the_auctions_and_reads_one(client, table):
         (auction.pk, "Swiftwood", RESERVE, "open")
     ]
     one = client.get(reverse("api_auction_detail", args=[auction.pk])).json()
-    assert one["damage"].startswith("hull 2 of ") and "1 gun destroyed" in one["damage"]
+    assert one["damage"].startswith("hull 2 of ")
+    assert "1 gun destroyed" in one["damage"]
     assert (one["highest_bid"], one["bids"]) == (None, [])
 
 
@@ -90,7 +91,9 @@ def test_a_bid_after_the_close_answers_400(client, table):
     auction = land(table)
     deadline_passes(auction)
     client.force_login(table["carol"])
-    refused = post(client, "api_auction_bid", auction.pk, {"captain": table["captains"]["carol"].pk, "amount": RESERVE + 1})
+    refused = post(
+        client, "api_auction_bid", auction.pk, {"captain": table["captains"]["carol"].pk, "amount": RESERVE + 1}
+    )
     assert refused.status_code == 400
     assert "closed" in " ".join(refused.json()["auction"])
 
@@ -145,7 +148,9 @@ def test_another_players_sealed_bid_never_appears_in_any_response(client):
     bodies: dict[str, list[str]] = {name: [] for name in ("alice", "bob", "carol")}
     for who in ("bob", "carol"):
         client.force_login(found[who])
-        placed = post(client, "api_auction_bid", auction.pk, {"captain": found["captains"][who].pk, "amount": amounts[who]})
+        placed = post(
+            client, "api_auction_bid", auction.pk, {"captain": found["captains"][who].pk, "amount": amounts[who]}
+        )
         assert placed.status_code == 201
         # His own bid says only "sealed", whether it leads or not.
         assert [(b["amount"], b["status"]) for b in placed.json()["bids"]] == [(amounts[who], "sealed")]

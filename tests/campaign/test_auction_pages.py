@@ -96,7 +96,7 @@ def test_a_bid_is_held_in_escrow_and_shown_to_everyone_in_an_open_auction(client
 
     client.force_login(table["carol"])
     html = room(client, table)
-    assert f"Highest bid: <strong class=\"lot-live__amount\">£{RESERVE + 500:,}</strong> by Captain Bob" in html
+    assert f'Highest bid: <strong class="lot-live__amount">£{RESERVE + 500:,}</strong> by Captain Bob' in html
 
 
 def test_refusals_come_back_in_the_services_words_and_move_no_money(client, table):
@@ -139,7 +139,8 @@ def test_each_render_gives_each_lots_bid_form_a_fresh_idempotency_key(client, ta
     client.force_login(table["bob"])
     keys = re.findall(r'name="idempotency_key" value="([^"]+)"', room(client, table))
     again = re.findall(r'name="idempotency_key" value="([^"]+)"', room(client, table))
-    assert len(keys) == 2 and len(set(keys)) == 2
+    assert len(keys) == 2
+    assert len(set(keys)) == 2
     assert not set(keys) & set(again)
 
 
@@ -167,7 +168,8 @@ def test_the_live_partial_reloads_the_page_once_the_lot_has_closed(client, table
     assert tasks.close_due_auctions() == 1
     live = reverse("auction_live", args=["syrtis", auction.pk])
     response = client.get(live, {"v": token}, headers={"HX-Request": "true"})
-    assert response.status_code == 200 and response["HX-Refresh"] == "true"
+    assert response.status_code == 200
+    assert response["HX-Refresh"] == "true"
     html = room(client, table)
     assert re.search(r"<td>Captain Bob</td><td class=\"num\">£" + f"{RESERVE + 700:,}", html)
     assert "Nothing is under the hammer." in html
@@ -183,7 +185,8 @@ def test_a_sealed_bid_is_seen_by_its_bidder_and_the_umpire_only(client, sealed_t
     client.force_login(found["carol"])
     carol_says = post_bid(client, found, auction, "carol", carol_amount).content.decode()
     # The same words whether the bid leads or not.
-    assert "bid of £" in bob_says and "bid of £" in carol_says
+    assert "bid of £" in bob_says
+    assert "bid of £" in carol_says
 
     def shown(amount: int) -> tuple[str, str]:
         return f"{amount:,}", str(amount)
@@ -195,7 +198,7 @@ def test_a_sealed_bid_is_seen_by_its_bidder_and_the_umpire_only(client, sealed_t
             assert not any(text in body for text in shown(secret)), f"{who} saw a sealed bid"
             assert "Highest bid: <strong>sealed</strong>" in body
     client.force_login(found["bob"])
-    assert f"£{bob_amount:,} <span class=\"muted\">(sealed)</span>" in room(client, found)
+    assert f'£{bob_amount:,} <span class="muted">(sealed)</span>' in room(client, found)
 
     client.force_login(found["umpire"])
     html = room(client, found)
@@ -245,12 +248,15 @@ def test_the_umpire_lands_a_prize_from_the_room_and_a_player_may_not(client, tab
     html = room(client, table)
     assert f'<option value="{ship.pk}">The Swiftwood, taken by Captain Alice</option>' in html
     assert '<option value="Parhoon">Parhoon</option>' in html
-    unfriendly = client.post(reverse("auction_land", args=["syrtis"]), {"ship": ship.pk, "city": "Nowhere"}, follow=True)
+    unfriendly = client.post(
+        reverse("auction_land", args=["syrtis"]), {"ship": ship.pk, "city": "Nowhere"}, follow=True
+    )
     assert "There is no city called" in unfriendly.content.decode()
     landed = client.post(reverse("auction_land", args=["syrtis"]), {"ship": ship.pk, "city": "Parhoon"}, follow=True)
     assert "The Swiftwood is landed and under the hammer." in landed.content.decode()
     auction = Auction.objects.get(ship=ship)
-    assert auction.reserve == RESERVE and auction.status == AuctionStatus.OPEN
+    assert auction.reserve == RESERVE
+    assert auction.status == AuctionStatus.OPEN
     assert "No captured ship awaits the prize court." in landed.content.decode()
 
 
@@ -258,7 +264,9 @@ def test_a_prize_of_another_campaign_cannot_be_landed_from_this_one(client, tabl
     other = auction_table(slug="hellas")
     foreign = prize(other)
     client.force_login(table["umpire"])
-    response = client.post(reverse("auction_land", args=["syrtis"]), {"ship": foreign.pk, "city": "Parhoon"}, follow=True)
+    response = client.post(
+        reverse("auction_land", args=["syrtis"]), {"ship": foreign.pk, "city": "Parhoon"}, follow=True
+    )
     assert "not a prize of this campaign" in response.content.decode()
     assert not Auction.objects.exists()
 
