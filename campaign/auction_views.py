@@ -99,6 +99,12 @@ class Lot:
         return self.view.style == AuctionStyle.SEALED
 
     @property
+    def min_bid(self) -> int:
+        """The least bid the service takes now, as far as this viewer may know: above the reserve, and in an open
+        auction above the highest bid."""
+        return max(self.view.reserve, self.view.highest_bid or 0) + 1
+
+    @property
     def is_cargo(self) -> bool:
         return self.view.lot == LotKind.CARGO
 
@@ -187,7 +193,15 @@ def auction_live(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         buy_net_cost=0,
         bidding=view.status == AuctionStatus.OPEN and now < view.closes_at,
     )
-    context = {"campaign": membership.campaign, "membership": membership, "lot": lot}
+    bidders = list(auction_selectors.bidding_captains(user=user, campaign=membership.campaign))
+    escrow = auction_selectors.escrow_by_captain(captains=bidders)
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "lot": lot,
+        "oob": True,
+        "bidders": [(captain, escrow.get(captain.pk, 0)) for captain in bidders],
+    }
     return render(request, "campaign/_auction_live.html", context)
 
 
