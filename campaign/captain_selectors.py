@@ -47,3 +47,16 @@ def captain_ships(*, captain: Captain) -> QuerySet[CampaignShip]:
 def chronicle(*, campaign: Campaign) -> QuerySet[ChronicleEntry]:
     """The campaign's public record, newest first."""
     return ChronicleEntry.objects.filter(campaign=campaign).order_by("-pk")
+
+
+def ship_for_user(*, user: User, ship_id: int) -> CampaignShip:
+    """A ship the user may open: his own captain's, or any of the campaign's for its umpire, with her captain and
+    campaign; Http404 for anyone else's (or none). One query and the membership's."""
+    ship = CampaignShip.objects.select_related("campaign", "captain").filter(pk=ship_id).first()
+    if ship is None:
+        raise Http404("No such ship.")
+    membership = Membership.objects.filter(user=user, campaign_id=ship.campaign_id).first()
+    own = ship.captain is not None and ship.captain.player_id == user.pk
+    if membership is None or (membership.role != Role.UMPIRE and not own):
+        raise Http404("No such ship.")
+    return ship

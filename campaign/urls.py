@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign import api, auction_api, auction_views, captain_api, captain_views, views
+from campaign import api, auction_api, auction_views, captain_api, captain_views, views, yard_api, yard_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,6 +16,16 @@ urlpatterns = [
     path("captains/<int:pk>/", captain_views.captain_detail, name="captain_detail"),
     path("captains/<int:pk>/adjust/", captain_views.captain_adjust_view, name="captain_adjust"),
     path("captains/<int:pk>/status/", captain_views.captain_status_view, name="captain_status"),
+    path("captains/<int:pk>/yard/", yard_views.yard_page, name="captain_yard"),
+    path("captains/<int:pk>/yard/buy/", yard_views.yard_buy_view, name="captain_yard_buy"),
+    path("captains/<int:pk>/yard/quote/", yard_views.yard_quote_view, name="captain_yard_quote"),
+    path("captains/<int:pk>/yard/commission/", yard_views.yard_commission_view, name="captain_yard_commission"),
+    path("ships/<int:pk>/", yard_views.ship_detail, name="ship_detail"),
+    path("ships/<int:pk>/sheet.pdf", yard_views.ship_sheet_pdf, name="ship_sheet_pdf"),
+    path("ships/<int:pk>/repair/", yard_views.ship_repair_view, name="ship_repair"),
+    path("ships/<int:pk>/repair/total/", yard_views.ship_repair_total, name="ship_repair_total"),
+    path("ships/<int:pk>/refit/", yard_views.ship_refit_view, name="ship_refit"),
+    path("ships/<int:pk>/sell/", yard_views.ship_sell_view, name="ship_sell"),
     path("join/<str:token>/", views.join, name="campaign_join"),
     path("notifications/", views.notification_list, name="notification_list"),
     path("notifications/read/", views.notification_read, name="notification_read"),
@@ -28,6 +38,13 @@ urlpatterns = [
     path("api/captains/<int:captain_id>/ledger/", captain_api.CaptainLedgerApi.as_view(), name="api_captain_ledger"),
     path("api/captains/<int:captain_id>/adjust/", captain_api.CaptainAdjustApi.as_view(), name="api_captain_adjust"),
     path("api/captains/<int:captain_id>/status/", captain_api.CaptainStatusApi.as_view(), name="api_captain_status"),
+    path("api/captains/<int:captain_id>/ships/", yard_api.CaptainShipsApi.as_view(), name="api_captain_ships"),
+    path("api/yard/classes/", yard_api.YardClassesApi.as_view(), name="api_yard_classes"),
+    path("api/yard/quote/", yard_api.YardQuoteApi.as_view(), name="api_yard_quote"),
+    path("api/ships/<int:ship_id>/", yard_api.ShipDetailApi.as_view(), name="api_ship_detail"),
+    path("api/ships/<int:ship_id>/repair/", yard_api.ShipRepairApi.as_view(), name="api_ship_repair"),
+    path("api/ships/<int:ship_id>/refit/", yard_api.ShipRefitApi.as_view(), name="api_ship_refit"),
+    path("api/ships/<int:ship_id>/sell/", yard_api.ShipSellApi.as_view(), name="api_ship_sell"),
     # --- the auction room (pages and API) ---
     path("campaigns/<slug:slug>/auctions/", auction_views.auction_room, name="auction_room"),
     path("campaigns/<slug:slug>/auctions/land/", auction_views.auction_land_view, name="auction_land"),

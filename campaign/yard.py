@@ -358,7 +358,7 @@ def ship_sell(*, ship_id: int, user: User) -> CampaignShip:
     never below nothing. Her crew is paid off with her: the bill's recruits are not taken off."""
     captain, ship = _own_ship(ship_id, user)
     bill = sel.repair_bill(ship)
-    price = max(economy.crown_price(ship.original_price) - bill.damage_total, 0)
+    price = sel.sale_price(ship, bill)
     if price:
         ledger.post(
             captain,
@@ -377,35 +377,6 @@ def ship_sell(*, ship_id: int, user: User) -> CampaignShip:
 # --- repairs --------------------------------------------------------------------------------------------------
 
 
-def _chosen(bill: sel.RepairBill, lines: Sequence[str] | None) -> dict[str, int]:
-    """The lines the captain chose (None: every line the yard can do), as key -> quantity. "hull:3" takes three
-    of the hull's hits; only the hull, screw/mast and coal bunker lines may be taken in part."""
-    if lines is None:
-        return {line.key: line.quantity for line in bill.lines if line.available}
-    if isinstance(lines, str):
-        raise ValidationError({"lines": "Name the repairs as a list of line keys."})
-    chosen: dict[str, int] = {}
-    for raw in lines:
-        key, count = str(raw), ""
-        head, _, tail = key.partition(":")
-        if head in sel.PARTIAL and tail:
-            key, count = head, tail
-        try:
-            line = bill.line(key)
-        except KeyError:
-            known = ", ".join(line.key for line in bill.lines) or "none: she needs no repairs"
-            raise ValidationError({"lines": f"No repair {key!r} on the bill; the lines are {known}."}) from None
-        if not line.available:
-            raise ValidationError({"lines": f"{line.what}: {line.why_not}"})
-        quantity = line.quantity
-        if count:
-            if not count.isdigit() or not 1 <= int(count) <= line.quantity:
-                raise ValidationError({"lines": f"{key}: between 1 and {line.quantity}, not {count!r}"})
-            quantity = int(count)
-        chosen[key] = quantity
-    return chosen
-
-
 @transaction.atomic
 def ship_repair(*, ship_id: int, user: User, lines: Sequence[str] | None = None, idempotency_key: str) -> CampaignShip:
     """Pay Parhoon to repair the ship: every line of her bill, or the lines the captain chooses when the money
@@ -419,9 +390,8 @@ def ship_repair(*, ship_id: int, user: User, lines: Sequence[str] | None = None,
     if captain.ledger.filter(idempotency_key__in=keys).exists():
         return ship
     bill = sel.repair_bill(ship)
-    chosen = _chosen(bill, lines)
-    repairs = sum(bill.line(k).unit_price * n for k, n in chosen.items() if k != sel.RECRUITS)
-    recruits = bill.line(sel.RECRUITS).unit_price * chosen[sel.RECRUITS] if sel.RECRUITS in chosen else 0
+    chosen = sel.chosen_repairs(bill, lines)
+    repairs, recruits = sel.repair_costs(bill, chosen)
     if repairs + recruits > captain.balance:
         raise ValidationError(
             {

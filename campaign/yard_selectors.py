@@ -18,6 +18,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from django.core.exceptions import ValidationError
+
 from battles.rules.sky_galleons import catalog, design
 from battles.rules.sky_galleons.design import DesignInputError, RuleViolation, ShipDesign, ShipRating
 from battles.rules.sky_galleons.record import (
@@ -31,7 +33,7 @@ from battles.rules.sky_galleons.record import (
     ship_record_from_design,
 )
 from campaign import economy
-from campaign.models import Campaign, CampaignShip
+from campaign.models import Campaign, CampaignShip, Captain
 
 PARHOON = "parhoon"
 MARTIAN = "martian"
@@ -135,6 +137,68 @@ def parhoon_classes(*, buildable_only: bool = True) -> list[ClassQuote]:
     if buildable_only:
         quotes = [q for q in quotes if q.buildable]
     return sorted(quotes, key=lambda q: (q.price, q.name))
+
+
+@dataclass(frozen=True)
+class ClassOnOffer:
+    """A catalog class in Parhoon's list, with the figures a buyer compares (the catalog's published ones)."""
+
+    quote: ClassQuote
+    tonnage: int
+    speed: int | str
+    max_altitude: str
+    crew: int
+    guns: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.quote.to_json(),
+            "tonnage": self.tonnage,
+            "speed": self.speed,
+            "max_altitude": self.max_altitude,
+            "crew": self.crew,
+            "guns": list(self.guns),
+        }
+
+
+def parhoon_catalog() -> list[ClassOnOffer]:
+    """What Parhoon builds (``parhoon_classes``) with each class's tonnage, speed, ceiling, crew and guns."""
+    offers = []
+    for quote in parhoon_classes():
+        ship = catalog.ship_class(quote.class_id)
+        guns = tuple(
+            f"{m.count} x {m.weapon_name}" + ("" if m.exotic else f" ({m.mount})") for m in ship.mounts if m.count
+        )
+        offers.append(
+            ClassOnOffer(
+                quote,
+                tonnage=ship.tonnage or 0,
+                speed=ship.speed if ship.speed is not None else "",
+                max_altitude=ship.max_altitude or "",
+                crew=ship.crew.total if ship.crew is not None else 0,
+                guns=guns,
+            )
+        )
+    return offers
+
+
+def gun_weapons() -> tuple[catalog.Weapon, ...]:
+    """Weapons that go on a gun mount (the rest are exotics carried in deck or internal space), in table order.
+    British ones are listed too: the rater says why Parhoon refuses them (SGD-ARMT-15)."""
+    return tuple(w for w in catalog.weapons() if not design.is_exotic_store(w.id))
+
+
+def exotic_weapons() -> tuple[catalog.Weapon, ...]:
+    return tuple(w for w in catalog.weapons() if design.is_exotic_store(w.id))
+
+
+def ship_budget(captain: Captain) -> int:
+    """The most the captain may pay for a ship now: his balance, and for his first ship no more than the
+    campaign's advance either (SGC-START-09). One query."""
+    campaign: Campaign = captain.campaign
+    if CampaignShip.objects.filter(captain=captain).exists():
+        return captain.balance
+    return min(captain.balance, campaign.starting_advance)
 
 
 def at_parhoon(data: Any) -> Any:
@@ -378,6 +442,50 @@ def repair_bill(ship: CampaignShip) -> RepairBill:
         unit = campaign.recruit_cost_per_man
         lines.append(_line(RECRUITS, "men recruited to replace those lost", "SGC-EXP-14", lost, unit))
     return RepairBill(tuple(lines), tuple(_cleared(now)))
+
+
+def chosen_repairs(bill: RepairBill, lines: Sequence[str] | None) -> dict[str, int]:
+    """The lines the captain chose (None: every line the yard can do), as key -> quantity. "hull:3" takes three
+    of the hull's hits; only the hull, screw/mast and coal bunker lines may be taken in part (SGC-MONEY-07).
+    Raises ValidationError naming the line for a choice not on the bill or not Parhoon's to make."""
+    if lines is None:
+        return {line.key: line.quantity for line in bill.lines if line.available}
+    if isinstance(lines, str):
+        raise ValidationError({"lines": "Name the repairs as a list of line keys."})
+    chosen: dict[str, int] = {}
+    for raw in lines:
+        key, count = str(raw), ""
+        head, _, tail = key.partition(":")
+        if head in PARTIAL and tail:
+            key, count = head, tail
+        try:
+            line = bill.line(key)
+        except KeyError:
+            known = ", ".join(line.key for line in bill.lines) or "none: she needs no repairs"
+            raise ValidationError({"lines": f"No repair {key!r} on the bill; the lines are {known}."}) from None
+        if not line.available:
+            raise ValidationError({"lines": f"{line.what}: {line.why_not}"})
+        quantity = line.quantity
+        if count:
+            if not count.isdigit() or not 1 <= int(count) <= line.quantity:
+                raise ValidationError({"lines": f"{key}: between 1 and {line.quantity}, not {count!r}"})
+            quantity = int(count)
+        chosen[key] = quantity
+    return chosen
+
+
+def repair_costs(bill: RepairBill, chosen: Mapping[str, int]) -> tuple[int, int]:
+    """What the chosen lines cost: the repairs, and the new men apart (a RECRUITS entry, SGC-EXP-14)."""
+    repairs = sum(bill.line(k).unit_price * n for k, n in chosen.items() if k != RECRUITS)
+    recruits = bill.line(RECRUITS).unit_price * chosen[RECRUITS] if RECRUITS in chosen else 0
+    return repairs, recruits
+
+
+def sale_price(ship: CampaignShip, bill: RepairBill | None = None) -> int:
+    """What the Parhoon yard pays for her (designed, docs/campaign.md): the crown's price, half her original price
+    (SGC-AUCT-01), less her repair bill without the recruits, never below nothing."""
+    bill = repair_bill(ship) if bill is None else bill
+    return max(economy.crown_price(ship.original_price) - bill.damage_total, 0)
 
 
 def _propulsion_price(rating: ShipRating) -> int:
