@@ -10,13 +10,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
-from campaign.models import Auction, AuctionStatus, AuctionStyle, Bid, BidStatus, Campaign, Membership, Role
+from battles.rules.sky_galleons.record import ShipRecord
+from campaign.models import (
+    Auction,
+    AuctionStatus,
+    AuctionStyle,
+    Bid,
+    BidStatus,
+    Campaign,
+    CampaignShip,
+    Captain,
+    CaptainStatus,
+    Membership,
+    Role,
+    ShipStatus,
+)
 
 # What a sealed bid says of itself while the auction is open, whether it leads or not.
 SEALED = "sealed"
@@ -133,3 +148,129 @@ def auctions_due(*, now: datetime | None = None) -> QuerySet[Auction]:
     return Auction.objects.filter(status=AuctionStatus.OPEN, closes_at__lte=now or timezone.now()).order_by(
         "closes_at", "pk"
     )
+
+
+# --- for the auction room's pages ---------------------------------------------------------------------------------
+
+# Bids whose money is still in escrow (as campaign.auctions counts them).
+_IN_ESCROW = (BidStatus.HELD, BidStatus.SEALED)
+
+
+@dataclass(frozen=True)
+class LotShip:
+    """What every member may know of a lot's ship: she is on show at the auction, damage and all."""
+
+    class_name: str
+    damage: str
+    captor_id: int | None
+    captor_player_id: int | None
+
+
+def damage_summary(record: Any, original_crew: int = 0) -> str:
+    """The prize's damage in a line: hull boxes hit, guns destroyed, men aboard of her original crew. A record
+    the engine cannot read says so rather than failing the page."""
+    try:
+        sheet = ShipRecord.from_json(record)
+    except (ValueError, KeyError, TypeError):
+        return "record sheet unreadable"
+    parts = [f"hull {sheet.hull_hits} of {sheet.hull_boxes} boxes hit" if sheet.hull_hits else "hull whole"]
+    destroyed = sum(1 for gun in sheet.guns if gun.destroyed)
+    if destroyed:
+        parts.append(f"{destroyed} gun{'s' if destroyed != 1 else ''} destroyed")
+    men = sheet.men_alive
+    parts.append(f"{men} of {original_crew} men" if original_crew else f"{men} men")
+    return ", ".join(parts)
+
+
+def _class_name(record: Any, class_id: str) -> str:
+    name = record.get("class_name") if isinstance(record, dict) else None
+    return str(name) if name else (class_id.replace("_", " ").title() if class_id else "Own design")
+
+
+def lot_ships(*, campaign: Campaign, auction_id: int | None = None) -> dict[int, LotShip]:
+    """Each of the campaign's auctions' ship (or the one auction's), by auction id, in one query however many."""
+    auctions = Auction.objects.filter(campaign=campaign)
+    if auction_id is not None:
+        auctions = auctions.filter(pk=auction_id)
+    rows = auctions.values_list(
+        "pk", "ship__record", "ship__class_id", "ship__original_crew", "captor_id", "captor__player_id"
+    )
+    return {
+        pk: LotShip(
+            class_name=_class_name(record, class_id),
+            damage=damage_summary(record, original_crew),
+            captor_id=captor_id,
+            captor_player_id=captor_player_id,
+        )
+        for pk, record, class_id, original_crew, captor_id, captor_player_id in rows
+    }
+
+
+def auctions_for_membership(*, user: User, membership: Membership) -> list[AuctionView]:
+    """The member's campaign's auctions as he may see them, the open first and the soonest to close first: as
+    auctions_for_member, for a caller who has his membership already (one query fewer)."""
+    auctions = Auction.objects.filter(campaign_id=membership.campaign_id).order_by("status", "closes_at", "pk")
+    return _views(auctions, user=user, umpire=membership.role == Role.UMPIRE)
+
+
+def auction_for_membership(*, user: User, membership: Membership, auction_id: int) -> AuctionView:
+    """One auction of the member's campaign as he may see it; Http404 for another campaign's (or none). Two
+    queries, however many bids: what the auction room's live partial polls."""
+    auctions = Auction.objects.filter(pk=auction_id, campaign_id=membership.campaign_id)
+    views = _views(auctions, user=user, umpire=membership.role == Role.UMPIRE)
+    if not views:
+        raise Http404("No such auction.")
+    return views[0]
+
+
+def auction_in_campaign(*, campaign: Campaign, auction_id: int) -> Auction:
+    """The campaign's auction of this id; Http404 for another campaign's (or none)."""
+    auction = Auction.objects.filter(pk=auction_id, campaign=campaign).first()
+    if auction is None:
+        raise Http404("No such auction.")
+    return auction
+
+
+def own_captain(*, user: User, campaign: Campaign, captain_id: int) -> Captain:
+    """The user's own captain of this id in this campaign; Http404 for anyone else's (the umpire's included: he
+    runs the auction and bids for nobody)."""
+    captain = Captain.objects.filter(pk=captain_id, campaign=campaign, player=user).first()
+    if captain is None:
+        raise Http404("No such captain.")
+    return captain
+
+
+def bidding_captains(*, user: User, campaign: Campaign) -> QuerySet[Captain]:
+    """The user's captains who may bid: his own, neither lost nor captured."""
+    return (
+        Captain.objects.filter(campaign=campaign, player=user)
+        .exclude(status__in=(CaptainStatus.LOST, CaptainStatus.CAPTURED))
+        .order_by("name", "pk")
+    )
+
+
+def prizes_to_land(*, campaign: Campaign) -> QuerySet[CampaignShip]:
+    """Captured ships not yet brought to auction: what the umpire may land."""
+    return (
+        CampaignShip.objects.filter(campaign=campaign, status=ShipStatus.PRIZE, captured_by__isnull=False)
+        .filter(auctions__isnull=True)
+        .select_related("captured_by")
+        .order_by("name", "pk")
+    )
+
+
+def escrow_held(*, captain: Captain) -> int:
+    """The captain's money held in escrow for his bids still standing."""
+    total = Bid.objects.filter(captain=captain, status__in=_IN_ESCROW).aggregate(total=Sum("amount"))["total"]
+    return int(total or 0)
+
+
+def escrow_by_captain(*, captains: list[Captain]) -> dict[int, int]:
+    """The same for several captains, in one query."""
+    rows = (
+        Bid.objects.filter(captain__in=captains, status__in=_IN_ESCROW)
+        .values("captain_id")
+        .annotate(total=Sum("amount"))
+        .values_list("captain_id", "total")
+    )
+    return {captain_id: int(total) for captain_id, total in rows}

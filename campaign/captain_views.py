@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from campaign import captain_selectors, captains, standings
+from campaign import auction_selectors, captain_selectors, captains, standings
 from campaign.chart import wealth_chart_svg
 from campaign.models import CaptainStatus
 from campaign.selectors import membership_for_user
@@ -72,6 +72,7 @@ def captain_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "membership": membership,
         "ships": captain_selectors.captain_ships(captain=captain),
         "ledger": captain_selectors.captain_ledger(captain=captain)[:LEDGER_ROWS],
+        "escrow": auction_selectors.escrow_held(captain=captain),
         "adjust_form": AdjustForm() if membership.is_umpire else None,
         "status_form": StatusForm(initial={"status": captain.status, "city": captain.city})
         if membership.is_umpire

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign import api, captain_api, captain_views, views, yard_api, yard_views
+from campaign import api, auction_api, auction_views, captain_api, captain_views, views, yard_api, yard_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -45,4 +45,14 @@ urlpatterns = [
     path("api/ships/<int:ship_id>/repair/", yard_api.ShipRepairApi.as_view(), name="api_ship_repair"),
     path("api/ships/<int:ship_id>/refit/", yard_api.ShipRefitApi.as_view(), name="api_ship_refit"),
     path("api/ships/<int:ship_id>/sell/", yard_api.ShipSellApi.as_view(), name="api_ship_sell"),
+    # --- the auction room (pages and API) ---
+    path("campaigns/<slug:slug>/auctions/", auction_views.auction_room, name="auction_room"),
+    path("campaigns/<slug:slug>/auctions/land/", auction_views.auction_land_view, name="auction_land"),
+    path("campaigns/<slug:slug>/auctions/<int:pk>/live/", auction_views.auction_live, name="auction_live"),
+    path("campaigns/<slug:slug>/auctions/<int:pk>/bid/", auction_views.auction_bid_view, name="auction_bid"),
+    path("campaigns/<slug:slug>/auctions/<int:pk>/buy/", auction_views.auction_buy_view, name="auction_buy"),
+    path("api/campaigns/<slug:slug>/auctions/", auction_api.AuctionListApi.as_view(), name="api_auction_list"),
+    path("api/auctions/<int:auction_id>/", auction_api.AuctionDetailApi.as_view(), name="api_auction_detail"),
+    path("api/auctions/<int:auction_id>/bids/", auction_api.AuctionBidApi.as_view(), name="api_auction_bid"),
+    path("api/auctions/<int:auction_id>/buy/", auction_api.AuctionBuyApi.as_view(), name="api_auction_buy"),
 ]
