@@ -209,9 +209,12 @@ def _release(bid: Bid, captain: Captain, *, user: User | None = None) -> None:
     )
 
 
+MAX_BID = 10**12  # more money than Mars holds; keeps a bid inside the database's integers
+
+
 def _whole_pounds(amount: object) -> int:
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise ValidationError({"amount": "A bid is a whole number of pounds above nothing."})
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_BID:
+        raise ValidationError({"amount": f"A bid is a whole number of pounds above nothing and at most £{MAX_BID:,}."})
     return amount
 
 

@@ -532,3 +532,11 @@ def test_the_beat_schedule_closes_auctions_every_minute():
     entry = settings.CELERY_BEAT_SCHEDULE["close-due-auctions"]
     assert (entry["task"], entry["schedule"]) == ("campaign.close_due_auctions", 60.0)
     assert tasks.close_due_auctions.acks_late
+
+
+def test_a_bid_beyond_all_the_money_on_mars_is_refused_plainly(table):
+    ship_lot, _ = land(table)
+    with pytest.raises(ValidationError, match="at most"):
+        bid(table, ship_lot, "bob", 10**13)
+    with pytest.raises(ValidationError, match="whole number"):
+        bid(table, ship_lot, "bob", True)
