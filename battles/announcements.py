@@ -30,9 +30,7 @@ def battle_url(battle: Battle) -> str:
 
 def owing_sides(battle: Battle, state: Any) -> list[BattleSide]:
     """The sides a person decides for that have an open decision without a stored answer."""
-    answered = set(
-        Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True)
-    )
+    answered = set(Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True))
     keys = {r.side for r in state.pending() if r.id not in answered}
     return [s for s in battle.sides.all() if s.key in keys and s.controller != Controller.AI and not s.left]
 

@@ -444,6 +444,15 @@ class Crew:
             raise ValueError(f"unknown crew post {post!r}")
         return int(getattr(self, post))
 
+    @property
+    def party_leader(self) -> str | None:
+        """The post of the officer who leads a party off the ship: a marine officer before a sea officer, the
+        captain last (SG-BRD-01, SG-MAR-02, SG-SCN-37); None when none is left."""
+        for post in ("marine_officers", "officers", "captain"):
+            if getattr(self, post):
+                return post
+        return None
+
     def _available(self, rank: str) -> int:
         return {"petty_officer": self.petty_officers, "officer": self.officers, "captain": self.captain}[rank]
 

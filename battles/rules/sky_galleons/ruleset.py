@@ -3122,13 +3122,8 @@ def party_of(record: ShipRecord) -> dict[str, JSON]:
     """A boarding party a captain would form: one officer (a marine officer before a sea officer) and
     half the deckhands, and the marines (SG-BRD-01, SG-CREW-01, SG-MAR-02)."""
     crew = record.crew
-    men: dict[str, JSON] = {}
-    if crew.marine_officers:
-        men["marine_officers"] = 1
-    elif crew.officers:
-        men["officers"] = 1
-    elif crew.captain:
-        men["captain"] = 1
+    leader = crew.party_leader
+    men: dict[str, JSON] = {} if leader is None else {leader: 1}
     if crew.deckhands // 2:
         men["deckhands"] = crew.deckhands // 2
     if crew.marines:

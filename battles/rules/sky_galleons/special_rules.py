@@ -510,15 +510,10 @@ def landing_party_composition(record: ShipRecord, men: int) -> dict[str, int]:
     and marines), the lightest guns' first so that her heaviest stay manned; a gunner's post is ``gun:<id>``.
     Raises ValueError if the ship cannot make it up."""
     crew = record.crew
-    party: dict[str, int] = {}
-    if crew.marine_officers:
-        party["marine_officers"] = 1
-    elif crew.officers:
-        party["officers"] = 1
-    elif crew.captain:
-        party["captain"] = 1
-    else:
+    leader = crew.party_leader
+    if leader is None:
         raise ValueError(f"{record.name} has no officer left to lead a landing party")
+    party: dict[str, int] = {leader: 1}
     if crew.marines:
         party["marines"] = crew.marines
     seamen = men - sum(party.values())

@@ -418,3 +418,14 @@ def test_tables_cite_checklist_clauses() -> None:
             continue
         assert entry["clauses"], key
         assert all(clause in known for clause in entry["clauses"]), key
+
+
+@pytest.mark.rule("SG-BRD-01", "SG-MAR-02")
+def test_a_party_is_led_by_a_marine_officer_then_a_sea_officer_then_the_captain(swiftwood: ShipRecord) -> None:
+    crew = swiftwood.crew.with_count("marine_officers", 1).with_count("officers", 1)
+    assert crew.party_leader == "marine_officers"
+    crew = crew.with_count("marine_officers", 0)
+    assert crew.party_leader == "officers"
+    crew = crew.with_count("officers", 0)
+    assert crew.party_leader == "captain"
+    assert crew.with_count("captain", 0).party_leader is None
