@@ -352,8 +352,9 @@ def _settle(
         cargo = auction.lot == LotKind.CARGO
         share = economy.cargo_share(price) if cargo else economy.captain_share(price)
         if share:
+            captor = captains[auction.captor_id]
             ledger.post(
-                captains[auction.captor_id],
+                captor,
                 share,
                 EntryKind.CARGO_SHARE if cargo else EntryKind.PRIZE_SHARE,
                 memo=f"A tenth of the £{price:,} paid for {_lot_name(auction)}",
@@ -361,6 +362,24 @@ def _settle(
                 auction=auction,
                 idempotency_key=f"auction:{auction.pk}:share",
             )
+            _repay_advance(captor, share, auction)
+
+
+def _repay_advance(captor: Captain, share: int, auction: Auction) -> None:
+    """When the umpire made the advance a loan, a prize share goes to repay it first, as far as it reaches."""
+    repaid = min(captor.advance_owed, share)
+    if repaid <= 0:
+        return
+    ledger.post(
+        captor,
+        -repaid,
+        EntryKind.LOAN_REPAYMENT,
+        memo=f"The advance repaid from the share of {_lot_name(auction)}",
+        auction=auction,
+        idempotency_key=f"auction:{auction.pk}:repayment",
+    )
+    captor.advance_owed -= repaid
+    captor.save(update_fields=["advance_owed"])
 
 
 def _close(auction: Auction, *, now: datetime) -> None:

@@ -540,3 +540,24 @@ def test_a_bid_beyond_all_the_money_on_mars_is_refused_plainly(table):
         bid(table, ship_lot, "bob", 10**13)
     with pytest.raises(ValidationError, match="whole number"):
         bid(table, ship_lot, "bob", True)
+
+
+def test_with_the_advance_a_loan_the_captors_shares_repay_it_first(table):
+    alice = Captain.objects.get(pk=table["captains"]["alice"].pk)
+    Captain.objects.filter(pk=alice.pk).update(advance_owed=8_000)  # as if founded under the umpire's loan
+    campaign = table["campaign"]
+    campaign.seed = seed_rolling_first(4)
+    campaign.save()
+    ship_lot, cargo_lot = land(table, cargo_tons=100)
+    for lot in (ship_lot, cargo_lot):
+        deadline_passes(lot)
+        auctions.auction_close(auction_id=lot.pk)
+
+    assert kinds(table, "alice") == [
+        (EntryKind.PRIZE_SHARE, 5_630),
+        (EntryKind.LOAN_REPAYMENT, -5_630),
+        (EntryKind.CARGO_SHARE, 4_000),
+        (EntryKind.LOAN_REPAYMENT, -2_370),
+    ]
+    assert Captain.objects.get(pk=alice.pk).advance_owed == 0
+    books_balance(table)
