@@ -265,4 +265,33 @@ def demo_seed(*, reset_passwords: bool = False) -> DemoSeed:
             expires_at=now + timedelta(days=30),
         )
         created += 1
+    created += _demo_fleet(campaign, users)
     return DemoSeed(campaign=campaign, logins=logins, invitation=invitation, created=created)
+
+
+def _demo_fleet(campaign: Campaign, users: dict[str, User]) -> int:
+    """A captain each for the demo players with a ship from Parhoon, and a prize of Alice's in the auction
+    room, so every page has something on it. Only in a campaign with no captain yet."""
+    from battles.rules.sky_galleons.record import ship_record_from_class
+    from campaign import auctions, captains, yard
+    from campaign.models import CampaignShip, Captain, ShipStatus
+
+    if Captain.objects.filter(campaign=campaign).exists():
+        return 0
+    alice = captains.captain_found(campaign=campaign, user=users["alice"], name="Alice Fairweather")
+    bob = captains.captain_found(campaign=campaign, user=users["bob"], name="Robert Drummond")
+    yard.ship_buy_class(captain_id=alice.pk, user=users["alice"], class_id="fleetfoot", name="Dart")
+    yard.ship_buy_class(captain_id=bob.pk, user=users["bob"], class_id="clearsight", name="Gull")
+    record = ship_record_from_class("warm_winds", name="Warm Winds", crew_quality="green", side="martians")
+    prize = CampaignShip.objects.create(
+        campaign=campaign,
+        name="Warm Winds",
+        class_id="warm_winds",
+        record=record.to_json(),
+        original_price=112_600,
+        status=ShipStatus.PRIZE,
+        captured_by=alice,
+        cargo_tons=40,
+    )
+    auctions.prize_land(ship_id=prize.pk, city="Parhoon")
+    return 5

@@ -85,3 +85,20 @@ def test_seed_demo_refuses_to_run_in_production(settings):
     with pytest.raises(CommandError, match="development"):
         seed()
     assert counts() == (0, 0, 0, 0)
+
+
+@pytest.mark.django_db
+def test_the_demo_campaign_has_captains_with_ships_and_a_prize_in_the_auction_room():
+    from campaign import ledger
+    from campaign.models import Auction, CampaignShip, Captain
+    from campaign.services import demo_seed
+
+    seeded = demo_seed()
+    again = demo_seed()
+
+    captains = Captain.objects.filter(campaign=seeded.campaign)
+    assert sorted(c.name for c in captains) == ["Alice Fairweather", "Robert Drummond"]
+    assert CampaignShip.objects.filter(campaign=seeded.campaign, captain__isnull=False).count() == 2
+    assert Auction.objects.filter(campaign=seeded.campaign, status="open").count() == 2  # the ship and her cargo
+    assert again.created == 0
+    assert ledger.check_campaign(seeded.campaign) == 2
