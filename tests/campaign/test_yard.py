@@ -97,7 +97,7 @@ def _balance(table) -> int:
 # --- what Parhoon builds --------------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("SGC-START-02", "SGC-START-03", "SGC-START-04", "SGC-START-06")
+@pytest.mark.rule("SGC-START-02", "SGC-START-03", "SGC-START-04", "SGC-START-06", "SGC-START-08")
 def test_parhoon_builds_martian_galleys_and_kites_but_no_steam_ship_british_gun_or_british_yard_class():
     quotes = {q.class_id: q for q in sel.parhoon_classes(buildable_only=False)}
     buildable = {q.class_id for q in sel.parhoon_classes()}
@@ -377,7 +377,7 @@ def test_the_repair_bill_prices_hull_hits_guns_criticals_and_new_men_line_by_lin
         bill.line("gun:2")  # a jam is cleared free, not bought
 
 
-@pytest.mark.rule("SGC-REPAIR-01", "SGC-MONEY-03")
+@pytest.mark.rule("SGC-REPAIR-01", "SGC-MONEY-03", "SGC-EXP-14")
 def test_a_full_repair_makes_her_as_she_left_the_yard_and_pays_repairs_and_recruits_apart(table):
     ship = _battered_clearsight(table)
     bill = sel.repair_bill(ship)
