@@ -4,18 +4,20 @@ write; another player's captain answers 404."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
-from campaign import auction_selectors, captain_selectors, captains, standings
+from campaign import auction_selectors, captain_selectors, captains, settings_service, standings
 from campaign.chart import wealth_chart_svg
-from campaign.models import CaptainStatus
+from campaign.models import Campaign, CaptainStatus
 from campaign.selectors import membership_for_user
 
 LEDGER_ROWS = 200
@@ -142,3 +144,44 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
         "chronicle": captain_selectors.chronicle(campaign=campaign)[:100],
     }
     return render(request, "campaign/standings.html", context)
+
+
+class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
+    reason = forms.CharField(max_length=300, help_text="Why: the change is audited.")
+
+    # Declared (not from the model field) so that a URL typed without a scheme means https.
+    webhook_url = forms.URLField(required=False, assume_scheme="https", max_length=500)
+
+    class Meta:
+        model = Campaign
+        fields = tuple(key for key in settings_service.SETTINGS if key != "webhook_url")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.initial.setdefault("webhook_url", self.instance.webhook_url)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The umpire's settings page: every campaign setting, changed with a reason (audited)."""
+    membership = membership_for_user(user=_user(request), slug=slug)
+    if not membership.is_umpire:
+        raise PermissionDenied("Only the umpire changes the campaign's settings.")
+    campaign = membership.campaign
+    if request.method == "POST":
+        form = SettingsForm(request.POST, instance=Campaign.objects.get(pk=campaign.pk))
+        if form.is_valid():
+            changes = {key: form.cleaned_data[key] for key in settings_service.SETTINGS if key in form.changed_data}
+            try:
+                settings_service.campaign_update_settings(
+                    campaign_id=campaign.pk, umpire=_user(request), changes=changes, reason=form.cleaned_data["reason"]
+                )
+            except ValidationError as error:
+                for field, problems in error.message_dict.items():
+                    form.add_error(field if field in form.fields else None, problems)
+            else:
+                messages.success(request, "Settings saved and audited." if changes else "Nothing was changed.")
+                return redirect("campaign_settings", slug=slug)
+        return render(request, "campaign/settings.html", {"campaign": campaign, "form": form}, status=422)
+    return render(request, "campaign/settings.html", {"campaign": campaign, "form": SettingsForm(instance=campaign)})

@@ -13,6 +13,7 @@ urlpatterns = [
     ),
     path("campaigns/<slug:slug>/captains/new/", captain_views.captain_found_view, name="captain_found"),
     path("campaigns/<slug:slug>/standings/", captain_views.campaign_standings, name="campaign_standings"),
+    path("campaigns/<slug:slug>/settings/", captain_views.campaign_settings, name="campaign_settings"),
     path("captains/<int:pk>/", captain_views.captain_detail, name="captain_detail"),
     path("captains/<int:pk>/adjust/", captain_views.captain_adjust_view, name="captain_adjust"),
     path("captains/<int:pk>/status/", captain_views.captain_status_view, name="captain_status"),

@@ -1,0 +1,80 @@
+"""The umpire's campaign settings page and service: only the umpire, with a reason, audited before and after."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+
+from campaign.models import AuditEntry, Campaign, Role
+from campaign.settings_service import campaign_update_settings
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club():
+    umpire = UserFactory(username="umpire")
+    campaign = CampaignFactory(created_by=umpire, slug="syrtis")
+    MembershipFactory(campaign=campaign, user=umpire, role=Role.UMPIRE)
+    alice = UserFactory(username="alice")
+    MembershipFactory(campaign=campaign, user=alice, role=Role.PLAYER)
+    return {"campaign": campaign, "umpire": umpire, "alice": alice}
+
+
+def page_data(campaign: Campaign, **changes) -> dict:
+    from campaign.captain_views import SettingsForm
+
+    initial = SettingsForm(instance=campaign).initial
+    data = {key: ("" if value is None else value) for key, value in initial.items()}
+    data["tactical_options"] = "{}"
+    data.update(changes)
+    return {key: value for key, value in data.items() if value is not False}
+
+
+def test_the_umpire_changes_settings_with_a_reason_and_the_audit_keeps_before_and_after(client, club):
+    client.force_login(club["umpire"])
+    assert client.get(reverse("campaign_settings", args=["syrtis"])).status_code == 200
+    data = page_data(club["campaign"], auction_style="sealed", auction_hours=24, reason="Sealed bids this season")
+
+    response = client.post(reverse("campaign_settings", args=["syrtis"]), data)
+
+    assert response.status_code == 302
+    campaign = Campaign.objects.get(pk=club["campaign"].pk)
+    assert (campaign.auction_style, campaign.auction_hours) == ("sealed", 24)
+    audit = AuditEntry.objects.get(action="settings changed")
+    assert audit.reason == "Sealed bids this season"
+    assert audit.data == {
+        "before": {"auction_style": "open", "auction_hours": 48},
+        "after": {"auction_style": "sealed", "auction_hours": 24},
+    }
+
+
+def test_a_player_gets_no_settings_page(client, club):
+    client.force_login(club["alice"])
+    assert client.get(reverse("campaign_settings", args=["syrtis"])).status_code == 403
+    client.force_login(UserFactory(username="stranger"))
+    assert client.get(reverse("campaign_settings", args=["syrtis"])).status_code == 404
+
+
+def test_bad_settings_are_refused_with_the_reason(client, club):
+    client.force_login(club["umpire"])
+    no_reason = client.post(reverse("campaign_settings", args=["syrtis"]), page_data(club["campaign"], auction_hours=6))
+    assert no_reason.status_code == 422
+    bad = client.post(
+        reverse("campaign_settings", args=["syrtis"]),
+        page_data(club["campaign"], merchant_cargo_fraction="1.5", reason="More cargo"),
+    )
+    assert bad.status_code == 422
+    assert Campaign.objects.get(pk=club["campaign"].pk).merchant_cargo_fraction < 1
+    with pytest.raises(ValidationError, match="money goal"):
+        campaign_update_settings(
+            campaign_id=club["campaign"].pk, umpire=club["umpire"], changes={"winner_by": "goal"}, reason="Race"
+        )
+    with pytest.raises(PermissionDenied):
+        campaign_update_settings(
+            campaign_id=club["campaign"].pk, umpire=club["alice"], changes={"auction_hours": 1}, reason="Mine"
+        )
+    with pytest.raises(ValidationError, match="Not settings"):
+        campaign_update_settings(campaign_id=club["campaign"].pk, umpire=club["umpire"], changes={"day": 9}, reason="x")
