@@ -51,7 +51,10 @@ def taken_prize(
     runner = board.ship("Runner")
     crew = replace(runner.crew, captain=0, officers=0, marine_officers=0, deckhands=0, marines=0, petty_officers=0)
     runner = replace(runner, grappled_with=("Reaver",), crew=crew)
-    state = replace(state, board=board.with_ship(reaver).with_ship(runner))
+    board = board.with_ship(reaver).with_ship(runner)
+    # The boarders are set across on top of her crew: they were of her company when the battle began.
+    board = replace(board, crew_at_start={**board.crew_at_start, "Reaver": reaver.men_alive})
+    state = replace(state, board=board)
     state, _, request = drive(state, orders(), seed, lambda s, r: s.turn == 2 and r.kind == ORDERS and r.side == "a")
     assert request is not None
     assert state.board.out.get("Runner") == CAPTURED
