@@ -392,14 +392,27 @@ def landing_goal(board: Board, record: ShipRecord) -> Hex | None:
             # the nearest ship fetches it and the other keeps clear of her hex.
             if state["state"] == "away":
                 return None
-            ships = [s for s in special_rules.party_ships(board, rule) if s.position is not None]
+            # Only a ship that can climb off the land again fetches it: one whose hull hits have brought her
+            # ceiling down to the landing height would sit there with the survivors (SG-DMG-14, SG-SCN-41).
+            landing_height = str(rule["altitude"])
+            ships = [
+                s
+                for s in special_rules.party_ships(board, rule)
+                if s.position is not None and can_climb_off(s, landing_height)
+            ]
+            if not ships:
+                return None
             nearest = min(ships, key=lambda s: (hexgrid.distance(s.position, party_at), s.name))  # type: ignore[arg-type]
             return party_at if nearest.name == record.name else None
         waits = state["state"] == "back" or state.get("ship") == record.name
         return party_at if waits else None
     if state["state"] != "aboard":
         return None
-    able = [s for s in special_rules.party_ships(board, rule) if _can_land_party(s, int(str(rule["men"])))]
+    able = [
+        s
+        for s in special_rules.party_ships(board, rule)
+        if _can_land_party(s, int(str(rule["men"]))) and can_climb_off(s, str(rule["altitude"]))
+    ]
     if not able or able[0].name != record.name:
         return None
     top = maps.zone(board.terrain, str(rule["zone"]))
@@ -420,6 +433,13 @@ def stand_off(board: Board, record: ShipRecord) -> Hex | None:
     state = special_rules.party_state(board, record.side)
     there = state.get("hex")
     return Hex.from_json(there) if state["state"] == "away" and isinstance(there, list) else None
+
+
+def can_climb_off(record: ShipRecord, height: str) -> bool:
+    """Landed at ``height``, the ship could climb off again: her ceiling after her hull hits is above it
+    (SG-DMG-14, SG-ALT-03: a landed ship climbs before it moves, SG-ALT-11)."""
+    ceiling = record.max_altitude
+    return ceiling is not None and altitude_level(ceiling) > altitude_level(height)
 
 
 def _can_land_party(record: ShipRecord, men: int) -> bool:
