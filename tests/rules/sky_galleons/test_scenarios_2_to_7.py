@@ -1241,9 +1241,24 @@ def test_the_ai_lands_the_party_from_no_ship_that_could_not_climb_off_the_land_a
     data["sides"][0]["ai"] = {"careful": True}
     data["sides"][0]["ships"][0] = ship("Danger", DANGER, (6, 2), altitude="H")
     board = begin(data, b"the landing").board
-    assert scenario_ai.landing_goal(board, board.ship("Danger")) is not None
+    late = scenario_ai.GALLEYS_FIRST_UNTIL  # the galleys are not waited for
+    assert scenario_ai.landing_goal(board, board.ship("Danger"), late) is not None
     hurt = board.with_ship(ceiling_down_to(board.ship("Danger"), "M"))
-    assert scenario_ai.landing_goal(hurt, hurt.ship("Danger")) is None
+    assert scenario_ai.landing_goal(hurt, hurt.ship("Danger"), late) is None
+
+
+@pytest.mark.rule("SG-SCN-38", "SG-SCN-39")
+def test_the_careful_ai_lands_the_party_once_the_galleys_are_down_or_the_time_runs_short():
+    data = raid()
+    data["sides"][0]["ai"] = {"careful": True}
+    data["sides"][0]["ships"][0] = ship("Danger", DANGER, (6, 2), altitude="H")
+    board = begin(data, b"the galleys first").board
+    danger = board.ship("Danger")
+    early, late = 1, scenario_ai.GALLEYS_FIRST_UNTIL
+    assert scenario_ai.landing_goal(board, danger, early) is None  # the Small Bird still flies
+    assert scenario_ai.landing_goal(board, danger, late) is not None  # no time left to wait for her
+    downed = replace(board, out={**board.out, "Small Bird": "crashed"})
+    assert scenario_ai.landing_goal(downed, danger, early) is not None
 
 
 @pytest.mark.rule("SG-SCN-41")
