@@ -70,6 +70,11 @@ OVER_WATCHED_ZONE = 1.5  # ending a move over the zone the enemy's reinforcement
 
 
 GARRISON_REACH = 1  # hexes from the zone held: a ship beside the kraag top, where a party lands, and no further
+# Until this turn a careful side lands no party while an enemy galley can still fly: beside the top the ship
+# is the galleys' to rake and board, and a wait for them is spent on them. By turn 10 the party still has its
+# ten turns away and the rolls to come back before the turn limit (SG-SCN-39). Measured: 40 runs, turns 6 and
+# 8 no better than none, 10 to 40 about alike.
+GALLEYS_FIRST_UNTIL = 10
 STAND_OFF = 8  # hexes from the landing party's hex: out of the batteries' reach, two moves from the pick-up
 
 
@@ -371,11 +376,12 @@ def carries_the_party_home(board: Board, record: ShipRecord) -> bool:
     return state["state"] == "rescued" and state.get("ship") == record.name
 
 
-def landing_goal(board: Board, record: ShipRecord) -> Hex | None:
+def landing_goal(board: Board, record: ShipRecord, turn: int = 0) -> Hex | None:
     """Where this ship should be landed for the landing party, or None when it has no part in it: the
     party's hex once it is back (or for the ship that left it, while it is away), else the nearest hex
     beside the fortress top at the rule's altitude for the first ship able to land a party of the rule's
-    size (SG-SCN-37/38)."""
+    size and climb off again (SG-SCN-37/38); a careful side lands it only once the enemy galleys are down
+    or on turn ``GALLEYS_FIRST_UNTIL`` (``turn`` is the battle's)."""
     rule = _landing_rule(board, record.side)
     if rule is None or record.position is None:
         return None
@@ -392,16 +398,31 @@ def landing_goal(board: Board, record: ShipRecord) -> Hex | None:
             # the nearest ship fetches it and the other keeps clear of her hex.
             if state["state"] == "away":
                 return None
-            ships = [s for s in special_rules.party_ships(board, rule) if s.position is not None]
+            # Only a ship that can climb off the land again fetches it: one whose hull hits have brought her
+            # ceiling down to the landing height would sit there with the survivors (SG-DMG-14, SG-SCN-41).
+            landing_height = str(rule["altitude"])
+            ships = [
+                s
+                for s in special_rules.party_ships(board, rule)
+                if s.position is not None and can_climb_off(s, landing_height)
+            ]
+            if not ships:
+                return None
             nearest = min(ships, key=lambda s: (hexgrid.distance(s.position, party_at), s.name))  # type: ignore[arg-type]
             return party_at if nearest.name == record.name else None
         waits = state["state"] == "back" or state.get("ship") == record.name
         return party_at if waits else None
     if state["state"] != "aboard":
         return None
-    able = [s for s in special_rules.party_ships(board, rule) if _can_land_party(s, int(str(rule["men"])))]
+    able = [
+        s
+        for s in special_rules.party_ships(board, rule)
+        if _can_land_party(s, int(str(rule["men"]))) and can_climb_off(s, str(rule["altitude"]))
+    ]
     if not able or able[0].name != record.name:
         return None
+    if careful(board, record.side) and turn < GALLEYS_FIRST_UNTIL and _enemy_galleys(board, record.side):
+        return None  # the galleys first (GALLEYS_FIRST_UNTIL)
     top = maps.zone(board.terrain, str(rule["zone"]))
     height = rule["altitude"]
     beside = {n for h in top for n in hexgrid.neighbours(h) if n not in top and board.terrain.ground(n) == height}
@@ -422,6 +443,18 @@ def stand_off(board: Board, record: ShipRecord) -> Hex | None:
     return Hex.from_json(there) if state["state"] == "away" and isinstance(there, list) else None
 
 
+def can_climb_off(record: ShipRecord, height: str) -> bool:
+    """Landed at ``height``, the ship could climb off again: her ceiling after her hull hits is above it
+    (SG-DMG-14, SG-ALT-03: a landed ship climbs before it moves, SG-ALT-11)."""
+    ceiling = record.max_altitude
+    return ceiling is not None and altitude_level(ceiling) > altitude_level(height)
+
+
+def _enemy_galleys(board: Board, side: str) -> list[ShipRecord]:
+    """The enemy ships still in the fight and able to fly."""
+    return [s for s in board.fighting() if s.side != side and s.max_altitude is not None]
+
+
 def _can_land_party(record: ShipRecord, men: int) -> bool:
     try:
         special_rules.landing_party_composition(record, men)
@@ -430,10 +463,12 @@ def _can_land_party(record: ShipRecord, men: int) -> bool:
     return True
 
 
-def landing_move(board: Board, record: ShipRecord, moves: list[tuple[list[str], list[movement.Step]]]) -> JSON:
+def landing_move(
+    board: Board, record: ShipRecord, moves: list[tuple[list[str], list[movement.Step]]], turn: int = 0
+) -> JSON:
     """The move that takes the ship to its landing goal and lands it there, or holds it landed there; None
     when it has no landing goal (it fights as usual)."""
-    goal = landing_goal(board, record)
+    goal = landing_goal(board, record, turn)
     if goal is None:
         return None
     if record.status == "landed" and record.position == goal:

@@ -176,7 +176,9 @@ class Captain:
     def _move(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
         record = state.board.ship(request.ships[0])
         traced = rs.traced_moves(state, record)
-        landing = scenario_ai.landing_move(state.board, record, traced)  # SG-SCN-38: land or pick up the party
+        landing = scenario_ai.landing_move(
+            state.board, record, traced, state.turn
+        )  # SG-SCN-38: land or pick up the party
         if landing is not None:
             return landing
         attack = leap_move(rs, state, record, traced) or attack_move(rs, state, record, traced)

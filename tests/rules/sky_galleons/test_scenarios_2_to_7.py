@@ -30,7 +30,7 @@ from battles.rules.sky_galleons import (
     tactics,
     victory,
 )
-from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
+from battles.rules.sky_galleons.record import ShipRecord, altitude_level, ship_record_from_class
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
     BOARD,
@@ -1204,6 +1204,61 @@ def test_the_ai_garrison_holds_the_kraag_top_then_comes_down_on_the_returned_par
     marks = [e.data["value"]["state"] for e in events if e.kind == "mark" and e.data["key"] == "landing party british"]
     assert marks == ["away", "back", "lost"]
     assert state.winner == "martians"
+
+
+def ceiling_down_to(record: ShipRecord, height: str) -> ShipRecord:
+    """Every hull row above ``height`` checked off: her ceiling falls to it (SG-DMG-14)."""
+    level = altitude_level(height)
+    rows = tuple(replace(r, hits=r.boxes) if altitude_level(r.altitude) > level else r for r in record.hull_rows)
+    return replace(record, hull_rows=rows)
+
+
+@pytest.mark.rule("SG-SCN-38", "SG-SCN-40", "SG-DMG-14", "SG-ALT-11")
+def test_the_ai_sends_to_fetch_the_party_only_a_ship_that_can_climb_off_the_land_again():
+    data = raid()
+    data["sides"][0]["ai"] = {"careful": True}
+    board = begin(data, b"the fetch").board
+    danger = board.ship("Danger")
+    assert danger.position is not None
+    back = {"state": "back", "ship": "Danger", "hex": danger.position.to_json(), "men": 3}
+    board = replace(board, marks={**board.marks, special_rules.party_key("british"): back})
+    # Sound, the Danger is the nearer ship (she is on the party's hex) and fetches it; the Sandflea keeps clear.
+    assert scenario_ai.landing_goal(board, board.ship("Danger")) == danger.position
+    assert scenario_ai.landing_goal(board, board.ship("Sandflea")) is None
+    # Her Very High and High rows gone, landed at Medium she could never climb off: the Sandflea goes.
+    hurt = board.with_ship(ceiling_down_to(danger, "M"))
+    assert not scenario_ai.can_climb_off(hurt.ship("Danger"), "M")
+    assert scenario_ai.landing_goal(hurt, hurt.ship("Danger")) is None
+    assert scenario_ai.landing_goal(hurt, hurt.ship("Sandflea")) == danger.position
+    # Neither can climb off: nobody lands to sit there with the survivors.
+    both = hurt.with_ship(ceiling_down_to(hurt.ship("Sandflea"), "M"))
+    assert scenario_ai.landing_goal(both, both.ship("Sandflea")) is None
+
+
+@pytest.mark.rule("SG-SCN-37", "SG-SCN-38", "SG-DMG-14")
+def test_the_ai_lands_the_party_from_no_ship_that_could_not_climb_off_the_land_again():
+    data = raid()
+    data["sides"][0]["ai"] = {"careful": True}
+    data["sides"][0]["ships"][0] = ship("Danger", DANGER, (6, 2), altitude="H")
+    board = begin(data, b"the landing").board
+    late = scenario_ai.GALLEYS_FIRST_UNTIL  # the galleys are not waited for
+    assert scenario_ai.landing_goal(board, board.ship("Danger"), late) is not None
+    hurt = board.with_ship(ceiling_down_to(board.ship("Danger"), "M"))
+    assert scenario_ai.landing_goal(hurt, hurt.ship("Danger"), late) is None
+
+
+@pytest.mark.rule("SG-SCN-38", "SG-SCN-39")
+def test_the_careful_ai_lands_the_party_once_the_galleys_are_down_or_the_time_runs_short():
+    data = raid()
+    data["sides"][0]["ai"] = {"careful": True}
+    data["sides"][0]["ships"][0] = ship("Danger", DANGER, (6, 2), altitude="H")
+    board = begin(data, b"the galleys first").board
+    danger = board.ship("Danger")
+    early, late = 1, scenario_ai.GALLEYS_FIRST_UNTIL
+    assert scenario_ai.landing_goal(board, danger, early) is None  # the Small Bird still flies
+    assert scenario_ai.landing_goal(board, danger, late) is not None  # no time left to wait for her
+    downed = replace(board, out={**board.out, "Small Bird": "crashed"})
+    assert scenario_ai.landing_goal(downed, danger, early) is not None
 
 
 @pytest.mark.rule("SG-SCN-41")
