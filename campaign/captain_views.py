@@ -4,6 +4,7 @@ write; another player's captain answers 404."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -54,7 +55,7 @@ def captain_found_view(request: HttpRequest, slug: str) -> HttpResponse:
                 campaign=membership.campaign, user=_user(request), name=form.cleaned_data["name"]
             )
         except (ValidationError, PermissionDenied) as error:
-            messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+            messages.error(request, _words(error))
         else:
             messages.success(request, f"Captain {captain.name} holds a Red Captain's commission.")
             return redirect("captain_detail", pk=captain.pk)
@@ -83,51 +84,52 @@ def captain_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaign/captain.html", context)
 
 
+def _words(error: ValidationError | PermissionDenied) -> str:
+    """A service's refusal as the message shown to the user."""
+    return " ".join(getattr(error, "messages", [str(error)]))
+
+
+def _umpire_change(
+    request: HttpRequest, pk: int, form: forms.Form, incomplete: str, change: Callable[..., object], done: str
+) -> HttpResponse:
+    """An umpire's audited change to a captain from his page: the form's fields go to the service as they are."""
+    captain = captain_selectors.captain_for_user(user=_user(request), captain_id=pk)
+    if not form.is_valid():
+        messages.error(request, incomplete)
+        return redirect("captain_detail", pk=pk)
+    try:
+        change(captain_id=captain.pk, umpire=_user(request), **form.cleaned_data)
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, _words(error))
+    else:
+        messages.success(request, done)
+    return redirect("captain_detail", pk=pk)
+
+
 @login_required
 @require_POST
 def captain_adjust_view(request: HttpRequest, pk: int) -> HttpResponse:
-    captain = captain_selectors.captain_for_user(user=_user(request), captain_id=pk)
-    form = AdjustForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "An adjustment needs a whole number of pounds and a reason.")
-        return redirect("captain_detail", pk=pk)
-    try:
-        captains.captain_adjust_money(
-            captain_id=captain.pk,
-            umpire=_user(request),
-            amount=form.cleaned_data["amount"],
-            reason=form.cleaned_data["reason"],
-        )
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    except PermissionDenied as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, "The adjustment is entered in the ledger and the audit.")
-    return redirect("captain_detail", pk=pk)
+    return _umpire_change(
+        request,
+        pk,
+        AdjustForm(request.POST),
+        "An adjustment needs a whole number of pounds and a reason.",
+        captains.captain_adjust_money,
+        "The adjustment is entered in the ledger and the audit.",
+    )
 
 
 @login_required
 @require_POST
 def captain_status_view(request: HttpRequest, pk: int) -> HttpResponse:
-    captain = captain_selectors.captain_for_user(user=_user(request), captain_id=pk)
-    form = StatusForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "A status change needs a status and a reason.")
-        return redirect("captain_detail", pk=pk)
-    try:
-        captains.captain_set_status(
-            captain_id=captain.pk,
-            umpire=_user(request),
-            status=form.cleaned_data["status"],
-            city=form.cleaned_data["city"],
-            reason=form.cleaned_data["reason"],
-        )
-    except (ValidationError, PermissionDenied) as error:
-        messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
-    else:
-        messages.success(request, "The captain's status is changed and audited.")
-    return redirect("captain_detail", pk=pk)
+    return _umpire_change(
+        request,
+        pk,
+        StatusForm(request.POST),
+        "A status change needs a status and a reason.",
+        captains.captain_set_status,
+        "The captain's status is changed and audited.",
+    )
 
 
 @login_required
