@@ -29,6 +29,7 @@ from accounts.models import User
 from campaign import auction_selectors, auctions, economy
 from campaign.auction_selectors import AuctionView, LotShip
 from campaign.models import AuctionStatus, AuctionStyle, Campaign, Captain, LotKind, Membership
+from campaign.refusals import refusal_words
 from campaign.selectors import membership_for_user
 from strategic_map.mapdata import mars_map
 
@@ -39,10 +40,6 @@ MAX_BID = 10**12
 def _user(request: HttpRequest) -> User:
     assert isinstance(request.user, User)
     return request.user
-
-
-def _refusal(error: ValidationError | PermissionDenied) -> str:
-    return " ".join(getattr(error, "messages", None) or [str(error)])
 
 
 class BidForm(forms.Form):
@@ -235,7 +232,7 @@ def auction_bid_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             idempotency_key=data["idempotency_key"] or "",
         )
     except (ValidationError, PermissionDenied) as error:
-        messages.error(request, _refusal(error))
+        messages.error(request, refusal_words(error))
     else:
         # Worded the same whether it leads or not: in a sealed auction that is the secret.
         name = _captain_name(membership.campaign, bid.captain_id)
@@ -256,7 +253,7 @@ def auction_buy_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     try:
         auction = auctions.prize_buy_outright(auction_id=pk, captain_id=form.cleaned_data["captain"], user=user)
     except (ValidationError, PermissionDenied) as error:
-        messages.error(request, _refusal(error))
+        messages.error(request, refusal_words(error))
     else:
         messages.success(
             request,
@@ -286,7 +283,7 @@ def auction_land_view(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         landed = auctions.prize_land(ship_id=ship.pk, city=form.cleaned_data["city"])
     except ValidationError as error:
-        messages.error(request, _refusal(error))
+        messages.error(request, refusal_words(error))
         return _back(campaign)
     if all(auction.status == AuctionStatus.CLOSED for auction in landed):
         messages.success(request, f"The {ship.name} is landed; with no rival bidder the crown buys her.")

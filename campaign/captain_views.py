@@ -19,6 +19,7 @@ from accounts.models import User
 from campaign import auction_selectors, captain_selectors, captains, settings_service, standings
 from campaign.chart import wealth_chart_svg
 from campaign.models import Campaign, CaptainStatus
+from campaign.refusals import refusal_words
 from campaign.selectors import membership_for_user
 
 LEDGER_ROWS = 200
@@ -55,7 +56,7 @@ def captain_found_view(request: HttpRequest, slug: str) -> HttpResponse:
                 campaign=membership.campaign, user=_user(request), name=form.cleaned_data["name"]
             )
         except (ValidationError, PermissionDenied) as error:
-            messages.error(request, _words(error))
+            messages.error(request, refusal_words(error))
         else:
             messages.success(request, f"Captain {captain.name} holds a Red Captain's commission.")
             return redirect("captain_detail", pk=captain.pk)
@@ -84,11 +85,6 @@ def captain_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaign/captain.html", context)
 
 
-def _words(error: ValidationError | PermissionDenied) -> str:
-    """A service's refusal as the message shown to the user."""
-    return " ".join(getattr(error, "messages", [str(error)]))
-
-
 def _umpire_change(
     request: HttpRequest, pk: int, form: forms.Form, incomplete: str, change: Callable[..., object], done: str
 ) -> HttpResponse:
@@ -100,7 +96,7 @@ def _umpire_change(
     try:
         change(captain_id=captain.pk, umpire=_user(request), **form.cleaned_data)
     except (ValidationError, PermissionDenied) as error:
-        messages.error(request, _words(error))
+        messages.error(request, refusal_words(error))
     else:
         messages.success(request, done)
     return redirect("captain_detail", pk=pk)

@@ -25,6 +25,7 @@ from battles.drawing.record_sheet import RecordSheet, record_sheet
 from campaign import captain_selectors, economy, yard
 from campaign import yard_selectors as sel
 from campaign.models import CampaignShip, Captain, ShipStatus
+from campaign.refusals import refusal_words
 from campaign.yard_forms import STARTING_DESIGN, BuyForm, CommissionForm, DesignForm, RefitForm, repair_lines
 
 
@@ -35,10 +36,6 @@ def _user(request: HttpRequest) -> User:
 
 def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
-
-
-def _refusal(error: ValidationError | PermissionDenied) -> str:
-    return " ".join(getattr(error, "messages", [str(error)]))
 
 
 # --- the yard -------------------------------------------------------------------------------------------------
@@ -98,7 +95,7 @@ def yard_buy_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         ship = yard.ship_buy_class(captain_id=captain.pk, user=_user(request), **form.cleaned_data)
     except (ValidationError, PermissionDenied) as error:
-        messages.error(request, _refusal(error))
+        messages.error(request, refusal_words(error))
         return redirect("captain_yard", pk=pk)
     messages.success(request, f"The {ship.name} is yours, £{ship.original_price:,} paid to the Parhoon yard.")
     return redirect("ship_detail", pk=ship.pk)
@@ -129,7 +126,7 @@ def yard_commission_view(request: HttpRequest, pk: int) -> HttpResponse:
             captain_id=captain.pk, user=_user(request), design=form.design_json(), name=naming.cleaned_data["ship_name"]
         )
     except (ValidationError, PermissionDenied) as error:
-        messages.error(request, _refusal(error))
+        messages.error(request, refusal_words(error))
         return _yard_page(request, captain, design_form=form, status=400)
     messages.success(request, f"The {ship.name} is commissioned, £{ship.original_price:,} paid to the Parhoon yard.")
     return redirect("ship_detail", pk=ship.pk)
@@ -198,7 +195,7 @@ def ship_repair_total(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         _, _, total = _chosen_repairs(ship, lines)
     except ValidationError as error:
-        return render(request, "campaign/_repair_total.html", {"error": _refusal(error)})
+        return render(request, "campaign/_repair_total.html", {"error": refusal_words(error)})
     balance = ship.captain.balance if ship.captain is not None else 0
     return render(request, "campaign/_repair_total.html", {"total": total, "balance": balance})
 
@@ -223,7 +220,7 @@ def ship_repair_view(request: HttpRequest, pk: int) -> HttpResponse:
                 idempotency_key=request.POST.get("idempotency_key", ""),
             )
         except (ValidationError, PermissionDenied) as error:
-            messages.error(request, _refusal(error))
+            messages.error(request, refusal_words(error))
         else:
             messages.success(request, f"Parhoon's yard has done the work on the {ship.name}.")
         return redirect("ship_detail", pk=pk)
@@ -231,7 +228,7 @@ def ship_repair_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         picked, chosen, total = _chosen_repairs(ship, lines)
     except ValidationError as error:
-        messages.error(request, _refusal(error))
+        messages.error(request, refusal_words(error))
         return redirect("ship_detail", pk=pk)
     if not chosen:
         messages.error(request, "Tick the repairs you want done.")
@@ -259,7 +256,7 @@ def ship_refit_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         yard.ship_refit(ship_id=ship.pk, user=_user(request), changes=form.changes())
     except (ValidationError, PermissionDenied) as error:
-        messages.error(request, _refusal(error))
+        messages.error(request, refusal_words(error))
     else:
         messages.success(request, f"The {ship.name} is refitted.")
     return redirect("ship_detail", pk=pk)
@@ -274,7 +271,7 @@ def ship_sell_view(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             sold = yard.ship_sell(ship_id=ship.pk, user=_user(request))
         except (ValidationError, PermissionDenied) as error:
-            messages.error(request, _refusal(error))
+            messages.error(request, refusal_words(error))
             return redirect("ship_detail", pk=pk)
         messages.success(request, f"The {sold.name} is sold to the Parhoon yard.")
         return redirect("captain_detail", pk=sold.captain_id)
