@@ -201,6 +201,10 @@ class BattleShip(models.Model):
     side = models.ForeignKey(BattleSide, on_delete=models.CASCADE, related_name="ships")
     name = models.CharField(max_length=80)
     class_name = models.CharField(max_length=80, blank=True)
+    # The campaign's ship she is (a captain's ship, or a prize in tow); empty for ships drawn for an encounter.
+    campaign_ship = models.ForeignKey(
+        "campaign.CampaignShip", on_delete=models.SET_NULL, null=True, blank=True, related_name="battle_ships"
+    )
 
     class Meta:
         ordering = ["battle", "side__order", "name"]

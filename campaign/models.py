@@ -45,6 +45,17 @@ class Yard(models.TextChoices):
     BRITISH = "british", "British yard"
 
 
+class EncounterControl(models.TextChoices):
+    AI = "ai", "The AI commands the ships met"
+    UMPIRE = "umpire", "The umpire commands the ships met"
+
+
+class TrekLosses(models.TextChoices):
+    # SGC-TREK-25: the rule's words and its worked example disagree; DESIGN.md section 8 takes the rule.
+    PER_SIX = "per_six", "n men in every full six, then a die for each man left (the rule)"
+    WORKED_EXAMPLE = "worked_example", "one man per full six, then a die for each man left (the worked example)"
+
+
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60, unique=True)
@@ -74,6 +85,11 @@ class Campaign(models.Model):
     starting_quality = models.CharField(max_length=10, choices=CrewQuality.choices, default=CrewQuality.GREEN)
     starting_yard = models.CharField(max_length=10, choices=Yard.choices, default=Yard.MARTIAN)
     recruit_cost_per_man = models.PositiveIntegerField(default=0)
+    # --- the calendar and the map (strategic_map) ---
+    paused = models.BooleanField(default=False, help_text="While paused, no day ticks.")
+    next_tick_at = models.DateTimeField(null=True, blank=True, help_text="When the next campaign day ticks.")
+    encounter_control = models.CharField(max_length=10, choices=EncounterControl.choices, default=EncounterControl.AI)
+    trek_losses = models.CharField(max_length=16, choices=TrekLosses.choices, default=TrekLosses.PER_SIX)
     # The campaign's dice derive from this secret (campaign.dice); it never leaves the server for a player.
     seed = models.CharField(max_length=64, default=new_seed, editable=False)
 
@@ -273,6 +289,8 @@ class CampaignShip(models.Model):
     captured_by = models.ForeignKey(
         Captain, on_delete=models.PROTECT, null=True, blank=True, related_name="prizes_taken"
     )
+    # A prize being taken home: the ship towing her (SGC-MOVE-13 slows the tower).
+    towed_by = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="tows")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
