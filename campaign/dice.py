@@ -41,3 +41,30 @@ def roll(campaign: Campaign, purpose: str, *, sides: int = 6, captain: Captain |
         result=die_for(locked.seed, seq, sides),
         captain=captain,
     )
+
+
+def roll_many(
+    campaign: Campaign, wants: list[tuple[str, int, Captain | None]], *, day: int | None = None
+) -> list[CampaignRoll]:
+    """Roll one die for each (purpose, sides, captain) in order and log them all: one lock, one read, one insert,
+    however many dice (the daily tick rolls for every ship at sea). Inside a transaction."""
+    assert transaction.get_connection().in_atomic_block, "roll inside a transaction"
+    if not wants:
+        return []
+    locked = Campaign.objects.select_for_update().only("pk", "seed", "day").get(pk=campaign.pk)
+    last = CampaignRoll.objects.filter(campaign=locked).aggregate(last=Max("seq"))["last"] or 0
+    rolls = [
+        CampaignRoll(
+            campaign=locked,
+            seq=last + offset,
+            day=locked.day if day is None else day,
+            purpose=purpose[:200],
+            sides=sides,
+            result=die_for(locked.seed, last + offset, sides),
+            captain=captain,
+        )
+        for offset, (purpose, sides, captain) in enumerate(wants, start=1)
+    ]
+    # Not relying on bulk_create returning ids (SQLite before 3.35 does not): callers that need them re-read.
+    CampaignRoll.objects.bulk_create(rolls)
+    return list(CampaignRoll.objects.filter(campaign=locked, seq__gt=last, seq__lte=last + len(rolls)).order_by("seq"))

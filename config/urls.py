@@ -12,4 +12,5 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("battles.urls")),
     path("", include("campaign.urls")),
+    path("", include("strategic_map.urls")),
 ]
