@@ -15,7 +15,6 @@ hex costing 1; a kite has 4, a hex with or across the wind costing 1 and a hex a
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -25,7 +24,7 @@ from typing import Any, Protocol
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile
-from battles.rules.sky_galleons import class_rules
+from battles.rules.sky_galleons import class_rules, close_action
 from battles.rules.sky_galleons.record import ShipRecord
 from strategic_map.mapdata import City, MarsMap, UnknownMapName
 
@@ -153,11 +152,13 @@ def base_points(record: ShipRecord) -> int:
 
 
 def towing_points(points: int, *, tower_hull_size: int, towed_hull_sizes: Sequence[int]) -> int:
-    """SGC-MOVE-13 (designed): halved rounding up, less floor(towed hull / tower hull), never below the minimum."""
+    """SGC-MOVE-13 (designed): the tactical towing rule on the day's allowance (close_action.tow_speed: halved
+    rounding up, less floor(towed hull / tower hull), the formula governing where the text's second example
+    disagrees, SG-TOW-08), several prizes counted by their hull sizes together, never below the minimum."""
     if not towed_hull_sizes:
         return points
-    weight = sum(towed_hull_sizes) // tower_hull_size
-    return max(math.ceil(points / 2) - weight, RULES.whole("towing", "minimum_hexes_per_day"))
+    slowed = close_action.tow_speed(points, tower_hull_size, sum(towed_hull_sizes))
+    return max(slowed, RULES.whole("towing", "minimum_hexes_per_day"))
 
 
 def _cannot_sail(record: ShipRecord) -> str | None:
@@ -221,11 +222,17 @@ def friendly_cities(atlas: MarsMap) -> tuple[City, ...]:
 
 
 def friendly_city_at(atlas: MarsMap, hex_: Hex) -> City | None:
-    """The friendly city in this hex, if there is one: a day ending here ends the voyage."""
+    """The friendly city in this hex, if there is one."""
     for city in friendly_cities(atlas):
         if city_hex(atlas, city) == hex_:
             return city
     return None
+
+
+def arrival_city(atlas: MarsMap, *, kind: str, end: Hex) -> City | None:
+    """The friendly city a day's sailing ends the voyage in: a move that ends in a friendly city's hex brings her
+    home. A patrol over a friendly city (guarding Umbra's approaches, say) does not: she never came in."""
+    return friendly_city_at(atlas, end) if kind == MOVE else None
 
 
 def encounter_chance(number: int | None) -> str:
@@ -423,7 +430,7 @@ def plan_check(
         number = (
             numbers[map_hex.territory].number_for(patrolling=kind == PATROL) if map_hex.territory in numbers else None
         )
-        city = friendly_city_at(atlas, at)
+        city = arrival_city(atlas, kind=kind, end=at)
         if city is not None and arrived is None:
             arrived = (index, city.name)
         locked = index < locked_days
