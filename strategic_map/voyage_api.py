@@ -31,11 +31,13 @@ from rest_framework.views import APIView
 from accounts.models import User
 from battles.engine.hexgrid import Hex
 from campaign.captain_api import service_exception_handler
-from campaign.models import Campaign
+from campaign.models import Campaign, CampaignShip
 from campaign.selectors import campaign_for_user
 from strategic_map import voyage_rules, voyage_selectors, voyages
 from strategic_map.mapdata import UnknownMapName, mars_map
 from strategic_map.models import Voyage
+
+MAX_ID = voyage_selectors.MAX_ID
 
 # --- shapes ------------------------------------------------------------------------------------------------------
 
@@ -62,15 +64,20 @@ class HexField(serializers.ListField):
 
 
 class PreviewRequestSerializer(serializers.Serializer[Any]):
-    ship = serializers.IntegerField(help_text="The id of your ship.")
+    ship = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The id of your ship.")
     plan = PlanField()
     voyage = serializers.IntegerField(
-        required=False, allow_null=True, default=None, help_text="Her voyage under way, to plan from her position."
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Her voyage under way, to plan from her position.",
     )
 
 
 class StartRequestSerializer(serializers.Serializer[Any]):
-    ship = serializers.IntegerField(help_text="The id of your ship, in port at a city.")
+    ship = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The id of your ship, in port at a city.")
     plan = PlanField()
 
 
@@ -95,7 +102,9 @@ class DayCheckSerializer(serializers.Serializer[Any]):
 
 class PreviewSerializer(serializers.Serializer[Any]):
     valid = serializers.BooleanField()
-    errors = serializers.ListField(child=serializers.CharField())
+    # DRF's metaclass takes declared fields off the class, so these do not shadow Serializer.errors or Field.label
+    # at run time.
+    errors = serializers.ListField(child=serializers.CharField())  # type: ignore[assignment]
     start = HexField()
     days = DayCheckSerializer(many=True)
 
@@ -112,7 +121,7 @@ class VoyageSerializer(serializers.Serializer[Any]):
     status = serializers.CharField(help_text="under_way, arrived or lost")
     q = serializers.IntegerField()
     r = serializers.IntegerField()
-    label = serializers.CharField(help_text="The CCRR label of her hex.")
+    label = serializers.CharField(help_text="The CCRR label of her hex.")  # type: ignore[assignment]
     plan = PlanDaySerializer(many=True)
     plan_locked_days = serializers.IntegerField(
         help_text="How many days at the head of the plan are past their order deadline: send them back unchanged."
@@ -182,16 +191,17 @@ def _voyage_response(voyage: Voyage, *, code: int = status.HTTP_200_OK) -> Respo
     return Response(VoyageSerializer(body).data, status=code)
 
 
-def _campaign_voyage(campaign: Campaign, user: User, voyage_id: object) -> Voyage:
-    if isinstance(voyage_id, bool) or not isinstance(voyage_id, int | str) or not str(voyage_id).isdigit():
-        raise Http404("No such voyage.")
-    voyage = voyage_selectors.voyage_for_user(user=user, voyage_id=int(voyage_id))
+def _campaign_voyage(campaign: Campaign, user: User, voyage_id: object, ship: CampaignShip) -> Voyage:
+    """The user's own voyage in this campaign (Http404 otherwise), which must be this ship's (400 otherwise)."""
+    voyage = voyage_selectors.voyage_for_user(user=user, voyage_id=voyage_id)
     if voyage.campaign_id != campaign.pk or voyage.captain.player_id != user.pk:
         raise Http404("No such voyage.")
+    if voyage.ship_id != ship.pk:
+        raise DjangoValidationError({"voyage": f"Voyage {voyage.pk} is not the {ship.name}'s."})
     return voyage
 
 
-def _start_for(ship: Any, voyage: Voyage | None) -> voyage_selectors.PlanStart:
+def _start_for(ship: CampaignShip, voyage: Voyage | None) -> voyage_selectors.PlanStart:
     try:
         return voyage_selectors.plan_start(ship=ship, voyage=voyage)
     except ValueError as error:
@@ -217,7 +227,7 @@ class VoyagePreviewApi(VoyageApiBase):
         given.is_valid(raise_exception=True)
         ship = voyage_selectors.own_ship(user=user, campaign=campaign, ship_id=given.validated_data["ship"])
         voyage_id = given.validated_data["voyage"]
-        voyage = None if voyage_id is None else _campaign_voyage(campaign, user, voyage_id)
+        voyage = None if voyage_id is None else _campaign_voyage(campaign, user, voyage_id, ship)
         start = _start_for(ship, voyage)
         check = voyage_selectors.plan_check(
             ship=ship, plan=given.validated_data["plan"], start=start, campaign=campaign
@@ -314,7 +324,7 @@ class VoyageRouteApi(VoyageApiBase):
         if not params.get("ship"):
             raise DjangoValidationError({"ship": "Give ship=<the id of your ship>."})
         ship = voyage_selectors.own_ship(user=user, campaign=campaign, ship_id=params["ship"])
-        voyage = _campaign_voyage(campaign, user, params["voyage"]) if params.get("voyage") else None
+        voyage = _campaign_voyage(campaign, user, params["voyage"], ship) if params.get("voyage") else None
         start = _start_for(ship, voyage)
         movement = voyage_selectors.ship_movement(ship)
         if not movement.can_sail:

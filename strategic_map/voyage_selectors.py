@@ -19,6 +19,18 @@ from strategic_map import calendar, map_rules, voyage_rules
 from strategic_map.mapdata import City, UnknownMapName, mars_map
 from strategic_map.models import OrderExtension, Voyage, VoyageStatus
 
+# The largest id a row can have (a BigAutoField): a bigger one is no row, not a database error.
+MAX_ID = 2**63 - 1
+
+
+def _as_id(value: object) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return None
+    text = str(value).strip()
+    if not text.isdigit() or len(text) > 19 or int(text) > MAX_ID:
+        return None
+    return int(text)
+
 
 def _membership(*, user: User, campaign_id: int) -> Membership | None:
     return Membership.objects.filter(user=user, campaign_id=campaign_id).first()
@@ -37,9 +49,14 @@ def voyages_for_user(*, user: User, campaign: Campaign) -> QuerySet[Voyage]:
     return voyages if _is_umpire(membership) else voyages.filter(captain__player=user)
 
 
-def voyage_for_user(*, user: User, voyage_id: int) -> Voyage:
+def voyage_for_user(*, user: User, voyage_id: object) -> Voyage:
     """A voyage the user may read (his captain's, or any for the umpire); Http404 for anyone else's or none."""
-    voyage = Voyage.objects.select_related("campaign", "ship", "captain").filter(pk=voyage_id).first()
+    wanted = _as_id(voyage_id)
+    voyage = (
+        None
+        if wanted is None
+        else Voyage.objects.select_related("campaign", "ship", "captain").filter(pk=wanted).first()
+    )
     if voyage is None:
         raise Http404("No such voyage.")
     if voyage.captain.player_id != user.pk and not _is_umpire(_membership(user=user, campaign_id=voyage.campaign_id)):
@@ -49,11 +66,12 @@ def voyage_for_user(*, user: User, voyage_id: int) -> Voyage:
 
 def own_ship(*, user: User, campaign: Campaign, ship_id: object) -> CampaignShip:
     """One of the user's own captains' ships in this campaign (the umpire commands none); Http404 otherwise."""
-    if isinstance(ship_id, bool) or not isinstance(ship_id, int | str) or not str(ship_id).isdigit():
-        raise Http404("No such ship.")
+    wanted = _as_id(ship_id)
     ship = (
-        CampaignShip.objects.select_related("campaign", "captain")
-        .filter(pk=int(ship_id), campaign=campaign, captain__player=user)
+        None
+        if wanted is None
+        else CampaignShip.objects.select_related("campaign", "captain")
+        .filter(pk=wanted, campaign=campaign, captain__player=user)
         .first()
     )
     if ship is None:

@@ -4,13 +4,16 @@ fog of war (another player's voyage or ship answers 404)."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import call_command
+from django.db import connections
 from django.urls import reverse
 from django.utils import timezone
 
@@ -142,6 +145,51 @@ def test_the_same_orders_sent_twice_start_one_voyage(client, club):
     assert other.json() == {
         "detail": [f"The Gull is already at sea (voyage {first.json()['id']}): change that voyage's plan."]
     }
+
+
+def _race(work, count: int) -> list[str]:
+    barrier = threading.Barrier(count)
+
+    def run(i: int) -> str:
+        barrier.wait()
+        try:
+            _voyage, created = work(i)
+            return "created" if created else "found"
+        except ValidationError as error:
+            return f"refused: {' '.join(error.messages)}"
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        return sorted(pool.map(run, range(count)))
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_same_orders_racing_start_one_voyage(club):
+    plan = [north(2)]
+    outcomes = _race(
+        lambda i: voyages.voyage_start(
+            captain_id=club["jack"].pk, ship_id=club["gull"].pk, user=club["alice"], plan=plan
+        ),
+        6,
+    )
+    assert outcomes == ["created"] + ["found"] * 5
+    assert Voyage.objects.filter(ship=club["gull"]).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_one_captain_racing_two_ships_out_sails_one(club):
+    ships = [club["gull"].pk, club["aphid"].pk]
+    outcomes = _race(
+        lambda i: voyages.voyage_start(
+            captain_id=club["jack"].pk, ship_id=ships[i], user=club["alice"], plan=[north(1)]
+        ),
+        2,
+    )
+    assert outcomes == ["created", "refused: Captain Jack is already at sea in another ship."]
+    assert Voyage.objects.count() == 1
 
 
 def test_a_captain_sails_one_ship_at_a_time(client, club):
@@ -465,3 +513,21 @@ def test_the_schema_documents_the_voyage_api(client, club, tmp_path):
         "voyages_retrieve",
         "voyages_plan",
     } <= operations
+
+
+def test_ids_out_of_range_answer_404_or_400_never_500(client, club):
+    client.force_login(club["alice"])
+    huge = 10**30
+    assert client.get(reverse("api_voyage_detail", args=[huge])).status_code == 404
+    assert client.get(reverse("api_voyage_route", args=["syrtis"]), {"ship": str(huge), "home": 1}).status_code == 404
+    assert post(client, "api_voyage_preview", {"ship": huge, "plan": []}, "syrtis").status_code == 400
+    assert post(client, "api_voyage_list", {"ship": -1, "plan": []}, "syrtis").status_code == 400
+
+
+def test_a_voyage_that_is_not_the_ships_is_a_bad_question(client, club):
+    client.force_login(club["alice"])
+    voyage_id = start(client, club, [north(1)]).json()["id"]
+    body = {"ship": club["aphid"].pk, "plan": [], "voyage": voyage_id}
+    answer = post(client, "api_voyage_preview", body, "syrtis")
+    assert answer.status_code == 400
+    assert answer.json() == {"voyage": [f"Voyage {voyage_id} is not the Spark's."]}
