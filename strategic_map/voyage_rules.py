@@ -87,6 +87,12 @@ def _kite_step_cost(wind: str) -> int:
     return budget // rate
 
 
+@cache
+def _kite_step_costs() -> Mapping[Hex, int]:
+    """A kite's points for a step, by the step (the pathfinder asks thousands of times)."""
+    return {step: _kite_step_cost(wind_of_direction()[direction]) for direction, step in enumerate(hexgrid.DIRECTIONS)}
+
+
 # --- the ship ------------------------------------------------------------------------------------------------
 
 
@@ -120,17 +126,16 @@ class ShipMovement:
 
     def step_cost(self, a: Hex, b: Hex) -> int:
         """Points for the step from ``a`` into its neighbour ``b`` (SGC-MOVE-04/05/09)."""
-        return _kite_step_cost(wind_between(a, b)) if self.is_kite else 1
+        return _kite_step_costs()[b - a] if self.is_kite else 1
 
     def describe(self) -> str:
         """Her allowance in words, for a refusal."""
         what = PROPULSION_WORDS[self.propulsion]
         tow = " while towing" if self.towing else ""
         if self.is_kite:
-            return (
-                f"the {self.name}, {what}, has {self.points} points a day{tow}: a hex with or across the wind "
-                f"costs 1, a hex against it 2"
-            )
+            points = f"{self.points} point{'s' if self.points != 1 else ''}"
+            costs = "a hex with or across the wind costs 1, a hex against it 2"
+            return f"the {self.name}, {what}, has {points} a day{tow}: {costs}"
         return f"the {self.name}, {what}, sails {self.points} hex{'es' if self.points != 1 else ''} a day{tow}"
 
 
