@@ -326,7 +326,7 @@ class VoyageRouteApi(VoyageApiBase):
         ship = voyage_selectors.own_ship(user=user, campaign=campaign, ship_id=params["ship"])
         voyage = _campaign_voyage(campaign, user, params["voyage"], ship) if params.get("voyage") else None
         start = _start_for(ship, voyage)
-        movement = voyage_selectors.ship_movement(ship)
+        movement = voyage_selectors.ship_movement(ship, at_sea=start.voyage is not None)
         if not movement.can_sail:
             raise voyages.VoyageRefused(movement.cannot_sail_because or f"The {ship.name} cannot sail.")
         atlas = mars_map()

@@ -96,14 +96,19 @@ def port_city(ship: CampaignShip) -> City | None:
         return None
 
 
-def ship_movement(ship: CampaignShip) -> voyage_rules.ShipMovement:
-    """Her movement today: her record, her coal, the prizes she has in tow (SGC-MOVE-13)."""
-    towed = [
-        int(record["hull_size"])
-        for record in CampaignShip.objects.filter(towed_by=ship)
-        .exclude(status__in=(ShipStatus.LOST, ShipStatus.SOLD, ShipStatus.CROWN))
-        .values_list("record", flat=True)
-    ]
+def ship_movement(ship: CampaignShip, *, at_sea: bool = True) -> voyage_rules.ShipMovement:
+    """Her movement today: her record, her coal, and at sea the prizes she has in tow (SGC-MOVE-13). A ship setting
+    out from port tows nothing: prizes in port do not sail."""
+    towed = (
+        [
+            int(record["hull_size"])
+            for record in CampaignShip.objects.filter(towed_by=ship)
+            .exclude(status__in=(ShipStatus.LOST, ShipStatus.SOLD, ShipStatus.CROWN))
+            .values_list("record", flat=True)
+        ]
+        if at_sea
+        else []
+    )
     return voyage_rules.ship_movement(ship.record, coal_days=ship.coal_days, towed_hull_sizes=towed)
 
 
@@ -190,7 +195,7 @@ def plan_check(*, ship: CampaignShip, plan: object, start: PlanStart, campaign: 
     check = voyage_rules.plan_check(
         plan,
         start=start.hex,
-        ship=ship_movement(ship),
+        ship=ship_movement(ship, at_sea=start.voyage is not None),
         atlas=mars_map(),
         numbers=map_rules.territory_numbers(campaign),
         locked_days=start.locked_days,

@@ -70,7 +70,7 @@ def voyage_start(*, captain_id: int, ship_id: int, user: User, plan: Any) -> tup
             f"Captain {captain.name} must be ashore at {start.city.name} to sail the {ship.name}; "
             f"he is {captain.get_status_display().lower()}{where}."
         )
-    movement = sel.ship_movement(ship)
+    movement = sel.ship_movement(ship, at_sea=False)
     if not movement.can_sail:
         raise VoyageRefused(movement.cannot_sail_because or f"The {ship.name} cannot sail.")
     if not isinstance(plan, list) or not plan:

@@ -531,3 +531,29 @@ def test_a_voyage_that_is_not_the_ships_is_a_bad_question(client, club):
     answer = post(client, "api_voyage_preview", body, "syrtis")
     assert answer.status_code == 400
     assert answer.json() == {"voyage": [f"Voyage {voyage_id} is not the Spark's."]}
+
+
+@pytest.mark.rule("SGC-MOVE-13")
+def test_a_prize_in_tow_slows_her_at_sea(client, club):
+    client.force_login(club["alice"])
+    voyage_id = start(client, club, [north(2)]).json()["id"]
+    Voyage.objects.filter(pk=voyage_id).update(q=7, r=6, plan=[])
+    ship_for(
+        club["campaign"],
+        None,
+        "small_bird",
+        "Taken",
+        status=ShipStatus.PRIZE,
+        captured_by=club["jack"],
+        towed_by=club["gull"],
+        city="",
+    )
+    body = {"ship": club["gull"].pk, "plan": [north(2, start=(7, 6))], "voyage": voyage_id}
+    preview = post(client, "api_voyage_preview", body, "syrtis").json()
+    # A size-2 galley towing a size-2 prize: 2 halved is 1, less 2 / 2 = 1, but never below 1 hex a day.
+    assert preview["days"][0]["allowance"] == 1
+    assert preview["errors"] == [
+        "Day 1: Too far for one day: the Gull, a screw galley, sails 1 hex a day while towing; this path needs 2 hexes."
+    ]
+    route = client.get(reverse("api_voyage_route", args=["syrtis"]), {"ship": club["gull"].pk, "to": "7,4"}).json()
+    assert route == {"plan": [north(1, start=(7, 6)), north(1, start=(7, 5))]}
