@@ -35,7 +35,7 @@ from campaign.models import Campaign, CampaignShip
 from campaign.selectors import campaign_for_user
 from strategic_map import voyage_rules, voyage_selectors, voyages
 from strategic_map.mapdata import UnknownMapName, mars_map
-from strategic_map.models import Voyage
+from strategic_map.models import Voyage, VoyageStatus
 
 MAX_ID = voyage_selectors.MAX_ID
 
@@ -166,6 +166,9 @@ def _label(q: int, r: int) -> str:
 
 
 def voyage_json(voyage: Voyage, *, deadline: Any) -> dict[str, Any]:
+    """The voyage as its player (or the umpire) reads it; a voyage over has no deadline and nothing locked."""
+    if voyage.status != VoyageStatus.UNDER_WAY:
+        deadline = None
     return {
         "id": voyage.pk,
         "ship": {"id": voyage.ship_id, "name": voyage.ship.name},
@@ -175,9 +178,7 @@ def voyage_json(voyage: Voyage, *, deadline: Any) -> dict[str, Any]:
         "r": voyage.r,
         "label": _label(voyage.q, voyage.r),
         "plan": voyage.plan,
-        "plan_locked_days": voyage_selectors.locked_days(voyage=voyage, deadline=deadline)
-        if voyage.status == "under_way"
-        else 0,
+        "plan_locked_days": voyage_selectors.locked_days(voyage=voyage, deadline=deadline),
         "order_deadline": deadline,
         "start_city": voyage.start_city,
         "end_city": voyage.end_city,

@@ -557,3 +557,18 @@ def test_a_prize_in_tow_slows_her_at_sea(client, club):
     ]
     route = client.get(reverse("api_voyage_route", args=["syrtis"]), {"ship": club["gull"].pk, "to": "7,4"}).json()
     assert route == {"plan": [north(1, start=(7, 6)), north(1, start=(7, 5))]}
+
+
+def test_the_umpires_list_costs_the_same_queries_for_one_voyage_or_many(client, club, django_assert_max_num_queries):
+    for n in range(6):
+        player = UserFactory(username=f"player{n}")
+        MembershipFactory(campaign=club["campaign"], user=player, role=Role.PLAYER)
+        captain = captains.captain_found(campaign=club["campaign"], user=player, name=f"Captain {n}")
+        ship = ship_for(club["campaign"], captain, "small_bird", f"Ship {n}")
+        voyages.voyage_start(captain_id=captain.pk, ship_id=ship.pk, user=player, plan=[north(1)])
+    schedule(club["campaign"], deadline_in=timedelta(hours=1))
+    client.force_login(club["umpire"])
+    with django_assert_max_num_queries(8):
+        listed = client.get(reverse("api_voyage_list", args=["syrtis"])).json()
+    assert len(listed) == 6
+    assert all(v["order_deadline"] is not None for v in listed)
