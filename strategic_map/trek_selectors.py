@@ -65,6 +65,15 @@ class Neighbour:
     on_way_home: bool
 
     @property
+    def codes_low(self) -> tuple[str, ...]:
+        """Dice 1 to 3 of the row (drawn on the map's first line)."""
+        return self.codes[:3]
+
+    @property
+    def codes_high(self) -> tuple[str, ...]:
+        return self.codes[3:]
+
+    @property
     def row_words(self) -> str:
         return trek_rules.row_words(self.row)
 

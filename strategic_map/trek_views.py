@@ -25,7 +25,7 @@ from strategic_map import mapdata, trek_rules, trek_selectors, treks
 from strategic_map.models import EpicTrek, TrekStatus
 
 # Centre to corner of a hex on the trek page's small map, in SVG units.
-HEX_SIZE = 42.0
+HEX_SIZE = 46.0
 
 
 def _user(request: HttpRequest) -> User:
@@ -55,6 +55,7 @@ class DrawnHex:
     label_y: float
     terrain_y: float
     codes_y: float
+    codes2_y: float
     label: str
     terrain: str
     allegiance: str
@@ -88,9 +89,10 @@ def _neighbourhood(trek: EpicTrek, neighbours: list[trek_selectors.Neighbour]) -
             DrawnHex(
                 points=_corners(x, y),
                 x=round(x, 1),
-                label_y=round(y - 14, 1),
-                terrain_y=round(y + 2, 1),
-                codes_y=round(y + 18, 1),
+                label_y=round(y - 18, 1),
+                terrain_y=round(y - 4, 1),
+                codes_y=round(y + 11, 1),
+                codes2_y=round(y + 23, 1),
                 label=hex_.label,
                 terrain=hex_.terrain,
                 allegiance=hex_.allegiance,
@@ -99,7 +101,7 @@ def _neighbourhood(trek: EpicTrek, neighbours: list[trek_selectors.Neighbour]) -
                 here=step == here,
             )
         )
-    reach = HEX_SIZE * 5.2
+    reach = HEX_SIZE * 4.6
     return drawn, f"{-reach:.0f} {-reach:.0f} {2 * reach:.0f} {2 * reach:.0f}"
 
 
