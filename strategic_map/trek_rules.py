@@ -25,7 +25,7 @@ Decisions where the text is silent or disagrees (docs/strategic-map.md "Epic tre
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -119,6 +119,28 @@ def parse_code(code: str) -> TrekCode:
     if not 0 <= loss <= 6:
         raise BadTrekCode(f"{code!r}: a loss is a number of men in every six, 1 to 6")
     return TrekCode(outcome, loss)
+
+
+def table_problems(table: Mapping[str, Mapping[str, Sequence[str]]], rows: Sequence[str]) -> list[str]:
+    """What is wrong with a trek table (the umpire's edit, SGC-TREK-11): every allegiance needs every row, each of
+    six readable codes. Empty when it is sound."""
+    problems: list[str] = []
+    for allegiance in ALLEGIANCES:
+        columns = table.get(allegiance)
+        if not isinstance(columns, Mapping):
+            problems.append(f"the {allegiance} column is missing")
+            continue
+        for row in rows:
+            codes = columns.get(row)
+            if not isinstance(codes, Sequence) or isinstance(codes, str) or len(codes) != 6:
+                problems.append(f"{allegiance} {row_words(row)}: six results are needed, one for each die")
+                continue
+            for die, code in enumerate(codes, start=1):
+                try:
+                    parse_code(str(code))
+                except BadTrekCode as error:
+                    problems.append(f"{allegiance} {row_words(row)}, die {die}: {error}")
+    return problems
 
 
 def table_code(table: EpicTrekTable, hex_: MapHex, die: int) -> TrekCode:

@@ -71,6 +71,20 @@ def test_the_row_is_the_city_canal_or_terrain_and_the_column_the_hexs_allegiance
     assert trek_rules.hex_words(crocea) == "0614 (Crocea, city, neutral)"
 
 
+@pytest.mark.rule("SGC-TREK-11")
+def test_an_umpires_trek_table_is_checked_whole():
+    reference = MARS.epic_trek_table.table
+    rows = sorted(reference["friendly"])
+    assert trek_rules.table_problems(reference, rows) == []
+    broken = {allegiance: dict(columns) for allegiance, columns in reference.items() if allegiance != "hostile"}
+    broken["neutral"]["hills"] = ("P", "P", "Q", "A:1", "A:2", "C")
+    broken["friendly"]["snow"] = ("P",)
+    problems = trek_rules.table_problems(broken, rows)
+    assert "the hostile column is missing" in problems
+    assert "friendly snow: six results are needed, one for each die" in problems
+    assert any(p.startswith("neutral hills, die 3: 'Q'") for p in problems)
+
+
 @pytest.mark.rule("SGC-TREK-05", "SGC-TREK-06", "SGC-TREK-07", "SGC-TREK-08", "SGC-TREK-09")
 def test_friendly_cities_are_the_british_ones_and_those_north_of_the_line():
     names = {city.name for city in trek_rules.friendly_cities(MARS)}

@@ -4,9 +4,12 @@ but the captain's player and the umpire sees it (404)."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -69,7 +72,7 @@ def start(captain, where=WILDS, party=8, day=0, encounter_id=None):
 # --- starting -------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("SGC-TREK-01")
+@pytest.mark.rule("SGC-TREK-01", "SGC-TREK-02")
 def test_a_trek_starts_once_per_encounter_and_the_captain_is_trekking(club):
     encounter = Encounter.objects.create(
         campaign=club["campaign"], day=0, q=WILDS[0], r=WILDS[1], territory="Neutral West", result="Pirates"
@@ -155,7 +158,7 @@ def test_after_passage_the_party_walks_its_route_or_else_the_shortest_way_home(c
     assert "No route chosen: the shortest way home" in trek.trek_rolls.last().note
 
 
-@pytest.mark.rule("SGC-TREK-10", "SGC-TREK-21")
+@pytest.mark.rule("SGC-TREK-10", "SGC-TREK-21", "SGC-TREK-27")
 def test_reaching_a_friendly_city_ends_the_trek_safe_with_its_weeks_as_fame(club):
     campaign = club["campaign"]
     set_table(campaign, "P")
@@ -363,3 +366,39 @@ def test_the_captains_page_links_his_trek_and_the_trek_page_shows_the_way(client
     page = client.get(url).content.decode()
     assert "The epic trek of Captain Jack" in page
     assert "Shortest way home" not in page
+
+
+# --- a day run twice at once (real row locks) ----------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.rule("SGC-TREK-21")
+def test_the_same_day_run_twice_at_once_rolls_each_trek_once():
+    umpire = UserFactory(username="umpire")
+    campaign = CampaignFactory(created_by=umpire, slug="race", seed=SEED)
+    MembershipFactory(campaign=campaign, user=umpire, role=Role.UMPIRE)
+    walkers = []
+    for n in range(3):
+        player = UserFactory(username=f"walker{n}")
+        MembershipFactory(campaign=campaign, user=player, role=Role.PLAYER)
+        walkers.append(captains.captain_found(campaign=campaign, user=player, name=f"Walker {n}"))
+        start(walkers[-1], party=7)
+    runners = 4
+    gate = threading.Barrier(runners)
+
+    def run(_: int) -> int:
+        gate.wait()
+        try:
+            return treks.treks_advance(campaign_id=campaign.pk, day=1)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=runners) as pool:
+        advanced = list(pool.map(run, range(runners)))
+    assert sum(advanced) == 3
+    assert TrekRoll.objects.filter(trek__campaign=campaign, day=1).count() == 3
+    assert list(EpicTrek.objects.filter(campaign=campaign).values_list("rolls", flat=True)) == [1, 1, 1]
+    # One table die per trek (and the loss dice of any that rolled a loss), never a second table die.
+    table_dice = CampaignRoll.objects.filter(campaign=campaign, purpose__contains="trek table")
+    assert table_dice.count() == 3
