@@ -13,7 +13,7 @@ from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from campaign.models import Campaign, Membership, Role
 from strategic_map import map_rules, mapdata, trek_rules
-from strategic_map.models import EpicTrek, TrekRoll
+from strategic_map.models import EpicTrek, TrekRoll, TrekStatus
 
 
 def treks_for_user(*, user: User, campaign: Campaign) -> QuerySet[EpicTrek]:
@@ -30,10 +30,8 @@ def trek_for_user(*, user: User, trek_id: int) -> EpicTrek:
     trek = EpicTrek.objects.select_related("captain", "campaign").filter(pk=trek_id).first()
     if trek is None:
         raise Http404("No such trek.")
-    if trek.captain.player_id == user.pk:
-        return trek
     membership = Membership.objects.filter(user=user, campaign_id=trek.campaign_id).only("role").first()
-    if membership is None or membership.role != Role.UMPIRE:
+    if membership is None or (membership.role != Role.UMPIRE and trek.captain.player_id != user.pk):
         raise Http404("No such trek.")
     return trek
 
@@ -45,7 +43,7 @@ def trek_rolls(*, trek: EpicTrek) -> QuerySet[TrekRoll]:
 
 def trek_under_way(*, captain_id: int) -> EpicTrek | None:
     """The trek a captain is on, if any (for a link from his page)."""
-    return EpicTrek.objects.filter(captain_id=captain_id, status="under_way").first()
+    return EpicTrek.objects.filter(captain_id=captain_id, status=TrekStatus.UNDER_WAY).first()
 
 
 @dataclass(frozen=True)
