@@ -5,6 +5,7 @@ Passage, Attacked, Captured, a friendly city, the route and the shortest way hom
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -270,3 +271,41 @@ def test_the_shortest_way_home_is_a_walk_to_a_friendly_city_avoiding_hostile_gro
     straight = hexgrid.line(start, home.path[-1])[1:]
     hostile = lambda path: sum(MARS.hex_at(h.q, h.r).allegiance == "hostile" for h in path)  # noqa: E731
     assert hostile(home.path) <= hostile(straight)
+
+
+@pytest.mark.rule("SGC-TREK-04", "SGC-TREK-12")
+def test_every_hex_of_the_map_has_a_row_in_every_column_of_the_table():
+    table = MARS.epic_trek_table
+    for hex_ in MARS.hexes:
+        for die in range(1, 7):
+            assert isinstance(trek_rules.table_code(table, hex_, die), TrekCode)
+
+
+def test_treks_walked_with_random_dice_always_end_and_never_break_the_rules():
+    """Walk 40 treks from random hexes by the shortest way home with random dice: each ends within 200 rolls,
+    the party never grows, and every ending is where the rules put it."""
+    rng = random.Random(1889)
+    table = MARS.epic_trek_table
+    for start in rng.sample(MARS.hexes, 40):
+        here, party, route = Hex(start.q, start.r), rng.randint(1, 20), ()
+        moves_on = False
+        for _roll in range(200):
+            if moves_on:
+                step = trek_rules.next_hex(MARS, here, route)
+                here, route = step.hex, step.route
+            hex_ = MARS.hex_at(here.q, here.r)
+            code = trek_rules.table_code(table, hex_, rng.randint(1, 6))
+            dice = [rng.randint(1, 6) for _ in range(trek_rules.loss_dice_count(party, code.loss))]
+            result = trek_rules.roll_result(
+                mars=MARS, hex_=hex_, code=code, party=party, loss_dice=dice, reading=PER_SIX
+            )
+            assert 0 <= result.party_after <= party
+            party, moves_on = result.party_after, result.moves_on
+            if result.ending is not None:
+                if result.ending is Ending.SAFE:
+                    assert result.end_city in {city.name for city in trek_rules.friendly_cities(MARS)}
+                if result.ending is Ending.PERISHED:
+                    assert party == 0
+                break
+        else:
+            pytest.fail(f"a trek from {start.label} never ended")
