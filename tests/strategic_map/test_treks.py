@@ -402,3 +402,22 @@ def test_the_same_day_run_twice_at_once_rolls_each_trek_once():
     # One table die per trek (and the loss dice of any that rolled a loss), never a second table die.
     table_dice = CampaignRoll.objects.filter(campaign=campaign, purpose__contains="trek table")
     assert table_dice.count() == 3
+
+
+@pytest.mark.rule("SGC-TREK-25")
+def test_the_umpire_chooses_the_loss_reading_in_the_campaigns_settings(club):
+    from campaign import settings_service
+    from campaign.models import AuditEntry
+
+    campaign = settings_service.campaign_update_settings(
+        campaign_id=club["campaign"].pk,
+        umpire=club["umpire"],
+        changes={"trek_losses": TrekLosses.WORKED_EXAMPLE},
+        reason="Our club plays the worked example",
+    )
+    assert campaign.trek_losses == TrekLosses.WORKED_EXAMPLE
+    assert AuditEntry.objects.get(action="settings changed").data["after"] == {"trek_losses": "worked_example"}
+    with pytest.raises(ValidationError):
+        settings_service.campaign_update_settings(
+            campaign_id=campaign.pk, umpire=club["umpire"], changes={"trek_losses": "half"}, reason="typo"
+        )
