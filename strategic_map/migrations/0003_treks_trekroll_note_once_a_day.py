@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0006_campaign_loop'),
-        ('strategic_map', '0002_campaign_loop'),
+        ("campaign", "0006_campaign_loop"),
+        ("strategic_map", "0002_campaign_loop"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='trekroll',
-            name='note',
+            model_name="trekroll",
+            name="note",
             field=models.CharField(blank=True, max_length=300),
         ),
         migrations.AddConstraint(
-            model_name='trekroll',
-            constraint=models.UniqueConstraint(fields=('trek', 'day'), name='trek_roll_once_a_day'),
+            model_name="trekroll",
+            constraint=models.UniqueConstraint(fields=("trek", "day"), name="trek_roll_once_a_day"),
         ),
     ]

@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from campaign import captains
-from campaign.models import CampaignRoll, CaptainStatus, ChronicleEntry, ChronicleKind, Role, TrekLosses
+from campaign import captains, settings_service
+from campaign.models import AuditEntry, CampaignRoll, CaptainStatus, ChronicleEntry, ChronicleKind, Role, TrekLosses
 from strategic_map import trek_rules, treks
 from strategic_map.mapdata import mars_map
 from strategic_map.models import CampaignMapRules, Encounter, EpicTrek, TrekRoll, TrekStatus
@@ -406,9 +406,6 @@ def test_the_same_day_run_twice_at_once_rolls_each_trek_once():
 
 @pytest.mark.rule("SGC-TREK-25")
 def test_the_umpire_chooses_the_loss_reading_in_the_campaigns_settings(club):
-    from campaign import settings_service
-    from campaign.models import AuditEntry
-
     campaign = settings_service.campaign_update_settings(
         campaign_id=club["campaign"].pk,
         umpire=club["umpire"],
