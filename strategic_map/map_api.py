@@ -25,15 +25,25 @@ def _user(request: Request) -> User:
     return user
 
 
+class WithLabel(serializers.Serializer[Any]):
+    """Adds the hex's CCRR ``label``: a class attribute of that name would shadow ``Field.label``."""
+
+    label_null = False
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        fields["label"] = serializers.CharField(allow_null=self.label_null, help_text="The hex, CCRR.")
+        return fields
+
+
 # --- the map itself ----------------------------------------------------------------------------------------------
 
 
-class HexSerializer(serializers.Serializer[Any]):
+class HexSerializer(WithLabel):
     q = serializers.IntegerField()
     r = serializers.IntegerField()
     col = serializers.IntegerField()
     row = serializers.IntegerField()
-    label = serializers.CharField()
     terrain = serializers.CharField()
     base_terrain = serializers.CharField()
     region = serializers.CharField(allow_null=True)
@@ -53,11 +63,10 @@ class TerritorySerializer(serializers.Serializer[Any]):
     note = serializers.CharField(allow_null=True)
 
 
-class CitySerializer(serializers.Serializer[Any]):
+class CitySerializer(WithLabel):
     name = serializers.CharField()
     q = serializers.IntegerField()
     r = serializers.IntegerField()
-    label = serializers.CharField()
     owner = serializers.CharField()
     optional = serializers.BooleanField()
     is_start_city = serializers.BooleanField()
@@ -181,36 +190,35 @@ class NamedSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
 
 
-class VoyagePositionSerializer(serializers.Serializer[Any]):
+class VoyagePositionSerializer(WithLabel):
     id = serializers.IntegerField()
     ship = NamedSerializer()
     captain = NamedSerializer()
     status = serializers.CharField()
     q = serializers.IntegerField()
     r = serializers.IntegerField()
-    label = serializers.CharField()
     plan = serializers.ListField(child=serializers.DictField())
     start_city = serializers.CharField()
     started_day = serializers.IntegerField()
 
 
-class ShipInPortSerializer(serializers.Serializer[Any]):
+class ShipInPortSerializer(WithLabel):
+    label_null = True
+
     id = serializers.IntegerField()
     name = serializers.CharField()
     captain = NamedSerializer(allow_null=True)
     city = serializers.CharField()
     q = serializers.IntegerField(allow_null=True)
     r = serializers.IntegerField(allow_null=True)
-    label = serializers.CharField(allow_null=True)
     coal_days = serializers.IntegerField(allow_null=True)
 
 
-class EncounterReportSerializer(serializers.Serializer[Any]):
+class EncounterReportSerializer(WithLabel):
     id = serializers.IntegerField()
     day = serializers.IntegerField()
     q = serializers.IntegerField()
     r = serializers.IntegerField()
-    label = serializers.CharField()
     territory = serializers.CharField()
     result = serializers.CharField()
     status = serializers.CharField()
@@ -218,13 +226,12 @@ class EncounterReportSerializer(serializers.Serializer[Any]):
     ships = serializers.ListField(child=serializers.CharField(), help_text="The reader's own ships in it.")
 
 
-class TrekPositionSerializer(serializers.Serializer[Any]):
+class TrekPositionSerializer(WithLabel):
     id = serializers.IntegerField()
     captain = NamedSerializer()
     status = serializers.CharField()
     q = serializers.IntegerField()
     r = serializers.IntegerField()
-    label = serializers.CharField()
     party = serializers.IntegerField()
     weeks = serializers.IntegerField()
     route = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
