@@ -267,15 +267,18 @@ def _territory_names(mars: mapdata.MarsMap, numbers: Mapping[str, Numbers]) -> l
     members: dict[str, list[mapdata.MapHex]] = {}
     for h in mars.hexes:
         members.setdefault(h.territory, []).append(h)
-    # A name keeps clear of the places' own names: not on a city or site, nor just above or below one.
-    placed = {(h.q, h.r) for h in mars.hexes if h.city or h.site}
-    crowded = placed | {(q, r + dr) for q, r in placed for dr in (-1, 1)}
+    # A name keeps clear of the places' own names (drawn under their marks, about 70 pixels wide).
+    places = [centre(h.q, h.r) for h in mars.hexes if h.city or h.site]
+
+    def crowded(x: float, y: float) -> bool:
+        return any(abs(x - px) < 70 and -20 < y - py < 40 for px, py in places)
+
     out = ['<g class="smap__territories" pointer-events="none">']
     for name, hexes in members.items():
         points = [centre(h.q, h.r) for h in hexes]
         mx = sum(x for x, _ in points) / len(points)
         my = sum(y for _, y in points) / len(points)
-        clear = [centre(h.q, h.r) for h in hexes if (h.q, h.r) not in crowded] or points
+        clear = [p for p in points if not crowded(*p)] or points
         x, y = min(clear, key=lambda p: (p[0] - mx) ** 2 + (p[1] - my) ** 2)
         territory_numbers = numbers.get(name)
         if territory_numbers is None or territory_numbers.move_through is None:

@@ -66,9 +66,12 @@
     }
     return before !== view[2];
   }
+  var CLOSE = 460; // map units across when looking at one place: hexes big enough to click
   function centreOn(q, r) {
     var c = centreOf(q, r);
-    if (c) setView([c[0] - view[2] / 2, c[1] - view[3] / 2, view[2], view[3]]);
+    if (!c) return;
+    var w = Math.min(view[2], CLOSE), h = w * home[3] / home[2];
+    setView([c[0] - w / 2, c[1] - h / 2, w, h]);
   }
 
   var drag = null;
