@@ -161,6 +161,16 @@
     if (!h) { details.textContent = "No hex " + gotoForm.elements.label.value + " on the map."; return; }
     centreOn(h.q, h.r);
     showHex(h.q, h.r);
+    // "Add to route": the keyboard's way to plan, hex by hex.
+    if (e.submitter && e.submitter.name === "add" && planner.active()) planner.addHex(h.q, h.r);
+  });
+  document.querySelectorAll("[data-show-q]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var q = parseInt(button.dataset.showQ, 10), r = parseInt(button.dataset.showR, 10);
+      centreOn(q, r);
+      showHex(q, r);
+      viewport.scrollIntoView({ block: "nearest" });
+    });
   });
 
   // --- the voyage planner --------------------------------------------------------------------------------------------
@@ -174,8 +184,9 @@
     var table = document.getElementById("planner-days");
     var tbody = table.querySelector("tbody");
     var confirmButton = document.getElementById("planner-confirm");
-    var buttons = ["planner-patrol", "planner-endday", "planner-undo", "planner-clear", "planner-city",
-      "planner-route-city", "planner-home"].map(function (id) { return document.getElementById(id); });
+    var buttons = ["planner-add", "planner-patrol", "planner-endday", "planner-undo", "planner-clear", "planner-city",
+      "planner-route-city", "planner-home"].map(function (id) { return document.getElementById(id); })
+      .filter(function (b) { return b; });
     var layer = svg.querySelector("#smap-planner");
     var line = layer.querySelector(".smap__planner-path");
     var marks = layer.querySelector(".smap__planner-days");
@@ -397,7 +408,11 @@
           state.locked = answer.data.plan_locked_days || 0;
           state.closed = state.plan.length;
           centreOn(state.start[0], state.start[1]);
-          changed();
+          changed().then(function () {
+            if (answer.data.order_deadline && !status.classList.contains("planner__status--error")) {
+              say(status.textContent + " The next orders close " + new Date(answer.data.order_deadline).toLocaleString() + ".");
+            }
+          });
         });
       } else {
         state = { ship: ship, voyage: null, start: start, plan: [], locked: 0, closed: 0, preview: null, history: [] };
