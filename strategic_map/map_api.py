@@ -25,7 +25,7 @@ def _user(request: Request) -> User:
     return user
 
 
-class WithLabel(serializers.Serializer[Any]):
+class MapWithLabel(serializers.Serializer[Any]):
     """Adds the hex's CCRR ``label``: a class attribute of that name would shadow ``Field.label``."""
 
     label_null = False
@@ -39,7 +39,7 @@ class WithLabel(serializers.Serializer[Any]):
 # --- the map itself ----------------------------------------------------------------------------------------------
 
 
-class HexSerializer(WithLabel):
+class MapHexSerializer(MapWithLabel):
     q = serializers.IntegerField()
     r = serializers.IntegerField()
     col = serializers.IntegerField()
@@ -55,7 +55,7 @@ class HexSerializer(WithLabel):
     canal = serializers.CharField(allow_null=True, help_text="grand, petty or null")
 
 
-class TerritorySerializer(serializers.Serializer[Any]):
+class MapTerritorySerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     move_through = serializers.IntegerField(allow_null=True, help_text="Encounter on 1D6 <= this when moving.")
     patrol = serializers.IntegerField(allow_null=True, help_text="Encounter on 1D6 <= this when patrolling.")
@@ -63,7 +63,7 @@ class TerritorySerializer(serializers.Serializer[Any]):
     note = serializers.CharField(allow_null=True)
 
 
-class CitySerializer(WithLabel):
+class MapCitySerializer(MapWithLabel):
     name = serializers.CharField()
     q = serializers.IntegerField()
     r = serializers.IntegerField()
@@ -72,14 +72,14 @@ class CitySerializer(WithLabel):
     is_start_city = serializers.BooleanField()
 
 
-class CanalSerializer(serializers.Serializer[Any]):
+class MapCanalSerializer(serializers.Serializer[Any]):
     id = serializers.CharField()
     name = serializers.CharField()
     type = serializers.CharField()
     hexes = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
 
 
-class ProvenanceSerializer(serializers.Serializer[Any]):
+class MapProvenanceSerializer(serializers.Serializer[Any]):
     part = serializers.CharField()
     status = serializers.CharField()
     stand_in = serializers.BooleanField()
@@ -93,11 +93,11 @@ class MapSerializer(serializers.Serializer[Any]):
     hex_size_miles = serializers.IntegerField()
     orientation = serializers.CharField()
     wind = serializers.CharField()
-    hexes = HexSerializer(many=True)
-    territories = TerritorySerializer(many=True)
-    cities = CitySerializer(many=True)
-    canals = CanalSerializer(many=True)
-    provenance = ProvenanceSerializer(many=True)
+    hexes = MapHexSerializer(many=True)
+    territories = MapTerritorySerializer(many=True)
+    cities = MapCitySerializer(many=True)
+    canals = MapCanalSerializer(many=True)
+    provenance = MapProvenanceSerializer(many=True)
 
 
 def _hex_json(h: mapdata.MapHex) -> dict[str, Any]:
@@ -185,15 +185,15 @@ class MapApi(APIView):
 # --- what the reader may see on it --------------------------------------------------------------------------------
 
 
-class NamedSerializer(serializers.Serializer[Any]):
+class MapNamedSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class VoyagePositionSerializer(WithLabel):
+class MapVoyageSerializer(MapWithLabel):
     id = serializers.IntegerField()
-    ship = NamedSerializer()
-    captain = NamedSerializer()
+    ship = MapNamedSerializer()
+    captain = MapNamedSerializer()
     status = serializers.CharField()
     q = serializers.IntegerField()
     r = serializers.IntegerField()
@@ -202,19 +202,19 @@ class VoyagePositionSerializer(WithLabel):
     started_day = serializers.IntegerField()
 
 
-class ShipInPortSerializer(WithLabel):
+class MapShipInPortSerializer(MapWithLabel):
     label_null = True
 
     id = serializers.IntegerField()
     name = serializers.CharField()
-    captain = NamedSerializer(allow_null=True)
+    captain = MapNamedSerializer(allow_null=True)
     city = serializers.CharField()
     q = serializers.IntegerField(allow_null=True)
     r = serializers.IntegerField(allow_null=True)
     coal_days = serializers.IntegerField(allow_null=True)
 
 
-class EncounterReportSerializer(WithLabel):
+class MapEncounterSerializer(MapWithLabel):
     id = serializers.IntegerField()
     day = serializers.IntegerField()
     q = serializers.IntegerField()
@@ -226,9 +226,9 @@ class EncounterReportSerializer(WithLabel):
     ships = serializers.ListField(child=serializers.CharField(), help_text="The reader's own ships in it.")
 
 
-class TrekPositionSerializer(WithLabel):
+class MapTrekSerializer(MapWithLabel):
     id = serializers.IntegerField()
-    captain = NamedSerializer()
+    captain = MapNamedSerializer()
     status = serializers.CharField()
     q = serializers.IntegerField()
     r = serializers.IntegerField()
@@ -237,13 +237,13 @@ class TrekPositionSerializer(WithLabel):
     route = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
 
 
-class PositionsSerializer(serializers.Serializer[Any]):
+class MapPositionsSerializer(serializers.Serializer[Any]):
     day = serializers.IntegerField()
     umpire = serializers.BooleanField()
-    voyages = VoyagePositionSerializer(many=True)
-    ships_in_port = ShipInPortSerializer(many=True)
-    encounters = EncounterReportSerializer(many=True)
-    treks = TrekPositionSerializer(many=True)
+    voyages = MapVoyageSerializer(many=True)
+    ships_in_port = MapShipInPortSerializer(many=True)
+    encounters = MapEncounterSerializer(many=True)
+    treks = MapTrekSerializer(many=True)
 
 
 def positions_json(sight: map_selectors.MapSight) -> dict[str, Any]:
@@ -316,7 +316,7 @@ def positions_json(sight: map_selectors.MapSight) -> dict[str, Any]:
 
 
 class MapPositionsApi(APIView):
-    @extend_schema(operation_id="campaigns_map_positions", responses=PositionsSerializer, tags=["map"])
+    @extend_schema(operation_id="campaigns_map_positions", responses=MapPositionsSerializer, tags=["map"])
     def get(self, request: Request, slug: str) -> Response:
         sight = map_selectors.map_sight(user=_user(request), slug=slug)
         return Response(positions_json(sight))
