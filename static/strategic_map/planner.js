@@ -365,6 +365,12 @@
             return;
           }
           state.preview = answer.data;
+          // The server's word on where she starts (her port, or where she is now).
+          var start = answer.data.start;
+          if (Array.isArray(start) && start.length === 2 && (start[0] !== state.start[0] || start[1] !== state.start[1])) {
+            state.start = [start[0], start[1]];
+            draw();
+          }
           if (rounds < 20 && rebalance(answer.data.days || [])) { draw(); return preview(rounds + 1); }
           renderTable();
           var errors = answer.data.errors || [];
@@ -415,6 +421,11 @@
           });
         });
       } else {
+        if (isNaN(start[0]) || isNaN(start[1])) {
+          state = null;
+          say("She lies in no port on this map: the umpire must place her.", true);
+          return;
+        }
         state = { ship: ship, voyage: null, start: start, plan: [], locked: 0, closed: 0, preview: null, history: [] };
         confirmButton.textContent = "Confirm the voyage";
         centreOn(start[0], start[1]);
