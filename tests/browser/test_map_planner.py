@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from campaign import captains, yard
 from campaign.models import Role
+from strategic_map import mapdata
 from strategic_map.models import Voyage
 from tests.browser.campaign_steps import signed_in_tab
 from tests.browser.conftest import SCREENSHOTS
@@ -152,3 +153,42 @@ def test_a_player_plans_a_voyage_by_clicking_hexes_and_confirms_it(chromium, liv
     assert "Dart" not in bob.content()
     expect(bob.locator("#strategic-map g.smap__ship")).to_have_count(0)
     bob.context.close()
+
+
+@needs_voyages_api
+def test_a_player_reroutes_a_ship_at_sea_home_and_her_new_orders_stand(chromium, live_server, club):
+    dart = club["dart"]
+    dart.status = "at_sea"
+    dart.save(update_fields=["status"])
+    voyage = Voyage.objects.create(
+        campaign=club["campaign"],
+        captain=dart.captain,
+        ship=dart,
+        start_city="Parhoon",
+        started_day=0,
+        q=10,
+        r=6,
+        plan=[{"kind": "patrol"}],
+    )
+    page = signed_in_tab(chromium, live_server, club["alice"])
+    page.goto(f"{live_server.url}/campaigns/syrtis/map/")
+    expect(page.locator(f'#strategic-map g.smap__ship[data-ship="{dart.pk}"]')).to_have_count(1)
+    page.get_by_label("Ship", exact=True).select_option(f"voyage:{voyage.pk}")
+    rows = page.locator("#planner-days tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0).locator("td").nth(0)).to_have_text(re.compile("^Patrol"))
+
+    page.get_by_role("button", name="Clear").click()
+    page.get_by_role("button", name="Home").click()
+    expect(page.get_by_role("button", name="Confirm the new orders")).to_be_enabled()
+    days = rows.count()
+    assert days >= 1
+    page.get_by_role("button", name="Confirm the new orders").click()
+    expect(page.locator("#planner-status")).to_have_text(re.compile("new orders stand"))
+    voyage.refresh_from_db()
+    last = [day for day in voyage.plan if day["kind"] == "move"][-1]["path"][-1]
+    home = mapdata.mars_map().hex_at(*last)
+    assert home.city is not None
+    assert home.allegiance == "friendly"
+    assert len(voyage.plan) == days
+    page.context.close()
