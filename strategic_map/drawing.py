@@ -411,7 +411,12 @@ def _legend(mars: mapdata.MarsMap, box: Frame) -> list[str]:
     line += 17
     out.append(
         f'<circle cx="8" cy="{num(line - 4)}" r="6" fill="#234a5c" stroke="#fffaf0"/>'
-        f'<text x="24" y="{num(line)}">Ship (yours)</text>'
+        f'<text x="24" y="{num(line)}">Your ship</text>'
+    )
+    line += 17
+    out.append(
+        f'<circle cx="8" cy="{num(line - 4)}" r="6" fill="#5b3a78" stroke="#fffaf0"/>'
+        f'<text x="24" y="{num(line)}">Another captain\'s (umpire only)</text>'
     )
     line += 17
     out.append(
