@@ -40,7 +40,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import OperationalError, transaction
+from django.db import OperationalError, connection, models, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
@@ -358,9 +358,8 @@ def _sail_chunk(*, campaign_id: int, day: int, numbers: Mapping[str, EncounterNu
         prize.q, prize.r, prize.plan = tower.q, tower.r, []
 
     VoyageDay.objects.bulk_create(rows)
-    Voyage.objects.bulk_update([*voyages, *towed], ["q", "r", "plan"])
-    if ships_burning:
-        CampaignShip.objects.bulk_update(ships_burning, ["coal_days"])
+    rows_update([*voyages, *towed], ["q", "r", "plan"])
+    rows_update(ships_burning, ["coal_days"])
     if chronicle:
         ChronicleEntry.objects.bulk_create(chronicle)
     encounters = 0
@@ -381,6 +380,46 @@ def _sail_chunk(*, campaign_id: int, day: int, numbers: Mapping[str, EncounterNu
         # Test-only: hold the chunk open so that a test can kill the worker in the middle of a tick.
         time.sleep(pause / 1000)
     return len(rows)
+
+
+def _column(field: models.Field[Any, Any]) -> tuple[str, str]:
+    """The field's quoted column name and its PostgreSQL type."""
+    kind = field.db_type(connection)
+    if field.column is None or kind is None:
+        raise TypeError(f"{field} is not a column")
+    return connection.ops.quote_name(field.column), kind
+
+
+def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
+    """Write ``fields`` of many rows of one model in one statement. Django's bulk_update builds a CASE branch per
+    row and field, which for a chunk of 200 voyages costs more Python than sailing them; on PostgreSQL one
+    UPDATE ... FROM unnest() of one array per column does the same. Elsewhere (SQLite) bulk_update."""
+    if not objs:
+        return
+    model = type(objs[0])
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_update(objs, list(fields))
+        return
+    meta = model._meta
+    pk = meta.pk
+    assert pk is not None
+    columns = [meta.get_field(name) for name in fields]
+    assert all(isinstance(column, models.Field) for column in columns)
+    concrete = [column for column in columns if isinstance(column, models.Field)]
+    quote = connection.ops.quote_name
+    names, types = zip(*(_column(field) for field in [pk, *concrete]), strict=True)
+    arrays = [
+        [pk.get_db_prep_value(obj.pk, connection) for obj in objs],
+        *([column.get_db_prep_save(getattr(obj, column.attname), connection) for obj in objs] for column in concrete),
+    ]
+    sets = ", ".join(f"{name} = d.{name}" for name in names[1:])
+    unnest = ", ".join(f"%s::{kind}[]" for kind in types)
+    sql = (
+        f"UPDATE {quote(meta.db_table)} AS t SET {sets} FROM unnest({unnest}) AS d({', '.join(names)}) "
+        f"WHERE t.{names[0]} = d.{names[0]}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, arrays)
 
 
 def _queue_arrival(*, voyage_id: int, city: str, day: int) -> None:
