@@ -77,9 +77,8 @@ class ShipDay:
     end: tuple[int, int]
     plan: list[Any]
     note: str
+    # False: she rolls no encounter die today whatever the territory (in battle).
     rolls: bool = True
-    # The standing plan ran out today: she arrives if her hex is a friendly city.
-    orders_done: bool = False
 
     @property
     def patrolling(self) -> bool:
@@ -114,7 +113,7 @@ def ship_day(
     today, rest = plan[0], list(plan[1:])
     kind = today.get("kind") if isinstance(today, Mapping) else None
     if kind == "patrol":
-        return ShipDay(DayKind.PATROL, [], position, rest, "She patrolled.", orders_done=not rest)
+        return ShipDay(DayKind.PATROL, [], position, rest, "She patrolled.")
     if kind != "move":
         return ShipDay(DayKind.BECALMED, [], position, [], f"Orders she could not follow ({kind!r}): dropped.")
     path = today.get("path")
@@ -126,9 +125,8 @@ def ship_day(
         return ShipDay(DayKind.BECALMED, [], position, list(plan), f"She could not sail: {cannot_sail}.")
     assert isinstance(path, list)
     hexes = [[int(step[0]), int(step[1])] for step in path]
-    return ShipDay(
-        DayKind.MOVE, hexes, (hexes[-1][0], hexes[-1][1]), rest, f"She sailed {len(hexes)} hexes.", orders_done=not rest
-    )
+    sailed = f"She sailed {len(hexes)} {'hex' if len(hexes) == 1 else 'hexes'}."
+    return ShipDay(DayKind.MOVE, hexes, (hexes[-1][0], hexes[-1][1]), rest, sailed)
 
 
 def cannot_sail(ship: CampaignShip) -> str | None:
@@ -224,7 +222,8 @@ def voyages_sail_chunk(
         try:
             return _sail_chunk(campaign_id=campaign_id, day=day, numbers=numbers, size=size or chunk_size())
         except OperationalError:
-            if attempt == CHUNK_ATTEMPTS:
+            # Inside a caller's transaction the error has spoilt it: only the caller can start again.
+            if attempt == CHUNK_ATTEMPTS or connection.in_atomic_block:
                 raise
             logger.warning("tick of campaign %s day %s: chunk rolled back, trying again", campaign_id, day)
     return 0  # pragma: no cover - the loop returns or raises
@@ -259,19 +258,14 @@ def _sail_chunk(*, campaign_id: int, day: int, numbers: Mapping[str, EncounterNu
     for voyage in voyages:
         ship = voyage.ship
         position = (voyage.q, voyage.r)
+        plan = voyage.plan if isinstance(voyage.plan, list) else []
         if ship.status in NOT_SAILING:
             what = "in battle" if ship.status == ShipStatus.IN_BATTLE else ship.get_status_display().lower()
-            outcome = ShipDay(
-                DayKind.BECALMED, [], position, list(voyage.plan or []), f"She did not sail: {what}.", rolls=False
-            )
+            outcome = ShipDay(DayKind.BECALMED, [], position, plan, f"She did not sail: {what}.", rolls=False)
         else:
-            first = (voyage.plan or [None])[0]
-            moving = isinstance(first, Mapping) and first.get("kind") == "move"
+            moving = bool(plan) and isinstance(plan[0], Mapping) and plan[0].get("kind") == "move"
             outcome = ship_day(
-                position=position,
-                plan=voyage.plan or [],
-                cannot_sail=cannot_sail(ship) if moving else None,
-                atlas=atlas,
+                position=position, plan=plan, cannot_sail=cannot_sail(ship) if moving else None, atlas=atlas
             )
         try:
             territory = atlas.hex_at(*outcome.end).territory
