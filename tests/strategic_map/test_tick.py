@@ -506,3 +506,33 @@ def test_queueing_the_umpire_s_tick_runs_it_once_even_if_queued_twice(campaign, 
     campaign.refresh_from_db()
     assert campaign.day == 1
     assert VoyageDay.objects.count() == 3
+
+
+def seed_rolling_sixes(count: int) -> str:
+    """A campaign seed whose first ``count`` dice are all sixes: the reference numbers roll, and nothing is met."""
+    for n in range(100_000):
+        seed = f"{n:064x}"
+        if all(die_for(seed, seq, 6) == 6 for seq in range(1, count + 1)):
+            return seed
+    raise AssertionError("no such seed")
+
+
+@pytest.mark.rule("SGC-ENC-07")
+def test_astusapes_highlands_moving_meets_on_two_or_less_patrolling_on_five_or_less():
+    """The rules' worked example (2/5) through the tick, on the reference map's numbers."""
+    campaign = CampaignFactory(slug="astusapes", seed=seed_rolling_sixes(2))
+    inside, south = from_odd_q(6, 4), neighbour(from_odd_q(6, 4), 3)
+    assert mars_map().hex_at(inside.q, inside.r).territory == "Astusapes"
+    assert mars_map().hex_at(south.q, south.r).territory == "Astusapes"
+    mover = one_ship(campaign, plan=[{"kind": "move", "path": [south.to_json()]}], start=inside)
+    patroller = one_ship(campaign, plan=[{"kind": "patrol"}], start=inside, prefix="p-")
+
+    tick.campaign_tick(campaign_id=campaign.pk)
+
+    [moved] = days_of(mover)
+    [patrolled] = days_of(patroller)
+    assert (moved.kind, moved.encounter_number) == (DayKind.MOVE, 2)
+    assert (patrolled.kind, patrolled.encounter_number) == (DayKind.PATROL, 5)
+    assert "an encounter on 2 or less" in moved.encounter_roll.purpose
+    assert "an encounter on 5 or less" in patrolled.encounter_roll.purpose
+    assert [moved.encounter_roll.result, patrolled.encounter_roll.result] == [6, 6]
