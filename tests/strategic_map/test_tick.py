@@ -120,6 +120,22 @@ def test_a_day_half_ticked_is_finished_not_redone(campaign):
     assert CampaignDay.objects.get(campaign=campaign, day=1).ships_moved == 10
 
 
+def test_a_ship_that_sets_out_during_the_tick_sails_the_day_before_it_closes(campaign):
+    fleet(campaign, 3, prefix="early-")
+    tick.campaign_day_open(campaign_id=campaign.pk, day=1)
+    numbers = territory_numbers(campaign)
+    while tick.voyages_sail_chunk(campaign_id=campaign.pk, day=1, numbers=numbers):
+        pass
+    [late] = fleet(campaign, 1, prefix="late-")
+
+    assert tick.campaign_day_close(campaign_id=campaign.pk, day=1) is None  # not while she waits
+    assert tick.campaign_tick(campaign_id=campaign.pk) == [1]
+
+    assert [day.day for day in days_of(late)] == [1]
+    assert VoyageDay.objects.filter(day=1).count() == 4
+    assert tick.campaign_day_close(campaign_id=campaign.pk, day=1) is False
+
+
 def test_a_rerun_after_a_rollback_rolls_the_same_dice(campaign):
     """A worker killed mid-chunk commits nothing of it; the next run takes the same voyages in the same order and
     the dice come from the seed and the roll's number: the same dice, not fresh ones."""
