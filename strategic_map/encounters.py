@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from django.db import transaction
 from django.db.models import Count
@@ -196,6 +197,5 @@ def encounters_draw(*, campaign: Campaign, day: int, hits: Sequence[VoyageDay]) 
     from strategic_map.encounter_tasks import encounter_battle_open  # the task imports the battle opener
 
     for encounter in encounters:
-        encounter_id = encounter.pk
-        transaction.on_commit(lambda encounter_id=encounter_id: encounter_battle_open.delay(encounter_id))
+        transaction.on_commit(partial(encounter_battle_open.delay, encounter.pk))
     return encounters

@@ -5,13 +5,12 @@ entering with their campaign record, and the fog of war over the reports."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from django.db import transaction
-from django.test import Client
 
 from battles import services as battle_services
 from battles.models import Battle, BattleShip, BattleStatus, Controller
@@ -259,7 +258,8 @@ def test_the_battle_opens_with_the_player_against_the_ai_and_his_ship_enters_wit
 
     board = engine_io.current_state(battle).board
     entered = board.by_name["Gull"]
-    assert entered.guns[0].destroyed and entered.guns[0].last_fired is None
+    assert entered.guns[0].destroyed
+    assert entered.guns[0].last_fired is None
     assert entered.crew.count("deckhands") == record.crew.count("deckhands") - 2
     assert entered.fire == 0
     assert entered.crew_quality == "trained"
