@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.db import transaction
+from django.test import Client
 
 from battles import services as battle_services
 from battles.models import Battle, BattleShip, BattleStatus, Controller
@@ -296,3 +297,54 @@ def test_the_encounter_battle_is_fought_to_its_end_by_the_ai(club, draw, django_
     battle.refresh_from_db()
     assert battle.status == BattleStatus.FINISHED
     assert battle.result is not None
+
+
+# --- the fog of war over the reports ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_encounters(club, draw) -> dict[str, Encounter]:
+    campaign = club["campaign"]
+    jacks = at_sea(campaign, ship(campaign, club["jack"], "clearsight", "Gull"), q=4, r=2)
+    roberts = at_sea(campaign, ship(campaign, club["robert"], "small_bird", "Wren"), q=9, r=7, territory="Shistomik")
+    first, second = draw(campaign, [jacks, roberts])
+    return {"jack": first, "robert": second}
+
+
+def get(client: Client, user: Any, url: str) -> Any:
+    client.force_login(user)
+    return client.get(url)
+
+
+def test_a_player_reads_only_the_reports_of_his_own_ships_encounters(club, two_encounters):
+    client = Client()
+    jacks, roberts = two_encounters["jack"], two_encounters["robert"]
+    listed = get(client, club["alice"], "/api/campaigns/syrtis/encounters/")
+    assert listed.status_code == 200
+    (report,) = listed.json()
+    assert report["id"] == jacks.pk
+    assert (report["day"], report["q"], report["r"], report["territory"]) == (DAY, 4, 2, "Neutral West")
+    assert report["result"] == jacks.result
+    assert report["our_ships"] == ["Gull"]
+    assert report["battle_url"] == f"/battles/{jacks.battle_id}/"
+    assert {ship["name"] for ship in report["ships_met"]} == set(jacks.ships.values_list("name", flat=True))
+    assert all("seed" not in key for key in report)
+    text = listed.content.decode()
+    assert club["campaign"].seed not in text
+    assert "Wren" not in text  # Robert's ship, and where she was, never reach Alice
+    assert get(client, club["alice"], f"/api/encounters/{jacks.pk}/").status_code == 200
+    assert get(client, club["alice"], f"/api/encounters/{roberts.pk}/").status_code == 404
+
+
+def test_the_umpire_reads_every_report_and_outsiders_get_404(club, two_encounters):
+    client = Client()
+    listed = get(client, club["umpire"], "/api/campaigns/syrtis/encounters/").json()
+    assert [report["id"] for report in listed] == [two_encounters["jack"].pk, two_encounters["robert"].pk]
+    # Carol is a member with no captain: no reports, and each encounter is 404 to her.
+    assert get(client, club["carol"], "/api/campaigns/syrtis/encounters/").json() == []
+    assert get(client, club["carol"], f"/api/encounters/{two_encounters['jack'].pk}/").status_code == 404
+    stranger = UserFactory(username="stranger")
+    assert get(client, stranger, "/api/campaigns/syrtis/encounters/").status_code == 404
+    assert get(client, stranger, f"/api/encounters/{two_encounters['jack'].pk}/").status_code == 404
+    assert get(client, stranger, "/api/encounters/999999/").status_code == 404
+    assert Client().get("/api/campaigns/syrtis/encounters/").status_code in (401, 403)
