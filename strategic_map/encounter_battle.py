@@ -16,7 +16,6 @@ from typing import Any
 from django.db import transaction
 
 from battles.models import Battle, BattleShip, Controller
-from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.record import ShipRecord, altitude_level
 from battles.services import SideControl, battle_create
 from campaign import dice
@@ -211,8 +210,3 @@ def encounter_battle_open(*, encounter_id: int) -> Battle | None:
     for ship in (*player_ships, *prizes):
         BattleShip.objects.filter(battle=battle, name=ship.name).update(campaign_ship=ship)
     return battle
-
-
-def encounter_class_names(encounter: Encounter) -> list[str]:
-    """The classes met, by name (for reports)."""
-    return [catalog.ship_class(ship.class_id).name for ship in encounter.ships.all()]
