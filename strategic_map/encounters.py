@@ -74,7 +74,7 @@ def encounters_draw(*, campaign: Campaign, day: int, hits: Sequence[VoyageDay]) 
     """For the voyage days of ``day`` whose encounter die hit: roll the territory's table, draw the ships met
     from the category pools with their crews, create Encounter and EncounterShip rows, link the VoyageDays,
     mark the ships and captains in battle, and queue the battle's opening after commit. A bounded number of
-    queries whatever len(hits) is (three rounds of dice, a handful of bulk writes). Called by the tick inside
+    queries whatever len(hits) is (two rounds of dice, a handful of bulk writes). Called by the tick inside
     its transaction; a voyage day that already has its encounter is not drawn again."""
     ids = [hit.pk for hit in hits]
     days = list(
