@@ -68,16 +68,13 @@ def _enemy_entry(ship: EncounterShip, role: str, placement: rules.Placement) -> 
     return entry
 
 
-def _role(ship: EncounterShip, ships: list[EncounterShip]) -> str:
-    """The ship's part, read back from the rows: a prize in tow, a merchant, an escort (a fighting ship in an
-    encounter with a merchant) or a raider."""
-    if ship.towed_by:
-        return rules.PRIZE
-    if ship.category.casefold().endswith("merchantman"):
-        return rules.MERCHANT
-    if any(other.category.casefold().endswith("merchantman") for other in ships):
-        return rules.ESCORT
-    return rules.RAIDER
+def _roles(encounter: Encounter, ships: list[EncounterShip]) -> list[str]:
+    """Each ship's part (raider, escort, merchant, prize), read again from the table's line: the ships were drawn
+    in the line's order (encounters_draw), so the n-th ship is the line's n-th."""
+    wanted = rules.parse_line(encounter.result)
+    if len(wanted) != len(ships):
+        raise ValueError(f"encounter {encounter.pk}: {len(ships)} ships for the line {encounter.result!r}")
+    return [ship.role for ship in wanted]
 
 
 def scenario_document(
@@ -91,8 +88,8 @@ def scenario_document(
 ) -> dict[str, Any]:
     """The scenario (docs/scenarios.md) of an encounter: the player's ships and prizes in tow against the ships
     drawn, placed by encounter_rules.placements."""
-    theirs = list(encounter.ships.all())
-    their_roles = [_role(ship, theirs) for ship in theirs]
+    theirs = list(encounter.ships.order_by("pk"))
+    their_roles = _roles(encounter, theirs)
     index = {ship.name: n for n, ship in enumerate(theirs)}
     their_towed_by = [index.get(ship.towed_by) if ship.towed_by else None for ship in theirs]
     # The player's line: each ship, then her prizes in tow astern of her.

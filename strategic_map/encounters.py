@@ -75,7 +75,8 @@ def encounters_draw(*, campaign: Campaign, day: int, hits: Sequence[VoyageDay]) 
     from the category pools with their crews, create Encounter and EncounterShip rows, link the VoyageDays,
     mark the ships and captains in battle, and queue the battle's opening after commit. A bounded number of
     queries whatever len(hits) is (two rounds of dice, a handful of bulk writes). Called by the tick inside
-    its transaction; a voyage day that already has its encounter is not drawn again."""
+    its transaction with saved VoyageDay rows (re-read here by id); a voyage day that already has its encounter is
+    not drawn again."""
     ids = [hit.pk for hit in hits]
     days = list(
         VoyageDay.objects.filter(pk__in=ids, campaign=campaign, day=day, encounter__isnull=True)

@@ -274,6 +274,25 @@ def test_the_battle_opens_with_the_player_against_the_ai_and_his_ship_enters_wit
     assert board.by_name["Small Bird"].high_martian
 
 
+@pytest.mark.rule("SGC-ENCT-33", "SGC-ETYPE-09", "SGC-ETYPE-10", "SGC-ETYPE-11", "SGC-ETYPE-12")
+def test_warships_escorting_a_merchant_close_while_she_runs(club, draw):
+    campaign = club["campaign"]
+    with_seed(campaign, [(6, 3)])  # Oenotria 3: two Warships escorting an Enemy Merchantman
+    (encounter,) = draw(
+        campaign, [at_sea(campaign, ship(campaign, club["jack"], "clearsight", "Gull"), territory="Oenotria")]
+    )
+    assert encounter.result == "Two Warships escorting Enemy Merchantman"
+    ships = list(encounter.ships.order_by("pk"))
+    assert [(s.category, s.crew_quality) for s in ships] == [
+        ("Warship", "trained"),
+        ("Warship", "trained"),
+        ("Enemy Merchantman", "green"),
+    ]
+    theirs = encounter.battle.scenario["sides"][1]["ships"]
+    assert [(s["role"], s["facing"]) for s in theirs] == [("warship", 5), ("warship", 5), ("merchant", 1)]
+    assert encounter.battle.scenario["special_rules"] == []
+
+
 def test_opening_twice_opens_one_battle(club, draw):
     campaign = club["campaign"]
     (encounter,) = draw(campaign, [at_sea(campaign, ship(campaign, club["jack"], "clearsight", "Gull"))])
