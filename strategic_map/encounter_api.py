@@ -36,6 +36,7 @@ class EncounterReportSerializer(serializers.Serializer[Any]):
     day = serializers.IntegerField()
     q = serializers.IntegerField()
     r = serializers.IntegerField()
+    hex = serializers.CharField(allow_blank=True, help_text="The hex's CCRR label on the map.")
     territory = serializers.CharField()
     result = serializers.CharField(help_text="The encounter table's line.")
     table_die = serializers.IntegerField(allow_null=True)

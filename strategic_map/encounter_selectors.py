@@ -15,6 +15,7 @@ from accounts.models import User
 from battles.rules.sky_galleons import catalog
 from campaign.models import Campaign, Membership, Role
 from campaign.selectors import membership_for_user
+from strategic_map import mapdata
 from strategic_map.models import Encounter
 
 
@@ -37,6 +38,7 @@ class EncounterReport:
     day: int
     q: int
     r: int
+    hex: str
     territory: str
     result: str
     table_die: int | None
@@ -64,6 +66,14 @@ def _class_name(class_id: str) -> str:
         return class_id
 
 
+def _label(q: int, r: int) -> str:
+    """The hex's CCRR label on the map, or "" for one off it."""
+    try:
+        return mapdata.mars_map().hex_at(q, r).label
+    except LookupError:
+        return ""
+
+
 def _report(encounter: Encounter) -> EncounterReport:
     voyages = sorted(encounter.voyages.all(), key=lambda voyage: voyage.pk)
     return EncounterReport(
@@ -72,6 +82,7 @@ def _report(encounter: Encounter) -> EncounterReport:
         day=encounter.day,
         q=encounter.q,
         r=encounter.r,
+        hex=_label(encounter.q, encounter.r),
         territory=encounter.territory,
         result=encounter.result,
         table_die=encounter.table_roll.result if encounter.table_roll is not None else None,

@@ -29,7 +29,7 @@ from campaign.models import (
     Role,
     ShipStatus,
 )
-from strategic_map import encounter_battle
+from strategic_map import encounter_battle, mapdata
 from strategic_map.encounters import encounters_draw
 from strategic_map.models import DayKind, Encounter, EncounterShip, Voyage, VoyageDay
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
@@ -382,6 +382,7 @@ def test_a_player_reads_only_the_reports_of_his_own_ships_encounters(club, two_e
     (report,) = listed.json()
     assert report["id"] == jacks.pk
     assert (report["day"], report["q"], report["r"], report["territory"]) == (DAY, 4, 2, "Neutral West")
+    assert report["hex"] == mapdata.mars_map().hex_at(4, 2).label
     assert report["result"] == jacks.result
     assert report["our_ships"] == ["Gull"]
     assert report["battle_url"] == f"/battles/{jacks.battle_id}/"
