@@ -106,7 +106,7 @@ def scenario_document(
         their_towed_by=their_towed_by,
     )
     our_entries = []
-    for (ship, _, _), place in zip(ours, our_places, strict=True):
+    for (ship, role, _), place in zip(ours, our_places, strict=True):
         record = ShipRecord.from_json(ship.record)
         our_entries.append(
             {
@@ -115,7 +115,7 @@ def scenario_document(
                 "position": list(place.position),
                 "facing": place.facing,
                 "altitude": _altitude(record),
-                "role": "warship",
+                "role": rules.BATTLE_ROLE[role],
             }
         )
     their_entries = [

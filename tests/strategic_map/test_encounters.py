@@ -339,6 +339,7 @@ def test_prizes_in_tow_on_both_sides_enter_astern_of_their_towers_and_the_battle
     assert sorted(rule["ship"] for rule in document["special_rules"]) == ["Warm Winds", "Warm Winds 2"]
     ours = {s["name"]: s for s in document["sides"][0]["ships"]}
     assert ours["Warm Winds"]["position"] == [ours["Gull"]["position"][0] - 1, ours["Gull"]["position"][1]]
+    assert (ours["Gull"]["role"], ours["Warm Winds"]["role"]) == ("warship", "merchant")
     assert BattleShip.objects.get(battle=battle, name="Warm Winds").campaign_ship == taken
     assert BattleShip.objects.get(battle=battle, name="Warm Winds 2").campaign_ship is None
     taken.refresh_from_db()
