@@ -227,6 +227,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "campaign.close_due_auctions",
         "schedule": float(env_int("AUCTION_CLOSE_SECONDS", 60)),
     },
+    # Encounter battles that finished but whose result a lost message never carried back (strategic_map.arrival).
+    "encounter-results-sweep": {
+        "task": "strategic_map.encounter_results_sweep",
+        "schedule": float(env_int("ENCOUNTER_SWEEP_SECONDS", 5 * 60)),
+    },
 }
 
 

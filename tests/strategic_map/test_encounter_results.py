@@ -1,0 +1,194 @@
+"""A finished encounter battle's result carried back into the campaign (strategic_map.arrival.encounter_result_apply):
+through the battles app's signal, once; damage and casualties kept; prizes taken in tow; ships and captains lost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from battles import services
+from battles.rules.sky_galleons.record import ShipRecord
+from battles.services import SideControl
+from campaign import ledger
+from campaign.models import (
+    CampaignShip,
+    CaptainStatus,
+    ChronicleEntry,
+    ChronicleKind,
+    LedgerEntry,
+    ShipStatus,
+)
+from strategic_map import arrival, arrival_tasks
+from strategic_map.models import Encounter, EncounterShip, EncounterStatus, EpicTrek, VoyageStatus
+from tests.strategic_map import arrival_fixtures
+from tests.strategic_map.arrival_fixtures import SEA, battle_of, fates
+
+# The fixtures of a campaign at sea and its encounters (kept out of a shared conftest: other parts have their own).
+table = arrival_fixtures.table
+fight = arrival_fixtures.fight
+
+pytestmark = pytest.mark.django_db
+
+PIRATE = ("Pirate Ship", "clearsight", "Black Wing", "Trained")
+PRIZE_IN_TOW = ("Prize Ship in Tow", "warm_winds", "Golden Dawn", "")
+MERCHANT = ("Enemy Merchantman", "warm_winds", "Golden Dawn", "Green")
+
+
+def test_the_battles_end_carries_the_result_back_once_with_damage_losses_and_two_prizes_in_tow(fight, table):
+    # Seed "arrival-11": the Gull boards and takes the pirate, the prize she was towing strikes to the Gull.
+    encounter = fight([PIRATE, PRIZE_IN_TOW], seed="arrival-11")
+    assert fates(encounter) == {"Black Wing": "captured", "Golden Dawn": "struck", "Gull": "fighting"}, (
+        "the engine changed: pick a seed where the Gull takes both ships"
+    )
+    result = {s["name"]: s for s in battle_of(encounter).result.data["ships"]}
+
+    # The signal queued the apply when the result was stored: it has run, once.
+    assert encounter.applied_at is not None
+    assert encounter.status == EncounterStatus.RESOLVED
+    assert arrival.encounter_result_apply(encounter_id=encounter.pk) is False
+    assert arrival_tasks.encounter_results_sweep() == 0
+
+    # Her damage and casualties are the battle's.
+    record = ShipRecord.from_json(table.gull.record)
+    assert record.hull_hits == result["Gull"]["hull"]["hits"] > 0
+    assert record.position is None
+    assert record.boarding is None
+    assert table.voyage.losses == result["Gull"]["crew"]["lost"] > 0
+    assert table.voyage.took_prize is True
+    assert (table.gull.status, table.jack.status) == (ShipStatus.AT_SEA, CaptainStatus.AT_SEA)
+
+    prizes = {p.name: p for p in CampaignShip.objects.filter(status=ShipStatus.PRIZE)}
+    assert set(prizes) == {"Black Wing", "Golden Dawn"}
+    for prize in prizes.values():
+        assert (prize.towed_by_id, prize.captured_by_id, prize.captain_id) == (table.gull.pk, table.jack.pk, None)
+        assert EncounterShip.objects.get(encounter=encounter, name=prize.name).campaign_ship_id == prize.pk
+    assert (prizes["Golden Dawn"].original_price, prizes["Golden Dawn"].cargo_tons) == (112_600, 390)
+    assert (prizes["Black Wing"].original_price, prizes["Black Wing"].cargo_tons) == (12_800, 0)
+    assert ShipRecord.from_json(prizes["Black Wing"].record).hull_hits == result["Black Wing"]["hull"]["hits"]
+
+    # Applied twice (a task run again, the sweep): nothing doubles.
+    assert arrival.encounter_result_apply(encounter_id=encounter.pk) is False
+    table.refresh()
+    assert table.voyage.losses == result["Gull"]["crew"]["lost"]
+    assert CampaignShip.objects.filter(status=ShipStatus.PRIZE).count() == 2
+
+    # The public chronicle names the action and the prizes, never the place.
+    action = ChronicleEntry.objects.get(kind=ChronicleKind.ACTION)
+    for words in ("Captain Jack", "Black Wing", "Golden Dawn"):
+        assert words in action.text
+    for place in ("Neutral Northeast", str(SEA[0]), str(SEA[1])):
+        assert place not in action.text
+
+
+@pytest.mark.rule("SGC-ETYPE-14", "SGC-ETYPE-12")
+def test_a_merchant_that_strikes_becomes_a_prize_in_tow_with_her_cargo(fight, table):
+    encounter = fight([MERCHANT], result="Enemy Merchantman", surrender="oenotrians", enemy_side="oenotrians")
+
+    assert fates(encounter)["Golden Dawn"] == "struck"
+    prize = CampaignShip.objects.get(name="Golden Dawn")
+    assert (prize.status, prize.towed_by_id, prize.captured_by_id) == (ShipStatus.PRIZE, table.gull.pk, table.jack.pk)
+    # Tonnage 1,950 x the campaign's cargo fraction (a fifth), rounded.
+    assert prize.cargo_tons == 390
+    assert (prize.class_id, prize.crew_quality) == ("warm_winds", "green")
+
+
+@pytest.mark.rule("SGC-START-13")
+def test_a_martian_merchant_is_taken_home_by_the_red_captains_martian_built_ship(fight, table):
+    # The Gull is Parhoon-built and crewed under British officers (DESIGN.md section 8): a Martian prize is hers
+    # to take; the engine's struck merchant is made a prize whatever her make.
+    encounter = fight([MERCHANT], result="Enemy Merchantman", surrender="oenotrians", enemy_side="oenotrians")
+
+    prize = CampaignShip.objects.get(name="Golden Dawn")
+    assert "Merchant" in ShipRecord.from_json(prize.record).nation
+    assert table.gull.yard == "martian"
+    assert prize.towed_by_id == table.gull.pk
+    assert encounter.status == EncounterStatus.RESOLVED
+
+
+@pytest.mark.rule("SGC-START-01")
+def test_only_legitimate_prey_is_taken_a_neutral_that_strikes_is_let_go(fight, table):
+    neutral = ("Neutral trader", "warm_winds", "Golden Dawn", "Green")
+    encounter = fight([neutral], result="A neutral trader", surrender="traders", enemy_side="traders")
+
+    assert fates(encounter)["Golden Dawn"] == "struck"
+    assert encounter.applied_at is not None
+    assert not CampaignShip.objects.filter(name="Golden Dawn").exists()
+    assert table.voyage.took_prize is False
+    assert EncounterShip.objects.get(encounter=encounter).campaign_ship is None
+
+
+@pytest.mark.rule("SGC-MONEY-05")
+def test_sinking_an_enemy_pays_nothing_only_the_prize_counts(fight, table):
+    before = LedgerEntry.objects.filter(captain=table.jack).count()
+    # Seed "arrival-23": the pirate is shot down; the prize she towed strikes.
+    encounter = fight([PIRATE, PRIZE_IN_TOW], seed="arrival-23")
+    assert fates(encounter) == {"Black Wing": "crashed", "Golden Dawn": "struck", "Gull": "fighting"}, (
+        "the engine changed: pick a seed where the pirate goes down and the prize strikes"
+    )
+
+    assert LedgerEntry.objects.filter(captain=table.jack).count() == before
+    assert not CampaignShip.objects.filter(name="Black Wing").exists()
+    assert EncounterShip.objects.get(encounter=encounter, name="Black Wing").campaign_ship is None
+    assert list(CampaignShip.objects.filter(status=ShipStatus.PRIZE).values_list("name", flat=True)) == ["Golden Dawn"]
+    assert "sent down the Black Wing" in ChronicleEntry.objects.get(kind=ChronicleKind.ACTION).text
+    ledger.check(table.jack)
+
+
+def test_a_ship_shot_down_with_her_captain_is_lost_and_so_is_he(fight, table):
+    # Seed "arrival-0": the pirates bring the Gull down; her captain goes down with her.
+    encounter = fight([PIRATE, PRIZE_IN_TOW], seed="arrival-0")
+    assert fates(encounter)["Gull"] == "crashed", "the engine changed: pick a seed where the Gull is shot down"
+
+    assert table.gull.status == ShipStatus.LOST
+    assert (table.voyage.status, table.voyage.ended_day) == (VoyageStatus.LOST, encounter.day)
+    assert table.jack.status == CaptainStatus.LOST
+    assert not EpicTrek.objects.exists()
+    assert ChronicleEntry.objects.filter(kind=ChronicleKind.SHIP_LOST, text__contains="Gull").exists()
+    assert ChronicleEntry.objects.filter(kind=ChronicleKind.CAPTAIN_LOST, captain=table.jack).exists()
+    assert not CampaignShip.objects.filter(status=ShipStatus.PRIZE).exists()
+
+
+@pytest.mark.rule("SGC-TREK-01")
+@pytest.mark.xfail(strict=False, reason="needs trek_start")
+def test_a_captain_who_strikes_to_the_pirates_is_put_over_the_side_and_walks_home(fight, table):
+    encounter = fight([PIRATE], result="Pirate Ship", surrender="british")
+    assert fates(encounter)["Gull"] == "struck"
+
+    table.refresh()
+    assert table.gull.status == ShipStatus.LOST
+    assert table.voyage.status == VoyageStatus.LOST
+    trek = EpicTrek.objects.get(captain=table.jack)
+    assert (trek.cause, trek.q, trek.r, trek.encounter_id) == ("over_the_side", SEA[0], SEA[1], encounter.pk)
+    assert trek.party_start >= 1
+    assert table.jack.status == CaptainStatus.TREKKING
+
+
+def test_the_sweep_applies_an_encounter_whose_message_was_lost(fight, table, django_capture_on_commit_callbacks):
+    encounter = fight([MERCHANT], result="Enemy Merchantman", surrender="oenotrians", enemy_side="oenotrians")
+    # As if the apply task's message had been lost: the encounter is still waiting.
+    Encounter.objects.filter(pk=encounter.pk).update(applied_at=None, status=EncounterStatus.BATTLE)
+    CampaignShip.objects.filter(status=ShipStatus.PRIZE).delete()
+
+    assert arrival.encounters_finished_unapplied() == [encounter.pk]
+    assert arrival_tasks.encounter_results_sweep() == 1
+    assert arrival_tasks.encounter_results_sweep() == 0
+    assert CampaignShip.objects.filter(status=ShipStatus.PRIZE).count() == 1
+
+
+def test_an_unfinished_battle_has_nothing_to_apply(table, django_capture_on_commit_callbacks: Any):
+    with django_capture_on_commit_callbacks(execute=True):
+        battle = services.battle_create(
+            campaign=table.campaign,
+            created_by=table.umpire,
+            scenario_slug="john-bulls-tyranny",
+            sides={"irish": SideControl("player", table.alice)},
+        )
+    encounter = Encounter.objects.create(
+        campaign=table.campaign, day=2, q=0, r=0, territory="Neutral Northeast", result="Pirate Ship", battle=battle
+    )
+
+    assert arrival.encounter_result_apply(encounter_id=encounter.pk) is False
+    assert arrival.encounter_result_apply(encounter_id=999_999) is False
+    encounter.refresh_from_db()
+    assert encounter.applied_at is None
