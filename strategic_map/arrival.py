@@ -13,7 +13,7 @@ reasoning for each is kept beside the code that makes it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -156,9 +156,35 @@ def _chronicle(campaign: Campaign, kind: str, text: str, captain: Captain | None
 class _Taken:
     """What the players' side came away with and what it lost, for the chronicle."""
 
-    prizes: list[str]
-    lost: list[str]
-    sunk: list[str]
+    prizes: list[str] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    sunk: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Action:
+    """One encounter's battle as the campaign reads it: the result's entries by ship, the final records, and the
+    campaign's rows locked for the apply (captains before ships, as every campaign service locks them)."""
+
+    encounter: Encounter
+    entries: dict[str, Mapping[str, Any]]
+    captain_fates: dict[str, Mapping[str, Any]]
+    final: Mapping[str, ShipRecord]
+    standing: _Standing
+    voyages: dict[int, Voyage]
+    captains: dict[int, Captain]
+    # A captain's own ships in the battle, and the prizes already in tow that were in it, by battle name.
+    own: dict[str, CampaignShip]
+    in_tow: dict[str, CampaignShip]
+    taken: _Taken
+
+    def lost_to_him(self, entry: Mapping[str, Any]) -> bool:
+        """Destroyed, or taken by a side that is not the players'."""
+        taker = self.standing.taker(entry)
+        return entry["fate"] in DESTROYED or (taker is not None and taker not in self.standing.player_sides)
+
+    def captain_of(self, ship: CampaignShip) -> Captain | None:
+        return self.captains.get(ship.captain_id) if ship.captain_id else None
 
 
 @transaction.atomic
@@ -173,98 +199,40 @@ def encounter_result_apply(*, encounter_id: int) -> bool:
     )
     if encounter is None or encounter.applied_at is not None or encounter.battle is None:
         return False
-    battle = encounter.battle
-    if not battle.is_finished:
+    if not encounter.battle.is_finished:
         return False
-    stored = BattleResult.objects.filter(battle=battle).first()
+    stored = BattleResult.objects.filter(battle=encounter.battle).first()
     if stored is None:
         return False
-    result: Mapping[str, Any] = stored.data
-    final = engine_io.current_state(battle).board.by_name
-    entries = {str(entry["name"]): entry for entry in result.get("ships", [])}
-    captains_fate = {str(entry["ship"]): entry for entry in result.get("captains", [])}
-    winner = (result.get("battle") or {}).get("winner")
-
-    links = {bs.name: bs for bs in BattleShip.objects.filter(battle=battle).select_related("side")}
-    voyages = {v.ship_id: v for v in encounter.voyages.select_for_update(of=("self",)).all()}
-    linked_ids = [bs.campaign_ship_id for bs in links.values() if bs.campaign_ship_id is not None]
-    owners = CampaignShip.objects.filter(pk__in=linked_ids).values_list("captain_id", flat=True)
-    captains = ledger.lock_captains([*owners, *(v.captain_id for v in voyages.values())])
-    ships = {
-        s.pk: s for s in CampaignShip.objects.select_for_update(of=("self",)).filter(pk__in=linked_ids).order_by("pk")
-    }
-    # The players' sides: those with a captain's own ship in the battle.
-    own = {
-        name: ships[bs.campaign_ship_id]
-        for name, bs in links.items()
-        if bs.campaign_ship_id in ships and ships[bs.campaign_ship_id].status != ShipStatus.PRIZE
-    }
-    player_sides = {links[name].side.key for name in own}
-    in_tow = {
-        name: ships[bs.campaign_ship_id]
-        for name, bs in links.items()
-        if bs.campaign_ship_id in ships and ships[bs.campaign_ship_id].status == ShipStatus.PRIZE
-    }
-    held = _field_holders(entries, player_sides, winner)
-    taken = _Taken(prizes=[], lost=[], sunk=[])
-
-    for name, ship in own.items():
-        entry = entries.get(name)
-        if entry is None:
-            continue
-        voyage = voyages.get(ship.pk) or _voyage_of(ship)
-        captain = captains.get(ship.captain_id) if ship.captain_id else None
-        _carry_back(ship, final.get(name), entry)
-        if voyage is not None:
-            voyage.losses += int(entry["crew"]["lost"])
-        taker = _taker(entry, held)
-        if entry["fate"] in DESTROYED or (taker is not None and taker not in player_sides):
-            _ship_lost(encounter, ship, voyage, captain, entry, captains_fate.get(name), taken)
-        else:
-            ship.status = ShipStatus.AT_SEA
-            ship.save(update_fields=["record", "status"])
-            if voyage is not None:
-                voyage.save(update_fields=["losses"])
-            fate = captains_fate.get(name) or {}
-            if captain is not None and fate.get("fate") == CAPTAIN_KILLED:
-                # She fights on under her officers and sails her voyage home; her captain's career is over.
-                _captain_lost(encounter, captain)
-
-    for name, prize in in_tow.items():
-        entry = entries.get(name)
-        if entry is None:
-            continue
-        _carry_back(prize, final.get(name), entry)
-        taker = _taker(entry, held)
-        if entry["fate"] in DESTROYED or (taker is not None and taker not in player_sides):
-            # Taken back by the enemy or gone down: no longer his to bring home.
-            prize.status = ShipStatus.LOST
-            prize.towed_by = None
-            taken.lost.append(prize.name)
-        prize.save(update_fields=["record", "status", "towed_by"])
-
+    action = _action(encounter, stored.data)
+    for name, ship in action.own.items():
+        _own_ship_after(action, name, ship)
+    for name, prize in action.in_tow.items():
+        _prize_in_tow_after(action, name, prize)
     drawn = {s.name: s for s in EncounterShip.objects.select_for_update(of=("self",)).filter(encounter=encounter)}
-    for name, entry in entries.items():
-        if name in own or name in in_tow:
+    for name, entry in action.entries.items():
+        if name in action.own or name in action.in_tow:
             continue
-        taker = _taker(entry, held)
-        if taker is None or taker not in player_sides or entry["fate"] in DESTROYED:
+        taker = action.standing.taker(entry)
+        if taker is None or taker not in action.standing.player_sides or entry["fate"] in DESTROYED:
             # Sunk, crashed or driven off: nothing is paid for it (SGC-MONEY-05); only a prize brought home earns.
             if entry["fate"] in (CRASHED, CRASH_LANDED, SCUTTLED) and name in drawn:
-                taken.sunk.append(name)
+                action.taken.sunk.append(name)
             continue
-        _take_prize(encounter, drawn.get(name), final.get(name), entry, own, voyages, taken)
+        _take_prize(action, drawn.get(name), entry)
 
-    # Prizes in tow of a ship that was lost and not in the battle themselves are lost with her.
-    lost_towers = [s.pk for s in own.values() if s.status == ShipStatus.LOST]
-    for prize in CampaignShip.objects.filter(towed_by_id__in=lost_towers, status=ShipStatus.PRIZE):
+    # Prizes in tow of a ship that was lost, and not in the battle themselves, are lost with her.
+    lost_towers = [s.pk for s in action.own.values() if s.status == ShipStatus.LOST]
+    for prize in CampaignShip.objects.select_for_update(of=("self",)).filter(
+        towed_by_id__in=lost_towers, status=ShipStatus.PRIZE
+    ):
         prize.status = ShipStatus.LOST
         prize.towed_by = None
         prize.save(update_fields=["status", "towed_by"])
 
     # The survivors sail on with the voyage.
-    for ship in own.values():
-        captain = captains.get(ship.captain_id) if ship.captain_id else None
+    for ship in action.own.values():
+        captain = action.captain_of(ship)
         if ship.status == ShipStatus.AT_SEA and captain is not None and captain.status == CaptainStatus.IN_BATTLE:
             captain.status = CaptainStatus.AT_SEA
             captain.save(update_fields=["status"])
@@ -272,36 +240,120 @@ def encounter_result_apply(*, encounter_id: int) -> bool:
     encounter.status = EncounterStatus.RESOLVED
     encounter.applied_at = timezone.now()
     encounter.save(update_fields=["status", "applied_at"])
-    _chronicle_action(
-        encounter, [captains[c] for c in sorted({s.captain_id for s in own.values() if s.captain_id})], taken
-    )
+    fought = sorted({s.captain_id for s in action.own.values() if s.captain_id})
+    _chronicle_action(encounter, [action.captains[c] for c in fought], action.taken)
     return True
+
+
+def _action(encounter: Encounter, result: Mapping[str, Any]) -> _Action:
+    battle = encounter.battle
+    assert battle is not None
+    entries = {str(entry["name"]): entry for entry in result.get("ships", [])}
+    links = {bs.name: bs for bs in BattleShip.objects.filter(battle=battle).select_related("side")}
+    voyages = {v.ship_id: v for v in encounter.voyages.select_for_update(of=("self",)).all()}
+    linked_ids = [bs.campaign_ship_id for bs in links.values() if bs.campaign_ship_id is not None]
+    owners = CampaignShip.objects.filter(pk__in=linked_ids).values_list("captain_id", flat=True)
+    captains = ledger.lock_captains([c for c in owners if c is not None] + [v.captain_id for v in voyages.values()])
+    ships = {
+        s.pk: s for s in CampaignShip.objects.select_for_update(of=("self",)).filter(pk__in=linked_ids).order_by("pk")
+    }
+    linked = {name: ships[bs.campaign_ship_id] for name, bs in links.items() if bs.campaign_ship_id in ships}
+    # A captain's own ships; the players' sides are those they fought on.
+    own = {name: ship for name, ship in linked.items() if ship.status != ShipStatus.PRIZE and ship.captain_id}
+    in_tow = {name: ship for name, ship in linked.items() if ship.status == ShipStatus.PRIZE}
+    player_sides = {links[name].side.key for name in own}
+    return _Action(
+        encounter=encounter,
+        entries=entries,
+        captain_fates={str(entry["ship"]): entry for entry in result.get("captains", [])},
+        final=engine_io.current_state(battle).board.by_name,
+        standing=_standing(entries, player_sides, (result.get("battle") or {}).get("winner")),
+        voyages=voyages,
+        captains=captains,
+        own=own,
+        in_tow=in_tow,
+        taken=_Taken(),
+    )
+
+
+def _own_ship_after(action: _Action, name: str, ship: CampaignShip) -> None:
+    """A captain's ship after the battle: her record and losses kept; lost, or back at sea on her voyage."""
+    entry = action.entries.get(name)
+    if entry is None:
+        return
+    voyage = action.voyages.get(ship.pk) or _voyage_of(ship)
+    captain = action.captain_of(ship)
+    _carry_back(ship, action.final.get(name), entry)
+    if voyage is not None:
+        voyage.losses += int(entry["crew"]["lost"])
+    if action.lost_to_him(entry):
+        _ship_lost(action.encounter, ship, voyage, captain, entry, action.captain_fates.get(name), action.taken)
+        return
+    ship.status = ShipStatus.AT_SEA
+    ship.save(update_fields=["record", "status"])
+    if voyage is not None:
+        voyage.save(update_fields=["losses"])
+    fate = action.captain_fates.get(name) or {}
+    if captain is not None and fate.get("fate") == CAPTAIN_KILLED:
+        # She fights on under her officers and sails her voyage home; her captain's career is over.
+        _captain_lost(action.encounter, captain)
+
+
+def _prize_in_tow_after(action: _Action, name: str, prize: CampaignShip) -> None:
+    """A prize he was already towing home, fought over again: still his, or taken back or gone down."""
+    entry = action.entries.get(name)
+    if entry is None:
+        return
+    _carry_back(prize, action.final.get(name), entry)
+    if action.lost_to_him(entry):
+        prize.status = ShipStatus.LOST
+        prize.towed_by = None
+        action.taken.lost.append(prize.name)
+    prize.save(update_fields=["record", "status", "towed_by"])
 
 
 def _voyage_of(ship: CampaignShip) -> Voyage | None:
     return Voyage.objects.select_for_update(of=("self",)).filter(ship=ship, status=VoyageStatus.UNDER_WAY).first()
 
 
-def _field_holders(entries: Mapping[str, Mapping[str, Any]], player_sides: set[str], winner: Any) -> str | None:
-    """The side that holds the field at the end and so takes the ships that struck their colours: the winner, or
-    with no winner the players' side if a ship of theirs is still in the fight (the results format leaves a
-    struck ship's taker to the campaign: results.json, fates)."""
-    if isinstance(winner, str) and winner:
-        return winner
+@dataclass(frozen=True)
+class _Standing:
+    """Who holds the field at the end, for the ships that struck their colours: the results format leaves a struck
+    ship's taker to the campaign (results.json, fates)."""
+
+    winner: str | None
+    # The sides with a ship still in the fight at the end, in the battle's order.
+    in_fight: tuple[str, ...]
+    player_sides: frozenset[str]
+
+    def taker(self, entry: Mapping[str, Any]) -> str | None:
+        """The side that took this ship: her captor for a boarded prize; for a ship that struck, the winner, or with
+        no winner the one other side still in the fight (the players' side first if several are); none when
+        that is her own side (she hoists her colours again) or nobody is left to take her."""
+        if entry["fate"] == CAPTURED:
+            return str(entry["captured_by"]) if entry.get("captured_by") else None
+        if entry["fate"] != STRUCK:
+            return None
+        her_side = str(entry["side_at_start"])
+        if self.winner:
+            return self.winner if self.winner != her_side else None
+        others = [side for side in self.in_fight if side != her_side]
+        players = [side for side in others if side in self.player_sides]
+        candidates = players or others
+        return candidates[0] if candidates else None
+
+
+def _standing(entries: Mapping[str, Mapping[str, Any]], player_sides: set[str], winner: Any) -> _Standing:
+    in_fight: list[str] = []
     for entry in entries.values():
-        if entry["side_at_end"] in player_sides and entry["fate"] in ON_THE_FIELD:
-            return str(entry["side_at_end"])
-    return None
-
-
-def _taker(entry: Mapping[str, Any], held: str | None) -> str | None:
-    """The side that took this ship: her captor for a prize, the side holding the field for one that struck (none
-    when that is her own side: she hoists her colours again)."""
-    if entry["fate"] == CAPTURED:
-        return str(entry["captured_by"]) if entry.get("captured_by") else None
-    if entry["fate"] == STRUCK and held is not None and held != entry["side_at_start"]:
-        return held
-    return None
+        side = str(entry["side_at_end"])
+        if entry["fate"] in ON_THE_FIELD and side not in in_fight:
+            in_fight.append(side)
+    return _Standing(
+        winner=winner if isinstance(winner, str) and winner else None,
+        in_fight=tuple(in_fight),
+        player_sides=frozenset(player_sides),
+    )
 
 
 def _campaign_record(ship: CampaignShip, final: ShipRecord | None, entry: Mapping[str, Any]) -> ShipRecord | None:
@@ -421,31 +473,20 @@ def _tower(entry: Mapping[str, Any], own: Mapping[str, CampaignShip]) -> Campaig
     return next(iter(able.values()))
 
 
-def _take_prize(
-    encounter: Encounter,
-    drawn: EncounterShip | None,
-    final: ShipRecord | None,
-    entry: Mapping[str, Any],
-    own: Mapping[str, CampaignShip],
-    voyages: Mapping[int, Voyage],
-    taken: _Taken,
-) -> None:
+def _take_prize(action: _Action, drawn: EncounterShip | None, entry: Mapping[str, Any]) -> None:
     """An enemy ship the players' side took becomes a prize in tow of the capturing ship (SGC-MONEY-08), if she
     is legitimate prey (SGC-START-01): a ship drawn for the encounter from the tables' categories. A prize in tow
     taken back from the pirates is a prize like any other (SGC-ETYPE-14, designed). The Red Captain's crew may
     man Martian and European prizes alike (SGC-START-13, DESIGN.md section 8): none is refused for her make."""
     if drawn is None or drawn.category.casefold() not in prey_categories():
         return  # not his to take (a neutral, a British ship): she is let go
-    if drawn.campaign_ship_id is not None:
-        return
-    tower = _tower(entry, own)
-    if tower is None or tower.captain_id is None:
+    record = action.final.get(drawn.name)
+    tower = _tower(entry, action.own)
+    if drawn.campaign_ship_id is not None or record is None or tower is None or tower.captain_id is None:
         return  # no ship of his left in the fight to take her home
+    encounter = action.encounter
     class_id = str(entry.get("class_id") or drawn.class_id)
     ship_class = catalog.ship_class(class_id)
-    record = final
-    if record is None:
-        return
     prize = CampaignShip(
         campaign=encounter.campaign,
         captain=None,
@@ -464,15 +505,15 @@ def _take_prize(
     )
     cleaned = _campaign_record(prize, record, {"crew": {"away": {}}})
     if cleaned is not None:
-        prize.record = replace(cleaned, side=record.side).to_json()
+        prize.record = cleaned.to_json()
     prize.save()
     drawn.campaign_ship = prize
     drawn.save(update_fields=["campaign_ship"])
-    voyage = voyages.get(tower.pk) or _voyage_of(tower)
+    voyage = action.voyages.get(tower.pk) or _voyage_of(tower)
     if voyage is not None:
         voyage.took_prize = True
         voyage.save(update_fields=["took_prize", "losses"])
-    taken.prizes.append(prize.name)
+    action.taken.prizes.append(prize.name)
 
 
 def _quality(word: str) -> str:

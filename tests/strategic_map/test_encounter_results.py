@@ -6,8 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.db import transaction
 
 from battles import services
+from battles.models import BattleMode, BattleShip
 from battles.rules.sky_galleons.record import ShipRecord
 from battles.services import SideControl
 from campaign import ledger
@@ -21,6 +24,7 @@ from campaign.models import (
 )
 from strategic_map import arrival, arrival_tasks
 from strategic_map.models import Encounter, EncounterShip, EncounterStatus, EpicTrek, VoyageStatus
+from tests.infra.test_celery_worker import wait_for
 from tests.strategic_map import arrival_fixtures
 from tests.strategic_map.arrival_fixtures import SEA, battle_of, fates
 
@@ -192,3 +196,60 @@ def test_an_unfinished_battle_has_nothing_to_apply(table, django_capture_on_comm
     assert arrival.encounter_result_apply(encounter_id=999_999) is False
     encounter.refresh_from_db()
     assert encounter.applied_at is None
+
+
+def test_a_struck_ship_with_no_winner_is_taken_by_the_other_side_still_in_the_fight():
+    def ship(name: str, side: str, fate: str) -> dict[str, Any]:
+        return {"name": name, "side_at_start": side, "side_at_end": side, "fate": fate, "captured_by": None}
+
+    entries = {
+        "Gull": ship("Gull", "british", "fighting"),
+        "Golden Dawn": ship("Golden Dawn", "pirates", "struck"),
+        "Black Wing": ship("Black Wing", "pirates", "fighting"),
+    }
+    standing = arrival._standing(entries, {"british"}, None)  # the turn limit: nobody won
+    assert standing.taker(entries["Golden Dawn"]) == "british"
+    assert standing.taker(entries["Black Wing"]) is None
+    # Her own side won: she hoists her colours again.
+    assert arrival._standing(entries, {"british"}, "pirates").taker(entries["Golden Dawn"]) is None
+    # Nobody of another side left in the fight: nobody takes her.
+    alone = {"Golden Dawn": entries["Golden Dawn"], "Black Wing": entries["Black Wing"]}
+    assert arrival._standing(alone, {"british"}, None).taker(entries["Golden Dawn"]) is None
+
+
+def test_the_beat_sweeps_unapplied_encounters_every_few_minutes():
+    entry = settings.CELERY_BEAT_SCHEDULE["encounter-results-sweep"]
+    assert (entry["task"], entry["schedule"]) == ("strategic_map.encounter_results_sweep", 300.0)
+    assert arrival_tasks.encounter_results_sweep.acks_late
+    assert arrival_tasks.encounter_result_apply_task.acks_late
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+def test_on_a_real_worker_the_battles_end_carries_the_result_back(live_celery_worker, table, monkeypatch):
+    monkeypatch.setattr(services.dice, "new_seed", lambda: arrival_fixtures.fixed_seed("arrival-11"))
+    with transaction.atomic():  # the encounter is linked before the worker sees the battle
+        encounter = Encounter.objects.create(
+            campaign=table.campaign, day=2, q=SEA[0], r=SEA[1], territory="Neutral Northeast", result="Pirate Ship"
+        )
+        encounter.voyages.add(table.voyage)
+        for category, class_id, name, quality in (PIRATE, PRIZE_IN_TOW):
+            EncounterShip.objects.create(
+                encounter=encounter, category=category, class_id=class_id, name=name, crew_quality=quality
+            )
+        doc = arrival_fixtures.scenario([("Black Wing", "Clearsight"), ("Golden Dawn", "Warm Winds")])
+        battle = services.battle_create(
+            campaign=table.campaign, created_by=table.umpire, scenario=doc, mode=BattleMode.AUTO
+        )
+        BattleShip.objects.filter(battle=battle, name="Gull").update(campaign_ship=table.gull)
+        encounter.battle = battle
+        encounter.save(update_fields=["battle"])
+
+    wait_for(
+        lambda: Encounter.objects.get(pk=encounter.pk).applied_at is not None, "the worker to apply the result", 120
+    )
+
+    assert "strategic_map.encounter_result_apply" in live_celery_worker.log()
+    assert CampaignShip.objects.filter(status=ShipStatus.PRIZE, towed_by=table.gull).count() == 2
+    table.refresh()
+    assert table.voyage.took_prize is True
