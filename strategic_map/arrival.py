@@ -421,8 +421,7 @@ def _ship_lost(
     if cause is None:
         _captain_lost(encounter, captain)
         return
-    captain.status = CaptainStatus.TREKKING
-    captain.save(update_fields=["status"])
+    # trek_start makes him TREKKING (strategic_map.treks).
     treks.trek_start(
         captain_id=captain.pk,
         cause=cause,
