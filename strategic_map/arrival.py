@@ -535,7 +535,7 @@ def _chronicle_action(encounter: Encounter, captains: Sequence[Captain], taken: 
     if not captains:
         return
     names = " and ".join(f"Captain {c.name}" for c in captains)
-    parts = [f"{names} fought {encounter.result.lower() or 'an action'}"]
+    parts = [f"{names} fought an action ({encounter.result})" if encounter.result else f"{names} fought an action"]
     if taken.prizes:
         parts.append("took " + ", ".join(f"the {n}" for n in taken.prizes) + " as prize")
     if taken.sunk:
