@@ -86,6 +86,9 @@ def voyage_arrive(*, voyage_id: int, city: str, day: int) -> None:
     captain = ledger.lock_captain(voyage.captain_id)
     ship = CampaignShip.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=voyage.ship_id)
     campaign: Campaign = ship.campaign
+    if ship.status == ShipStatus.IN_BATTLE:
+        # Her battle's result is carried back first (encounter_result_apply): it may yet cost her the voyage.
+        raise ValidationError({"voyage": f"The {ship.name} is in battle: she cannot put in until it is over."})
 
     voyage.status = VoyageStatus.ARRIVED
     voyage.end_city = landing.key

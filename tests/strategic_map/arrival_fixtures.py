@@ -14,6 +14,7 @@ import pytest
 
 from battles import services
 from battles.models import Battle, BattleMode, BattleShip
+from battles.rules.sky_galleons.record import ship_record_from_class
 from battles.services import SideControl
 from campaign import captains, yard
 from campaign.models import Campaign, CampaignShip, Captain, CaptainStatus, Role, ShipStatus
@@ -24,8 +25,15 @@ from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 SEA = (12, 2)
 
 
-def scenario(enemies: Sequence[tuple[str, str]], *, enemy_side: str = "pirates", player_ai: bool = True) -> dict:
-    """A scenario document: the Gull against the ships named (name, class), on the canal map."""
+def scenario(
+    enemies: Sequence[tuple[str, str]],
+    *,
+    enemy_side: str = "pirates",
+    player_ai: bool = True,
+    in_tow: Sequence[tuple[str, str]] = (),
+) -> dict:
+    """A scenario document: the Gull (and any prizes she has in tow, by name and class) against the ships named
+    (name, class), on the canal map."""
     return {
         "format": "red-captain/sky-galleons-scenario",
         "version": 1,
@@ -54,7 +62,13 @@ def scenario(enemies: Sequence[tuple[str, str]], *, enemy_side: str = "pirates",
                 "id": "british",
                 "name": "Captain Jack",
                 "ai": {"never_leave": True} if player_ai else {},
-                "ships": [{"name": "Gull", "class": "Swiftwood", "position": [13, 7], "facing": 3, "altitude": "M"}],
+                "ships": [
+                    {"name": "Gull", "class": "Swiftwood", "position": [13, 7], "facing": 3, "altitude": "M"},
+                    *(
+                        {"name": name, "class": class_name, "position": [13, 5 - n], "facing": 3, "altitude": "M"}
+                        for n, (name, class_name) in enumerate(in_tow)
+                    ),
+                ],
             },
         ],
     }
@@ -121,6 +135,7 @@ def fight(
         seed: str | None = None,
         surrender: str | None = None,
         enemy_side: str = "pirates",
+        in_tow: Sequence[CampaignShip] = (),
     ) -> Encounter:
         if seed is not None:
             monkeypatch.setattr(services.dice, "new_seed", lambda: fixed_seed(seed))
@@ -133,7 +148,11 @@ def fight(
                 encounter=encounter, category=category, class_id=class_id, name=name, crew_quality=quality
             )
         classes = {"warm_winds": "Warm Winds", "clearsight": "Clearsight", "swiftwood": "Swiftwood"}
-        doc = scenario([(name, classes[class_id]) for _, class_id, name, _ in drawn], enemy_side=enemy_side)
+        doc = scenario(
+            [(name, classes[class_id]) for _, class_id, name, _ in drawn],
+            enemy_side=enemy_side,
+            in_tow=[(prize.name, classes[prize.class_id]) for prize in in_tow],
+        )
         sides = {surrender: SideControl("umpire")} if surrender else {}
         with django_capture_on_commit_callbacks(execute=True):
             battle = services.battle_create(
@@ -144,6 +163,8 @@ def fight(
                 sides=sides,
             )
             BattleShip.objects.filter(battle=battle, name="Gull").update(campaign_ship=table.gull)
+            for prize in in_tow:
+                BattleShip.objects.filter(battle=battle, name=prize.name).update(campaign_ship=prize)
             encounter.battle = battle
             encounter.save(update_fields=["battle"])
             CampaignShip.objects.filter(pk=table.gull.pk).update(status=ShipStatus.IN_BATTLE)
@@ -156,6 +177,25 @@ def fight(
         return encounter
 
     return run
+
+
+def prize_in_tow(table: Table, name: str = "Fair Wind") -> CampaignShip:
+    """A Warm Winds Jack took on an earlier day of this voyage, in the Gull's tow."""
+    record = ship_record_from_class("warm_winds", name=name, crew_quality="green")
+    return CampaignShip.objects.create(
+        campaign=table.campaign,
+        captain=None,
+        name=name,
+        class_id="warm_winds",
+        record=record.to_json(),
+        original_price=112_600,
+        original_crew=record.men_alive,
+        cargo_tons=390,
+        status=ShipStatus.PRIZE,
+        city="",
+        captured_by=table.jack,
+        towed_by=table.gull,
+    )
 
 
 def battle_of(encounter: Encounter) -> Battle:

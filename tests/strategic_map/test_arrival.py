@@ -128,6 +128,14 @@ def test_only_a_friendly_city_ends_a_voyage(table):
         arrival.voyage_arrive(voyage_id=999_999, city="Parhoon", day=3)
 
 
+def test_a_ship_still_in_battle_does_not_put_in(table):
+    CampaignShip.objects.filter(pk=table.gull.pk).update(status=ShipStatus.IN_BATTLE)
+    with pytest.raises(ValidationError, match="in battle"):
+        arrival.voyage_arrive(voyage_id=table.voyage.pk, city="Parhoon", day=3)
+    table.refresh()
+    assert (table.voyage.status, table.gull.status) == (VoyageStatus.UNDER_WAY, ShipStatus.IN_BATTLE)
+
+
 def test_a_captain_with_another_ship_still_at_sea_stays_at_sea(table):
     other = _ship(table, "bloodrunner", "Kestrel", status=ShipStatus.AT_SEA, city="")
     Voyage.objects.create(

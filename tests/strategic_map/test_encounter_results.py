@@ -15,11 +15,13 @@ from battles.rules.sky_galleons.record import ShipRecord
 from battles.services import SideControl
 from campaign import ledger
 from campaign.models import (
+    Auction,
     CampaignShip,
     CaptainStatus,
     ChronicleEntry,
     ChronicleKind,
     LedgerEntry,
+    LotKind,
     ShipStatus,
 )
 from strategic_map import arrival, arrival_tasks
@@ -139,7 +141,9 @@ def test_sinking_an_enemy_pays_nothing_only_the_prize_counts(fight, table):
     ledger.check(table.jack)
 
 
-def test_a_ship_shot_down_with_her_captain_is_lost_and_so_is_he(fight, table):
+def test_a_ship_shot_down_with_her_captain_is_lost_and_so_is_he_and_the_prize_she_towed(fight, table):
+    # A prize she had in tow, kept out of the fight (a scenario without her), is lost with her.
+    earlier = arrival_fixtures.prize_in_tow(table)
     # Seed "arrival-0": the pirates bring the Gull down; her captain goes down with her.
     encounter = fight([PIRATE, PRIZE_IN_TOW], seed="arrival-0")
     assert fates(encounter)["Gull"] == "crashed", "the engine changed: pick a seed where the Gull is shot down"
@@ -151,6 +155,46 @@ def test_a_ship_shot_down_with_her_captain_is_lost_and_so_is_he(fight, table):
     assert ChronicleEntry.objects.filter(kind=ChronicleKind.SHIP_LOST, text__contains="Gull").exists()
     assert ChronicleEntry.objects.filter(kind=ChronicleKind.CAPTAIN_LOST, captain=table.jack).exists()
     assert not CampaignShip.objects.filter(status=ShipStatus.PRIZE).exists()
+    earlier.refresh_from_db()
+    assert (earlier.status, earlier.towed_by_id) == (ShipStatus.LOST, None)
+
+
+def test_a_captain_killed_aboard_a_ship_that_fights_on_is_lost_and_she_sails_home_without_him(fight, table):
+    # Seed "arrival-15": the turn limit comes with the Gull still fighting and Captain Jack among her dead.
+    encounter = fight([PIRATE, PRIZE_IN_TOW], seed="arrival-15")
+    captains = {c["ship"]: c["fate"] for c in battle_of(encounter).result.data["captains"]}
+    assert (fates(encounter)["Gull"], captains["Gull"]) == ("fighting", "killed"), (
+        "the engine changed: pick a seed where the Gull fights on without her captain"
+    )
+
+    assert table.jack.status == CaptainStatus.LOST
+    assert table.gull.status == ShipStatus.AT_SEA
+    assert table.voyage.status == VoyageStatus.UNDER_WAY
+    arrival.voyage_arrive(voyage_id=table.voyage.pk, city="Parhoon", day=4)
+    table.refresh()
+    assert table.gull.status == ShipStatus.IN_PORT
+    assert table.jack.status == CaptainStatus.LOST  # not brought back to life ashore
+
+
+def test_a_prize_already_in_tow_comes_through_the_action_still_in_tow(fight, table):
+    earlier = arrival_fixtures.prize_in_tow(table)
+    encounter = fight(
+        [MERCHANT], result="Enemy Merchantman", surrender="oenotrians", enemy_side="oenotrians", in_tow=[earlier]
+    )
+
+    assert fates(encounter)["Fair Wind"] in ("fighting", "landed")
+    earlier.refresh_from_db()
+    assert (earlier.status, earlier.towed_by_id) == (ShipStatus.PRIZE, table.gull.pk)
+    assert set(CampaignShip.objects.filter(towed_by=table.gull).values_list("name", flat=True)) == {
+        "Fair Wind",
+        "Golden Dawn",
+    }
+    arrival.voyage_arrive(voyage_id=table.voyage.pk, city="Parhoon", day=4)
+    assert CampaignShip.objects.filter(towed_by=table.gull).count() == 0
+    assert set(Auction.objects.filter(lot=LotKind.SHIP).values_list("ship__name", flat=True)) == {
+        "Fair Wind",
+        "Golden Dawn",
+    }
 
 
 @pytest.mark.rule("SGC-TREK-01")
