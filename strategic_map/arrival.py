@@ -533,18 +533,26 @@ def _cargo_tons(campaign: Campaign, drawn: EncounterShip, ship_class: catalog.Sh
     return int(tons.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
+def _counted(n: int, one: str, many: str) -> str:
+    if n == 1:
+        return f"{'an' if one[0] in 'aeiou' else 'a'} {one}"
+    return f"{n} {many}"
+
+
 def _chronicle_action(encounter: Encounter, captains: Sequence[Captain], taken: _Taken) -> None:
-    """The public chronicle's note of the action: who fought, what was taken and lost; no place, no day's hex."""
+    """The public chronicle's note of the action: who fought, how many prizes he took and enemies he sent down,
+    and his own ships lost. Nothing that would place him: not the territory, the hex, the table's line or the
+    enemy's names and classes (the encounter tables differ by territory); a prize is named when she is landed."""
     if not captains:
         return
     names = " and ".join(f"Captain {c.name}" for c in captains)
-    parts = [f"{names} fought an action ({encounter.result})" if encounter.result else f"{names} fought an action"]
+    parts = [f"{names} fought an action"]
     if taken.prizes:
-        parts.append("took " + ", ".join(f"the {n}" for n in taken.prizes) + " as prize")
+        parts.append("took " + _counted(len(taken.prizes), "prize", "prizes"))
     if taken.sunk:
-        parts.append("sent down " + ", ".join(f"the {n}" for n in taken.sunk))
+        parts.append("sent " + _counted(len(taken.sunk), "enemy", "enemies") + " down")
     if taken.lost:
-        parts.append("lost " + ", ".join(f"the {n}" for n in taken.lost))
+        parts.append("lost " + " and ".join(f"the {n}" for n in taken.lost))
     text = "; ".join(parts) + "."
     _chronicle(encounter.campaign, ChronicleKind.ACTION, text, captains[0])
 
