@@ -130,9 +130,11 @@ def voyage_arrive(*, voyage_id: int, city: str, day: int) -> None:
     # The public chronicle: who came home and with how many prizes; never where (fog of war).
     count = len(prizes)
     what = "with no prize" if count == 0 else ("with a prize in tow" if count == 1 else f"with {count} prizes in tow")
-    _chronicle(
-        campaign, ChronicleKind.VOYAGE_ENDED, f"Captain {captain.name} brings the {ship.name} home {what}.", captain
-    )
+    if captain.status == CaptainStatus.LOST:
+        text = f"The {ship.name} comes home {what}, without Captain {captain.name}."
+    else:
+        text = f"Captain {captain.name} brings the {ship.name} home {what}."
+    _chronicle(campaign, ChronicleKind.VOYAGE_ENDED, text, captain)
 
 
 def _bunkers_full(ship: CampaignShip) -> int | None:

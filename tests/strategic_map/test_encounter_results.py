@@ -174,6 +174,8 @@ def test_a_captain_killed_aboard_a_ship_that_fights_on_is_lost_and_she_sails_hom
     table.refresh()
     assert table.gull.status == ShipStatus.IN_PORT
     assert table.jack.status == CaptainStatus.LOST  # not brought back to life ashore
+    homecoming = ChronicleEntry.objects.get(kind=ChronicleKind.VOYAGE_ENDED).text
+    assert homecoming.startswith("The Gull comes home")
 
 
 def test_a_prize_already_in_tow_comes_through_the_action_still_in_tow(fight, table):
