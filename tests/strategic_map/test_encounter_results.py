@@ -200,7 +200,6 @@ def test_a_prize_already_in_tow_comes_through_the_action_still_in_tow(fight, tab
 
 
 @pytest.mark.rule("SGC-TREK-01")
-@pytest.mark.xfail(strict=False, reason="needs trek_start")
 def test_a_captain_who_strikes_to_the_pirates_is_put_over_the_side_and_walks_home(fight, table):
     encounter = fight([PIRATE], result="Pirate Ship", surrender="british")
     assert fates(encounter)["Gull"] == "struck"
@@ -210,8 +209,13 @@ def test_a_captain_who_strikes_to_the_pirates_is_put_over_the_side_and_walks_hom
     assert table.voyage.status == VoyageStatus.LOST
     trek = EpicTrek.objects.get(captain=table.jack)
     assert (trek.cause, trek.q, trek.r, trek.encounter_id) == ("over_the_side", SEA[0], SEA[1], encounter.pk)
-    assert trek.party_start >= 1
+    # Put over the side with the men taken with him: the Gull's company, none lost in a surrender.
+    gull = next(s for s in battle_of(encounter).result.data["ships"] if s["name"] == "Gull")
+    assert trek.party_start == gull["crew"]["prisoners"] == gull["crew"]["at_start"]
     assert table.jack.status == CaptainStatus.TREKKING
+    # Applied again (the sweep): one trek.
+    assert arrival.encounter_result_apply(encounter_id=encounter.pk) is False
+    assert EpicTrek.objects.filter(captain=table.jack).count() == 1
 
 
 def test_the_sweep_applies_an_encounter_whose_message_was_lost(fight, table, django_capture_on_commit_callbacks):
