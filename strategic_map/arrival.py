@@ -91,7 +91,7 @@ def voyage_arrive(*, voyage_id: int, city: str, day: int) -> None:
         raise ValidationError({"voyage": f"The {ship.name} is in battle: she cannot put in until it is over."})
 
     voyage.status = VoyageStatus.ARRIVED
-    voyage.end_city = landing.key
+    voyage.end_city = landing.name  # the map's name, as the voyage's start_city is kept
     voyage.ended_day = day
     voyage.save(update_fields=["status", "end_city", "ended_day"])
 

@@ -53,7 +53,7 @@ def test_home_from_a_fight_prizes_to_the_auction_room_experience_once_then_repai
     arrival.voyage_arrive(voyage_id=table.voyage.pk, city="Parhoon", day=6)  # the tick run twice: nothing more
     table.refresh()
 
-    assert (table.voyage.status, table.voyage.end_city, table.voyage.ended_day) == (VoyageStatus.ARRIVED, "parhoon", 5)
+    assert (table.voyage.status, table.voyage.end_city, table.voyage.ended_day) == (VoyageStatus.ARRIVED, "Parhoon", 5)
     assert (table.gull.status, table.gull.city) == (ShipStatus.IN_PORT, "parhoon")
     assert (table.jack.status, table.jack.city, table.jack.voyages) == (CaptainStatus.ASHORE, "parhoon", 1)
 
