@@ -378,7 +378,6 @@ def test_a_voyage_ended_is_not_sailed(campaign):
 # --- arrival and encounters: the other parts' services, called for real ----------------------------------------
 
 
-@pytest.mark.xfail(strict=False, reason="needs voyage_arrive")
 def test_a_ship_whose_orders_end_in_a_friendly_city_arrives(campaign, django_capture_on_commit_callbacks):
     start = Hex(*PARHOON)
     outside = neighbour(start, 0)
