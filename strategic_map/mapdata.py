@@ -14,6 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from battles.engine.hexgrid import from_odd_q
 from battles.engine.jsonread import read_int, read_json_object, read_opt_int, read_opt_str, read_str
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -237,8 +238,9 @@ class MarsMap:
 
 
 def offset_to_axial(col: int, row: int) -> tuple[int, int]:
-    """Flat-top, odd-q offset (odd columns shifted half a hex down) to axial (q, r)."""
-    return col, row - (col - (col & 1)) // 2
+    """Flat-top, odd-q offset (odd columns shifted half a hex down) to axial (q, r): the one hex module's."""
+    axial = from_odd_q(col, row)
+    return axial.q, axial.r
 
 
 # --- building the map from the files -------------------------------------------------------------------
