@@ -94,7 +94,7 @@ TABLES: list[tuple[str, type[models.Model], Scope]] = [
     ("voyage", Voyage, lambda c: Voyage.objects.filter(campaign=c)),
     ("encounter", Encounter, lambda c: Encounter.objects.filter(campaign=c)),
     # The encounter's voyages (a many-to-many) are rows of its own table, one per (encounter, voyage).
-    ("encounter_voyage", ENCOUNTER_VOYAGE, lambda c: ENCOUNTER_VOYAGE.objects.filter(encounter__campaign=c)),
+    ("encounter_voyage", ENCOUNTER_VOYAGE, lambda c: ENCOUNTER_VOYAGE._default_manager.filter(encounter__campaign=c)),
     ("encounter_ship", EncounterShip, lambda c: EncounterShip.objects.filter(encounter__campaign=c)),
     ("voyage_day", VoyageDay, lambda c: VoyageDay.objects.filter(campaign=c)),
     ("epic_trek", EpicTrek, lambda c: EpicTrek.objects.filter(campaign=c)),

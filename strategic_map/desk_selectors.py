@@ -211,10 +211,6 @@ def _battle_row(battle: Battle, encounter_day: int | None) -> BattleRow:
     )
 
 
-def _sides() -> Prefetch[BattleSide]:
-    return Prefetch("sides", queryset=BattleSide.objects.select_related("user").order_by("order", "pk"))
-
-
 def open_encounters(*, campaign: Campaign) -> list[EncounterRow]:
     """Encounters whose battle is still to be fought or carried back, oldest first: where, what was met, which
     captains, and the battle's deadline and who controls each side. Four queries however many."""
@@ -253,7 +249,7 @@ def open_battles(*, campaign: Campaign) -> list[BattleRow]:
         Battle.objects.filter(campaign=campaign)
         .exclude(status=BattleStatus.FINISHED)
         .select_related("encounter")
-        .prefetch_related(_sides())
+        .prefetch_related(Prefetch("sides", queryset=BattleSide.objects.select_related("user").order_by("order", "pk")))
         .defer("scenario", "initial_state", "state", "options")
         .order_by("deadline", "pk")
     )
