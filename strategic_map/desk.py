@@ -184,15 +184,21 @@ def order_extension_grant(
     return extension
 
 
-def day_run_now(*, campaign_id: int, umpire: User, reason: str) -> list[int]:
+def day_run_now(*, campaign_id: int, umpire: User, reason: str, day: int | None = None) -> list[int]:
     """The umpire's "run the day now": the next campaign day ticks at once (strategic_map.tick, idempotent per
-    day), and the audit says who asked and why. Not one transaction: the tick commits its own steps."""
+    day), and the audit says who asked and why; the days run. ``day`` is the day the umpire saw as next: once it
+    has run, asking again (a second click, a resent form) runs nothing rather than the day after. Not one
+    transaction: the tick commits its own steps."""
     campaign = Campaign.objects.filter(pk=campaign_id).first()
     if campaign is None:
         raise ValidationError({"campaign": "There is no such campaign."})
     require_umpire(campaign, umpire)
     reason = _reason(reason)
     day_before = campaign.day
+    if day is not None and day <= day_before:
+        return []
+    if day is not None and day != day_before + 1:
+        raise ValidationError({"day": f"The next day to run is day {day_before + 1}, not day {day}."})
     try:
         days = campaign_tick(campaign_id=campaign_id, days=1)
     except ValueError as error:  # the tick's own refusal (a day it cannot run), in its words

@@ -311,9 +311,59 @@ def treks_under_way(*, campaign: Campaign) -> list[TrekRow]:
 # --- the audit ------------------------------------------------------------------------------------------------
 
 
-def audit_log(*, campaign: Campaign, limit: int = AUDIT_ROWS) -> list[AuditEntry]:
-    """The umpire's overrides, newest first, with their reasons."""
-    return list(AuditEntry.objects.filter(campaign=campaign).select_related("actor", "captain")[:limit])
+@dataclass(frozen=True)
+class AuditRow:
+    created_at: datetime
+    actor: str
+    action: str
+    captain: str
+    reason: str
+    changes: tuple[str, ...]  # "what: before → after", in words
+
+
+def _audit_value(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        try:  # the audit keeps moments as ISO text: shown to the minute
+            return f"{datetime.fromisoformat(value):%d %b %Y %H:%M}"
+        except ValueError:
+            return value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _audit_changes(data: object) -> tuple[str, ...]:
+    if not isinstance(data, dict):
+        return ()
+    before, after = data.get("before"), data.get("after")
+    lines: list[str] = []
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in [*before, *(k for k in after if k not in before)]:
+            lines.append(f"{key.replace('_', ' ')}: {_audit_value(before.get(key))} → {_audit_value(after.get(key))}")
+    lines.extend(
+        f"{key.replace('_', ' ')}: {_audit_value(value)}"
+        for key, value in data.items()
+        if key not in ("before", "after")
+    )
+    return tuple(lines)
+
+
+def audit_log(*, campaign: Campaign, limit: int = AUDIT_ROWS) -> list[AuditRow]:
+    """The umpire's overrides, newest first, with their reasons and what each changed. One query."""
+    entries = AuditEntry.objects.filter(campaign=campaign).select_related("actor", "captain")[:limit]
+    return [
+        AuditRow(
+            created_at=entry.created_at,
+            actor=entry.actor.public_name,
+            action=entry.action,
+            captain=f"Captain {entry.captain.name}" if entry.captain is not None else "",
+            reason=entry.reason,
+            changes=_audit_changes(entry.data),
+        )
+        for entry in entries
+    ]
 
 
 # --- the map's stand-in numbers --------------------------------------------------------------------------------

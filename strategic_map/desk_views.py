@@ -38,6 +38,12 @@ class ReasonForm(forms.Form):
     reason = _reason_field()
 
 
+class DayRunForm(forms.Form):
+    # The day the umpire saw as next: a resent form finds it run and runs nothing more.
+    day = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    reason = _reason_field()
+
+
 class ExtensionForm(forms.Form):
     captain = forms.TypedChoiceField(
         coerce=int, empty_value=None, required=False, help_text="One captain, or everyone."
@@ -231,12 +237,14 @@ def desk_extend(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def desk_run_day(request: HttpRequest, slug: str) -> HttpResponse:
     def change(membership: Membership, data: dict[str, Any]) -> str:
-        days = desk.day_run_now(campaign_id=membership.campaign_id, umpire=_user(request), reason=data["reason"])
+        days = desk.day_run_now(
+            campaign_id=membership.campaign_id, umpire=_user(request), reason=data["reason"], day=data["day"]
+        )
         if not days:
-            return "No day was left to run: the next day has run already."
+            return f"Day {data['day']} has run already: nothing more was run."
         return f"Day {days[-1]} has run." if len(days) == 1 else f"Days {days[0]} to {days[-1]} have run."
 
-    return _desk_post(request, slug, ReasonForm(request.POST), change, "calendar")
+    return _desk_post(request, slug, DayRunForm(request.POST), change, "calendar")
 
 
 @login_required

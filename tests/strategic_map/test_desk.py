@@ -504,6 +504,9 @@ def test_the_desk_shows_the_calendar_the_fleet_encounters_battles_treks_auctions
         assert f"8 of 10 walking from {mars.hex_at(trek.q, trek.r).label}" in row
     assert "Warm Winds" in page
     assert "Mary&#x27;s player is at the club" in page
+    deadline, until = calendar.scheduled_deadline(campaign), calendar.order_deadline(campaign, club.mary)
+    assert f"order deadline: {deadline:%d %b %Y %H:%M} → {until:%d %b %Y %H:%M}" in page
+    assert "who: Captain Mary" in page
     # The map rules with their stand-in labels.
     assert "designed stand-in" in page
     assert 'data-territory="British"' in page
@@ -618,19 +621,33 @@ def test_the_trek_table_from_the_desk_by_cell_and_by_grid(client, club):
 
 
 @pytest.mark.xfail(strict=False, reason="needs campaign_tick")
-def test_run_the_day_now_ticks_the_next_day_and_is_audited(client, club):
+def test_run_the_day_now_ticks_the_next_day_once_and_is_audited(client, club):
     signed_in(client, club.umpire)
-    response = client.post(
-        reverse("desk_run_day", kwargs={"slug": club.campaign.slug}),
-        {"reason": "Everyone's orders are in"},
-        follow=True,
-    )
+    url = reverse("desk_run_day", kwargs={"slug": club.campaign.slug})
+    response = client.post(url, {"day": 1, "reason": "Everyone's orders are in"}, follow=True)
     assert "Day 1 has run." in response.content.decode()
     club.campaign.refresh_from_db()
     assert club.campaign.day == 1
     (entry,) = audits(club.campaign, "day run now")
     assert entry.data["before"] == {"day": 0}
     assert entry.data["days_run"] == [1]
+    # The same form again (a second click) runs nothing more.
+    response = client.post(url, {"day": 1, "reason": "Everyone's orders are in"}, follow=True)
+    assert "Day 1 has run already" in response.content.decode()
+    club.campaign.refresh_from_db()
+    assert club.campaign.day == 1
+    assert len(audits(club.campaign, "day run now")) == 1
+
+
+def test_a_day_already_run_is_not_run_again_and_a_day_ahead_is_refused(club):
+    club.campaign.day = 3
+    club.campaign.save(update_fields=["day"])
+    assert desk.day_run_now(campaign_id=club.campaign.pk, umpire=club.umpire, reason="Resent", day=3) == []
+    with pytest.raises(ValidationError, match="The next day to run is day 4, not day 6"):
+        desk.day_run_now(campaign_id=club.campaign.pk, umpire=club.umpire, reason="Skip ahead", day=6)
+    club.campaign.refresh_from_db()
+    assert club.campaign.day == 3
+    assert not audits(club.campaign, "day run now")
 
 
 def test_running_the_day_is_the_umpires_alone(club):
