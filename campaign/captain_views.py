@@ -21,6 +21,7 @@ from campaign.chart import wealth_chart_svg
 from campaign.models import Campaign, CaptainStatus
 from campaign.refusals import refusal_words
 from campaign.selectors import membership_for_user
+from strategic_map import trek_selectors
 
 LEDGER_ROWS = 200
 
@@ -77,6 +78,9 @@ def captain_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ships": captain_selectors.captain_ships(captain=captain),
         "ledger": captain_selectors.captain_ledger(captain=captain)[:LEDGER_ROWS],
         "escrow": auction_selectors.escrow_held(captain=captain),
+        "trek": trek_selectors.trek_under_way(captain_id=captain.pk)
+        if captain.status == CaptainStatus.TREKKING
+        else None,
         "adjust_form": AdjustForm() if membership.is_umpire else None,
         "status_form": StatusForm(initial={"status": captain.status, "city": captain.city})
         if membership.is_umpire

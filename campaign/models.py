@@ -465,6 +465,8 @@ class ChronicleKind(models.TextChoices):
     CAPTAIN_LOST = "captain_lost", "A captain is lost"
     CREW_EXPERIENCE = "crew_experience", "A crew's quality changes"
     WINNER = "winner", "The campaign is won"
+    # The daily tick: a captain at sea without orders for the day (his ship holds her position).
+    ORDERS_MISSED = "orders_missed", "A captain misses his orders"
 
 
 class ChronicleEntry(models.Model):

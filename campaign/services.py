@@ -266,6 +266,10 @@ def demo_seed(*, reset_passwords: bool = False) -> DemoSeed:
         )
         created += 1
     created += _demo_fleet(campaign, users)
+    if campaign.next_tick_at is None:
+        # The calendar runs from the start: the first day ticks a campaign day from now (or at the umpire's button).
+        campaign.next_tick_at = now + timedelta(hours=campaign.hours_per_day)
+        campaign.save(update_fields=["next_tick_at"])
     return DemoSeed(campaign=campaign, logins=logins, invitation=invitation, created=created)
 
 

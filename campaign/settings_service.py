@@ -32,6 +32,8 @@ SETTINGS = (
     "starting_quality",
     "starting_yard",
     "recruit_cost_per_man",
+    # SGC-TREK-25: which reading of the epic trek losses the campaign plays.
+    "trek_losses",
     "webhook_url",
 )
 

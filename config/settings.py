@@ -227,7 +227,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "campaign.close_due_auctions",
         "schedule": float(env_int("AUCTION_CLOSE_SECONDS", 60)),
     },
+    # Campaigns whose next day is due tick it (strategic_map.tick): every ship at sea sails the day.
+    "tick-due-campaigns": {
+        "task": "strategic_map.tick_due_campaigns",
+        "schedule": float(env_int("CAMPAIGN_TICK_SECONDS", 60)),
+    },
 }
+# The daily tick sails the ships at sea this many voyages to a transaction (a bounded number of queries each).
+TICK_CHUNK_SIZE = env_int("TICK_CHUNK_SIZE", 200)
+# Test-only: hold each chunk's transaction open this many milliseconds, so that a test can kill a worker mid-tick.
+TICK_TEST_CHUNK_PAUSE_MS = env_int("TICK_TEST_CHUNK_PAUSE_MS", 0)
 
 
 # --- Accounts ------------------------------------------------------------------------------------------

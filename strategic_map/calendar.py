@@ -50,3 +50,10 @@ def next_tick_at(campaign: Campaign) -> datetime | None:
         "latest"
     ]
     return max(campaign.next_tick_at, latest) if latest is not None else campaign.next_tick_at
+
+
+def campaigns_due(now: datetime) -> list[Campaign]:
+    """The campaigns whose next day should tick by ``now``: not paused, scheduled at or before it, and every
+    extension of the day's orders run out."""
+    scheduled = Campaign.objects.filter(paused=False, next_tick_at__lte=now).order_by("pk")
+    return [campaign for campaign in scheduled if (due := next_tick_at(campaign)) is not None and due <= now]

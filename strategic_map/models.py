@@ -365,10 +365,16 @@ class TrekRoll(models.Model):
     result = models.CharField(max_length=4, help_text="The table's code: L, F, P, A or C with any loss number.")
     losses = models.PositiveIntegerField(default=0)
     party_after = models.PositiveIntegerField()
+    # The roll in words, with what the table cannot say: the way the party came in, where Found took it.
+    note = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["trek", "seq"]
-        constraints = [models.UniqueConstraint(fields=["trek", "seq"], name="trek_roll_seq_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["trek", "seq"], name="trek_roll_seq_unique"),
+            # The trek advances with the campaign's days: one roll a day, however often the day is run.
+            models.UniqueConstraint(fields=["trek", "day"], name="trek_roll_once_a_day"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.trek} roll {self.seq}: {self.result}"
