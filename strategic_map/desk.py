@@ -200,7 +200,8 @@ def day_run_now(*, campaign_id: int, umpire: User, reason: str, day: int | None 
     if day is not None and day != day_before + 1:
         raise ValidationError({"day": f"The next day to run is day {day_before + 1}, not day {day}."})
     try:
-        days = campaign_tick(campaign_id=campaign_id, days=1)
+        # Never past the day asked for: two requests for the same day (racing) tick it once between them.
+        days = campaign_tick(campaign_id=campaign_id, days=1, through_day=day)
     except ValueError as error:  # the tick's own refusal (a day it cannot run), in its words
         raise ValidationError({"day": str(error)}) from error
     campaign.refresh_from_db(fields=["day", "next_tick_at", "paused"])

@@ -14,13 +14,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaign import auction_selectors
 from campaign.models import Captain, Membership
 from campaign.refusals import refusal_words
-from strategic_map import desk, desk_selectors, mapdata
+from strategic_map import desk, desk_selectors, map_selectors, mapdata
 
 NUMBER_WORDS = "A number is a die's face, 1 to 6, or empty for no roll."
 
@@ -139,6 +140,9 @@ def desk_page(request: HttpRequest, slug: str) -> HttpResponse:
         "campaign": campaign,
         "membership": membership,
         "calendar": desk_selectors.desk_calendar(campaign=campaign),
+        # The umpire's map: every ship, route, encounter and trek (map_selectors decides, with his membership);
+        # strategic_map.drawing escapes every name it writes.
+        "map_svg": mark_safe(map_selectors.map_svg(map_selectors.map_sight_for(membership=membership))),
         "ships": desk_selectors.ships_at_sea(campaign=campaign),
         "encounters": desk_selectors.open_encounters(campaign=campaign),
         "battles": desk_selectors.open_battles(campaign=campaign),
