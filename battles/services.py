@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from battles import announcements, engine_io
+from battles import announcements, engine_io, signals
 from battles.engine import dice, resolver, simulate
 from battles.engine.decisions import ALREADY_DECIDED, BATTLE_OVER, NO_SUCH_DECISION, DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, canonical, plain
@@ -467,6 +467,8 @@ def _deadline(battle: Battle, state: BattleState[Any]) -> Any:
 def _store_result(battle: Battle, rs: Ruleset[Any], state: BattleState[Any]) -> None:
     data = battle_result_data(rs, engine_io.initial_state(battle), state)
     BattleResult.objects.update_or_create(battle=battle, defaults={"data": data})
+    # The campaign (strategic_map) carries the result back; the battles app does not know it is listening.
+    signals.battle_finished.send(sender=Battle, battle_id=battle.pk)
 
 
 def battle_result_data(rs: Ruleset[Any], initial: BattleState[Any], final: BattleState[Any]) -> JSON:

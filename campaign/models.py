@@ -461,6 +461,8 @@ class ChronicleKind(models.TextChoices):
     PRIZE_LANDED = "prize_landed", "A prize is brought in"
     AUCTION_WON = "auction_won", "An auction is won"
     SHIP_LOST = "ship_lost", "A ship is lost"
+    ACTION = "action", "An action is fought"
+    VOYAGE_ENDED = "voyage_ended", "A captain comes home"
     TREK_SURVIVED = "trek_survived", "An epic trek is survived"
     CAPTAIN_LOST = "captain_lost", "A captain is lost"
     CREW_EXPERIENCE = "crew_experience", "A crew's quality changes"

@@ -232,6 +232,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "strategic_map.tick_due_campaigns",
         "schedule": float(env_int("CAMPAIGN_TICK_SECONDS", 60)),
     },
+    # Encounter battles that finished but whose result a lost message never carried back (strategic_map.arrival).
+    "encounter-results-sweep": {
+        "task": "strategic_map.encounter_results_sweep",
+        "schedule": float(env_int("ENCOUNTER_SWEEP_SECONDS", 5 * 60)),
+    },
 }
 # The daily tick sails the ships at sea this many voyages to a transaction (a bounded number of queries each).
 TICK_CHUNK_SIZE = env_int("TICK_CHUNK_SIZE", 200)

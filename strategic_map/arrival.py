@@ -1,16 +1,568 @@
-"""Arrival and the battle's result carried back into the campaign: owned by the arrival work. INTERFACE ONLY."""
+"""Arrival at a friendly city, and a finished encounter battle's result carried back into the campaign.
+
+``voyage_arrive`` ends a voyage in a friendly city: the ship in port, the captain ashore, each prize in tow to
+auction (SGC-MONEY-08, campaign.auctions.prize_land), the crew experience check (campaign.yard), a steam ship
+coaled. ``encounter_result_apply`` reads the battle's stored result (battles.rules.sky_galleons.results) and its
+final state, and writes what the campaign keeps: damage and casualties, ships lost, captains sent on an epic
+trek, enemy ships taken as prizes in tow. Both are idempotent: a second run finds the work done.
+
+The decisions where the rules are silent are in docs/strategic-map.md, "Arrival and battle results"; the
+reasoning for each is kept beside the code that makes it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from battles import engine_io
+from battles.models import BattleResult, BattleShip, BattleStatus
+from battles.rules.sky_galleons import catalog
+from battles.rules.sky_galleons import design as sg_design
+from battles.rules.sky_galleons.close_action import PartyError, all_home
+from battles.rules.sky_galleons.record import NO_PARTY, ShipRecord
+from campaign import ledger, yard
+from campaign import yard_selectors as yard_sel
+from campaign.auctions import friendly_city, prize_land
+from campaign.models import (
+    Campaign,
+    CampaignShip,
+    Captain,
+    CaptainStatus,
+    ChronicleEntry,
+    ChronicleKind,
+    CrewQuality,
+    ShipStatus,
+)
+from strategic_map import treks
+from strategic_map.models import Encounter, EncounterShip, EncounterStatus, Voyage, VoyageStatus
+
+# --- the result's words (battles/rules/sky_galleons/data/results.json) -------------------------------------------
+
+FIGHTING, LANDED, ESCAPED, STRUCK, CAPTURED = "fighting", "landed", "escaped", "struck", "captured"
+SCUTTLED, CRASHED, CRASH_LANDED = "scuttled", "crashed", "crash-landed"
+# A ship with one of these fates is still her side's at the end.
+STILL_HERS = (FIGHTING, LANDED, ESCAPED)
+# Ships that may take a prize in tow: in the fight at the end (one that escaped over the edge left it).
+ON_THE_FIELD = (FIGHTING, LANDED)
+DESTROYED = (CRASHED, CRASH_LANDED, SCUTTLED)
+CAPTAIN_KILLED, CAPTAIN_AWAY, CAPTAIN_CAPTURED, CAPTAIN_ABOARD = "killed", "away", "captured", "aboard"
+
+# The epic trek's causes (strategic_map.models.EpicTrek.cause, SGC-TREK-01).
+CRASH_LANDING, OVER_THE_SIDE = "crash_landing", "over_the_side"
+
+# Legitimate prey (SGC-START-01): pirates and Oenotrian shipping, which is every category the encounter tables
+# draw from (pirates of three kinds, Oenotrian warships and merchantmen, and a prize in tow taken back from them).
+MERCHANT_CATEGORIES = ("Enemy Merchantman", "Prize Ship in Tow")
+
+
+def prey_categories() -> frozenset[str]:
+    return frozenset(category.name.casefold() for category in catalog.encounter_categories())
+
+
+# --- arrival ------------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
 def voyage_arrive(*, voyage_id: int, city: str, day: int) -> None:
     """The ship ended her day in a friendly city: the voyage ends, prizes in tow go to auction
     (campaign.auctions.prize_land), the crew experience check is made (campaign.yard.voyage_end_experience),
     she is in port (repairs possible), steam ships coal. Idempotent."""
-    raise NotImplementedError("voyage_arrive")
+    voyage = Voyage.objects.select_for_update(of=("self",)).filter(pk=voyage_id).first()
+    if voyage is None:
+        raise ValidationError({"voyage": f"There is no voyage {voyage_id}."})
+    if voyage.status == VoyageStatus.ARRIVED:
+        return
+    if voyage.status != VoyageStatus.UNDER_WAY:
+        raise ValidationError({"voyage": f"Voyage {voyage_id} is {voyage.get_status_display().lower()}."})
+    landing = friendly_city(city)  # refuses a city that is not friendly (SGC-MONEY-06)
+    # Captain first, then ships, as every campaign service locks them.
+    captain = ledger.lock_captain(voyage.captain_id)
+    ship = CampaignShip.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=voyage.ship_id)
+    campaign: Campaign = ship.campaign
+    if ship.status == ShipStatus.IN_BATTLE:
+        # Her battle's result is carried back first (encounter_result_apply): it may yet cost her the voyage.
+        raise ValidationError({"voyage": f"The {ship.name} is in battle: she cannot put in until it is over."})
+
+    voyage.status = VoyageStatus.ARRIVED
+    voyage.end_city = landing.name  # the map's name, as the voyage's start_city is kept
+    voyage.ended_day = day
+    voyage.save(update_fields=["status", "end_city", "ended_day"])
+
+    ship.status = ShipStatus.IN_PORT
+    ship.city = landing.key
+    fields = ["status", "city"]
+    coal = _bunkers_full(ship)
+    if coal is not None:
+        ship.coal_days = coal
+        ship.record = replace(yard_sel.ship_record(ship), endurance_used=0).to_json()
+        fields += ["coal_days", "record"]
+    ship.save(update_fields=fields)
+
+    captain.voyages += 1
+    captain_fields = ["voyages"]
+    at_sea = captain.status in (CaptainStatus.AT_SEA, CaptainStatus.IN_BATTLE, CaptainStatus.ASHORE)
+    if at_sea and not Voyage.objects.filter(captain=captain, status=VoyageStatus.UNDER_WAY).exists():
+        captain.status = CaptainStatus.ASHORE
+        captain.city = landing.key
+        captain_fields += ["status", "city"]
+    captain.save(update_fields=captain_fields)
+
+    # Bringing a prize home (SGC-MONEY-08): each ship in tow is cast off and goes to auction.
+    prizes = list(
+        CampaignShip.objects.select_for_update(of=("self",))
+        .filter(towed_by=ship, status=ShipStatus.PRIZE)
+        .order_by("pk")
+    )
+    for prize in prizes:
+        prize.towed_by = None
+        prize.save(update_fields=["towed_by"])
+        prize_land(ship_id=prize.pk, city=landing.key)
+
+    yard.voyage_end_experience(ship_id=ship.pk, voyage_key=voyage.key, prize=voyage.took_prize, losses=voyage.losses)
+
+    # The public chronicle: who came home and with how many prizes; never where (fog of war).
+    count = len(prizes)
+    what = "with no prize" if count == 0 else ("with a prize in tow" if count == 1 else f"with {count} prizes in tow")
+    if captain.status == CaptainStatus.LOST:
+        text = f"The {ship.name} comes home {what}, without Captain {captain.name}."
+    else:
+        text = f"Captain {captain.name} brings the {ship.name} home {what}."
+    _chronicle(campaign, ChronicleKind.VOYAGE_ENDED, text, captain)
 
 
+def _bunkers_full(ship: CampaignShip) -> int | None:
+    """Her days of coal with the bunkers filled (a steam ship's endurance; None for a ship that burns none).
+    Bunker boxes lost in battle hold no coal until the yard mends them (SGC-REPAIR-06)."""
+    rating = sg_design.rate_design(yard_sel.fitted_design(ship))
+    days = rating.endurance_days
+    if days is None:
+        return None
+    record = yard_sel.ship_record(ship)
+    if record.endurance and record.coal_lost:
+        days = days * max(record.endurance - record.coal_lost, 0) // record.endurance
+    return days
+
+
+def _chronicle(campaign: Campaign, kind: str, text: str, captain: Captain | None) -> None:
+    ChronicleEntry.objects.create(campaign=campaign, day=campaign.day, kind=kind, text=text[:300], captain=captain)
+
+
+# --- the battle's result ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Taken:
+    """What the players' side came away with and what it lost, for the chronicle."""
+
+    prizes: list[str] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    sunk: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Action:
+    """One encounter's battle as the campaign reads it: the result's entries by ship, the final records, and the
+    campaign's rows locked for the apply (captains before ships, as every campaign service locks them)."""
+
+    encounter: Encounter
+    entries: dict[str, Mapping[str, Any]]
+    captain_fates: dict[str, Mapping[str, Any]]
+    final: Mapping[str, ShipRecord]
+    standing: _Standing
+    voyages: dict[int, Voyage]
+    captains: dict[int, Captain]
+    # A captain's own ships in the battle, and the prizes already in tow that were in it, by battle name.
+    own: dict[str, CampaignShip]
+    in_tow: dict[str, CampaignShip]
+    taken: _Taken
+
+    def lost_to_him(self, entry: Mapping[str, Any]) -> bool:
+        """Destroyed, or taken by a side that is not the players'."""
+        taker = self.standing.taker(entry)
+        return entry["fate"] in DESTROYED or (taker is not None and taker not in self.standing.player_sides)
+
+    def captain_of(self, ship: CampaignShip) -> Captain | None:
+        return self.captains.get(ship.captain_id) if ship.captain_id else None
+
+
+@transaction.atomic
 def encounter_result_apply(*, encounter_id: int) -> bool:
     """Carry a finished encounter battle's result back into the campaign (damage, casualties, prizes in tow,
     ships lost, treks). Idempotent (Encounter.applied_at); False when there was nothing to do."""
-    raise NotImplementedError("encounter_result_apply")
+    encounter = (
+        Encounter.objects.select_for_update(of=("self",))
+        .select_related("campaign", "battle")
+        .filter(pk=encounter_id)
+        .first()
+    )
+    if encounter is None or encounter.applied_at is not None or encounter.battle is None:
+        return False
+    if not encounter.battle.is_finished:
+        return False
+    stored = BattleResult.objects.filter(battle=encounter.battle).first()
+    if stored is None:
+        return False
+    action = _action(encounter, stored.data)
+    for name, ship in action.own.items():
+        _own_ship_after(action, name, ship)
+    for name, prize in action.in_tow.items():
+        _prize_in_tow_after(action, name, prize)
+    drawn = {s.name: s for s in EncounterShip.objects.select_for_update(of=("self",)).filter(encounter=encounter)}
+    for name, entry in action.entries.items():
+        if name in action.own or name in action.in_tow:
+            continue
+        taker = action.standing.taker(entry)
+        if taker is None or taker not in action.standing.player_sides or entry["fate"] in DESTROYED:
+            # Sunk, crashed or driven off: nothing is paid for it (SGC-MONEY-05); only a prize brought home earns.
+            if entry["fate"] in (CRASHED, CRASH_LANDED, SCUTTLED) and name in drawn:
+                action.taken.sunk.append(name)
+            continue
+        _take_prize(action, drawn.get(name), entry)
+
+    # Prizes in tow of a ship that was lost, and not in the battle themselves, are lost with her.
+    lost_towers = [s.pk for s in action.own.values() if s.status == ShipStatus.LOST]
+    for prize in CampaignShip.objects.select_for_update(of=("self",)).filter(
+        towed_by_id__in=lost_towers, status=ShipStatus.PRIZE
+    ):
+        prize.status = ShipStatus.LOST
+        prize.towed_by = None
+        prize.save(update_fields=["status", "towed_by"])
+
+    # The survivors sail on with the voyage.
+    for ship in action.own.values():
+        captain = action.captain_of(ship)
+        if ship.status == ShipStatus.AT_SEA and captain is not None and captain.status == CaptainStatus.IN_BATTLE:
+            captain.status = CaptainStatus.AT_SEA
+            captain.save(update_fields=["status"])
+
+    encounter.status = EncounterStatus.RESOLVED
+    encounter.applied_at = timezone.now()
+    encounter.save(update_fields=["status", "applied_at"])
+    fought = sorted({s.captain_id for s in action.own.values() if s.captain_id})
+    _chronicle_action(encounter, [action.captains[c] for c in fought], action.taken)
+    return True
+
+
+def _action(encounter: Encounter, result: Mapping[str, Any]) -> _Action:
+    battle = encounter.battle
+    assert battle is not None
+    entries = {str(entry["name"]): entry for entry in result.get("ships", [])}
+    links = {bs.name: bs for bs in BattleShip.objects.filter(battle=battle).select_related("side")}
+    voyages = {v.ship_id: v for v in encounter.voyages.select_for_update(of=("self",)).all()}
+    linked_ids = [bs.campaign_ship_id for bs in links.values() if bs.campaign_ship_id is not None]
+    owners = CampaignShip.objects.filter(pk__in=linked_ids).values_list("captain_id", flat=True)
+    captains = ledger.lock_captains([c for c in owners if c is not None] + [v.captain_id for v in voyages.values()])
+    ships = {
+        s.pk: s for s in CampaignShip.objects.select_for_update(of=("self",)).filter(pk__in=linked_ids).order_by("pk")
+    }
+    linked = {name: ships[bs.campaign_ship_id] for name, bs in links.items() if bs.campaign_ship_id in ships}
+    # A captain's own ships; the players' sides are those they fought on.
+    own = {name: ship for name, ship in linked.items() if ship.status != ShipStatus.PRIZE and ship.captain_id}
+    in_tow = {name: ship for name, ship in linked.items() if ship.status == ShipStatus.PRIZE}
+    player_sides = {links[name].side.key for name in own}
+    return _Action(
+        encounter=encounter,
+        entries=entries,
+        captain_fates={str(entry["ship"]): entry for entry in result.get("captains", [])},
+        final=engine_io.current_state(battle).board.by_name,
+        standing=_standing(entries, player_sides, (result.get("battle") or {}).get("winner")),
+        voyages=voyages,
+        captains=captains,
+        own=own,
+        in_tow=in_tow,
+        taken=_Taken(),
+    )
+
+
+def _own_ship_after(action: _Action, name: str, ship: CampaignShip) -> None:
+    """A captain's ship after the battle: her record and losses kept; lost, or back at sea on her voyage."""
+    entry = action.entries.get(name)
+    if entry is None:
+        return
+    voyage = action.voyages.get(ship.pk) or _voyage_of(ship)
+    captain = action.captain_of(ship)
+    _carry_back(ship, action.final.get(name), entry)
+    if voyage is not None:
+        voyage.losses += int(entry["crew"]["lost"])
+    if action.lost_to_him(entry):
+        _ship_lost(action.encounter, ship, voyage, captain, entry, action.captain_fates.get(name), action.taken)
+        return
+    ship.status = ShipStatus.AT_SEA
+    ship.save(update_fields=["record", "status"])
+    if voyage is not None:
+        voyage.save(update_fields=["losses"])
+    fate = action.captain_fates.get(name) or {}
+    if captain is not None and fate.get("fate") == CAPTAIN_KILLED:
+        # She fights on under her officers and sails her voyage home; her captain's career is over.
+        _captain_lost(action.encounter, captain)
+
+
+def _prize_in_tow_after(action: _Action, name: str, prize: CampaignShip) -> None:
+    """A prize he was already towing home, fought over again: still his, or taken back or gone down."""
+    entry = action.entries.get(name)
+    if entry is None:
+        return
+    _carry_back(prize, action.final.get(name), entry)
+    if action.lost_to_him(entry):
+        prize.status = ShipStatus.LOST
+        prize.towed_by = None
+        action.taken.lost.append(prize.name)
+    prize.save(update_fields=["record", "status", "towed_by"])
+
+
+def _voyage_of(ship: CampaignShip) -> Voyage | None:
+    return Voyage.objects.select_for_update(of=("self",)).filter(ship=ship, status=VoyageStatus.UNDER_WAY).first()
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """Who holds the field at the end, for the ships that struck their colours: the results format leaves a struck
+    ship's taker to the campaign (results.json, fates)."""
+
+    winner: str | None
+    # The sides with a ship still in the fight at the end, in the battle's order.
+    in_fight: tuple[str, ...]
+    player_sides: frozenset[str]
+
+    def taker(self, entry: Mapping[str, Any]) -> str | None:
+        """The side that took this ship: her captor for a boarded prize; for a ship that struck, the winner, or with
+        no winner the one other side still in the fight (the players' side first if several are); none when
+        that is her own side (she hoists her colours again) or nobody is left to take her."""
+        if entry["fate"] == CAPTURED:
+            return str(entry["captured_by"]) if entry.get("captured_by") else None
+        if entry["fate"] != STRUCK:
+            return None
+        her_side = str(entry["side_at_start"])
+        if self.winner:
+            return self.winner if self.winner != her_side else None
+        others = [side for side in self.in_fight if side != her_side]
+        players = [side for side in others if side in self.player_sides]
+        candidates = players or others
+        return candidates[0] if candidates else None
+
+
+def _standing(entries: Mapping[str, Mapping[str, Any]], player_sides: set[str], winner: Any) -> _Standing:
+    in_fight: list[str] = []
+    for entry in entries.values():
+        side = str(entry["side_at_end"])
+        if entry["fate"] in ON_THE_FIELD and side not in in_fight:
+            in_fight.append(side)
+    return _Standing(
+        winner=winner if isinstance(winner, str) and winner else None,
+        in_fight=tuple(in_fight),
+        player_sides=frozenset(player_sides),
+    )
+
+
+def _campaign_record(ship: CampaignShip, final: ShipRecord | None, entry: Mapping[str, Any]) -> ShipRecord | None:
+    """Her final battle record as the campaign keeps it: damage, lost guns, criticals, casualties and spent
+    ordnance stay; the battle's passing positions go; her men in prize crews and guarding prisoners come back
+    aboard as deckhands (their posts are not kept, results.json crew)."""
+    if final is None:
+        return None
+    try:
+        record = all_home(final)
+    except PartyError:
+        record = replace(final, party=NO_PARTY, boarders=NO_PARTY)
+    before = yard_sel.ship_record(ship) if ship.record else final
+    away = entry["crew"].get("away") or {}
+    back = int(away.get("prize_crews", 0)) + int(away.get("guards", 0))
+    crew = replace(record.crew, deckhands=record.crew.deckhands + back) if back else record.crew
+    return replace(
+        record,
+        name=ship.name,
+        side=before.side,
+        crew_quality=ship.crew_quality or record.crew_quality,
+        crew=crew,
+        boarding=None,
+        grappled_with=(),
+        position=before.position,
+        facing=before.facing,
+        altitude=before.altitude if record.afloat else record.altitude,
+        status=before.status,
+        marines_fired=None,
+        shotguns_spent=None,
+        agility_speed=None,
+    )
+
+
+def _carry_back(ship: CampaignShip, final: ShipRecord | None, entry: Mapping[str, Any]) -> None:
+    record = _campaign_record(ship, final, entry)
+    if record is not None:
+        ship.record = record.to_json()
+
+
+def _ship_lost(
+    encounter: Encounter,
+    ship: CampaignShip,
+    voyage: Voyage | None,
+    captain: Captain | None,
+    entry: Mapping[str, Any],
+    fate: Mapping[str, Any] | None,
+    taken: _Taken,
+) -> None:
+    """A player's ship destroyed or taken by the enemy: lost to him, the voyage ends lost, and the captain is
+    killed, or sets out on an epic trek (SGC-TREK-01) when he crash-landed or was taken and put over the side."""
+    ship.status = ShipStatus.LOST
+    ship.towed_by = None
+    ship.save(update_fields=["record", "status", "towed_by"])
+    taken.lost.append(ship.name)
+    if voyage is not None:
+        voyage.status = VoyageStatus.LOST
+        voyage.ended_day = encounter.day
+        voyage.save(update_fields=["losses", "status", "ended_day"])
+    _chronicle(encounter.campaign, ChronicleKind.SHIP_LOST, f"The {ship.name} is lost.", captain)
+    if captain is None:
+        return
+    word = str((fate or {}).get("fate") or CAPTAIN_KILLED)
+    cause, party = _trek_cause(entry, word)
+    if cause is None:
+        _captain_lost(encounter, captain)
+        return
+    # trek_start makes him TREKKING (strategic_map.treks).
+    treks.trek_start(
+        captain_id=captain.pk,
+        cause=cause,
+        q=encounter.q,
+        r=encounter.r,
+        party=party,
+        day=encounter.day,
+        encounter_id=encounter.pk,
+    )
+
+
+def _captain_lost(encounter: Encounter, captain: Captain) -> None:
+    captain.status = CaptainStatus.LOST
+    captain.save(update_fields=["status"])
+    _chronicle(encounter.campaign, ChronicleKind.CAPTAIN_LOST, f"Captain {captain.name} falls in action.", captain)
+
+
+def _trek_cause(entry: Mapping[str, Any], word: str) -> tuple[str | None, int]:
+    """Which way the captain of a lost ship survives, if he does, and his party, himself included (SGC-TREK-02,
+    designed): a crash landing brings down every man still aboard, safe (SG-ALT-12); a captured captain is put
+    over the side with the men taken with him (the Martians do not kill prisoners); a captain away from his
+    ship (boarding, in a prize crew) when she went down comes down with the men away with him, as a crash
+    landing. A captain killed, or aboard when she crashed, starts no trek."""
+    crew = entry["crew"]
+    if word == CRASH_LANDED:
+        aboard = int(crew["at_start"]) - int(crew["lost"]) - sum(int(n) for n in (crew.get("away") or {}).values())
+        return CRASH_LANDING, max(aboard, 1)
+    if word == CAPTAIN_CAPTURED:
+        return OVER_THE_SIDE, max(int(crew.get("prisoners") or 0), 1)
+    if word == CAPTAIN_AWAY:
+        return CRASH_LANDING, max(sum(int(n) for n in (crew.get("away") or {}).values()), 1)
+    return None, 0
+
+
+def _tower(entry: Mapping[str, Any], own: Mapping[str, CampaignShip]) -> CampaignShip | None:
+    """The players' ship that takes the prize home in tow (SGC-MONEY-08): the one towing her at the end, else
+    the one that put most men aboard her, else the first still in the fight; none if no ship of the side is."""
+    able = {name: ship for name, ship in own.items() if ship.status == ShipStatus.AT_SEA}
+    if not able:
+        return None
+    towing = entry.get("towed_by")
+    if isinstance(towing, str) and towing in able:
+        return able[towing]
+    crews: Mapping[str, int] = ((entry.get("prize") or {}).get("prize_crew")) or {}
+    for name, _men in sorted(crews.items(), key=lambda item: -int(item[1])):
+        if name in able:
+            return able[name]
+    return next(iter(able.values()))
+
+
+def _take_prize(action: _Action, drawn: EncounterShip | None, entry: Mapping[str, Any]) -> None:
+    """An enemy ship the players' side took becomes a prize in tow of the capturing ship (SGC-MONEY-08), if she
+    is legitimate prey (SGC-START-01): a ship drawn for the encounter from the tables' categories. A prize in tow
+    taken back from the pirates is a prize like any other (SGC-ETYPE-14, designed). The Red Captain's crew may
+    man Martian and European prizes alike (SGC-START-13, DESIGN.md section 8): none is refused for her make."""
+    if drawn is None or drawn.category.casefold() not in prey_categories():
+        return  # not his to take (a neutral, a British ship): she is let go
+    record = action.final.get(drawn.name)
+    tower = _tower(entry, action.own)
+    if drawn.campaign_ship_id is not None or record is None or tower is None or tower.captain_id is None:
+        return  # no ship of his left in the fight to take her home
+    encounter = action.encounter
+    class_id = str(entry.get("class_id") or drawn.class_id)
+    ship_class = catalog.ship_class(class_id)
+    prize = CampaignShip(
+        campaign=encounter.campaign,
+        captain=None,
+        name=drawn.name,
+        class_id=class_id,
+        record=record.to_json(),
+        original_price=ship_class.price or 0,
+        hull_price=yard_sel.hull_price(sg_design.rate_design(sg_design.design_from_catalog(ship_class))),
+        crew_quality=_quality(drawn.crew_quality),
+        original_crew=int(entry["crew"]["at_start"]),
+        cargo_tons=_cargo_tons(encounter.campaign, drawn, ship_class),
+        status=ShipStatus.PRIZE,
+        city="",
+        captured_by_id=tower.captain_id,
+        towed_by=tower,
+    )
+    cleaned = _campaign_record(prize, record, {"crew": {"away": {}}})
+    if cleaned is not None:
+        prize.record = cleaned.to_json()
+    prize.save()
+    drawn.campaign_ship = prize
+    drawn.save(update_fields=["campaign_ship"])
+    voyage = action.voyages.get(tower.pk) or _voyage_of(tower)
+    if voyage is not None:
+        voyage.took_prize = True
+        voyage.save(update_fields=["took_prize", "losses"])
+    action.taken.prizes.append(prize.name)
+
+
+def _quality(word: str) -> str:
+    """The prize's crew quality as the campaign keeps it (a High Martian crew fights its guns as Green)."""
+    word = word.strip().casefold()
+    return word if word in CrewQuality.values else CrewQuality.GREEN
+
+
+def _cargo_tons(campaign: Campaign, drawn: EncounterShip, ship_class: catalog.ShipClass) -> int:
+    """A merchant's cargo: her tonnage times the campaign's cargo fraction, rounded (DESIGN.md section 4)."""
+    merchant = drawn.category in MERCHANT_CATEGORIES or ship_class.category.endswith("merchant")
+    if not merchant or not ship_class.tonnage:
+        return 0
+    tons = Decimal(ship_class.tonnage) * Decimal(campaign.merchant_cargo_fraction)
+    return int(tons.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def _counted(n: int, one: str, many: str) -> str:
+    if n == 1:
+        return f"{'an' if one[0] in 'aeiou' else 'a'} {one}"
+    return f"{n} {many}"
+
+
+def _chronicle_action(encounter: Encounter, captains: Sequence[Captain], taken: _Taken) -> None:
+    """The public chronicle's note of the action: who fought, how many prizes he took and enemies he sent down,
+    and his own ships lost. Nothing that would place him: not the territory, the hex, the table's line or the
+    enemy's names and classes (the encounter tables differ by territory); a prize is named when she is landed."""
+    if not captains:
+        return
+    names = " and ".join(f"Captain {c.name}" for c in captains)
+    parts = [f"{names} fought an action"]
+    if taken.prizes:
+        parts.append("took " + _counted(len(taken.prizes), "prize", "prizes"))
+    if taken.sunk:
+        parts.append("sent " + _counted(len(taken.sunk), "enemy", "enemies") + " down")
+    if taken.lost:
+        parts.append("lost " + " and ".join(f"the {n}" for n in taken.lost))
+    text = "; ".join(parts) + "."
+    _chronicle(encounter.campaign, ChronicleKind.ACTION, text, captains[0])
+
+
+def encounters_finished_unapplied(*, limit: int = 200) -> list[int]:
+    """Encounters whose battle has finished but whose result has not been carried back, oldest first."""
+    return list(
+        Encounter.objects.filter(applied_at__isnull=True, battle__status=BattleStatus.FINISHED)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:limit]
+    )

@@ -321,7 +321,9 @@ def _sail_chunk(*, campaign_id: int, day: int, numbers: Mapping[str, EncounterNu
         hit = roll is not None and number is not None and roll.result <= number
         if hit:
             hit_voyages.append(voyage.pk)
-        elif not outcome.plan and outcome.kind != DayKind.BECALMED:
+        elif outcome.kind == DayKind.MOVE or (not outcome.plan and outcome.kind == DayKind.HOLD):
+            # A move into a friendly city brings her home (voyage_rules.arrival_city: the planner refuses days after
+            # it); so does a ship left without orders in one. A patrol over a friendly city does not.
             city = friendly_city_at(*outcome.end, atlas)
             if city is not None:
                 arrivals.append((voyage.pk, city))

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.urls import Resolver404, resolve
 from playwright.sync_api import expect
 
 from campaign import captains, yard
@@ -19,20 +18,6 @@ from tests.browser.conftest import SCREENSHOTS
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _voyages_api_present() -> bool:
-    try:
-        for url in ("/api/campaigns/x/voyages/preview/", "/api/campaigns/x/voyages/", "/api/voyages/1/"):
-            resolve(url)
-    except Resolver404:
-        return False
-    return True
-
-
-needs_voyages_api = pytest.mark.xfail(
-    not _voyages_api_present(), strict=False, reason="needs the voyages API (built on another branch)"
-)
 
 
 @pytest.fixture
@@ -106,7 +91,6 @@ def test_the_map_pans_zooms_and_tells_a_clicked_hexs_particulars(chromium, live_
     page.context.close()
 
 
-@needs_voyages_api
 def test_a_player_plans_a_voyage_by_clicking_hexes_and_confirms_it(chromium, live_server, club):
     page = signed_in_tab(chromium, live_server, club["alice"])
     page.goto(f"{live_server.url}/campaigns/syrtis/map/")
@@ -155,7 +139,6 @@ def test_a_player_plans_a_voyage_by_clicking_hexes_and_confirms_it(chromium, liv
     bob.context.close()
 
 
-@needs_voyages_api
 def test_a_player_reroutes_a_ship_at_sea_home_and_her_new_orders_stand(chromium, live_server, club):
     dart = club["dart"]
     dart.status = "at_sea"

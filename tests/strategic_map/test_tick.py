@@ -378,7 +378,6 @@ def test_a_voyage_ended_is_not_sailed(campaign):
 # --- arrival and encounters: the other parts' services, called for real ----------------------------------------
 
 
-@pytest.mark.xfail(strict=False, reason="needs voyage_arrive")
 def test_a_ship_whose_orders_end_in_a_friendly_city_arrives(campaign, django_capture_on_commit_callbacks):
     start = Hex(*PARHOON)
     outside = neighbour(start, 0)
@@ -392,7 +391,6 @@ def test_a_ship_whose_orders_end_in_a_friendly_city_arrives(campaign, django_cap
     assert voyage.end_city.casefold() == "parhoon"
 
 
-@pytest.mark.xfail(strict=False, reason="needs encounters_draw")
 @pytest.mark.rule("SGC-ENC-03")
 def test_a_die_within_the_number_is_an_encounter(campaign):
     quiet_seas(campaign, 6)  # every die hits

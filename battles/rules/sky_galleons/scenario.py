@@ -20,9 +20,12 @@ from battles.engine import hexgrid
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.rules.sky_galleons import flying, maps, ordnance_play, setup_rules, special_rules, victory
+from battles.rules.sky_galleons.close_action import PartyError, all_home
 from battles.rules.sky_galleons.flying import FlyingParty
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.record import (
+    NO_PARTY,
+    Criticals,
     ShipRecord,
     altitude_level,
     altitude_levels,
@@ -189,7 +192,7 @@ def _terrain(data: Any) -> Terrain:
         raise ScenarioError(str(error)) from error
 
 
-SHIP_KEYS = ("name", "class", "design", "crew_quality", "position", "facing", "altitude", "role")
+SHIP_KEYS = ("name", "class", "design", "record", "crew_quality", "position", "facing", "altitude", "role")
 # Added with the set-up rules: the marines' arms (SG-SAF-05), the crew's quality in boarding actions
 # (SG-HM-07), a landed start (SG-SCN-23/36) and the owner's standing order for casualties (SG-DMG-18).
 SHIP_MORE_KEYS = ("marine_arms", "boarding_quality", "landed", "casualty_order")
@@ -202,6 +205,7 @@ def _ship(
     if not isinstance(data, dict):
         raise ScenarioError(f"{where}: must be an object")
     _unknown(data, (*SHIP_KEYS, *SHIP_MORE_KEYS, *ordnance_play.SHIP_KEYS, *FLYING_SHIP_KEYS), where)
+    entry_keys = set(data)
     data = {**(defaults or {}), **data}
     name = _need(data, "name", str, where)
     quality = data.get("crew_quality", default_quality)
@@ -228,16 +232,33 @@ def _ship(
     role = data.get("role", "warship")
     if role not in ("warship", "merchant"):
         raise ScenarioError(f"{where}: role must be 'warship' or 'merchant', not {role!r}")
-    if ("class" in data) == ("design" in data):
-        raise ScenarioError(f"{where}: give the ship a 'class' from the catalog or a 'design', one of the two")
-    source = _need(data, "class", str, where) if "class" in data else data["design"]
-    build = ship_record_from_class if "class" in data else ship_record_from_design
+    if sum(key in data for key in ("class", "design", "record")) != 1:
+        raise ScenarioError(f"{where}: give the ship a 'class' from the catalog, a 'design' or a 'record', one of them")
     try:
-        record = build(
-            source, name=name, crew_quality=quality, side=side, position=position, facing=facing, altitude=altitude
-        )
-        record = flying.equip(record, data)  # High Martians and conveyors (SG-HM-07, SG-THR-01)
-    except (KeyError, ValueError, LookupError) as error:
+        if "record" in data:
+            # A ship entering with the record she carries from earlier battles (a campaign ship): her own crew
+            # quality and High Martian flags unless the entry itself says otherwise.
+            record = record_entering(data["record"], name=name, side=side, position=position, facing=facing)
+            record = replace(record, altitude=altitude)
+            own = {
+                "crew_quality": record.crew_quality,
+                "high_martian": record.high_martian,
+                "boarding_quality": record.boarding_quality,
+                "marine_arms": record.marine_arms,
+                "throckmorton_conveyors": record.conveyors,
+            }
+            explicit = {key: data[key] for key in own if key in entry_keys}
+            record = flying.equip(record, {k: v for k, v in {**own, **explicit}.items() if v is not None})
+            if "crew_quality" in explicit:
+                record = replace(record, crew_quality=str(explicit["crew_quality"]))
+        else:
+            source = _need(data, "class", str, where) if "class" in data else data["design"]
+            build = ship_record_from_class if "class" in data else ship_record_from_design
+            record = build(
+                source, name=name, crew_quality=quality, side=side, position=position, facing=facing, altitude=altitude
+            )
+            record = flying.equip(record, data)  # High Martians and conveyors (SG-HM-07, SG-THR-01)
+    except (KeyError, ValueError, LookupError, TypeError) as error:
         raise ScenarioError(f"{where}: {error}") from error
     try:  # extra tether mines, a landed start, and the fitting checks (SG-SMT-02/09)
         record = ordnance_play.fit_ship(record, data, terrain)
@@ -254,6 +275,45 @@ def _ship(
         casualty_order=record.casualty_order if order is None else tuple(str(post) for post in order),
     )
     return ShipSetup(record, role)
+
+
+def record_entering(data: Any, *, name: str, side: str, position: Hex, facing: int) -> ShipRecord:
+    """A ship record carried over from earlier battles (a campaign ship's), ready for a new battle: her damage,
+    crew casualties, lost guns and spent ordnance as they are; what belongs to one battle only is reset: the
+    turns her guns last fired, jammed guns (a day's work frees them), portable guns' training, the stuns,
+    helm locks and officer checks of the last fight, a jammed rudder or lifters and a boiler's lost pressure
+    (freed and recovered in the days since), her fire (put out, or she would not be here), her movement
+    history, her marines' and shotguns' last shots, grapples, and her boarding party and boarders, back at
+    their posts (SG-BRD-04). Raises ValueError for a record that does not parse."""
+    record = ShipRecord.from_json(data)
+    if record.status == "crashed":
+        raise ValueError(f"{record.name} has crashed: she cannot enter a battle")
+    if record.party.men or record.boarders.men:
+        try:
+            record = all_home(record)
+        except PartyError as error:
+            raise ValueError(str(error)) from error
+    old = record.criticals
+    return replace(
+        record,
+        name=name,
+        side=side,
+        position=position,
+        facing=facing,
+        status="flying",
+        fire=0,
+        guns=tuple(replace(gun, last_fired=None, jammed=False, trained_turn=None) for gun in record.guns),
+        criticals=Criticals(
+            screw_mast_hits=old.screw_mast_hits, boiler_blown=old.boiler_blown, jury_rigged=old.jury_rigged
+        ),
+        party=NO_PARTY,
+        boarders=NO_PARTY,
+        boarding=None,
+        grappled_with=(),
+        marines_fired=None,
+        shotguns_spent=None,
+        agility_speed=None,
+    )
 
 
 FLYING_SHIP_KEYS = ("high_martian", "boarding_quality", "throckmorton_conveyors", "marine_arms")
