@@ -44,11 +44,25 @@ from campaign.models import (
     VoyageExperience,
     WebhookDelivery,
 )
+from strategic_map.models import (
+    CampaignDay,
+    CampaignMapRules,
+    Encounter,
+    EncounterShip,
+    EpicTrek,
+    OrderExtension,
+    TrekRoll,
+    Voyage,
+    VoyageDay,
+)
 
 FORMAT = "red-captain-campaign"
 VERSION = 1
 
 Scope = Callable[[Campaign], "models.QuerySet[Any]"]
+
+# The rows of the many-to-many between encounters and the voyages that met them.
+ENCOUNTER_VOYAGE: type[models.Model] = Encounter.voyages.through
 
 # In an order where every row's references come before it.
 TABLES: list[tuple[str, type[models.Model], Scope]] = [
@@ -74,6 +88,18 @@ TABLES: list[tuple[str, type[models.Model], Scope]] = [
     ("odds_run", OddsRun, lambda c: OddsRun.objects.filter(campaign=c)),
     ("notification", Notification, lambda c: Notification.objects.filter(campaign=c)),
     ("webhook_delivery", WebhookDelivery, lambda c: WebhookDelivery.objects.filter(campaign=c)),
+    # --- the campaign on the map (strategic_map) ---
+    ("campaign_map_rules", CampaignMapRules, lambda c: CampaignMapRules.objects.filter(campaign=c)),
+    ("campaign_day", CampaignDay, lambda c: CampaignDay.objects.filter(campaign=c)),
+    ("voyage", Voyage, lambda c: Voyage.objects.filter(campaign=c)),
+    ("encounter", Encounter, lambda c: Encounter.objects.filter(campaign=c)),
+    # The encounter's voyages (a many-to-many) are rows of its own table, one per (encounter, voyage).
+    ("encounter_voyage", ENCOUNTER_VOYAGE, lambda c: ENCOUNTER_VOYAGE._default_manager.filter(encounter__campaign=c)),
+    ("encounter_ship", EncounterShip, lambda c: EncounterShip.objects.filter(encounter__campaign=c)),
+    ("voyage_day", VoyageDay, lambda c: VoyageDay.objects.filter(campaign=c)),
+    ("epic_trek", EpicTrek, lambda c: EpicTrek.objects.filter(campaign=c)),
+    ("trek_roll", TrekRoll, lambda c: TrekRoll.objects.filter(trek__campaign=c)),
+    ("order_extension", OrderExtension, lambda c: OrderExtension.objects.filter(campaign=c)),
 ]
 LABELS = {model: label for label, model, _ in TABLES}
 
@@ -152,18 +178,29 @@ def import_campaign(document: Any, *, slug: str = "") -> Campaign:
     created: dict[type[models.Model], list[int]] = {}
     for label, model, _ in TABLES:
         pks: list[int] = []
+        # A row may refer to another of its own table, before or after it (a prize towed by a ship): those
+        # references are set once the whole table is in.
+        own = {f.name: f.attname for f in _fields(model) if f.is_relation and f.related_model is model}
+        later: list[tuple[int, dict[str, int]]] = []
         for data in tables.get(label, []):
             if model is Campaign and slug:
                 data = {**data, "slug": slug}
             if model is Campaign and Campaign.objects.filter(slug=data["slug"]).exists():
                 raise ImportRefused(f"a campaign with the address {data['slug']!r} exists; import under another")
-            row = model(**_values(model, data, created, users))
+            pending = {attname: data[name] for name, attname in own.items() if data.get(name) is not None}
+            row = model(**_values(model, {k: v for k, v in data.items() if k not in own}, created, users))
             try:
                 with transaction.atomic():
                     row.save(force_insert=True)
             except IntegrityError as error:
                 raise ImportRefused(f"{label} {len(pks)} clashes with what this database holds: {error}") from error
             pks.append(row.pk)
+            if pending:
+                later.append((row.pk, pending))
+        for pk, pending in later:
+            if any(not 0 <= position < len(pks) for position in pending.values()):
+                raise ImportRefused(f"{label}: a row refers to one of its table that the document does not hold")
+            model._default_manager.filter(pk=pk).update(**{name: pks[position] for name, position in pending.items()})
         created[model] = pks
     return Campaign.objects.get(pk=created[Campaign][0])
 

@@ -26,6 +26,17 @@ from campaign.models import (
     Role,
 )
 from campaign.transfer import FORMAT, ImportRefused, export_campaign, import_campaign
+from strategic_map import desk
+from strategic_map.models import (
+    CampaignDay,
+    DayKind,
+    Encounter,
+    EncounterShip,
+    EpicTrek,
+    TrekRoll,
+    Voyage,
+    VoyageDay,
+)
 from tests.factories import CampaignFactory, InvitationFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -113,13 +124,166 @@ def test_a_document_of_another_kind_or_version_is_refused():
 
 
 def test_every_campaign_model_is_in_the_document():
-    """A model added to the campaign or battle apps must be exported too, or left out here on purpose."""
+    """A model added to the campaign, battle or strategic map apps must be exported too (and the rows of its
+    many-to-many fields), or left out here on purpose."""
     from django.apps import apps
 
     from campaign.transfer import TABLES
 
     exported = {model for _, model, _ in TABLES}
-    not_campaign_data = {"ShipClass", "WeaponType"}  # reference tables, loaded from data files
-    for app in ("campaign", "battles"):
+    # Reference tables, loaded from data files.
+    not_campaign_data = {"ShipClass", "WeaponType", "Territory", "MapHex", "City"}
+    for app in ("campaign", "battles", "strategic_map"):
         for model in apps.get_app_config(app).get_models():
-            assert model in exported or model.__name__ in not_campaign_data, f"{model.__name__} is not exported"
+            if model.__name__ in not_campaign_data:
+                continue
+            assert model in exported, f"{model.__name__} is not exported"
+            for field in model._meta.many_to_many:
+                assert field.remote_field.through in exported, f"{model.__name__}.{field.name} is not exported"
+
+
+@pytest.fixture
+def campaign_at_sea(busy_campaign):
+    """The busy campaign with the strategic map's rows: a voyage with her days, an encounter with its ships, the
+    voyages that met it and its battle, a prize in tow, a trek with its rolls, an extension and the map rules."""
+    campaign = busy_campaign
+    umpire = campaign.memberships.get(role=Role.UMPIRE).user
+    jack, mary = campaign.captains.get(name="Jack"), campaign.captains.get(name="Mary")
+    gull = CampaignShip.objects.get(campaign=campaign, name="Gull")
+    kestrel = CampaignShip.objects.create(
+        campaign=campaign, captain=mary, name="Kestrel", record={"name": "Kestrel"}, original_price=40_000
+    )
+    campaign.next_tick_at = timezone.now() + timedelta(hours=10)
+    campaign.save(update_fields=["next_tick_at"])
+    first = Voyage.objects.create(
+        campaign=campaign,
+        captain=jack,
+        ship=gull,
+        start_city="Parhoon",
+        started_day=0,
+        q=5,
+        r=3,
+        plan=[{"kind": "move", "path": [[5, 4], [5, 5]]}, {"kind": "patrol"}],
+    )
+    second = Voyage.objects.create(
+        campaign=campaign, captain=mary, ship=kestrel, start_city="Parhoon", started_day=0, q=5, r=4
+    )
+    CampaignDay.objects.create(campaign=campaign, day=1, finished_at=timezone.now(), ships_moved=2, encounters=1)
+    battle = Battle.objects.get(campaign=campaign)
+    with transaction.atomic():
+        table_roll = dice.roll(campaign, "Encounter table, day 1", captain=jack)
+        encounter = Encounter.objects.create(
+            campaign=campaign,
+            day=1,
+            q=5,
+            r=4,
+            territory="Neutral West",
+            table_roll=table_roll,
+            result="Enemy Merchantman",
+            battle=battle,
+        )
+        encounter.voyages.set([second, first])
+        EncounterShip.objects.create(
+            encounter=encounter,
+            category="merchant",
+            class_id="clearsight",
+            name="Warm Winds",
+            crew_quality="green",
+            draw_roll=dice.roll(campaign, "Merchant drawn"),
+            campaign_ship=CampaignShip.objects.get(name="Warm Winds"),
+        )
+        for voyage in (first, second):
+            VoyageDay.objects.create(
+                campaign=campaign,
+                voyage=voyage,
+                day=1,
+                kind=DayKind.MOVE,
+                path=[[5, 4]],
+                from_q=5,
+                from_r=3,
+                to_q=5,
+                to_r=4,
+                territory="Neutral West",
+                encounter_number=1,
+                encounter_roll=dice.roll(campaign, "Encounter die", captain=voyage.captain),
+                encounter=encounter,
+            )
+        trek = EpicTrek.objects.create(
+            campaign=campaign,
+            captain=mary,
+            cause="crash_landing",
+            started_day=1,
+            q=4,
+            r=6,
+            party_start=12,
+            party=10,
+            rolls=2,
+            route=[[4, 7]],
+            encounter=encounter,
+        )
+        for seq in (1, 2):
+            TrekRoll.objects.create(
+                trek=trek,
+                seq=seq,
+                day=seq,
+                q=4,
+                r=6,
+                row="hills",
+                allegiance="neutral",
+                roll=dice.roll(campaign, f"Trek roll {seq}", captain=mary),
+                result="A:1",
+                losses=1,
+                party_after=12 - seq,
+            )
+    # A prize in tow of a ship listed after her: the import sets the reference once both are in.
+    CampaignShip.objects.filter(name="Warm Winds").update(towed_by=kestrel)
+    desk.order_extension_grant(
+        campaign_id=campaign.pk,
+        umpire=umpire,
+        captain_id=jack.pk,
+        until=timezone.now() + timedelta(hours=30),
+        reason="Jack's player is travelling",
+    )
+    desk.territory_numbers_set(
+        campaign_id=campaign.pk, umpire=umpire, territory="British", move_through=1, patrol=1, reason="Raiders"
+    )
+    desk.trek_table_set(
+        campaign_id=campaign.pk,
+        umpire=umpire,
+        reason="Harsher hills",
+        cell=desk.TrekCell(allegiance="neutral", row="hills", die=1, code="A:2"),
+    )
+    return campaign
+
+
+def test_a_campaign_at_sea_exports_and_imports_to_the_same_document(campaign_at_sea):
+    first = export_campaign(campaign_at_sea)
+    tables = first["tables"]
+    for label, rows in (
+        ("voyage", 2),
+        ("voyage_day", 2),
+        ("campaign_day", 1),
+        ("encounter", 1),
+        ("encounter_voyage", 2),
+        ("encounter_ship", 1),
+        ("epic_trek", 1),
+        ("trek_roll", 2),
+        ("order_extension", 1),
+        ("campaign_map_rules", 1),
+    ):
+        assert len(tables[label]) == rows, label
+    Invitation.objects.filter(campaign=campaign_at_sea).delete()
+    Notification.objects.filter(campaign=campaign_at_sea).delete()
+
+    restored = import_campaign(json.loads(json.dumps(first)), slug="syrtis-at-sea")
+
+    second = export_campaign(restored)
+    second["tables"]["campaign"][0].pop("slug")
+    first["tables"]["campaign"][0].pop("slug")
+    assert second == first
+    encounter = Encounter.objects.get(campaign=restored)
+    assert {voyage.ship.name for voyage in encounter.voyages.all()} == {"Gull", "Kestrel"}
+    assert encounter.battle.campaign == restored
+    assert CampaignShip.objects.get(campaign=restored, name="Warm Winds").towed_by.name == "Kestrel"
+    assert restored.map_rules.territory_numbers["British"] == {"move_through": 1, "patrol": 1}
+    assert restored.order_extensions.get().captain.name == "Jack"
