@@ -33,6 +33,7 @@ SETTINGS = (
     "starting_yard",
     "recruit_cost_per_man",
     # SGC-TREK-25: which reading of the epic trek losses the campaign plays.
+    "encounter_control",
     "trek_losses",
     "webhook_url",
 )

@@ -78,3 +78,21 @@ def test_bad_settings_are_refused_with_the_reason(client, club):
         )
     with pytest.raises(ValidationError, match="Not settings"):
         campaign_update_settings(campaign_id=club["campaign"].pk, umpire=club["umpire"], changes={"day": 9}, reason="x")
+
+
+@pytest.mark.rule("SGC-ENC-20")
+def test_the_umpire_chooses_who_commands_the_ships_met_and_the_trek_losses_reading(client, club):
+    client.force_login(club["umpire"])
+    data = page_data(
+        club["campaign"], encounter_control="umpire", trek_losses="worked_example", reason="I run the enemies myself"
+    )
+
+    response = client.post(reverse("campaign_settings", args=["syrtis"]), data)
+
+    assert response.status_code == 302
+    campaign = Campaign.objects.get(pk=club["campaign"].pk)
+    assert (campaign.encounter_control, campaign.trek_losses) == ("umpire", "worked_example")
+    assert AuditEntry.objects.get(action="settings changed").data["after"] == {
+        "encounter_control": "umpire",
+        "trek_losses": "worked_example",
+    }
