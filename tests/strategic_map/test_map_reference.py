@@ -36,7 +36,8 @@ def test_the_merchant_drawn_is_the_warm_winds_as_published():
         1950,
         112_600,
     )
-    assert warm_winds.propulsion is not None and warm_winds.propulsion.type == "kite"
+    assert warm_winds.propulsion is not None
+    assert warm_winds.propulsion.type == "kite"
     assert warm_winds.max_altitude == "Medium"
     assert warm_winds.crew is not None
     assert (warm_winds.crew.officers, warm_winds.crew.petty_officers, warm_winds.crew.ratings) == (3, 2, 41)
