@@ -428,10 +428,14 @@ def _queue_arrival(*, voyage_id: int, city: str, day: int) -> None:
 
 def _next_tick(campaign: Campaign, now: datetime) -> datetime:
     """A day after the scheduled tick; if that is past too (the campaign was paused or the server down), the
-    next that is still to come on the same cadence: no burst of days nobody could give orders for."""
+    next that is still to come on the same cadence: no burst of days nobody could give orders for. A day run
+    early by hand (the umpire's button, the command) keeps the calendar's slot: the next day ticks when it was due.
+    """
     step = timedelta(hours=max(campaign.hours_per_day, 1))
     if campaign.next_tick_at is None:
         return now + step
+    if campaign.next_tick_at > now:
+        return campaign.next_tick_at
     following = campaign.next_tick_at + step
     if following <= now:
         following += step * ((now - following) // step + 1)
