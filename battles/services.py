@@ -593,6 +593,26 @@ LEAVING = ("concede", "surrender", "withdraw")
 
 
 @transaction.atomic
+def battle_hand_to_ai(*, battle_id: int, user: User, side_key: str) -> BattleSide:
+    """The side's player lets the AI captain fight the rest of the battle for him (auto-resolve from here on).
+    He keeps the side's view; only who decides changes. The side's next decisions are resolved at once."""
+    battle = _locked(battle_id)
+    if battle.is_finished:
+        raise BattleRefused("The battle is over.", status=409)
+    side = BattleSide.objects.filter(battle=battle, key=side_key).first()
+    if side is None:
+        raise BattleRefused(f"No side {side_key!r} in this battle.", status=404)
+    if not may_decide_for(battle, side, user):
+        raise PermissionDenied("This side is not yours.")
+    side.controller = Controller.AI
+    side.save(update_fields=["controller"])
+    battle.status = BattleStatus.RESOLVING
+    battle.save(update_fields=["status"])
+    _queue_resolution(battle)
+    return side
+
+
+@transaction.atomic
 def battle_leave(*, battle_id: int, user: User, side_key: str, how: str) -> BattleSide:
     """A side concedes, surrenders or withdraws. The engine carries it out through its own decisions where
     the rules have them (struck colours, leaving by the map edge); here the side's control passes to the AI

@@ -15,6 +15,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("battles/<int:pk>/poll/", views.battle_poll, name="battle_poll"),
     path("battles/<int:pk>/decisions/<str:request_id>/", views.battle_decision, name="battle_decision"),
     path("battles/<int:pk>/leave/", views.battle_leave, name="battle_leave"),
+    path("battles/<int:pk>/hand-to-ai/", views.battle_hand_to_ai, name="battle_hand_to_ai"),
     path("battles/<int:pk>/correct/", views.battle_correct, name="battle_correct"),
     path("battles/<int:pk>/replay/", views.battle_replay, name="battle_replay"),
     path("battles/<int:battle_id>/odds/", odds_views.odds_for_battle, name="odds_for_battle"),

@@ -172,6 +172,7 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
         "log": selectors.narrated_log(viewer, details=details),
         "details": details,
         "can_leave": bool(leaving) and not battle.is_finished,
+        "leaving_sides": leaving,
         "token": selectors.change_token(viewer, composing=bool(forms)),
         "is_umpire": viewer.is_umpire,
     }
@@ -308,6 +309,22 @@ def battle_leave(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("battle_detail", pk=battle.pk)
     status = 422 if request.method == "POST" else 200
     return render(request, "battles/leave.html", {"battle": battle, "form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["POST"])
+def battle_hand_to_ai(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player lets the AI captain fight on for his side (auto-resolve)."""
+    battle = _battle(request, pk)
+    try:
+        side = services.battle_hand_to_ai(
+            battle_id=battle.pk, user=_user(request), side_key=request.POST.get("side", "")
+        )
+    except BattleRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.info(request, f"The AI captain fights on for {side.name}.")
+    return redirect("battle_detail", pk=battle.pk)
 
 
 @login_required
