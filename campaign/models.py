@@ -168,6 +168,8 @@ class NotificationKind(models.TextChoices):
     DECISION_NEEDED = "decision_needed", "A battle needs your decision"
     DEADLINE_NEAR = "deadline_near", "A battle deadline is near"
     BATTLE_ENDED = "battle_ended", "A battle has ended"
+    SHIP_NEWS = "ship_news", "News of your ship"
+    TREK_NEWS = "trek_news", "News of your epic trek"
 
 
 class Notification(models.Model):

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from battles import engine_io
@@ -40,8 +41,15 @@ from campaign.models import (
     CrewQuality,
     ShipStatus,
 )
-from strategic_map import treks
-from strategic_map.models import Encounter, EncounterShip, EncounterStatus, Voyage, VoyageStatus
+from strategic_map import news, treks
+from strategic_map.models import (
+    Encounter,
+    EncounterShip,
+    EncounterStatus,
+    EpicTrek,
+    Voyage,
+    VoyageStatus,
+)
 
 # --- the result's words (battles/rules/sky_galleons/data/results.json) -------------------------------------------
 
@@ -135,6 +143,15 @@ def voyage_arrive(*, voyage_id: int, city: str, day: int) -> None:
     else:
         text = f"Captain {captain.name} brings the {ship.name} home {what}."
     _chronicle(campaign, ChronicleKind.VOYAGE_ENDED, text, captain)
+    news.tell_arrival(
+        campaign,
+        captain,
+        ship_id=ship.pk,
+        ship_name=ship.name,
+        city=landing.name,
+        prizes=[p.name for p in prizes],
+        day=day,
+    )
 
 
 def _bunkers_full(ship: CampaignShip) -> int | None:
@@ -247,6 +264,7 @@ def encounter_result_apply(*, encounter_id: int) -> bool:
     encounter.save(update_fields=["status", "applied_at"])
     fought = sorted({s.captain_id for s in action.own.values() if s.captain_id})
     _chronicle_action(encounter, [action.captains[c] for c in fought], action.taken)
+    _tell_action(encounter, [action.captains[c] for c in fought], action)
     return True
 
 
@@ -557,6 +575,38 @@ def _chronicle_action(encounter: Encounter, captains: Sequence[Captain], taken: 
         parts.append("lost " + " and ".join(f"the {n}" for n in taken.lost))
     text = "; ".join(parts) + "."
     _chronicle(encounter.campaign, ChronicleKind.ACTION, text, captains[0])
+
+
+def _tell_action(encounter: Encounter, captains: Sequence[Captain], action: _Action) -> None:
+    """Each captain who fought hears how it went, by name (his news is his alone), and where to go next: his
+    trek when he walks home, else the battle's record."""
+    taken = action.taken
+    said = []
+    if taken.prizes:
+        said.append("Taken in tow: " + ", ".join(f"the {name}" for name in taken.prizes) + ".")
+    if taken.sunk:
+        said.append("Sent down: " + ", ".join(f"the {name}" for name in taken.sunk) + ".")
+    if taken.lost:
+        said.append("Lost: " + ", ".join(f"the {name}" for name in taken.lost) + ".")
+    battle_url = reverse("battle_detail", args=[encounter.battle_id])
+    for captain in captains:
+        lines = list(said)
+        url = battle_url
+        # trek_start read the captain afresh: the trek this action began is the word on him, not this row.
+        trek = EpicTrek.objects.filter(captain=captain, encounter=encounter).first()
+        if trek is not None:
+            lines.append(f"Captain {captain.name} and his survivors set out on an epic trek home: choose their way.")
+            url = news.trek_url(encounter.campaign.slug, trek.pk, 1)
+        elif captain.status == CaptainStatus.AT_SEA:
+            lines.append("The voyage goes on.")
+        news.tell_action(
+            encounter.campaign,
+            captain,
+            encounter_id=encounter.pk,
+            day=encounter.day,
+            summary=" ".join(lines) or "Nothing taken, nothing lost.",
+            url=url,
+        )
 
 
 def encounters_finished_unapplied(*, limit: int = 200) -> list[int]:

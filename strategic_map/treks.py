@@ -16,7 +16,7 @@ from accounts.models import User
 from battles.engine.hexgrid import Hex
 from campaign import dice
 from campaign.models import Campaign, Captain, CaptainStatus, ChronicleEntry, ChronicleKind
-from strategic_map import map_rules, mapdata, trek_rules
+from strategic_map import map_rules, mapdata, news, trek_rules
 from strategic_map.models import EpicTrek, TrekRoll, TrekStatus
 
 CAUSES = {
@@ -28,6 +28,13 @@ ENDED_CAPTAIN_STATUS = {
     trek_rules.Ending.SAFE: CaptainStatus.ASHORE,
     trek_rules.Ending.CAPTURED: CaptainStatus.CAPTURED,
     trek_rules.Ending.PERISHED: CaptainStatus.LOST,
+}
+
+# The end of a trek, in the title of the player's news of that week.
+ENDING_NEWS: dict[trek_rules.Ending | None, str] = {
+    trek_rules.Ending.SAFE: "safe home",
+    trek_rules.Ending.CAPTURED: "taken captive",
+    trek_rules.Ending.PERISHED: "the party is lost",
 }
 
 
@@ -194,6 +201,7 @@ def _trek_roll(*, campaign_id: int, trek_id: int, day: int) -> bool:
             loss_dice=[d.result for d in loss_dice],
             reading=reading,
         )
+        words = trek_rules.roll_words(hex_=hex_, die=table_die.result, result=result, note=note)
         TrekRoll.objects.create(
             trek=trek,
             seq=week,
@@ -206,7 +214,7 @@ def _trek_roll(*, campaign_id: int, trek_id: int, day: int) -> bool:
             result=str(code),
             losses=result.losses,
             party_after=result.party_after,
-            note=trek_rules.roll_words(hex_=hex_, die=table_die.result, result=result, note=note),
+            note=words,
         )
         trek.q, trek.r = here.q, here.r
         trek.party = result.party_after
@@ -214,6 +222,15 @@ def _trek_roll(*, campaign_id: int, trek_id: int, day: int) -> bool:
         if result.ending is not None:
             _trek_end(trek=trek, captain=captain, result=result, day=day)
         trek.save()
+        news.tell_trek_week(
+            campaign,
+            captain,
+            trek_id=trek.pk,
+            week=week,
+            day=day,
+            words=words,
+            ended=ENDING_NEWS.get(result.ending, ""),
+        )
     return True
 
 
