@@ -68,8 +68,19 @@ class BattleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     a battle changes only through the services (corrections leave an audit entry), and the seed stays secret
     until the end (the battle page publishes it then)."""
 
-    list_display = ("title", "campaign", "mode", "status", "turn", "phase", "deadline", "winner", "created_at")
-    list_filter = ("status", "mode", "campaign")
+    list_display = (
+        "title",
+        "campaign",
+        "mode",
+        "status",
+        "private",
+        "turn",
+        "phase",
+        "deadline",
+        "winner",
+        "created_at",
+    )
+    list_filter = ("status", "mode", "private", "campaign")
     search_fields = ("title", "scenario_slug")
     fields = (
         "campaign",
@@ -80,6 +91,7 @@ class BattleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "options",
         "mode",
         "status",
+        "private",
         "turn",
         "phase",
         "deadline",

@@ -1,7 +1,9 @@
 """Telling people about a battle: whose decision it awaits, a deadline drawing near, the end.
 
 Written from what every side may know (the battle's title, turn, the sides' names, the winner once it is
-over), never from a side's secrets. Called by the services inside their transaction; the notifications
+over), never from a side's secrets. Only the people of a battle are told of it (its sides' players and the
+umpire); the campaign's chat hears of a battle's end unless the battle is private (a campaign encounter at sea,
+which would place a captain's ship). Called by the services inside their transaction; the notifications
 module sends after commit.
 """
 
@@ -62,7 +64,8 @@ def announce(battle: Battle, state: Any) -> None:
             url=url,
             dedupe_key=key,
         )
-        post_to_webhook(campaign=battle.campaign, text=title, dedupe_key=key)
+        if not battle.private:  # the club's chat is every member's: a private battle's end is its sides' alone
+            post_to_webhook(campaign=battle.campaign, text=title, dedupe_key=key)
         return
     sides = owing_sides(battle, state)
     for side in sides:

@@ -274,9 +274,10 @@ class BattleDecisionsApi(BattleApi):
         "every decision a person owes is in.",
     )
     def post(self, request: Request, battle_id: int) -> Response:
+        # The battle first: one the user may not know of is 404 whatever the body (not a 400 saying it is there).
+        battle = selectors.battle_for_user(user=_user(request), battle_id=battle_id)
         data = _valid(DecisionSubmitSerializer, request.data)
         key = _idempotency_key(request, data["idempotency_key"])
-        battle = selectors.battle_for_user(user=_user(request), battle_id=battle_id)
         submitted = services.battle_submit(
             battle_id=battle.pk,
             user=_user(request),
@@ -311,8 +312,9 @@ class BattleEventsApi(BattleApi):
         description="The live log as my side may see it, by seq: events kept to another side are left out.",
     )
     def get(self, request: Request, battle_id: int) -> Response:
+        viewer = _viewer(request, battle_id)  # 404 before any 400
         query = _valid(EventQuerySerializer, request.query_params)
-        page = selectors.event_page(_viewer(request, battle_id), after=query["after"], limit=query["limit"])
+        page = selectors.event_page(viewer, after=query["after"], limit=query["limit"])
         return Response(
             EventPageSerializer(
                 {"results": page.events, "after": query["after"], "last_seq": page.last_seq, "more": page.more}
@@ -363,8 +365,8 @@ class BattleLeaveApi(BattleApi):
         "under the rules).",
     )
     def post(self, request: Request, battle_id: int) -> Response:
+        battle = selectors.battle_for_user(user=_user(request), battle_id=battle_id)  # 404 before any 400
         data = _valid(LeaveSerializer, request.data)
-        battle = selectors.battle_for_user(user=_user(request), battle_id=battle_id)
         side = services.battle_leave(battle_id=battle.pk, user=_user(request), side_key=data["side"], how=data["how"])
         return Response(MySideSerializer(side).data)
 
@@ -385,8 +387,8 @@ class BattleCorrectionsApi(BattleApi):
         "the corrected answer (the dice stay the same).",
     )
     def post(self, request: Request, battle_id: int) -> Response:
+        battle = selectors.battle_for_user(user=_user(request), battle_id=battle_id)  # 404 before any 400
         data = _valid(CorrectionSubmitSerializer, request.data)
-        battle = selectors.battle_for_user(user=_user(request), battle_id=battle_id)
         correction = services.battle_correct_decision(
             battle_id=battle.pk,
             user=_user(request),

@@ -140,6 +140,11 @@ class Battle(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="battles_created")
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A campaign encounter at sea: the battle would tell the rest of the club where a captain's ship is (fog of
+    # war, DESIGN.md section 5), so only the players of its sides and the campaign's umpire may know of it.
+    private = models.BooleanField(
+        default=False, help_text="Seen only by the players of its sides and the campaign's umpire."
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -23,6 +24,7 @@ from battles import engine_io
 from battles.engine import simulate
 from battles.engine.events import JSON, plain
 from battles.models import Battle, OddsRun, OddsStatus
+from battles.selectors import visible_battles
 from battles.services import BattleRefused, shipped_scenarios
 from campaign.models import Campaign, Membership
 
@@ -126,7 +128,11 @@ def _summary(outcome: Mapping[str, Any]) -> JSON:
 
 
 def odds_for_user(*, user: User, run_id: int) -> OddsRun:
-    run = OddsRun.objects.filter(pk=run_id, campaign__memberships__user=user).select_related("campaign").first()
+    # A run of a battle the user may not know of (a private encounter at sea) is no run to him either.
+    runs = OddsRun.objects.filter(campaign__memberships__user=user).filter(
+        Q(battle__isnull=True) | Q(battle__in=visible_battles(user=user).values("pk"))
+    )
+    run = runs.filter(pk=run_id).select_related("campaign").first()
     if run is None:
         raise Http404("No such simulation.")
     return run

@@ -1,6 +1,7 @@
 """Reads for battles, always for a requesting user.
 
-A battle outside the user's campaigns is indistinguishable from one that does not exist (Http404). Inside,
+A battle outside the user's campaigns is indistinguishable from one that does not exist (Http404), and so is a
+private battle (a campaign encounter at sea) to a member who neither plays one of its sides nor umpires. Inside,
 a player sees the battle as his side may see it (the ruleset's ``board_view`` and ``event_view``); the
 umpire sees everything but the dice seed, which nobody sees before the battle ends.
 """
@@ -12,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
 
 from accounts.models import User
@@ -45,8 +46,27 @@ class Viewer:
 PUBLIC_ONLY = ":public"
 
 
+def _umpires(user: User) -> Exists:
+    """Is the user the umpire of the battle's campaign (a subquery of the battle row)?"""
+    return Exists(Membership.objects.filter(campaign=OuterRef("campaign"), user=user, role=Role.UMPIRE))
+
+
+def _plays_a_side(user: User) -> Exists:
+    """Is the user the player of one of the battle's sides (a subquery of the battle row)?"""
+    return Exists(BattleSide.objects.filter(battle=OuterRef("pk"), user=user))
+
+
+def visible_battles(*, user: User) -> QuerySet[Battle]:
+    """The battles the user may know of: those of his campaigns, except a private one (an encounter at sea, which
+    would place a captain's ship: DESIGN.md section 5) that he neither plays a side of nor umpires. Any other
+    battle, however it is asked for, answers 404: one filter, in the battle's own query."""
+    return Battle.objects.filter(campaign__memberships__user=user).filter(
+        Q(private=False) | _plays_a_side(user) | _umpires(user)
+    )
+
+
 def battles_for_user(*, user: User) -> QuerySet[Battle]:
-    """The battles of every campaign the user is in, newest first, with their campaign, the user's role in
+    """The battles the user may know of (visible_battles), newest first, with their campaign, the user's role in
     it and the sides (one query, and one for all the sides). The seed, scenario and states are not loaded:
     a list needs none of them (battle_summaries reads the open decisions of the battles in play)."""
     return (
@@ -55,10 +75,11 @@ def battles_for_user(*, user: User) -> QuerySet[Battle]:
         .defer("seed", "scenario", "initial_state", "state")
         .prefetch_related(Prefetch("sides", queryset=BattleSide.objects.order_by("order")))
         .annotate(
-            umpired=Exists(Membership.objects.filter(campaign=OuterRef("campaign"), user=user, role=Role.UMPIRE)),
-            mine=Exists(BattleSide.objects.filter(battle=OuterRef("pk"), user=user)),
+            umpired=_umpires(user),
+            mine=_plays_a_side(user),
             role=Subquery(Membership.objects.filter(campaign=OuterRef("campaign"), user=user).values("role")[:1]),
         )
+        .filter(Q(private=False) | Q(mine=True) | Q(umpired=True))
         .distinct()
         .order_by("-created_at", "-pk")
     )
@@ -99,15 +120,17 @@ def battle_summaries(*, user: User, battles: Sequence[Battle]) -> list[BattleSum
 
 
 def battle_for_user(*, user: User, battle_id: int) -> Battle:
-    battle = Battle.objects.filter(pk=battle_id, campaign__memberships__user=user).select_related("campaign").first()
+    """The battle, if the user may know of it (visible_battles); Http404 otherwise, as for no battle at all."""
+    battle = visible_battles(user=user).filter(pk=battle_id).select_related("campaign").first()
     if battle is None:
         raise Http404("No such battle.")
     return battle
 
 
 def viewer_for(*, battle: Battle, user: User, side: str | None = None) -> Viewer:
-    """The user's view of the battle. A player sees his own side (or, with several, the one asked for); the
-    umpire sees all, or one side's view when he asks for it; anyone else in the campaign sees the public view."""
+    """The user's view of a battle from ``battle_for_user``. A player sees his own side (or, with several, the one
+    asked for); the umpire sees all, or one side's view when he asks for it; anyone else in the campaign sees the
+    public view (of a battle that is not private: battle_for_user has turned him away from a private one)."""
     is_umpire = Membership.objects.filter(campaign_id=battle.campaign_id, user=user, role=Role.UMPIRE).exists()
     all_sides = list(battle.sides.all())
     mine = tuple(s for s in all_sides if s.decided_by(user.pk, umpire=is_umpire, mode=battle.mode))
@@ -116,6 +139,8 @@ def viewer_for(*, battle: Battle, user: User, side: str | None = None) -> Viewer
             raise Http404("No such side.")
         return Viewer(battle, user, True, mine, side)
     players = tuple(s for s in all_sides if s.user_id == user.pk)
+    if battle.private and not players:
+        raise Http404("No such battle.")  # as battle_for_user says, should a caller have found it another way
     if side is None:
         side = players[0].key if players else PUBLIC_ONLY
     elif side not in {s.key for s in players}:

@@ -96,9 +96,11 @@ def battle_create(
     sides: Mapping[str, SideControl] | None = None,
     decision_hours: int = 48,
     deadline_default: str = DeadlineDefault.AI,
+    private: bool = False,
 ) -> Battle:
     """Start a battle from a shipped scenario (``scenario_slug``) or a scenario document. Only the
     campaign's umpire may. Sides not named in ``sides`` are run by the AI (in table mode, by the umpire).
+    ``private``: only the players of its sides and the umpire may know of it (an encounter at sea).
     Set-up dice are rolled by the first resolution, queued after commit like every other."""
     _require_umpire(campaign=campaign, user=created_by)
     try:
@@ -135,6 +137,7 @@ def battle_create(
         decision_hours=decision_hours,
         deadline_default=deadline_default,
         created_by=created_by,
+        private=private,
     )
     _create_sides(battle, rs, initial, sides or {})
     _queue_resolution(battle)

@@ -201,6 +201,8 @@ def encounter_battle_open(*, encounter_id: int) -> Battle | None:
         scenario=document,
         title=str(document["title"])[:160],
         sides={PLAYER_SIDE: SideControl(Controller.PLAYER, captain.player), ENEMY_SIDE: enemy},
+        # Fog of war: the battle places the captain's ship; the rest of the club never learns of it.
+        private=True,
     )
     encounter.battle = battle
     encounter.save(update_fields=["battle"])

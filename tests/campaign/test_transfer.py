@@ -170,6 +170,7 @@ def campaign_at_sea(busy_campaign):
     )
     CampaignDay.objects.create(campaign=campaign, day=1, finished_at=timezone.now(), ships_moved=2, encounters=1)
     battle = Battle.objects.get(campaign=campaign)
+    Battle.objects.filter(pk=battle.pk).update(private=True)  # an encounter's battle: its sides' and the umpire's
     with transaction.atomic():
         table_roll = dice.roll(campaign, "Encounter table, day 1", captain=jack)
         encounter = Encounter.objects.create(
@@ -284,6 +285,8 @@ def test_a_campaign_at_sea_exports_and_imports_to_the_same_document(campaign_at_
     encounter = Encounter.objects.get(campaign=restored)
     assert {voyage.ship.name for voyage in encounter.voyages.all()} == {"Gull", "Kestrel"}
     assert encounter.battle.campaign == restored
+    assert [row["private"] for row in first["tables"]["battle"]] == [True]
+    assert encounter.battle.private
     assert CampaignShip.objects.get(campaign=restored, name="Warm Winds").towed_by.name == "Kestrel"
     assert restored.map_rules.territory_numbers["British"] == {"move_through": 1, "patrol": 1}
     assert restored.order_extensions.get().captain.name == "Jack"
