@@ -107,7 +107,8 @@ def run_day(umpire: Page, live_server: Any, day: int) -> None:
     umpire.goto(f"{live_server.url}/campaigns/{SLUG}/desk/")
     umpire.locator("#run-reason").fill(f"The week's day {day}")
     umpire.get_by_role("button", name=f"Run day {day} now").click()
-    expect(umpire.get_by_role("status")).to_contain_text(f"{day}")
+    expect(umpire.get_by_role("status")).to_contain_text(f"Day {day} has run.")
+    expect(umpire.get_by_role("button", name=f"Run day {day + 1} now")).to_be_visible()
 
 
 def carol_sees_none_of_them(
@@ -136,7 +137,7 @@ def carol_sees_none_of_them(
     assert [ship["name"] for ship in body["ships_in_port"]] == ["Skylark"]
     mine = carol.request.get(f"{base}/api/campaigns/{SLUG}/voyages/")
     assert mine.status == 200
-    assert mine.json() in ([], {"count": 0, "next": None, "previous": None, "results": []})
+    assert mine.json() == []
     for voyage in voyages:
         assert carol.request.get(f"{base}/api/voyages/{voyage.pk}/").status == 404
     for url in (f"/api/campaigns/{SLUG}/encounters/", f"/api/campaigns/{SLUG}/map/positions/", "/api/battles/"):
@@ -233,6 +234,7 @@ def test_two_players_and_an_umpire_play_a_campaign_week_and_a_third_sees_none_of
     expect(bob.locator("#planner-status")).to_have_text(re.compile("The Dart sails"))
     gull_voyage = Voyage.objects.get(ship=gull, status=VoyageStatus.UNDER_WAY)
     dart_voyage = Voyage.objects.get(ship=dart, status=VoyageStatus.UNDER_WAY)
+    assert gull_voyage.plan == [{"kind": "move", "path": [list(h) for h in day]} for day in week_seeds.ALICE_DAYS]
     assert dart_voyage.plan == [
         {"kind": "move", "path": [list(h) for h in week_seeds.BOB_ROUTE]},
         {"kind": "patrol"},
@@ -291,10 +293,13 @@ def test_two_players_and_an_umpire_play_a_campaign_week_and_a_third_sees_none_of
     alice.get_by_role("button", name="Clear").click()
     alice.locator("#planner-city").select_option("Parhoon")
     alice.get_by_role("button", name="Route to city").click()
+    home_rows = alice.locator("#planner-days tbody tr")
+    expect(home_rows.last.locator("td").nth(1)).to_have_text(mars_map().city("Parhoon").label)
+    # One hex a day with the Warm Winds in tow (SGC-MOVE-13: a galley's 2 halved, less hull 20 // 2, at least 1).
+    expect(home_rows).to_have_count(3)
+    days_home = home_rows.count()
     confirm = alice.get_by_role("button", name="Confirm the new orders")
     expect(confirm).to_be_enabled()
-    days_home = alice.locator("#planner-days tbody tr").count()
-    assert days_home >= 1
     confirm.click()
     expect(alice.locator("#planner-status")).to_have_text(re.compile("new orders stand"))
     gull_voyage.refresh_from_db()
@@ -303,7 +308,7 @@ def test_two_players_and_an_umpire_play_a_campaign_week_and_a_third_sees_none_of
     for day in range(week_seeds.OUT_DAYS + 1, week_seeds.OUT_DAYS + 1 + days_home):
         run_day(umpire, live_server, day)
     gull_voyage.refresh_from_db()
-    assert (gull_voyage.status, gull_voyage.end_city) == (VoyageStatus.ARRIVED, "Parhoon")
+    assert (gull_voyage.status, gull_voyage.end_city, gull_voyage.took_prize) == (VoyageStatus.ARRIVED, "Parhoon", True)
     gull.refresh_from_db()
     jack.refresh_from_db()
     assert (gull.status, gull.city, jack.city) == (ShipStatus.IN_PORT, "parhoon", "parhoon")
