@@ -51,12 +51,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SLUG = week_seeds.SLUG
 RESEARCH = "re-run the seed search: PYTHONPATH=$PWD .venv/bin/python -m tests.browser.week_seeds (see its docstring)"
+
+
 # Encounter battles become private to their sides' players on the branch `fog` (Battle.private). Until it is
 # merged, a campaign's battle list and the battle page are open to every member; the assertions that need it run
 # once the field exists.
-FOG_MERGED = "private" in {field.name for field in Battle._meta.get_fields()}
-
-
 @pytest.fixture
 def week(transactional_db: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     umpire = UserFactory(username="hargreaves", display_name="Commodore Hargreaves")
@@ -172,16 +171,15 @@ def carol_sees_none_of_them(
     if encounter is not None and encounter.battle_id is not None:
         battle_url = f"{base}/battles/{encounter.battle_id}/"
         assert carol.request.get(f"{base}/api/encounters/{encounter.pk}/").status == 404
-        if FOG_MERGED:
-            # NEEDS BRANCH fog (Battle.private): Alice's encounter battle is private to its sides' players.
-            assert carol.request.get(battle_url).status == 404, "Carol can open Alice's encounter battle"
-            carol.goto(f"{base}/campaigns/{SLUG}/battles/")
-            assert f"/battles/{encounter.battle_id}/" not in carol.content(), "Carol's battle list shows Alice's"
-            answer = carol.request.get(f"{base}/api/battles/{encounter.battle_id}/")
-            assert answer.status == 404, "the battles API shows Carol Alice's encounter battle"
-            listed = carol.request.get(f"{base}/api/battles/").json()
-            rows = listed["results"] if isinstance(listed, dict) else listed
-            assert encounter.battle_id not in [row["id"] for row in rows], "the battles API lists Alice's to Carol"
+        # Alice's encounter battle is private to its sides' players and the umpire (Battle.private).
+        assert carol.request.get(battle_url).status == 404, "Carol can open Alice's encounter battle"
+        carol.goto(f"{base}/campaigns/{SLUG}/battles/")
+        assert f"/battles/{encounter.battle_id}/" not in carol.content(), "Carol's battle list shows Alice's"
+        answer = carol.request.get(f"{base}/api/battles/{encounter.battle_id}/")
+        assert answer.status == 404, "the battles API shows Carol Alice's encounter battle"
+        listed = carol.request.get(f"{base}/api/battles/").json()
+        rows = listed["results"] if isinstance(listed, dict) else listed
+        assert encounter.battle_id not in [row["id"] for row in rows], "the battles API lists Alice's to Carol"
 
 
 def test_two_players_and_an_umpire_play_a_campaign_week_and_a_third_sees_none_of_it(
