@@ -34,6 +34,10 @@ def test_a_player_founds_a_captain_buys_a_ship_within_the_advance_and_sees_her_o
     expect(page.locator(".balance")).to_have_text("£30,000")
 
     page.get_by_role("link", name="The Parhoon yard").click()
+    # HTMX wires the rater's form up once the page has loaded: a change made before that would go unheard.
+    expect(page.get_by_role("heading", level=1)).to_have_text("The Parhoon yard")
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => window.htmx !== undefined")
     page.evaluate("window.__notReloaded = true")
     page.get_by_label("Hull:", exact=True).select_option("steel")
     # The rater answers in place as the design is edited (HTMX), with the rule the steel hull breaks.
