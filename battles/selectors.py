@@ -70,7 +70,7 @@ def battles_for_user(*, user: User) -> QuerySet[Battle]:
     it and the sides (one query, and one for all the sides). The seed, scenario and states are not loaded:
     a list needs none of them (battle_summaries reads the open decisions of the battles in play)."""
     return (
-        Battle.objects.filter(campaign__memberships__user=user)
+        visible_battles(user=user)
         .select_related("campaign")
         .defer("seed", "scenario", "initial_state", "state")
         .prefetch_related(Prefetch("sides", queryset=BattleSide.objects.order_by("order")))
@@ -79,7 +79,6 @@ def battles_for_user(*, user: User) -> QuerySet[Battle]:
             mine=_plays_a_side(user),
             role=Subquery(Membership.objects.filter(campaign=OuterRef("campaign"), user=user).values("role")[:1]),
         )
-        .filter(Q(private=False) | Q(mine=True) | Q(umpired=True))
         .distinct()
         .order_by("-created_at", "-pk")
     )
