@@ -4,6 +4,7 @@ from campaign import api, auction_api, auction_views, captain_api, captain_views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("campaigns/new/", views.campaign_new, name="campaign_new"),
     path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign_detail"),
     path("campaigns/<slug:slug>/invitations/", views.invitation_create_view, name="invitation_create"),
     path(

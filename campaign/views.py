@@ -7,6 +7,7 @@ filters by the requesting user, so a non-member gets 404 whatever the URL.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -21,7 +22,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.forms import InvitationRegistrationForm
 from accounts.models import User
 from campaign.captain_selectors import captains_for_user
-from campaign.models import Invitation, Membership, Role
+from campaign.captain_views import SettingsForm
+from campaign.models import Campaign, Invitation, Membership, Role
 from campaign.notifications import notifications_mark_read
 from campaign.selectors import (
     campaign_invitations,
@@ -37,12 +39,14 @@ from campaign.services import (
     INVITATION_MAX_DAYS,
     INVITATION_MAX_USES_LIMIT,
     InvitationClosedError,
+    campaign_create,
     invitation_accept,
     invitation_closed_reason,
     invitation_create,
     invitation_revoke,
     user_register_with_invitation,
 )
+from campaign.settings_service import SETTINGS
 
 # Registration signs the new user in straight away; with django-axes in AUTHENTICATION_BACKENDS, login()
 # must be told which backend vouches for the user.
@@ -60,6 +64,59 @@ class InvitationCreateForm(forms.Form):
     expires_in_days = forms.IntegerField(
         label="Valid for (days)", min_value=1, max_value=INVITATION_MAX_DAYS, initial=14
     )
+
+
+# The "New campaign" page's sections. A setting not named here (a new one) still shows, under "Other settings".
+CREATE_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("The campaign", ("name", "description")),
+    ("The calendar", ("hours_per_day", "order_deadline_hours", "hold_calendar")),
+    (
+        "Starting out",
+        ("starting_advance", "advance_is_loan", "starting_quality", "starting_yard", "recruit_cost_per_man"),
+    ),
+    (
+        "Encounters and battles",
+        ("encounter_control", "holdback_voyages", "trek_losses", "tactical_ruleset", "tactical_options"),
+    ),
+    ("Auctions and prizes", ("auction_style", "auction_hours", "merchant_cargo_fraction")),
+    ("Winning", ("winner_by", "time_limit_weeks", "money_goal")),
+    ("The club's chat", ("webhook_url",)),
+)
+
+
+class CampaignCreateForm(SettingsForm):
+    """The umpire's settings form (every setting the settings page has, with the rules' defaults), less the reason
+    (a new campaign has nothing to change), plus whether the calendar waits for the umpire."""
+
+    hold_calendar = forms.BooleanField(
+        label="Hold the calendar until I start it from the umpire's desk",
+        required=False,
+        initial=True,
+        help_text="Players join, found captains, buy ships and plan voyages meanwhile; no day ticks until you "
+        "resume the campaign (or run a day) from the desk. Unticked, day 1 ticks one campaign day from now.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, instance=Campaign(), **kwargs)
+        del self.fields["reason"]
+        self.fields["name"].help_text = "Its address is made from the name."
+
+    def clean_tactical_options(self) -> object:
+        # An emptied box means no options, not a null the model would refuse.
+        options = self.cleaned_data.get("tactical_options")
+        return {} if options in (None, "") else options
+
+    def settings(self) -> dict[str, Any]:
+        """The settings chosen, for campaign_create (the name and description go to it by name)."""
+        return {key: self.cleaned_data[key] for key in SETTINGS if key not in {"name", "description"}}
+
+    def sections(self) -> list[tuple[str, list[forms.BoundField]]]:
+        named = {key for _, keys in CREATE_SECTIONS for key in keys}
+        sections = [(title, [self[key] for key in keys if key in self.fields]) for title, keys in CREATE_SECTIONS]
+        others = [self[key] for key in self.fields if key not in named]
+        if others:
+            sections.append(("Other settings", others))
+        return [(title, fields) for title, fields in sections if fields]
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -100,6 +157,34 @@ def _detail_context(membership: Membership, form: InvitationCreateForm | None = 
 def home(request: HttpRequest) -> HttpResponse:
     memberships = memberships_for_user(user=_user(request))
     return render(request, "campaign/home.html", {"memberships": memberships})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_new(request: HttpRequest) -> HttpResponse:
+    """Any signed-in user starts a campaign here and becomes its umpire."""
+    form = CampaignCreateForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                campaign = campaign_create(
+                    name=form.cleaned_data["name"],
+                    description=form.cleaned_data["description"],
+                    created_by=_user(request),
+                    campaign_settings=form.settings(),
+                    hold_calendar=form.cleaned_data["hold_calendar"],
+                )
+            except ValidationError as error:
+                for field, problems in error.message_dict.items():
+                    form.add_error(field if field in form.fields else None, problems)
+            else:
+                messages.success(
+                    request,
+                    f"{campaign.name} is founded and you are its umpire. Invite your players with a link below.",
+                )
+                return redirect("campaign_detail", slug=campaign.slug)
+        return render(request, "campaign/new.html", {"form": form}, status=422)
+    return render(request, "campaign/new.html", {"form": form})
 
 
 @login_required
