@@ -1,6 +1,6 @@
 """The umpire's desk (strategic_map.desk, desk_selectors, desk_views): audited services that are the umpire's
-alone, the map's stand-in numbers read back through strategic_map.map_rules, and the desk page (404 for anyone
-else, everything on it, the same queries however many ships)."""
+alone, the map's stand-in numbers read back through strategic_map.map_rules, and the desk page (the umpire's page to
+a player, 404 to a stranger, everything on it, the same queries however many ships)."""
 
 from __future__ import annotations
 
@@ -450,16 +450,21 @@ def busy_desk(club):
     return club
 
 
-def test_the_desk_answers_404_to_players_and_strangers_and_asks_a_visitor_to_sign_in(client, club):
+def test_the_desk_tells_a_player_it_is_the_umpires_answers_a_stranger_404_and_asks_a_visitor_to_sign_in(client, club):
     assert client.get(desk_url(club.campaign)).status_code == 302
-    assert signed_in(client, club.alice).get(desk_url(club.campaign)).status_code == 404
+    player = signed_in(client, club.alice).get(desk_url(club.campaign))
+    assert player.status_code == 403
+    assert "The umpire&#x27;s desk is the umpire&#x27;s page" in player.content.decode()
     stranger = UserFactory(username="stranger")
-    assert signed_in(client, stranger).get(desk_url(club.campaign)).status_code == 404
+    for slug in (club.campaign.slug, "no-such-campaign"):
+        refused = signed_in(client, stranger).get(reverse("campaign_desk", kwargs={"slug": slug}))
+        assert refused.status_code == 404
+        assert "umpire" not in refused.content.decode().lower()  # nothing says there is a campaign here
     assert signed_in(client, club.umpire).get(desk_url(club.campaign)).status_code == 200
 
 
-def test_every_desk_form_answers_404_to_a_player_and_changes_nothing(client, club):
-    signed_in(client, club.alice)
+def test_every_desk_form_refuses_a_player_and_a_stranger_and_changes_nothing(client, club):
+    stranger = UserFactory(username="stranger")
     for name in (
         "desk_pause",
         "desk_resume",
@@ -469,8 +474,9 @@ def test_every_desk_form_answers_404_to_a_player_and_changes_nothing(client, clu
         "desk_trek_cell",
         "desk_trek_table",
     ):
-        response = client.post(reverse(name, kwargs={"slug": club.campaign.slug}), {"reason": "Mine now"})
-        assert response.status_code == 404, name
+        url = reverse(name, kwargs={"slug": club.campaign.slug})
+        assert signed_in(client, club.alice).post(url, {"reason": "Mine now"}).status_code == 403, name
+        assert signed_in(client, stranger).post(url, {"reason": "Mine now"}).status_code == 404, name
     assert not AuditEntry.objects.exists()
 
 
