@@ -100,6 +100,8 @@ class CampaignCreateForm(SettingsForm):
         super().__init__(*args, instance=Campaign(), **kwargs)
         del self.fields["reason"]
         self.fields["name"].help_text = "Its address is made from the name."
+        self.fields["description"].widget.attrs["rows"] = 3
+        self.fields["tactical_options"].widget.attrs["rows"] = 2
 
     def clean_tactical_options(self) -> object:
         # An emptied box means no options, not a null the model would refuse.
