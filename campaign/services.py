@@ -128,6 +128,89 @@ def campaign_create(
     return campaign
 
 
+# --- the umpire's members ----------------------------------------------------------------------------------------
+
+
+def _member_to_change(*, campaign_id: int, umpire: User, membership_id: int, reason: str) -> tuple[Membership, str]:
+    """The member the umpire changes, with the campaign row locked (so two umpires cannot both step down at once)
+    and the reason tidied; refusals in words."""
+    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+    if campaign is None or not Membership.objects.filter(campaign=campaign, user=umpire, role=Role.UMPIRE).exists():
+        raise PermissionDenied("Only the campaign's umpire manages its members.")
+    reason = " ".join(reason.split())[:300]
+    if not reason:
+        raise ValidationError({"reason": "Give a reason: the umpire's changes are audited."})
+    member = Membership.objects.select_related("user", "campaign").filter(pk=membership_id, campaign=campaign).first()
+    if member is None:
+        raise ValidationError({"member": "There is no such member of this campaign."})
+    return member, reason
+
+
+def _refuse_if_last_umpire(member: Membership, what: str) -> None:
+    others = Membership.objects.filter(campaign_id=member.campaign_id, role=Role.UMPIRE).exclude(pk=member.pk)
+    if member.role == Role.UMPIRE and not others.exists():
+        raise ValidationError({"member": f"A campaign needs an umpire: make another member umpire before {what}."})
+
+
+def _refuse_if_captains(member: Membership, what: str) -> None:
+    names = list(member.campaign.captains.filter(player=member.user).values_list("name", flat=True))
+    if names:
+        captains = ", ".join(f"Captain {name}" for name in names)
+        raise ValidationError({"member": f"{member.user.public_name} plays {captains}: a captain's player {what}."})
+
+
+def _audit_member(member: Membership, umpire: User, action: str, reason: str, before: str, after: str) -> None:
+    AuditEntry.objects.create(
+        campaign=member.campaign,
+        actor=umpire,
+        action=action,
+        reason=reason,
+        data={"before": {"member": member.user.username, "role": before}, "after": {"role": after}},
+    )
+
+
+@transaction.atomic
+def membership_set_role(*, campaign_id: int, umpire: User, membership_id: int, role: str, reason: str) -> Membership:
+    """The umpire makes a member a player or a fellow umpire, with a reason (audited). Captains are the players'
+    (campaign.captains.captain_found), so a member who plays a captain stays a player; the campaign keeps an umpire.
+    Setting the role a member has changes nothing."""
+    member, reason = _member_to_change(
+        campaign_id=campaign_id, umpire=umpire, membership_id=membership_id, reason=reason
+    )
+    if role not in Role.values:
+        raise ValidationError({"role": "Choose player or umpire."})
+    if member.role == role:
+        return member
+    if role == Role.UMPIRE:
+        _refuse_if_captains(member, "stays a player")
+    else:
+        _refuse_if_last_umpire(member, "stepping down")
+    before = member.role
+    member.role = role
+    member.save(update_fields=["role"])
+    _audit_member(member, umpire, "member role changed", reason, before, role)
+    return member
+
+
+@transaction.atomic
+def membership_remove(*, campaign_id: int, umpire: User, membership_id: int, reason: str) -> None:
+    """The umpire takes a member out of the campaign, with a reason (audited): one who joined by mistake. Not a
+    captain's player (his captain would be left without one), nor anyone deciding for a side in a battle still
+    being fought, nor the campaign's last umpire."""
+    member, reason = _member_to_change(
+        campaign_id=campaign_id, umpire=umpire, membership_id=membership_id, reason=reason
+    )
+    _refuse_if_last_umpire(member, "this one leaves")
+    _refuse_if_captains(member, "stays in the campaign while the captain does")
+    fighting = member.user.battle_sides.filter(battle__campaign_id=member.campaign_id).exclude(
+        battle__status="finished"
+    )
+    if fighting.exists():
+        raise ValidationError({"member": f"{member.user.public_name} decides for a side in a battle not yet over."})
+    _audit_member(member, umpire, "member removed", reason, member.role, "removed")
+    member.delete()
+
+
 def _require_umpire(*, campaign: Campaign, user: User) -> None:
     if not Membership.objects.filter(campaign=campaign, user=user, role=Role.UMPIRE).exists():
         raise PermissionDenied("Only the campaign's umpire may manage its invitations.")

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/new/", views.campaign_new, name="campaign_new"),
     path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign_detail"),
+    path("campaigns/<slug:slug>/members/", views.member_change_view, name="member_change"),
     path("campaigns/<slug:slug>/invitations/", views.invitation_create_view, name="invitation_create"),
     path(
         "campaigns/<slug:slug>/invitations/<int:pk>/revoke/",

@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -25,6 +26,7 @@ from campaign.captain_selectors import captains_for_user
 from campaign.captain_views import SettingsForm
 from campaign.models import Campaign, Invitation, Membership, Role
 from campaign.notifications import notifications_mark_read
+from campaign.refusals import refusal_words
 from campaign.selectors import (
     campaign_invitations,
     campaign_members,
@@ -44,6 +46,8 @@ from campaign.services import (
     invitation_closed_reason,
     invitation_create,
     invitation_revoke,
+    membership_remove,
+    membership_set_role,
     user_register_with_invitation,
 )
 from campaign.settings_service import SETTINGS
@@ -121,6 +125,27 @@ class CampaignCreateForm(SettingsForm):
         return [(title, fields) for title, fields in sections if fields]
 
 
+class MemberChangeForm(forms.Form):
+    """The umpire's change to a member: a role, or out of the campaign (campaign.services.membership_*)."""
+
+    member = forms.TypedChoiceField(coerce=int, label="Member")
+    change = forms.ChoiceField(
+        label="Change",
+        choices=[
+            (Role.PLAYER, "Make a player"),
+            (Role.UMPIRE, "Make an umpire"),
+            ("remove", "Take out of the campaign"),
+        ],
+    )
+    reason = forms.CharField(max_length=300, help_text="Why: the change is entered in the audit.")
+
+    def __init__(self, *args: Any, members: list[Membership], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["member"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = [(m.pk, f"{m.user.public_name} ({m.get_role_display()})") for m in members]
+
+
 def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
@@ -143,14 +168,16 @@ def _invitations_context(membership: Membership, form: InvitationCreateForm | No
 
 
 def _detail_context(membership: Membership, form: InvitationCreateForm | None = None) -> dict[str, object]:
+    members = list(campaign_members(campaign=membership.campaign))
     context: dict[str, object] = {
         "campaign": membership.campaign,
         "membership": membership,
-        "members": campaign_members(campaign=membership.campaign),
+        "members": members,
         "captains": captains_for_user(user=membership.user, campaign=membership.campaign),
     }
-    if membership.is_umpire:  # players never see invitation links
+    if membership.is_umpire:  # players never see invitation links, nor the form that changes the members
         context.update(_invitations_context(membership, form))
+        context["member_form"] = MemberChangeForm(members=members)
     return context
 
 
@@ -196,11 +223,51 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "campaign/detail.html", _detail_context(membership))
 
 
-def _umpire_membership(request: HttpRequest, slug: str) -> Membership:
+def _umpire_membership(
+    request: HttpRequest, slug: str, refusal: str = "Only the umpire manages invitations."
+) -> Membership:
     membership = membership_for_user(user=_user(request), slug=slug)
     if not membership.is_umpire:
-        raise PermissionDenied("Only the umpire manages invitations.")
+        raise PermissionDenied(refusal)
     return membership
+
+
+@login_required
+@require_POST
+def member_change_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The umpire makes a member a player or an umpire, or takes him out of the campaign; back to the campaign's
+    page with what happened, or why not, in words."""
+    membership = _umpire_membership(request, slug, "Only the umpire manages the campaign's members.")
+    form = MemberChangeForm(request.POST, members=list(campaign_members(campaign=membership.campaign)))
+    if not form.is_valid():
+        messages.error(request, "Choose a member and a change, and give a reason.")
+        return redirect(reverse("campaign_detail", kwargs={"slug": slug}) + "#members-heading")
+    data = form.cleaned_data
+    try:
+        if data["change"] == "remove":
+            membership_remove(
+                campaign_id=membership.campaign_id,
+                umpire=_user(request),
+                membership_id=data["member"],
+                reason=data["reason"],
+            )
+            done = "The member is out of the campaign."
+        else:
+            member = membership_set_role(
+                campaign_id=membership.campaign_id,
+                umpire=_user(request),
+                membership_id=data["member"],
+                role=data["change"],
+                reason=data["reason"],
+            )
+            done = f"{member.user.public_name} is {member.get_role_display().lower()} of the campaign now."
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, refusal_words(error))
+    else:
+        messages.success(request, done)
+        if data["change"] == "remove" and data["member"] == membership.pk:
+            return redirect("home")  # the umpire took himself out: the campaign's page is no longer his to open
+    return redirect(reverse("campaign_detail", kwargs={"slug": slug}) + "#members-heading")
 
 
 def _invitations_response(

@@ -139,6 +139,9 @@ def test_an_organiser_starts_a_campaign_invites_two_players_and_runs_the_first_d
 
     # --- The organiser runs the first day from the desk -------------------------------------------------------
     page.goto(f"{base}/campaigns/{campaign.slug}/")
+    expect(page.locator('[aria-labelledby="members-heading"] .members__item')).to_have_count(3)
+    expect(page.locator("#member-change")).to_be_visible()  # roles and removals without the admin
+    screenshot("new-campaign-members")
     page.get_by_role("link", name="Umpire's desk").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Umpire's desk")
     expect(page.locator("#voyages, main")).to_contain_text("Dart")
