@@ -119,10 +119,8 @@ def campaign_create(
         actor=created_by,
         action="campaign created",
         reason=CAMPAIGN_CREATED_REASON,
-        data={
-            "before": {},
-            "after": {**plain_settings(campaign), "paused": campaign.paused},
-        },
+        # The settings it starts with, each as "setting: value" on the desk's audit (nothing came before them).
+        data={**plain_settings(campaign), "paused": campaign.paused},
         created_at=now,
     )
     return campaign

@@ -70,8 +70,9 @@ def test_a_campaign_is_created_with_its_settings_and_its_creator_as_umpire():
     )
     audit = AuditEntry.objects.get(campaign=campaign)
     assert (audit.action, audit.actor) == ("campaign created", organiser)
-    assert audit.data["after"]["starting_advance"] == 25_000
-    assert audit.data["after"]["merchant_cargo_fraction"] == "0.200"
+    assert audit.data["starting_advance"] == 25_000
+    assert audit.data["merchant_cargo_fraction"] == "0.200"
+    assert audit.data["paused"] is False
 
     # The advance chosen is what a player's new captain gets.
     player = UserFactory(username="player")
