@@ -18,7 +18,7 @@ from django.http import Http404
 
 from accounts.models import User
 from battles.models import Battle, BattleSide, BattleStatus, Controller
-from campaign.models import AuditEntry, Campaign, Captain, Membership, Role
+from campaign.models import AuditEntry, Campaign, CampaignRoll, Captain, Membership, Role
 from strategic_map import calendar, map_rules, mapdata
 from strategic_map.models import (
     Encounter,
@@ -372,6 +372,38 @@ def audit_log(*, campaign: Campaign, limit: int = AUDIT_ROWS) -> list[AuditRow]:
             changes=_audit_changes(entry.data),
         )
         for entry in entries
+    ]
+
+
+# --- the campaign's dice ------------------------------------------------------------------------------------------
+
+DICE_ROWS = 50
+
+
+@dataclass(frozen=True)
+class RollRow:
+    seq: int
+    day: int
+    purpose: str
+    sides: int
+    result: int
+    captain: str
+
+
+def dice_log(*, campaign: Campaign, limit: int = DICE_ROWS) -> list[RollRow]:
+    """The campaign's last dice outside battles (campaign.dice), newest first: each one's number, day, purpose and
+    result, so the umpire can follow (and, with the seed, check) every roll. One query."""
+    rolls = CampaignRoll.objects.filter(campaign=campaign).select_related("captain").order_by("-seq")[:limit]
+    return [
+        RollRow(
+            seq=roll.seq,
+            day=roll.day,
+            purpose=roll.purpose,
+            sides=roll.sides,
+            result=roll.result,
+            captain=f"Captain {roll.captain.name}" if roll.captain is not None else "",
+        )
+        for roll in rolls
     ]
 
 

@@ -149,6 +149,7 @@ def desk_page(request: HttpRequest, slug: str) -> HttpResponse:
         "treks": desk_selectors.treks_under_way(campaign=campaign),
         "auctions": auction_selectors.auctions_for_member(user=_user(request), campaign=campaign, open_only=True),
         "audit": desk_selectors.audit_log(campaign=campaign),
+        "rolls": desk_selectors.dice_log(campaign=campaign),
         "rules": desk_selectors.map_rules_view(campaign=campaign),
         "reason_form": ReasonForm(),
         "extension_form": ExtensionForm(captains=captains),

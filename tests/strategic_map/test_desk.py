@@ -4,6 +4,7 @@ a player, 404 to a stranger, everything on it, the same queries however many shi
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -16,8 +17,8 @@ from django.utils import timezone
 
 from battles.models import Battle, BattleSide, BattleStatus, Controller
 from campaign import captains, dice
-from campaign.models import Auction, AuditEntry, CampaignShip, Captain, CaptainStatus, Role, ShipStatus
-from strategic_map import calendar, desk, map_rules, mapdata, trek_rules
+from campaign.models import Auction, AuditEntry, CampaignRoll, CampaignShip, Captain, CaptainStatus, Role, ShipStatus
+from strategic_map import calendar, desk, desk_selectors, map_rules, mapdata, trek_rules
 from strategic_map.models import (
     CampaignDay,
     CampaignMapRules,
@@ -533,6 +534,22 @@ def test_the_desk_shows_the_calendar_the_fleet_encounters_battles_treks_auctions
     assert "designed stand-in" in page
     assert 'data-desk-territory="British"' in page
     assert 'name="trek-hostile-hills-1" value="P"' in page
+
+
+def test_the_desk_shows_the_campaigns_dice_newest_first_and_only_the_last_ones(client, club):
+    with transaction.atomic():
+        dice.roll(club.campaign, "an encounter for the Gull", captain=club.jack)
+        dice.roll_many(club.campaign, [(f"a cargo's price {n}", 6, None) for n in range(desk_selectors.DICE_ROWS)])
+    newest = CampaignRoll.objects.filter(campaign=club.campaign).order_by("-seq").first()
+
+    page = signed_in(client, club.umpire).get(desk_url(club.campaign)).content.decode()
+
+    shown = [int(seq) for seq in re.findall(r'data-desk-roll="(\d+)"', page)]
+    assert shown == list(range(desk_selectors.DICE_ROWS + 1, 1, -1))  # the first roll is older than the last 50
+    row = page.split(f'data-desk-roll="{newest.seq}"')[1].split("</tr>")[0]
+    assert f"a cargo&#x27;s price {desk_selectors.DICE_ROWS - 1}" in row
+    assert f"<td>{newest.result}</td>" in row
+    assert "an encounter for the Gull" not in page
 
 
 def test_a_finished_battle_and_a_resolved_encounter_leave_the_desk(client, busy_desk):
