@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import User
 from campaign import auction_selectors, captain_selectors, captains, settings_service, standings
 from campaign.chart import wealth_chart_svg
+from campaign.correction_views import CaptainRenameForm
 from campaign.models import Campaign, CaptainStatus
 from campaign.refusals import refusal_words
 from campaign.selectors import membership_for_user
@@ -86,6 +87,7 @@ def captain_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "status_form": StatusForm(initial={"status": captain.status, "city": captain.city})
         if membership.is_umpire
         else None,
+        "rename_form": CaptainRenameForm(initial={"name": captain.name}) if membership.is_umpire else None,
     }
     return render(request, "campaign/captain.html", context)
 

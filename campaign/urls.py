@@ -1,6 +1,16 @@
 from django.urls import path
 
-from campaign import api, auction_api, auction_views, captain_api, captain_views, views, yard_api, yard_views
+from campaign import (
+    api,
+    auction_api,
+    auction_views,
+    captain_api,
+    captain_views,
+    correction_views,
+    views,
+    yard_api,
+    yard_views,
+)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,6 +29,7 @@ urlpatterns = [
     path("captains/<int:pk>/", captain_views.captain_detail, name="captain_detail"),
     path("captains/<int:pk>/adjust/", captain_views.captain_adjust_view, name="captain_adjust"),
     path("captains/<int:pk>/status/", captain_views.captain_status_view, name="captain_status"),
+    path("captains/<int:pk>/rename/", correction_views.captain_rename_view, name="captain_rename"),
     path("captains/<int:pk>/yard/", yard_views.yard_page, name="captain_yard"),
     path("captains/<int:pk>/yard/buy/", yard_views.yard_buy_view, name="captain_yard_buy"),
     path("captains/<int:pk>/yard/quote/", yard_views.yard_quote_view, name="captain_yard_quote"),
@@ -29,6 +40,7 @@ urlpatterns = [
     path("ships/<int:pk>/repair/total/", yard_views.ship_repair_total, name="ship_repair_total"),
     path("ships/<int:pk>/refit/", yard_views.ship_refit_view, name="ship_refit"),
     path("ships/<int:pk>/sell/", yard_views.ship_sell_view, name="ship_sell"),
+    path("ships/<int:pk>/correct/", correction_views.ship_correct_view, name="ship_correct"),
     path("join/<str:token>/", views.join, name="campaign_join"),
     path("notifications/", views.notification_list, name="notification_list"),
     path("notifications/read/", views.notification_read, name="notification_read"),
