@@ -99,7 +99,9 @@ def campaign_create(
     problems = settings_problems(campaign)
     if problems:
         raise ValidationError(problems)
-    campaign.full_clean()
+    # The address's uniqueness is the database's to settle (the insert below): a check here could not see a campaign
+    # founded a moment later under the same name.
+    campaign.full_clean(exclude=["slug"])
     if not hold_calendar:
         campaign.next_tick_at = now + timedelta(hours=campaign.hours_per_day)
     for _attempt in range(3):

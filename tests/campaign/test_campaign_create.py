@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import captains
+from campaign import captains, services
 from campaign.models import AuditEntry, Campaign, EncounterControl, Membership, Role
 from campaign.services import campaign_create
 from campaign.settings_service import SETTINGS
@@ -97,6 +97,18 @@ def test_the_address_is_unique_and_never_the_new_campaign_page():
     assert campaign_create(name="£££", created_by=creator).slug == "campaign"
     with pytest.raises(ValidationError, match="address"):
         campaign_create(name="Again", created_by=creator, slug="syrtis")
+
+
+def test_an_address_taken_a_moment_before_the_insert_gives_the_next_one(monkeypatch):
+    creator = UserFactory()
+    CampaignFactory(slug="syrtis")
+    answers = iter(["syrtis", "syrtis-2"])  # as if another organiser took "syrtis" after the address was chosen
+    monkeypatch.setattr(services, "_unique_campaign_slug", lambda name: next(answers))
+
+    campaign = campaign_create(name="Syrtis", created_by=creator)
+
+    assert campaign.slug == "syrtis-2"
+    assert Membership.objects.get(campaign=campaign).user == creator
 
 
 @pytest.mark.parametrize(
