@@ -49,6 +49,10 @@ def plain_settings(campaign: Campaign, keys: Iterable[str] = SETTINGS) -> dict[s
     return {key: _plain(getattr(campaign, key)) for key in keys}
 
 
+# The longest a campaign day or an auction may last: far past any club's wish, and short of the calendar's end
+# (the next tick and an auction's close are reckoned by adding these hours to now).
+LONGEST_HOURS = 24 * 365
+
 # Checks of settings, some of which only make sense together: (the settings involved, the one the problem is shown
 # on, the check).
 # The model's own constraints are here too, so that a refusal names the setting in words.
@@ -56,7 +60,19 @@ _TOGETHER: tuple[tuple[frozenset[str], str, Callable[[Campaign], str | None]], .
     (
         frozenset({"hours_per_day"}),
         "hours_per_day",
-        lambda c: None if c.hours_per_day >= 1 else "A campaign day lasts an hour at least.",
+        lambda c: (
+            None
+            if 1 <= c.hours_per_day <= LONGEST_HOURS
+            else f"A campaign day lasts from an hour to {LONGEST_HOURS:,} (a year)."
+        ),
+    ),
+    (
+        # The auction's close is reckoned from it: a number past the calendar's end could not be.
+        frozenset({"auction_hours"}),
+        "auction_hours",
+        lambda c: (
+            None if c.auction_hours <= LONGEST_HOURS else f"An auction runs {LONGEST_HOURS:,} hours (a year) at most."
+        ),
     ),
     (
         frozenset({"merchant_cargo_fraction"}),

@@ -191,6 +191,8 @@ def test_the_form_starts_the_calendar_when_asked(client):
         ({"name": "  "}, "This field is required"),
         ({"hours_per_day": "0"}, "greater than or equal to 1"),
         ({"hours_per_day": "ten"}, "Enter a whole number"),
+        ({"hours_per_day": "2147483647", "order_deadline_hours": "1"}, "A campaign day lasts from an hour to 8,760"),
+        ({"auction_hours": "2147483647"}, "An auction runs 8,760 hours (a year) at most."),
         ({"hours_per_day": "12", "order_deadline_hours": "20"}, "Orders are due within the day"),
         ({"winner_by": "goal"}, "A money goal is needed"),
         ({"tactical_options": "[1, 2]"}, "JSON object"),
