@@ -1,16 +1,36 @@
 """Reads for the leaderboard, the wealth-over-time chart and the winner (SGC-WIN-01..05). Public: what they show
 (a captain's name, money, prizes brought in, weeks of epic trek) is what the campaign's leaderboard reveals to
-every member (DESIGN.md section 5). One query each, however many captains and entries."""
+every member (DESIGN.md section 5). One query each, however many captains and entries.
+
+The money shown is the captain's fortune: his bank balance and the money his standing bids hold in escrow. A bid
+takes money out of the bank into escrow (campaign.auctions), but it is still his until the auction closes and he
+pays; counted out, a sealed bid would show its amount to every rival as a drop on the leaderboard and the chart.
+So a bid placed, raised, outbid or released moves no fortune; the purchase at the close does."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 
-from campaign.models import Campaign, Captain, CaptainStatus, LedgerEntry, ShipStatus, WinnerBy
+from campaign.models import (
+    Bid,
+    BidStatus,
+    Campaign,
+    Captain,
+    CaptainStatus,
+    EntryKind,
+    LedgerEntry,
+    ShipStatus,
+    WinnerBy,
+)
 
 DAYS_PER_WEEK = 7
+# Bids whose money is in escrow (as campaign.auctions holds it), and the ledger entries that move money between
+# the bank and escrow: neither changes a fortune.
+IN_ESCROW = (BidStatus.HELD, BidStatus.SEALED)
+ESCROW_ENTRIES = (EntryKind.ESCROW_HOLD, EntryKind.ESCROW_RELEASE)
 
 
 @dataclass(frozen=True)
@@ -25,20 +45,28 @@ class Standing:
 
 
 def leaderboard(*, campaign: Campaign) -> list[Standing]:
-    """The captains, richest first (money is the score, SGC-WIN-01), then by prizes and fame."""
+    """The captains, richest first (money is the score, SGC-WIN-01), then by prizes and fame. Money is the
+    fortune: the bank and the escrow of his standing bids (see the module's notes)."""
+    escrow = (
+        Bid.objects.filter(captain=OuterRef("pk"), status__in=IN_ESCROW)
+        .values("captain")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
     rows = (
         Captain.objects.filter(campaign=campaign)
         .select_related("player")
         # A prize counts once brought in: lost on the way home, she does not (SGC-MONEY-01).
         .annotate(prize_count=Count("prizes_taken", filter=~Q(prizes_taken__status=ShipStatus.LOST)))
-        .order_by("-balance", "-prize_count", "-fame_weeks", "name")
+        .annotate(fortune=F("balance") + Coalesce(Subquery(escrow), Value(0)))
+        .order_by("-fortune", "-prize_count", "-fame_weeks", "name")
     )
     return [
         Standing(
             captain_id=c.pk,
             name=c.name,
             player=c.player.display_name or c.player.username,
-            money=c.balance,
+            money=c.fortune,
             prizes=c.prize_count,
             fame_weeks=c.fame_weeks,
             status=c.get_status_display(),
@@ -48,15 +76,22 @@ def leaderboard(*, campaign: Campaign) -> list[Standing]:
 
 
 def wealth_over_time(*, campaign: Campaign) -> dict[str, list[tuple[int, int]]]:
-    """Each captain's balance at the end of each campaign day he had money move: {name: [(day, balance)]}."""
+    """Each captain's fortune at the end of each campaign day his fortune moved: {name: [(day, fortune)]}.
+
+    The fortune after an entry is the sum of his entries so far leaving out the moves into and out of escrow
+    (the balance plus the escrow still held, as the ledger's books prove). A day on which he only bid is no
+    point of his series: a point there, even at the same height, would tell that he bid."""
     series: dict[str, dict[int, int]] = {}
+    fortunes: dict[str, int] = {}
     entries = (
         LedgerEntry.objects.filter(captain__campaign=campaign)
+        .exclude(kind__in=ESCROW_ENTRIES)
         .order_by("pk")
-        .values_list("captain__name", "day", "balance_after")
+        .values_list("captain__name", "day", "amount")
     )
-    for name, day, balance in entries:
-        series.setdefault(name, {})[day] = balance
+    for name, day, amount in entries:
+        fortunes[name] = fortunes.get(name, 0) + amount
+        series.setdefault(name, {})[day] = fortunes[name]
     return {name: sorted(days.items()) for name, days in series.items()}
 
 

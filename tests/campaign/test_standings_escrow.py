@@ -44,7 +44,6 @@ def seen_by(client: Client) -> dict[str, Any]:
     }
 
 
-@pytest.mark.xfail(strict=True, reason="the standings show the bank balance: a sealed bid takes money off it")
 @pytest.mark.rule("SGC-AUCT-02")
 def test_a_sealed_bid_moves_no_fortune_on_the_standings_until_the_close_and_the_payment():
     found = table(style=AuctionStyle.SEALED, slug=SLUG)
