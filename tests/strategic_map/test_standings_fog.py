@@ -1,0 +1,114 @@
+"""The standings keep the fog of war (DESIGN.md section 5): what another player sees of a captain is his name and
+player, his fortune, the prizes he landed, the weeks of epic trek he survived, and whether he is alive, dead or on
+a trek once the chronicle has told it; never where he is, that he sailed, or that he fights a battle that is
+private (an encounter's, SGC-ENC-19).
+
+Carol, a third player, reads the standings page, the standings API (leaderboard, wealth, chronicle), the captains
+API and the campaign's page before Alice's Captain Jack sails, once he is at sea (the real voyage service), and
+once the daily tick (the real one) has made him meet an encounter whose private battle is open: nothing she is
+shown of Jack differs. Alice (his player) and the umpire still see that he is in battle."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaign import captains
+from campaign.models import Campaign, Captain, CaptainStatus
+from strategic_map import tick, voyages
+from strategic_map.models import Voyage
+from tests.strategic_map.map_club import Club, map_club
+from tests.strategic_map.tick_fleet import HOME, back_and_forth, quiet_seas
+
+pytestmark = pytest.mark.django_db
+
+SLUG = "standing-fog"
+# What the captain's own page says of him at sea and in battle: never on anything Carol reads of Jack.
+TOLD_ONLY_TO_HIS_OWN = (CaptainStatus.AT_SEA.label, CaptainStatus.IN_BATTLE.label)
+
+
+@pytest.fixture
+def club(settings: Any) -> Club:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    found = map_club(SLUG)
+    captains.captain_found(campaign=found.campaign, user=found.carol, name="Anne")
+    quiet_seas(found.campaign, 6)  # every die hits: a ship out of British skies meets an encounter on day 1
+    Campaign.objects.filter(pk=found.campaign.pk).update(seed="f0" * 32)  # the same encounter every run
+    return found
+
+
+def _text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def carol_sees(club: Club) -> dict[str, Any]:
+    """Everything Carol is shown of Captain Jack, field by field (the campaign's day aside, which every member
+    sees move)."""
+    client = Client()
+    client.force_login(club.carol)
+    page = client.get(reverse("campaign_standings", args=[SLUG])).content.decode()
+    board = page[page.index('<table class="table leaderboard">') : page.index("</table>")]
+    rows = {
+        name: _text(row)
+        for name, row in re.findall(r'<tr><td>\d+</td><th scope="row">([^<]+)</th>(.*?)</tr>', board, re.S)
+    }
+    chronicle = page[page.index('<ol class="chronicle">') :]
+    api = client.get(reverse("api_standings", args=[SLUG])).json()
+    detail = client.get(reverse("campaign_detail", args=[SLUG])).content.decode()
+    captains_panel = detail[detail.index('id="captains-heading"') :]
+    return {
+        "page row": rows["Jack"],
+        "page rank": list(rows).index("Jack"),
+        "page chart": re.findall(r"<title>(Jack: [^<]+)</title>", page),
+        "page chronicle": _text(chronicle[: chronicle.index("</ol>")]),
+        "api row": next(row for row in api["leaderboard"] if row["name"] == "Jack"),
+        "api wealth": api["wealth"].get("Jack"),
+        "api chronicle": api["chronicle"],
+        "api winner": (api["winner"], api["reason"]),
+        "captains api": client.get(reverse("api_captain_list", args=[SLUG])).json(),
+        "campaign page captains": _text(captains_panel[: captains_panel.index("</section>")]),
+        "said of his whereabouts": [
+            word for word in TOLD_ONLY_TO_HIS_OWN for text in (board, repr(api)) if word.lower() in text.lower()
+        ],
+    }
+
+
+@pytest.mark.xfail(strict=True, reason="the leaderboard shows the captain's status: 'At sea', then 'In battle'")
+@pytest.mark.rule("SGC-ENC-19")
+def test_carol_sees_nothing_of_jack_change_when_he_sails_and_fights_a_private_battle(
+    club, django_capture_on_commit_callbacks
+):
+    before = carol_sees(club)
+    assert before["said of his whereabouts"] == []
+
+    # Alice sends Jack to sea in the Dart through the real service: he is at sea from now.
+    voyage, created = voyages.voyage_start(
+        captain_id=club.jack.pk, ship_id=club.dart.pk, user=club.alice, plan=[{"kind": "patrol"}]
+    )
+    assert created
+    assert Captain.objects.get(pk=club.jack.pk).status == CaptainStatus.AT_SEA
+    assert carol_sees(club) == before, "Carol learns that Jack sailed"
+
+    # Out in the Neutral Northeast (British skies meet no encounters), the tick makes him meet one.
+    Voyage.objects.filter(pk=voyage.pk).update(q=HOME.q, r=HOME.r, plan=back_and_forth(HOME, 3))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tick.campaign_tick(campaign_id=club.campaign.pk) == [1]
+    encounter = voyage.days.get(day=1).encounter
+    assert encounter is not None
+    battle = encounter.battle
+    assert battle is not None
+    assert battle.private
+    assert Captain.objects.get(pk=club.jack.pk).status == CaptainStatus.IN_BATTLE
+    assert carol_sees(club) == before, "Carol learns that Jack is in battle"
+
+    # His own player and the umpire see more.
+    for user in (club.alice, club.umpire):
+        own = Client()
+        own.force_login(user)
+        page = own.get(reverse("captain_detail", args=[club.jack.pk])).content.decode()
+        assert CaptainStatus.IN_BATTLE.label in page
