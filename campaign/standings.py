@@ -32,6 +32,20 @@ DAYS_PER_WEEK = 7
 IN_ESCROW = (BidStatus.HELD, BidStatus.SEALED)
 ESCROW_ENTRIES = (EntryKind.ESCROW_HOLD, EntryKind.ESCROW_RELEASE)
 
+ALIVE, ON_TREK, DEAD, CAPTIVE = "Alive", "On an epic trek", "Dead", "Captive"
+# What every member is told of a captain's state: alive, on a trek, dead or captive, each as the chronicle tells
+# it in the same transaction (a battle's result, a trek's end). Never ashore, at sea or in battle: that would tell
+# rivals that he sailed and that he fights, and a private battle is his, his player's and the umpire's
+# (DESIGN.md section 5, SGC-ENC-19). His own page and the umpire's desk say where he is.
+PUBLIC_STATUS = {
+    CaptainStatus.ASHORE: ALIVE,
+    CaptainStatus.AT_SEA: ALIVE,
+    CaptainStatus.IN_BATTLE: ALIVE,
+    CaptainStatus.TREKKING: ON_TREK,
+    CaptainStatus.LOST: DEAD,
+    CaptainStatus.CAPTURED: CAPTIVE,
+}
+
 
 @dataclass(frozen=True)
 class Standing:
@@ -69,7 +83,7 @@ def leaderboard(*, campaign: Campaign) -> list[Standing]:
             money=c.fortune,
             prizes=c.prize_count,
             fame_weeks=c.fame_weeks,
-            status=c.get_status_display(),
+            status=PUBLIC_STATUS.get(CaptainStatus(c.status), ALIVE),
         )
         for c in rows
     ]

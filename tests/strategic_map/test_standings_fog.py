@@ -78,7 +78,6 @@ def carol_sees(club: Club) -> dict[str, Any]:
     }
 
 
-@pytest.mark.xfail(strict=True, reason="the leaderboard shows the captain's status: 'At sea', then 'In battle'")
 @pytest.mark.rule("SGC-ENC-19")
 def test_carol_sees_nothing_of_jack_change_when_he_sails_and_fights_a_private_battle(
     club, django_capture_on_commit_callbacks
