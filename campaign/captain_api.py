@@ -120,18 +120,20 @@ class ChronicleSerializer(serializers.ModelSerializer[ChronicleEntry]):
 
 
 class StandingSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="1 for the first: by the campaign's winning criterion")
     name = serializers.CharField()
     player = serializers.CharField()
     money = serializers.IntegerField()
     prizes = serializers.IntegerField()
     fame_weeks = serializers.IntegerField()
-    status = serializers.CharField()
+    status = serializers.CharField(help_text="What every member is told: Alive, On an epic trek, Dead or Captive")
 
 
 class StandingsSerializer(serializers.Serializer[Any]):
     leaderboard = StandingSerializer(many=True)
     winner = serializers.CharField(allow_null=True)
     reason = serializers.CharField()
+    ranked_by = serializers.CharField()
     wealth = serializers.DictField(
         child=serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
     )
@@ -204,6 +206,7 @@ class StandingsApi(ServiceApi):
             "leaderboard": [vars(row) for row in standings.leaderboard(campaign=campaign)],
             "winner": verdict.winner,
             "reason": verdict.reason,
+            "ranked_by": standings.ranked_by(campaign),
             "wealth": {k: [list(p) for p in v] for k, v in standings.wealth_over_time(campaign=campaign).items()},
             "chronicle": captain_selectors.chronicle(campaign=campaign)[:200],
         }

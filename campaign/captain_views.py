@@ -141,6 +141,7 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
         "campaign": campaign,
         "membership": membership,
         "board": standings.leaderboard(campaign=campaign),
+        "ranked_by": standings.ranked_by(campaign),
         "chart": wealth_chart_svg(standings.wealth_over_time(campaign=campaign), today=campaign.day),
         "verdict": standings.winner(campaign=campaign),
         "chronicle": captain_selectors.chronicle(campaign=campaign)[:100],

@@ -80,6 +80,11 @@ class Campaign(models.Model):
     time_limit_weeks = models.PositiveIntegerField(null=True, blank=True)
     money_goal = models.PositiveBigIntegerField(null=True, blank=True)
     winner_by = models.CharField(max_length=12, choices=WinnerBy.choices, default=WinnerBy.MONEY)
+    rank_dead_below_living = models.BooleanField(
+        default=True,
+        help_text="On the leaderboard, captains alive (on an epic trek too) rank above the dead and the captive, "
+        "whatever their money; a winner by the campaign's criterion stays first.",
+    )
     starting_advance = models.PositiveIntegerField(default=30_000)
     advance_is_loan = models.BooleanField(default=False, help_text="Repaid from prize shares (not the rules').")
     starting_quality = models.CharField(max_length=10, choices=CrewQuality.choices, default=CrewQuality.GREEN)
