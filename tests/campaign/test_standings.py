@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import transaction
 
-from campaign import captains, ledger, standings
+from campaign import captains, chart, ledger, standings
 from campaign.models import CampaignShip, Captain, CaptainStatus, EntryKind, Role, ShipStatus, WinnerBy
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
@@ -205,3 +207,23 @@ def test_a_trek_longer_than_the_limit_ranks_first_but_not_while_he_walks_or_once
     assert [s.name for s in standings.leaderboard(campaign=campaign)] == ["Captain 1", "Captain 0"]
     fall(a)
     assert [s.name for s in standings.leaderboard(campaign=campaign)] == ["Captain 1", "Captain 0"]
+
+
+def test_the_chart_writes_its_pounds_short_and_keeps_its_legend_outside_the_drawing():
+    assert [chart.pounds_short(m) for m in (0, 750, 2_000, 500_000, 1_200_000, 10_000_000)] == [
+        "£0",
+        "£750",
+        "£2k",
+        "£500k",
+        "£1.2M",
+        "£10M",
+    ]
+    series = {f"Captain {'x' * 70} {n}": [(0, 30_000), (3, 30_000 + n * 1_000)] for n in range(9)}
+    svg = str(chart.wealth_chart_svg(series, today=5))
+    drawing, legend = svg.split("</svg>")
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", drawing)
+    assert texts
+    assert all(t.startswith(("£", "day ")) for t in texts)  # no name is drawn as text: it would be cut off
+    assert legend.count("<li>") == 9
+    assert legend.count("wealth-legend__swatch--dashed") == 1  # the ninth line is dashed: eight colours
+    assert drawing.count('stroke-dasharray="6 3"') == 1

@@ -79,3 +79,21 @@ def test_a_sealed_bid_moves_no_fortune_on_the_standings_until_the_close_and_the_
     for text in after["api chronicle"] + after["page chronicle"]:
         assert f"{BOB_BIDS:,}" not in text
         assert f"{BOB_RAISES:,}" not in text
+
+
+@pytest.mark.rule("SGC-AUCT-02")
+def test_the_bidder_sees_no_loss_drawn_on_his_own_chart_for_money_held_in_escrow():
+    found = table(style=AuctionStyle.OPEN, slug=SLUG)
+    lot = land(found)
+    bob = Client()
+    bob.force_login(found["bob"])
+    before = seen_by(bob)
+    bid(found, lot, "bob", BOB_BIDS)
+    mine = seen_by(bob)
+    assert mine["page chart"] == before["page chart"]
+    assert mine["api wealth"] == before["api wealth"]
+    page = unescape(bob.get(reverse("campaign_standings", args=[SLUG])).content.decode())
+    legend = page[page.index('<ul class="wealth-legend">') :]
+    assert "Bob £30,000" in re.sub(r"<[^>]+>", "", legend[: legend.index("</ul>")])
+    # His own books still say where the money is: in escrow, out of the bank.
+    assert [row["balance"] for row in mine["captains api"]] == [30_000 - BOB_BIDS]
