@@ -111,3 +111,27 @@ def test_carol_sees_nothing_of_jack_change_when_he_sails_and_fights_a_private_ba
         own.force_login(user)
         page = own.get(reverse("captain_detail", args=[club.jack.pk])).content.decode()
         assert CaptainStatus.IN_BATTLE.label in page
+
+
+@pytest.mark.xfail(strict=True, reason="the public chronicle says that a captain without orders kept her station")
+@pytest.mark.rule("SGC-ENC-19")
+def test_carol_is_not_told_that_jack_at_sea_missed_his_orders_but_alice_and_the_umpire_are(
+    club, django_capture_on_commit_callbacks
+):
+    quiet_seas(club.campaign, 0)  # no encounter: the day is only his ship holding her station
+    before = carol_sees(club)
+    voyage, _ = voyages.voyage_start(
+        captain_id=club.jack.pk, ship_id=club.dart.pk, user=club.alice, plan=[{"kind": "patrol"}]
+    )
+    # Out in the Neutral Northeast with no plan left: the tick finds him without orders for day 1.
+    Voyage.objects.filter(pk=voyage.pk).update(q=HOME.q, r=HOME.r, plan=[])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tick.campaign_tick(campaign_id=club.campaign.pk) == [1]
+    assert voyage.days.get(day=1).kind == "hold"
+
+    assert carol_sees(club) == before, "Carol learns that Jack is at sea"
+    for user in (club.alice, club.umpire):
+        own = Client()
+        own.force_login(user)
+        told = [e["text"] for e in own.get(reverse("api_standings", args=[SLUG])).json()["chronicle"]]
+        assert any("Captain Jack sent no orders for day 1" in text for text in told), user
