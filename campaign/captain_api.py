@@ -18,7 +18,7 @@ from rest_framework.views import APIView, exception_handler
 from accounts.models import User
 from campaign import captain_selectors, captains, standings
 from campaign.models import CampaignShip, Captain, CaptainStatus, ChronicleEntry, LedgerEntry
-from campaign.selectors import campaign_for_user
+from campaign.selectors import campaign_for_user, membership_for_user
 
 LEDGER_LIMIT = 500
 
@@ -200,7 +200,8 @@ class CaptainStatusApi(ServiceApi):
 class StandingsApi(ServiceApi):
     @extend_schema(operation_id="campaigns_standings", responses=StandingsSerializer, tags=["campaigns"])
     def get(self, request: Request, slug: str) -> Response:
-        campaign = campaign_for_user(user=_user(request), slug=slug)
+        membership = membership_for_user(user=_user(request), slug=slug)
+        campaign = membership.campaign
         verdict = standings.winner(campaign=campaign)
         data = {
             "leaderboard": [vars(row) for row in standings.leaderboard(campaign=campaign)],
@@ -208,6 +209,6 @@ class StandingsApi(ServiceApi):
             "reason": verdict.reason,
             "ranked_by": standings.ranked_by(campaign),
             "wealth": {k: [list(p) for p in v] for k, v in standings.wealth_over_time(campaign=campaign).items()},
-            "chronicle": captain_selectors.chronicle(campaign=campaign)[:200],
+            "chronicle": captain_selectors.chronicle(membership=membership)[:200],
         }
         return Response(StandingsSerializer(data).data)

@@ -144,7 +144,7 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
         "ranked_by": standings.ranked_by(campaign),
         "chart": wealth_chart_svg(standings.wealth_over_time(campaign=campaign), today=campaign.day),
         "verdict": standings.winner(campaign=campaign),
-        "chronicle": captain_selectors.chronicle(campaign=campaign)[:100],
+        "chronicle": captain_selectors.chronicle(membership=membership)[:100],
     }
     return render(request, "campaign/standings.html", context)
 

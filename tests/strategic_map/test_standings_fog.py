@@ -113,7 +113,6 @@ def test_carol_sees_nothing_of_jack_change_when_he_sails_and_fights_a_private_ba
         assert CaptainStatus.IN_BATTLE.label in page
 
 
-@pytest.mark.xfail(strict=True, reason="the public chronicle says that a captain without orders kept her station")
 @pytest.mark.rule("SGC-ENC-19")
 def test_carol_is_not_told_that_jack_at_sea_missed_his_orders_but_alice_and_the_umpire_are(
     club, django_capture_on_commit_callbacks
