@@ -20,7 +20,8 @@ from django.urls import reverse
 
 from campaign import captains
 from campaign.models import Campaign, Captain, CaptainStatus
-from strategic_map import tick, voyages
+from strategic_map import tick, treks, voyages
+from strategic_map.mapdata import mars_map
 from strategic_map.models import Voyage
 from tests.strategic_map.map_club import Club, map_club
 from tests.strategic_map.tick_fleet import HOME, back_and_forth, quiet_seas
@@ -134,3 +135,15 @@ def test_carol_is_not_told_that_jack_at_sea_missed_his_orders_but_alice_and_the_
         own.force_login(user)
         told = [e["text"] for e in own.get(reverse("api_standings", args=[SLUG])).json()["chronicle"]]
         assert any("Captain Jack sent no orders for day 1" in text for text in told), user
+
+
+@pytest.mark.xfail(strict=True, reason="the leaderboard says 'On an epic trek' before the chronicle has told it")
+@pytest.mark.rule("SGC-TREK-01")
+def test_the_standings_say_a_captain_is_on_an_epic_trek_only_once_the_chronicle_has_told_it(club):
+    treks.trek_start(captain_id=club.jack.pk, cause="crash_landing", q=HOME.q, r=HOME.r, party=5, day=0)
+    seen = carol_sees(club)
+    assert seen["api row"]["status"] == "On an epic trek"
+    told = [entry["text"] for entry in seen["api chronicle"]]
+    assert any("Captain Jack" in text and "epic trek" in text for text in told), told
+    # Told without a hex: the party's whereabouts are his own.
+    assert not any(mars_map().hex_at(HOME.q, HOME.r).label in text for text in told)
