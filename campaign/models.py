@@ -470,6 +470,7 @@ class ChronicleKind(models.TextChoices):
     SHIP_LOST = "ship_lost", "A ship is lost"
     ACTION = "action", "An action is fought"
     VOYAGE_ENDED = "voyage_ended", "A captain comes home"
+    TREK_STARTED = "trek_started", "An epic trek begins"
     TREK_SURVIVED = "trek_survived", "An epic trek is survived"
     CAPTAIN_LOST = "captain_lost", "A captain is lost"
     CREW_EXPERIENCE = "crew_experience", "A crew's quality changes"

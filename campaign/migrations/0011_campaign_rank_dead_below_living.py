@@ -4,15 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0010_notification_news_kinds'),
+        ("campaign", "0010_notification_news_kinds"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='campaign',
-            name='rank_dead_below_living',
-            field=models.BooleanField(default=True, help_text="On the leaderboard, captains alive (on an epic trek too) rank above the dead and the captive, whatever their money; a winner by the campaign's criterion stays first."),
+            model_name="campaign",
+            name="rank_dead_below_living",
+            field=models.BooleanField(
+                default=True,
+                help_text="On the leaderboard, captains alive (on an epic trek too) rank above the dead and the captive, whatever their money; a winner by the campaign's criterion stays first.",
+            ),
         ),
     ]

@@ -137,7 +137,6 @@ def test_carol_is_not_told_that_jack_at_sea_missed_his_orders_but_alice_and_the_
         assert any("Captain Jack sent no orders for day 1" in text for text in told), user
 
 
-@pytest.mark.xfail(strict=True, reason="the leaderboard says 'On an epic trek' before the chronicle has told it")
 @pytest.mark.rule("SGC-TREK-01")
 def test_the_standings_say_a_captain_is_on_an_epic_trek_only_once_the_chronicle_has_told_it(club):
     treks.trek_start(captain_id=club.jack.pk, cause="crash_landing", q=HOME.q, r=HOME.r, party=5, day=0)
