@@ -146,3 +146,28 @@ def test_the_standings_say_a_captain_is_on_an_epic_trek_only_once_the_chronicle_
     assert any("Captain Jack" in text and "epic trek" in text for text in told), told
     # Told without a hex: the party's whereabouts are his own.
     assert not any(mars_map().hex_at(HOME.q, HOME.r).label in text for text in told)
+
+
+@pytest.mark.xfail(strict=True, reason="the umpire's status change shows on the standings, the chronicle silent")
+def test_an_umpires_ruling_on_a_captains_fate_is_told_in_the_chronicle_and_his_whereabouts_are_not(club):
+    before = carol_sees(club)
+    # Where he is, the umpire's to set: nothing for Carol to learn.
+    captains.captain_set_status(
+        captain_id=club.jack.pk, umpire=club.umpire, status=CaptainStatus.AT_SEA, reason="Sailed on day 0 by post"
+    )
+    assert carol_sees(club) == before
+
+    captains.captain_set_status(
+        captain_id=club.jack.pk, umpire=club.umpire, status=CaptainStatus.CAPTURED, reason="Taken off Syrtis Major"
+    )
+    seen = carol_sees(club)
+    assert seen["api row"]["status"] == "Captive"
+    new = seen["api chronicle"][: len(seen["api chronicle"]) - len(before["api chronicle"])]
+    assert [entry["text"] for entry in new] == ["Captain Jack is taken captive."]  # not the umpire's reason
+
+    captains.captain_set_status(
+        captain_id=club.jack.pk, umpire=club.umpire, status=CaptainStatus.ASHORE, reason="Exchanged", city="parhoon"
+    )
+    seen = carol_sees(club)
+    assert seen["api row"]["status"] == "Alive"
+    assert seen["api chronicle"][0]["text"] == "Captain Jack is free again."
