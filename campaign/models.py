@@ -473,6 +473,8 @@ class ChronicleKind(models.TextChoices):
     TREK_STARTED = "trek_started", "An epic trek begins"
     TREK_SURVIVED = "trek_survived", "An epic trek is survived"
     CAPTAIN_LOST = "captain_lost", "A captain is lost"
+    # The umpire's ruling: a captain captive or lost is free, found or home again.
+    CAPTAIN_RETURNS = "captain_returns", "A captain returns"
     CREW_EXPERIENCE = "crew_experience", "A crew's quality changes"
     WINNER = "winner", "The campaign is won"
     # The daily tick: a captain at sea without orders for the day (his ship holds her position).

@@ -52,6 +52,11 @@ PUBLIC_STATUS = {
 }
 
 
+def public_status(status: str) -> str:
+    """What every member is told of a captain with this status (PUBLIC_STATUS)."""
+    return PUBLIC_STATUS.get(CaptainStatus(status), ALIVE) if status in CaptainStatus.values else ALIVE
+
+
 @dataclass(frozen=True)
 class Standing:
     captain_id: int
@@ -148,7 +153,7 @@ def _ranked(campaign: Campaign) -> list[_Ranked]:
                 money=c.fortune,
                 prizes=c.prize_count,
                 fame_weeks=c.fame_weeks,
-                status=PUBLIC_STATUS.get(CaptainStatus(c.status), ALIVE),
+                status=public_status(c.status),
             ),
             trek_winner=trek_winner(c),
             goal_reached=c.pk in reached,

@@ -148,7 +148,6 @@ def test_the_standings_say_a_captain_is_on_an_epic_trek_only_once_the_chronicle_
     assert not any(mars_map().hex_at(HOME.q, HOME.r).label in text for text in told)
 
 
-@pytest.mark.xfail(strict=True, reason="the umpire's status change shows on the standings, the chronicle silent")
 def test_an_umpires_ruling_on_a_captains_fate_is_told_in_the_chronicle_and_his_whereabouts_are_not(club):
     before = carol_sees(club)
     # Where he is, the umpire's to set: nothing for Carol to learn.
