@@ -18,8 +18,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign import captains
-from campaign.models import Campaign, Captain, CaptainStatus
+from campaign import auctions, captains
+from campaign.models import Campaign, CampaignShip, Captain, CaptainStatus, ShipStatus
 from strategic_map import tick, treks, voyages
 from strategic_map.mapdata import mars_map
 from strategic_map.models import Voyage
@@ -170,3 +170,28 @@ def test_an_umpires_ruling_on_a_captains_fate_is_told_in_the_chronicle_and_his_w
     seen = carol_sees(club)
     assert seen["api row"]["status"] == "Alive"
     assert seen["api chronicle"][0]["text"] == "Captain Jack is free again."
+
+
+@pytest.mark.xfail(strict=True, reason="the leaderboard counts a prize in tow at sea, before she is landed")
+@pytest.mark.rule("SGC-MONEY-01", "SGC-MONEY-08")
+def test_a_prize_counts_on_the_standings_once_landed_not_while_in_tow_at_sea(club):
+    before = carol_sees(club)
+    assert before["api row"]["prizes"] == 0
+    # Taken in a battle (as strategic_map.arrival writes her): a prize in the Dart's tow, still at sea.
+    prize = CampaignShip.objects.create(
+        campaign=club.campaign,
+        name="Warm Winds",
+        class_id="clearsight",
+        record=club.dart.record,
+        original_price=club.dart.original_price,
+        status=ShipStatus.PRIZE,
+        captured_by=club.jack,
+        towed_by=club.dart,
+    )
+    assert carol_sees(club) == before, "Carol learns that Jack took a prize at sea"
+
+    CampaignShip.objects.filter(pk=prize.pk).update(towed_by=None)  # cast off at Parhoon (arrival)
+    auctions.prize_land(ship_id=prize.pk, city="Parhoon")
+    landed = carol_sees(club)
+    assert landed["api row"]["prizes"] == 1
+    assert any("brings the prize Warm Winds into Parhoon" in e["text"] for e in landed["api chronicle"])
