@@ -23,7 +23,7 @@ from campaign.models import (
     CaptainStatus,
     EntryKind,
     LedgerEntry,
-    ShipStatus,
+    LotKind,
     WinnerBy,
 )
 
@@ -117,8 +117,9 @@ def _ranked(campaign: Campaign) -> list[_Ranked]:
     rows = list(
         Captain.objects.filter(campaign=campaign)
         .select_related("player")
-        # A prize counts once brought in: lost on the way home, she does not (SGC-MONEY-01).
-        .annotate(prize_count=Count("prizes_taken", filter=~Q(prizes_taken__status=ShipStatus.LOST)))
+        # A prize counts once landed at a friendly city, where she goes to auction (SGC-MONEY-01/08): not while
+        # in tow at sea, which would tell rivals that he fought and took her; lost on the way home, never.
+        .annotate(prize_count=Count("prizes_taken", filter=Q(prizes_taken__auctions__lot=LotKind.SHIP), distinct=True))
         .annotate(fortune=F("balance") + Coalesce(Subquery(escrow), Value(0)))
         .order_by("-fortune", "-prize_count", "-fame_weeks", "name")
     )

@@ -6,9 +6,20 @@ import re
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from campaign import captains, chart, ledger, standings
-from campaign.models import CampaignShip, Captain, CaptainStatus, EntryKind, Role, ShipStatus, WinnerBy
+from campaign.models import (
+    Auction,
+    CampaignShip,
+    Captain,
+    CaptainStatus,
+    EntryKind,
+    LotKind,
+    Role,
+    ShipStatus,
+    WinnerBy,
+)
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -34,24 +45,32 @@ def earn(captain, amount: int, day: int) -> None:
         ledger.post(ledger.lock_captain(captain.pk), amount, EntryKind.PRIZE_SHARE)
 
 
-def prize(captain, status: str) -> CampaignShip:
-    return CampaignShip.objects.create(
+def prize(captain, status: str, *, landed: bool = True) -> CampaignShip:
+    """A prize the captain took; ``landed``: brought to a friendly city, her ship and her cargo at auction."""
+    ship = CampaignShip.objects.create(
         campaign=captain.campaign,
-        name=f"Prize {status}",
+        name=f"Prize {status} {landed}",
         record={},
         original_price=1,
         status=status,
         captured_by=captain,
     )
+    if landed:
+        for lot in (LotKind.SHIP, LotKind.CARGO):
+            Auction.objects.create(
+                campaign=captain.campaign, ship=ship, lot=lot, captor=captain, reserve=1, closes_at=timezone.now()
+            )
+    return ship
 
 
 @pytest.mark.rule("SGC-WIN-01")
-def test_the_leaderboard_ranks_by_money_then_prizes_and_counts_only_prizes_brought_in():
+def test_the_leaderboard_ranks_by_money_then_prizes_and_counts_only_prizes_landed():
     campaign, (a, b, c) = fleet_of_captains(3)
     earn(b, 5_000, 3)
     prize(a, ShipStatus.CROWN)
-    prize(a, ShipStatus.LOST)  # lost on the way home
-    prize(c, ShipStatus.PRIZE)
+    prize(a, ShipStatus.LOST, landed=False)  # lost on the way home
+    prize(b, ShipStatus.PRIZE, landed=False)  # in tow, at sea
+    prize(c, ShipStatus.PRIZE)  # landed, awaiting sale
     prize(c, ShipStatus.IN_PORT)  # bought back by her captor
 
     board = standings.leaderboard(campaign=campaign)

@@ -172,7 +172,6 @@ def test_an_umpires_ruling_on_a_captains_fate_is_told_in_the_chronicle_and_his_w
     assert seen["api chronicle"][0]["text"] == "Captain Jack is free again."
 
 
-@pytest.mark.xfail(strict=True, reason="the leaderboard counts a prize in tow at sea, before she is landed")
 @pytest.mark.rule("SGC-MONEY-01", "SGC-MONEY-08")
 def test_a_prize_counts_on_the_standings_once_landed_not_while_in_tow_at_sea(club):
     before = carol_sees(club)
