@@ -1,6 +1,7 @@
 """Reads for the leaderboard, the wealth-over-time chart and the winner (SGC-WIN-01..05). Public: what they show
-(a captain's name, money, prizes brought in, weeks of epic trek) is what the campaign's leaderboard reveals to
-every member (DESIGN.md section 5). One query each, however many captains and entries.
+(a captain's name and player, fortune, prizes landed, weeks of epic trek survived, and alive, on a trek, dead or
+captive) is what the campaign's leaderboard reveals to every member (DESIGN.md section 5). One query each,
+however many captains and entries.
 
 The money shown is the captain's fortune: his bank balance and the money his standing bids hold in escrow. A bid
 takes money out of the bank into escrow (campaign.auctions), but it is still his until the auction closes and he
@@ -39,9 +40,9 @@ NOT_HOME = (*OUT, CaptainStatus.TREKKING)
 
 ALIVE, ON_TREK, DEAD, CAPTIVE = "Alive", "On an epic trek", "Dead", "Captive"
 # What every member is told of a captain's state: alive, on a trek, dead or captive, each as the chronicle tells
-# it in the same transaction (a battle's result, a trek's end). Never ashore, at sea or in battle: that would tell
-# rivals that he sailed and that he fights, and a private battle is his, his player's and the umpire's
-# (DESIGN.md section 5, SGC-ENC-19). His own page and the umpire's desk say where he is.
+# it in the same transaction (a battle's result, a trek's start or end, the umpire's ruling). Never ashore, at sea
+# or in battle: that would tell rivals that he sailed and that he fights, and a private battle is his, his
+# player's and the umpire's (DESIGN.md section 5, SGC-ENC-19). His own page and the umpire's desk say where he is.
 PUBLIC_STATUS = {
     CaptainStatus.ASHORE: ALIVE,
     CaptainStatus.AT_SEA: ALIVE,
