@@ -18,7 +18,7 @@ from rest_framework.views import APIView, exception_handler
 from accounts.models import User
 from campaign import captain_selectors, captains, standings
 from campaign.models import CampaignShip, Captain, CaptainStatus, ChronicleEntry, LedgerEntry
-from campaign.selectors import campaign_for_user
+from campaign.selectors import campaign_for_user, membership_for_user
 
 LEDGER_LIMIT = 500
 
@@ -120,18 +120,20 @@ class ChronicleSerializer(serializers.ModelSerializer[ChronicleEntry]):
 
 
 class StandingSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="1 for the first: by the campaign's winning criterion")
     name = serializers.CharField()
     player = serializers.CharField()
     money = serializers.IntegerField()
     prizes = serializers.IntegerField()
     fame_weeks = serializers.IntegerField()
-    status = serializers.CharField()
+    status = serializers.CharField(help_text="What every member is told: Alive, On an epic trek, Dead or Captive")
 
 
 class StandingsSerializer(serializers.Serializer[Any]):
     leaderboard = StandingSerializer(many=True)
     winner = serializers.CharField(allow_null=True)
     reason = serializers.CharField()
+    ranked_by = serializers.CharField()
     wealth = serializers.DictField(
         child=serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
     )
@@ -198,13 +200,15 @@ class CaptainStatusApi(ServiceApi):
 class StandingsApi(ServiceApi):
     @extend_schema(operation_id="campaigns_standings", responses=StandingsSerializer, tags=["campaigns"])
     def get(self, request: Request, slug: str) -> Response:
-        campaign = campaign_for_user(user=_user(request), slug=slug)
+        membership = membership_for_user(user=_user(request), slug=slug)
+        campaign = membership.campaign
         verdict = standings.winner(campaign=campaign)
         data = {
             "leaderboard": [vars(row) for row in standings.leaderboard(campaign=campaign)],
             "winner": verdict.winner,
             "reason": verdict.reason,
+            "ranked_by": standings.ranked_by(campaign),
             "wealth": {k: [list(p) for p in v] for k, v in standings.wealth_over_time(campaign=campaign).items()},
-            "chronicle": captain_selectors.chronicle(campaign=campaign)[:200],
+            "chronicle": captain_selectors.chronicle(membership=membership)[:200],
         }
         return Response(StandingsSerializer(data).data)

@@ -144,9 +144,10 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
         "campaign": campaign,
         "membership": membership,
         "board": standings.leaderboard(campaign=campaign),
+        "ranked_by": standings.ranked_by(campaign),
         "chart": wealth_chart_svg(standings.wealth_over_time(campaign=campaign), today=campaign.day),
         "verdict": standings.winner(campaign=campaign),
-        "chronicle": captain_selectors.chronicle(campaign=campaign)[:100],
+        "chronicle": captain_selectors.chronicle(membership=membership)[:100],
     }
     return render(request, "campaign/standings.html", context)
 

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
-from campaign import ledger
+from campaign import ledger, standings
 from campaign.models import (
     AuditEntry,
     Campaign,
@@ -108,6 +108,35 @@ def captain_adjust_money(*, captain_id: int, umpire: User, amount: int, reason: 
     return captain
 
 
+# What the chronicle tells when the umpire's ruling changes what every member is told of a captain (alive, on a
+# trek, dead, captive: campaign.standings.PUBLIC_STATUS): his fate, never where he is nor the umpire's reason.
+_FATE_TOLD = {
+    standings.DEAD: (ChronicleKind.CAPTAIN_LOST, "Captain {name} is dead."),
+    standings.CAPTIVE: (ChronicleKind.CAPTAIN_LOST, "Captain {name} is taken captive."),
+    standings.ON_TREK: (ChronicleKind.TREK_STARTED, "Captain {name} sets out on an epic trek home."),
+}
+_RETURN_TOLD = {
+    standings.DEAD: "Captain {name} is found alive.",
+    standings.CAPTIVE: "Captain {name} is free again.",
+    standings.ON_TREK: "Captain {name} comes home from his epic trek.",
+}
+
+
+def _chronicle_fate(captain: Captain, *, before: str) -> None:
+    """The standings tell a captain's fate only once the chronicle has: the umpire's change of it is told too."""
+    was, now = standings.public_status(before), standings.public_status(captain.status)
+    if was == now:
+        return
+    if now == standings.ALIVE:
+        kind, text = ChronicleKind.CAPTAIN_RETURNS, _RETURN_TOLD[was]
+    else:
+        kind, text = _FATE_TOLD[now]
+    campaign = captain.campaign
+    ChronicleEntry.objects.create(
+        campaign=campaign, day=campaign.day, kind=kind, text=text.format(name=captain.name)[:300], captain=captain
+    )
+
+
 @transaction.atomic
 def captain_set_status(*, captain_id: int, umpire: User, status: str, reason: str, city: str = "") -> Captain:
     """The umpire changes what a captain is doing (ashore, at sea, captured...), with a reason (audited)."""
@@ -121,6 +150,7 @@ def captain_set_status(*, captain_id: int, umpire: User, status: str, reason: st
     if city:
         captain.city = city[:60]
     captain.save(update_fields=["status", "city"])
+    _chronicle_fate(captain, before=str(before["status"]))
     AuditEntry.objects.create(
         campaign=captain.campaign,
         actor=umpire,

@@ -28,6 +28,7 @@ SETTINGS = (
     "time_limit_weeks",
     "money_goal",
     "winner_by",
+    "rank_dead_below_living",
     "starting_advance",
     "advance_is_loan",
     "starting_quality",

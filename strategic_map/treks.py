@@ -95,6 +95,17 @@ def trek_start(
         captain.status = CaptainStatus.TREKKING
         captain.city = ""
         captain.save(update_fields=["status", "city"])
+        # The standings tell every member he is on a trek: the chronicle tells it first, in the same transaction,
+        # and never where (the party's hex is his own).
+        men = party - 1
+        with_men = f" with {men} of his men" if men else " alone"
+        ChronicleEntry.objects.create(
+            campaign=captain.campaign,
+            day=day,
+            kind=ChronicleKind.TREK_STARTED,
+            text=f"Captain {captain.name} {CAUSES[cause]} and sets out on an epic trek home{with_men}.",
+            captain=captain,
+        )
     return trek
 
 

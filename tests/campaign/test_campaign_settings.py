@@ -110,3 +110,19 @@ def test_the_umpire_chooses_who_commands_the_ships_met_and_the_trek_losses_readi
         "encounter_control": "umpire",
         "trek_losses": "worked_example",
     }
+
+
+def test_the_umpire_lets_the_dead_rank_by_their_money_on_the_settings_page_and_it_is_audited(client, club):
+    assert club["campaign"].rank_dead_below_living  # the default
+    client.force_login(club["umpire"])
+    page = client.get(reverse("campaign_settings", args=["syrtis"])).content.decode()
+    assert 'name="rank_dead_below_living"' in page
+    data = page_data(club["campaign"], rank_dead_below_living=False, reason="A dead man's prize money still counts")
+
+    response = client.post(reverse("campaign_settings", args=["syrtis"]), data)
+
+    assert response.status_code == 302
+    assert not Campaign.objects.get(pk=club["campaign"].pk).rank_dead_below_living
+    audit = AuditEntry.objects.get(action="settings changed")
+    assert audit.data == {"before": {"rank_dead_below_living": True}, "after": {"rank_dead_below_living": False}}
+    assert audit.reason == "A dead man's prize money still counts"
