@@ -27,9 +27,10 @@ install: $(INSTALLED)
 migrate: install
 	$(PY) manage.py migrate --noinput
 
+# The demo's printed links name the address `make run` serves on (make run HOST=... PORT=...).
 seed: migrate
 	$(PY) manage.py load_reference_data
-	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo --base-url http://$(HOST):$(PORT)
 
 run: seed
 	$(PY) manage.py runserver $(HOST):$(PORT)
