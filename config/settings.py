@@ -102,6 +102,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Straight after SecurityMiddleware, as WhiteNoise asks: the static files (see WHITENOISE_* below).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -112,9 +114,14 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-if PRODUCTION:
-    # gunicorn serves the collected static files itself, compressed and cache-busted, through WhiteNoise.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+# WhiteNoise serves the static files in every environment, so that `make run` (runserver) and gunicorn serve them
+# the same way: "whitenoise.runserver_nostatic" above stops runserver's own static handler from shadowing it.
+# In production it serves the collected, compressed, cache-busted files from STATIC_ROOT; in development it
+# finds each file in the source folders at request time (USE_FINDERS, AUTOREFRESH), so no collectstatic is needed
+# and an edited stylesheet shows on the next reload. Tied to DJANGO_ENV and not to DEBUG (WhiteNoise's default),
+# so a development server run with DEBUG=false, or under pytest-django (which turns DEBUG off), still finds them.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -311,6 +318,9 @@ SPECTACULAR_SETTINGS = {
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
+# Files served at the site's root rather than under STATIC_URL: /favicon.ico, which browsers and tools ask
+# for unprompted (pages name static/favicon.svg).
+WHITENOISE_ROOT = BASE_DIR / "public"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
