@@ -58,7 +58,6 @@ def close_together(first: Auction, second: Auction) -> list[BaseException]:
     return errors
 
 
-@pytest.mark.xfail(strict=True, reason="the cargo close locks campaign then captains, the ship close the reverse")
 @pytest.mark.rule("SGC-AUCT-02", "SGC-CARGO-01", "SGC-CARGO-03")
 def test_a_prizes_ship_and_cargo_lots_closed_together_never_deadlock_and_pay_exactly():
     umpire = UserFactory(username="umpire")

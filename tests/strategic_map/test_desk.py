@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle, BattleSide, BattleStatus, Controller
-from campaign import captains, dice
+from campaign import captains, dice, locks
 from campaign.models import Auction, AuditEntry, CampaignShip, Captain, CaptainStatus, Role, ShipStatus
 from strategic_map import calendar, desk, map_rules, mapdata, trek_rules
 from strategic_map.models import (
@@ -693,7 +693,7 @@ def map_rows(busy_desk):
     voyage = Voyage.objects.filter(campaign=campaign).first()
     trek = EpicTrek.objects.filter(campaign=campaign).first()
     with transaction.atomic():
-        die = dice.roll(campaign, "Encounter die, day 1")
+        die = dice.roll(locks.campaign(campaign.pk), "Encounter die, day 1")
         VoyageDay.objects.create(
             campaign=campaign,
             voyage=voyage,
@@ -715,7 +715,7 @@ def map_rows(busy_desk):
             r=trek.r,
             row="hills",
             allegiance="neutral",
-            roll=dice.roll(campaign, "Trek roll"),
+            roll=dice.roll(locks.campaign(campaign.pk), "Trek roll"),
             result="P",
             party_after=8,
         )
