@@ -58,7 +58,6 @@ def test_no_service_locks_a_campaign_captain_auction_or_ship_row_but_through_cam
     assert offenders == []
 
 
-@pytest.mark.xfail(strict=True, reason="the notification e-mail task locks its campaign row FOR UPDATE by a join")
 def test_no_lock_reaches_a_joined_row_unasked():
     # select_for_update() without of= locks every row select_related joins in: a notification's lock would take
     # its campaign's row (FOR UPDATE, and for as long as the e-mail takes to send), after the notification's.
