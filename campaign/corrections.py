@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from campaign import locks
 from campaign import yard_selectors as sel
 from campaign.models import AuditEntry, Campaign, CampaignShip, Captain, CrewQuality, Membership, Role, ShipStatus
 
@@ -40,7 +41,8 @@ def _name(name: str, what: str) -> str:
 @transaction.atomic
 def captain_rename(*, captain_id: int, umpire: User, name: str, reason: str) -> Captain:
     """Correct a captain's name (still unique in the campaign). The chronicle keeps the name it was written with."""
-    captain = Captain.objects.select_for_update(of=("self",)).select_related("campaign").filter(pk=captain_id).first()
+    campaign = locks.campaign_of(Captain, captain_id)
+    captain = None if campaign is None else locks.captain(campaign, captain_id)
     if captain is None:
         raise ValidationError({"captain": "There is no such captain."})
     _require_umpire(captain.campaign, umpire)
@@ -70,7 +72,8 @@ def captain_rename(*, captain_id: int, umpire: User, name: str, reason: str) -> 
 def ship_correct(*, ship_id: int, umpire: User, name: str, crew_quality: str, reason: str) -> CampaignShip:
     """Correct a ship's name and her crew's quality; her record (what a battle reads) follows. Not while she is
     in a battle: the battle fights with the record it was given, and its result would undo the correction."""
-    ship = CampaignShip.objects.select_for_update(of=("self",)).select_related("campaign").filter(pk=ship_id).first()
+    campaign = locks.campaign_of(CampaignShip, ship_id)
+    ship = None if campaign is None else locks.ship(campaign, ship_id)
     if ship is None:
         raise ValidationError({"ship": "There is no such ship."})
     _require_umpire(ship.campaign, umpire)

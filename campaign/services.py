@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import User
+from campaign import locks
 from campaign.models import AuditEntry, Campaign, Invitation, Membership, Role
 from campaign.selectors import invitation_status
 from campaign.settings_service import SETTINGS, plain_settings, settings_problems
@@ -134,8 +135,10 @@ def campaign_create(
 def _member_to_change(*, campaign_id: int, umpire: User, membership_id: int, reason: str) -> tuple[Membership, str]:
     """The member the umpire changes, with the campaign row locked (so two umpires cannot both step down at once)
     and the reason tidied; refusals in words."""
-    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
-    if campaign is None or not Membership.objects.filter(campaign=campaign, user=umpire, role=Role.UMPIRE).exists():
+    if not Campaign.objects.filter(pk=campaign_id).exists():
+        raise PermissionDenied("Only the campaign's umpire manages its members.")
+    campaign = locks.campaign(campaign_id)
+    if not Membership.objects.filter(campaign=campaign, user=umpire, role=Role.UMPIRE).exists():
         raise PermissionDenied("Only the campaign's umpire manages its members.")
     reason = " ".join(reason.split())[:300]
     if not reason:

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from accounts.models import User
+from campaign import locks
 from campaign.models import AuditEntry, Campaign, Membership, Role
 
 # What the umpire may set here; the day, the seed and the slug are the campaign's own.
@@ -119,7 +120,7 @@ def settings_problems(campaign: Campaign, changed: Iterable[str] = SETTINGS) -> 
 @transaction.atomic
 def campaign_update_settings(*, campaign_id: int, umpire: User, changes: dict[str, Any], reason: str) -> Campaign:
     """Apply ``changes`` (setting -> new value) to the campaign; each is validated by the model's own fields."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    campaign = locks.campaign(campaign_id)  # the first lock, as campaign.locks orders them
     if not Membership.objects.filter(campaign=campaign, user=umpire, role=Role.UMPIRE).exists():
         raise PermissionDenied("Only the campaign's umpire may change its settings.")
     reason = " ".join(reason.split())[:300]

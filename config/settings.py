@@ -275,7 +275,10 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The client's address behind this many reverse proxies: the one the outermost proxy appended to X-Forwarded-For
+# (accounts/client_address.py; axes' own AXES_IPWARE_* settings need django-ipware, which is not installed).
 AXES_IPWARE_PROXY_COUNT = env_int("AXES_PROXY_COUNT", 1 if PRODUCTION else 0)
+AXES_CLIENT_IP_CALLABLE = "accounts.client_address.client_address"
 AXES_VERBOSE = False
 
 EMAIL_HOST = env_str("EMAIL_HOST")

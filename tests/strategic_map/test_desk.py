@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle, BattleSide, BattleStatus, Controller
-from campaign import captains, dice
+from campaign import captains, dice, locks
 from campaign.models import Auction, AuditEntry, CampaignRoll, CampaignShip, Captain, CaptainStatus, Role, ShipStatus
 from strategic_map import calendar, desk, desk_selectors, map_rules, mapdata, trek_rules
 from strategic_map.models import (
@@ -538,8 +538,9 @@ def test_the_desk_shows_the_calendar_the_fleet_encounters_battles_treks_auctions
 
 def test_the_desk_shows_the_campaigns_dice_newest_first_and_only_the_last_ones(client, club):
     with transaction.atomic():
-        dice.roll(club.campaign, "an encounter for the Gull", captain=club.jack)
-        dice.roll_many(club.campaign, [(f"a cargo's price {n}", 6, None) for n in range(desk_selectors.DICE_ROWS)])
+        campaign = locks.campaign(club.campaign.pk)
+        dice.roll(campaign, "an encounter for the Gull", captain=club.jack)
+        dice.roll_many(campaign, [(f"a cargo's price {n}", 6, None) for n in range(desk_selectors.DICE_ROWS)])
     newest = CampaignRoll.objects.filter(campaign=club.campaign).order_by("-seq").first()
 
     page = signed_in(client, club.umpire).get(desk_url(club.campaign)).content.decode()
@@ -716,7 +717,7 @@ def map_rows(busy_desk):
     voyage = Voyage.objects.filter(campaign=campaign).first()
     trek = EpicTrek.objects.filter(campaign=campaign).first()
     with transaction.atomic():
-        die = dice.roll(campaign, "Encounter die, day 1")
+        die = dice.roll(locks.campaign(campaign.pk), "Encounter die, day 1")
         VoyageDay.objects.create(
             campaign=campaign,
             voyage=voyage,
@@ -738,7 +739,7 @@ def map_rows(busy_desk):
             r=trek.r,
             row="hills",
             allegiance="neutral",
-            roll=dice.roll(campaign, "Trek roll"),
+            roll=dice.roll(locks.campaign(campaign.pk), "Trek roll"),
             result="P",
             party_after=8,
         )
