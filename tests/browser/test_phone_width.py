@@ -411,7 +411,7 @@ def check_not_pages(motion: Motion, found: list[Route]) -> list[str]:
 
 
 def pan_and_zoom(page: Page) -> list[str]:
-    """On the map page: the + button and a drag move the map inside its frame; the frame and the page stay put."""
+    """On the map page: the + button, a drag and a pinch move the map inside its frame; frame and page stay put."""
     problems = []
     frame = page.locator("#smap-viewport")
     before_box, before_view = frame.bounding_box(), page.evaluate(MAP_VIEW)
