@@ -67,6 +67,9 @@ NOT_PAGES: dict[str, tuple[str, str]] = {
     "captain_found": ("POST", "the campaign page's form founding a captain"),
     "captain_adjust": ("POST", "the umpire's adjustment form on the captain page"),
     "captain_status": ("POST", "the umpire's status form on the captain page"),
+    "captain_rename": ("POST", "the umpire's correction of the name on the captain page"),
+    "ship_correct": ("POST", "the umpire's correction form on the ship page"),
+    "member_change": ("POST", "the umpire's members form on the campaign page"),
     "captain_yard_buy": ("POST", "the yard's buy buttons"),
     "captain_yard_commission": ("POST", "the yard's design form"),
     "ship_refit": ("POST", "the ship page's refit form"),
@@ -466,7 +469,9 @@ def test_every_page_fits_a_phone_for_every_role(
                 response = page.goto(f"{live_server.url}{url}")
             except PlaywrightError as error:
                 problems.append(f"{role} {name} {url}: the browser could not load it: {error.message.splitlines()[0]}")
-                page.goto("about:blank")
+                # The tab may be stuck on Chromium's error page: go on in a fresh one, signed in the same.
+                page.context.close()
+                page = phone_tab(chromium, live_server, user)
                 continue
             assert response is not None
             # A page the role is sent away to (the sign-in page for the anonymous), or an error page (a 404 for
