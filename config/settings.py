@@ -290,8 +290,9 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Red Captain <umpire@red-capt
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # The API's conventions (config/api.py): bounded JSON bodies, validated pages, a detail in every refusal.
+    # The API's conventions (config/api.py, config/api_schema.py): bounded JSON bodies, validated pages, a detail
+    # in every refusal, and a schema that documents every status an operation answers.
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.ApiAutoSchema",
     "DEFAULT_PARSER_CLASSES": ["config.api.BoundedJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "config.api.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
@@ -308,6 +309,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies get their own components, so a required string's minLength (it may not be blank) is in the
+    # request's schema and not claimed of every response.
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 

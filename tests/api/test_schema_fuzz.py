@@ -15,7 +15,7 @@ import string
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,7 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections, transaction
 from django.test import Client
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import Failure, FailureGroup
@@ -144,14 +145,13 @@ def fuzz(schema: Any, app: Any, world: World, user: Any) -> RunFigures:
             operation.as_strategy(GenerationMode.NEGATIVE),  # bad ids too
         ]
         for strategy in strategies:
-            given(case=strategy)(FUZZ_SETTINGS(lambda case: send(case)))()
+            # Unsatisfiable: nothing of this operation to break (no parameters, no body); its other runs cover it.
+            with suppress(Unsatisfiable):
+                given(case=strategy)(FUZZ_SETTINGS(lambda case: send(case)))()
     figures.seconds = time.monotonic() - started
     return figures
 
 
-@pytest.mark.xfail(
-    strict=True, reason="46 undocumented statuses, HTML 404s, 400s without a detail, {'name': 0} accepted"
-)
 @pytest.mark.parametrize("who", ["player", "umpire"])
 def test_the_api_answers_as_its_schema_says_to_a_player_and_to_the_umpire(world, who):
     user = world.alice if who == "player" else world.umpire
