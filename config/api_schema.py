@@ -21,8 +21,9 @@ class ApiAutoSchema(AutoSchema):
         responses = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
+        has_body = bool(self._get_request_body())  # type: ignore[no-untyped-call]
         codes = ["403"]
-        if self._get_request_body() or (self.method == "GET" and self._has_query_parameters()):
+        if has_body or (self.method == "GET" and self._has_query_parameters()):
             codes.append("400")
         if "{" in self.path:
             codes.append("404")
@@ -30,9 +31,8 @@ class ApiAutoSchema(AutoSchema):
             codes += ["400", "409"]
         for code in codes:
             if code not in responses:
-                responses[code] = self._get_response_for_code(ErrorSerializer, code, direction=direction) | {
-                    "description": _ERROR_WORDS[code]
-                }
+                error = self._get_response_for_code(ErrorSerializer, code, direction=direction)  # type: ignore[no-untyped-call]
+                responses[code] = {**error, "description": _ERROR_WORDS[code]}
         return responses
 
     def _has_query_parameters(self) -> bool:
