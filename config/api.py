@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, ResolverMatch, resolve
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError, UnsupportedMediaType, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
@@ -163,9 +164,21 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     return response
 
 
-def api_not_found(request: HttpRequest, path: str = "") -> JsonResponse:
-    """Any path under ``api/`` no route matches (``/api/battles/abc/``): the API's 404, in JSON."""
+def api_not_found(request: HttpRequest, path: str = "") -> HttpResponse:
+    """Any path under ``api/`` no route matches (``/api/battles/abc/``): the API's 404, in JSON. A GET of a route
+    without its final slash is still sent on to it, as Django's APPEND_SLASH did before this route caught it."""
+    if request.method in ("GET", "HEAD") and not request.path.endswith("/"):
+        match = resolve_or_none(request.path_info + "/")
+        if match is not None and match.url_name != "api_not_found":
+            return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
     return JsonResponse({"detail": "Not found."}, status=404)
+
+
+def resolve_or_none(path: str) -> ResolverMatch | None:
+    try:
+        return resolve(path)
+    except Resolver404:
+        return None
 
 
 # --- strict request bodies -----------------------------------------------------------------------------------

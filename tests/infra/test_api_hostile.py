@@ -184,6 +184,7 @@ def test_a_word_where_the_api_wants_an_id_is_a_json_404(world):
             failures.append(f"{route}: {wrong or response.status_code}")
     assert failures == [], "\n".join(failures)
     assert problem(client.get("/api/no-such-thing/"), api=True) is None
+    assert client.get("/api/me").headers["Location"] == "/api/me/"  # a missing final slash is still forgiven
 
 
 def test_options_on_every_api_route_is_not_a_500(world):
