@@ -1,7 +1,7 @@
 """A small campaign with one of everything the API serves, so a walk over the whole schema meets real objects:
-an umpire and three players, a captain each, a ship in port (Alice's Dart), a ship at sea on a voyage that met
-something (Bob's Gull), a captain on an epic trek (Carol's Kit), a battle between Alice and Bob and an auction of
-a landed prize. ``ids`` maps each path parameter of the API (its name in the URLconf) to an object's id."""
+an umpire and three players with a captain each; Alice also has a ship in port (the Dart), a ship at sea on a
+voyage that met something (the Gull) and a captain on an epic trek; a battle between Alice and Bob and an auction
+of a prize Alice took. ``ids`` maps each path parameter of the API (its name in the URLconf) to an object's id."""
 
 from __future__ import annotations
 
@@ -51,11 +51,15 @@ def api_world(run_on_commit: Callable[[], AbstractContextManager[Any]] | None = 
         name: captains.captain_found(campaign=campaign, user=players[name], name=f"Captain {name.title()}")
         for name in players
     }
+    # Alice, the player the fuzzing signs in as, has a captain of each kind, so her requests meet her own objects
+    # (another player's would only ever answer 404): one in port, one at sea who met something, one on a trek.
+    sailor = captains.captain_found(campaign=campaign, user=players["alice"], name="Captain Alice's Mate")
+    walker = captains.captain_found(campaign=campaign, user=players["alice"], name="Captain Alice's Bosun")
     dart = yard.ship_buy_class(captain_id=found["alice"].pk, user=players["alice"], class_id="clearsight", name="Dart")
-    gull = yard.ship_buy_class(captain_id=found["bob"].pk, user=players["bob"], class_id="clearsight", name="Gull")
+    gull = yard.ship_buy_class(captain_id=sailor.pk, user=players["alice"], class_id="clearsight", name="Gull")
     voyage = to_sea(gull, 5, 10, plan=[{"kind": "patrol"}])
     encounter = meet(voyage, "Pirate Ship")
-    walking = trek(found["carol"], 5, 10)
+    walking = trek(walker, 5, 10)
     auction = land({"campaign": campaign, "captains": found}, captor="alice")
 
     def start() -> Battle:
