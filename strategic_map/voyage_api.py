@@ -67,7 +67,9 @@ class HexField(serializers.ListField):
 
 class PreviewRequestSerializer(StrictRequestSerializer):
     ship = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The id of your ship.")
-    plan = PlanField()
+    # Any JSON, as the schema says: the preview's point is to answer what is wrong with a plan (200, valid false,
+    # with the reasons), where setting out (PlanField, documented as the days) refuses it with a 400.
+    plan = serializers.JSONField(help_text="The plan to check, in any shape: the answer says what is wrong with it.")
     voyage = serializers.IntegerField(
         min_value=1,
         max_value=MAX_ID,
