@@ -4,21 +4,20 @@ sees all. Services refuse bad input with Django's ValidationError, answered here
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotAuthenticated, ValidationError
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView, exception_handler
+from rest_framework.views import APIView
 
 from accounts.models import User
 from campaign import captain_selectors, captains, standings
 from campaign.models import CampaignShip, Captain, CaptainStatus, ChronicleEntry, LedgerEntry
 from campaign.selectors import campaign_for_user, membership_for_user
+from config.api import StrictRequestSerializer
 
 LEDGER_LIMIT = 500
 
@@ -30,17 +29,9 @@ def _user(request: Request) -> User:
     return user
 
 
-def service_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """A service's ValidationError is the caller's mistake: 400 with the messages, never a 500."""
-    if isinstance(exc, DjangoValidationError):
-        detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
-        exc = ValidationError(detail)
-    return exception_handler(exc, context)
-
-
 class ServiceApi(APIView):
-    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
-        return service_exception_handler
+    """An API view over the campaign's services. Their Django ValidationError (the caller's mistake) is a 400 with
+    the messages, never a 500: config.api.api_exception_handler, the API's handler."""
 
 
 class ShipSerializer(serializers.ModelSerializer[CampaignShip]):
@@ -97,16 +88,16 @@ class LedgerEntrySerializer(serializers.ModelSerializer[LedgerEntry]):
         read_only_fields = fields
 
 
-class FoundSerializer(serializers.Serializer[Any]):
+class FoundSerializer(StrictRequestSerializer):
     name = serializers.CharField(max_length=80)
 
 
-class AdjustSerializer(serializers.Serializer[Any]):
+class AdjustSerializer(StrictRequestSerializer):
     amount = serializers.IntegerField()
     reason = serializers.CharField(max_length=300)
 
 
-class StatusSerializer(serializers.Serializer[Any]):
+class StatusSerializer(StrictRequestSerializer):
     status = serializers.ChoiceField(choices=CaptainStatus.choices)
     reason = serializers.CharField(max_length=300)
     city = serializers.CharField(max_length=60, required=False, default="")

@@ -104,6 +104,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Straight after SecurityMiddleware, as WhiteNoise asks: the static files (see WHITENOISE_* below).
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A NUL or other control character in a path is a 404 before any view (and any database) sees it.
+    "config.paths.control_characters_not_found",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -298,9 +300,13 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Red Captain <umpire@red-capt
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # The API's conventions (config/api.py, config/api_schema.py): bounded JSON bodies, validated pages, a detail
+    # in every refusal, and a schema that documents every status an operation answers.
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.ApiAutoSchema",
+    "DEFAULT_PARSER_CLASSES": ["config.api.BoundedJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "config.api.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
+    "EXCEPTION_HANDLER": "config.api.api_exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
 }
@@ -313,6 +319,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies get their own components, so a required string's minLength (it may not be blank) is in the
+    # request's schema and not claimed of every response.
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 

@@ -250,8 +250,11 @@
       if (typeof d === "string") return d;
       if (Array.isArray(d)) return d.join(" ");
       if (d.errors && d.errors.length) return d.errors.join(" ");
+      // Every refusal has a detail (config/api.py); a bad field's own messages, when there are some, read better.
+      var keys = Object.keys(d).filter(function (k) { return k !== "detail"; });
+      if (!keys.length) return typeof d.detail === "string" ? d.detail : "The server refused (" + answer.status + ").";
       var words = [];
-      Object.keys(d).forEach(function (k) {
+      keys.forEach(function (k) {
         var v = d[k];
         words.push(Array.isArray(v) ? v.join(" ") : (typeof v === "object" ? JSON.stringify(v) : String(v)));
       });
