@@ -117,7 +117,9 @@ API_PAGES = {"api-docs"}
 
 
 def is_page(route: Route) -> bool:
-    return route.name not in NOT_PAGES and (not route.route.startswith(API_PREFIX) or route.name in API_PAGES)
+    # A regular-expression route reads "^api/..." (the API's JSON 404 for any path no route matches).
+    under_api = route.route.removeprefix("^").startswith(API_PREFIX)
+    return route.name not in NOT_PAGES and (not under_api or route.name in API_PAGES)
 
 
 @dataclass
