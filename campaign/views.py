@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.forms import InvitationRegistrationForm
 from accounts.models import User
-from campaign.captain_selectors import captains_for_user
+from campaign.captain_selectors import captains_for_user, commission_for
 from campaign.models import Invitation, Membership, Role
 from campaign.notifications import notifications_mark_read
 from campaign.selectors import (
@@ -89,6 +89,8 @@ def _detail_context(membership: Membership, form: InvitationCreateForm | None = 
         "membership": membership,
         "members": campaign_members(campaign=membership.campaign),
         "captains": captains_for_user(user=membership.user, campaign=membership.campaign),
+        # SGC-START-14: the form to found a captain only when the player may; else why not.
+        "commission": commission_for(campaign=membership.campaign, user=membership.user, role=membership.role),
     }
     if membership.is_umpire:  # players never see invitation links
         context.update(_invitations_context(membership, form))

@@ -20,7 +20,7 @@ def fleet_of_captains(count: int, **settings):
     for i in range(count):
         player = UserFactory(username=f"player{i}")
         MembershipFactory(campaign=campaign, user=player, role=Role.PLAYER)
-        found.append(captains.captain_found(campaign=campaign, user=player, name=f"Captain {i}"))
+        found.append(captains.captain_found(campaign=campaign, user=player, name=f"Hand {i}"))
     return campaign, found
 
 
@@ -55,9 +55,9 @@ def test_the_leaderboard_ranks_by_money_then_prizes_and_counts_only_prizes_broug
     board = standings.leaderboard(campaign=campaign)
 
     assert [(s.name, s.money, s.prizes) for s in board] == [
-        ("Captain 1", 35_000, 0),
-        ("Captain 2", 30_000, 2),
-        ("Captain 0", 30_000, 1),
+        ("Hand 1", 35_000, 0),
+        ("Hand 2", 30_000, 2),
+        ("Hand 0", 30_000, 1),
     ]
 
 
@@ -91,8 +91,8 @@ def test_the_chart_has_each_captains_balance_at_the_end_of_each_day():
     earn(a, 2_000, 2)
     earn(a, 500, 5)
     series = standings.wealth_over_time(campaign=campaign)
-    assert series["Captain 0"] == [(0, 30_000), (2, 33_000), (5, 33_500)]
-    assert series["Captain 1"] == [(0, 30_000)]
+    assert series["Hand 0"] == [(0, 30_000), (2, 33_000), (5, 33_500)]
+    assert series["Hand 1"] == [(0, 30_000)]
 
 
 @pytest.mark.rule("SGC-WIN-02")
@@ -103,7 +103,7 @@ def test_with_a_time_limit_the_richest_wins_when_it_comes():
     campaign.day = 14
     campaign.save()
     verdict = standings.winner(campaign=campaign)
-    assert verdict.winner == "Captain 1"
+    assert verdict.winner == "Hand 1"
     assert "2-week limit" in verdict.reason
 
 
@@ -113,7 +113,7 @@ def test_with_a_money_goal_the_first_to_reach_it_wins():
     assert standings.winner(campaign=campaign).winner is None
     earn(b, 10_000, 3)
     earn(a, 20_000, 4)
-    assert standings.winner(campaign=campaign).winner == "Captain 1"
+    assert standings.winner(campaign=campaign).winner == "Hand 1"
 
 
 @pytest.mark.rule("SGC-WIN-04", "SGC-WIN-05")
@@ -125,5 +125,5 @@ def test_an_epic_trek_longer_than_the_time_limit_wins_outright():
     a.fame_weeks = 4
     a.save()
     verdict = standings.winner(campaign=campaign)
-    assert verdict.winner == "Captain 0"
+    assert verdict.winner == "Hand 0"
     assert "epic trek of 4 weeks" in verdict.reason

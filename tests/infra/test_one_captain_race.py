@@ -21,7 +21,6 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pyt
 RACERS = 8
 
 
-@pytest.mark.xfail(strict=True, reason="SGC-START-14: nothing stops a second captain")
 def test_founding_at_once_gives_one_captain_and_one_advance():
     umpire = User.objects.create_user("umpire", password="x-Parhoon-1889")
     campaign = campaign_create(name="Two tabs open", created_by=umpire)
@@ -47,7 +46,6 @@ def test_founding_at_once_gives_one_captain_and_one_advance():
     assert LedgerEntry.objects.filter(captain__player=bob, kind="advance").count() == 1
 
 
-@pytest.mark.xfail(strict=True, reason="SGC-START-14: nothing stops a second captain")
 def test_the_database_refuses_a_second_living_captain_but_not_one_after_a_loss():
     umpire = User.objects.create_user("umpire", password="x-Parhoon-1889")
     campaign = campaign_create(name="Belt and braces", created_by=umpire)
