@@ -63,10 +63,13 @@ def _yard_page(
     request: HttpRequest, captain: Captain, *, design_form: DesignForm | None = None, status: int = 200
 ) -> HttpResponse:
     design_form = design_form or DesignForm(data=STARTING_DESIGN)
+    away = sel.yard_refusal(captain)
     context = {
         "campaign": captain.campaign,
         "captain": captain,
-        "own": captain.player_id == _user(request).pk,
+        # The yard offers its forms only to the captain's player, and only while he is ashore at Parhoon.
+        "own": captain.player_id == _user(request).pk and away is None,
+        "away": away if captain.player_id == _user(request).pk else None,
         "offers": sel.parhoon_catalog(),
         "budget": sel.ship_budget(captain),
         "design_form": design_form,
@@ -108,7 +111,8 @@ def yard_quote_view(request: HttpRequest, pk: int) -> HttpResponse:
     captain = captain_selectors.captain_for_user(user=_user(request), captain_id=pk)
     form = DesignForm(request.POST)
     if _is_htmx(request):
-        context = {"captain": captain, "own": captain.player_id == _user(request).pk, **_quote_context(captain, form)}
+        own = captain.player_id == _user(request).pk and sel.yard_refusal(captain) is None
+        context = {"captain": captain, "own": own, **_quote_context(captain, form)}
         return render(request, "campaign/_design_quote.html", context)
     return _yard_page(request, captain, design_form=form)
 

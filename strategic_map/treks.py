@@ -14,7 +14,7 @@ from django.db import transaction
 
 from accounts.models import User
 from battles.engine.hexgrid import Hex
-from campaign import dice
+from campaign import auctions, dice
 from campaign.models import Campaign, Captain, CaptainStatus, ChronicleEntry, ChronicleKind
 from strategic_map import map_rules, mapdata, news, trek_rules
 from strategic_map.models import EpicTrek, TrekRoll, TrekStatus
@@ -62,9 +62,9 @@ def trek_start(
 ) -> EpicTrek:
     """The captain survived the loss of his ship: he and ``party`` men (himself included) set out from (q, r).
 
-    SGC-TREK-01. The captain is on a trek from now (TREKKING); the first roll is for the landing hex, on the next
-    campaign day (SGC-TREK-03). Idempotent: the same encounter's trek for the same captain is found, not made
-    again, and a captain already walking keeps the trek he is on."""
+    SGC-TREK-01. The captain is on a trek from now (TREKKING), his bids at auction released; the first roll is
+    for the landing hex, on the next campaign day (SGC-TREK-03). Idempotent: the same encounter's trek for the
+    same captain is found, not made again, and a captain already walking keeps the trek he is on."""
     if cause not in CAUSES:
         raise ValidationError({"cause": f"A trek starts with a crash landing or over the side, not {cause!r}."})
     if party < 1:
@@ -73,6 +73,7 @@ def trek_start(
     if not trek_rules.on_map(mars, Hex(q, r)):
         raise ValidationError({"q": f"({q}, {r}) is not a hex of the map."})
     with transaction.atomic():
+        auctions.auctions_lock_for_captains([captain_id])  # before the captain, as the auction services lock
         captain = Captain.objects.select_for_update().select_related("campaign").get(pk=captain_id)
         if encounter_id is not None:
             found = EpicTrek.objects.filter(captain=captain, encounter_id=encounter_id).first()
@@ -95,6 +96,8 @@ def trek_start(
         captain.status = CaptainStatus.TREKKING
         captain.city = ""
         captain.save(update_fields=["status", "city"])
+        # On foot across Mars he has no word with the prize court: his bids in escrow come home to his bank.
+        auctions.captain_bids_release(captain=captain)
     return trek
 
 

@@ -30,7 +30,6 @@ table = arrival_fixtures.table
 fight = arrival_fixtures.fight
 
 pytestmark = pytest.mark.django_db
-KEPT = pytest.mark.xfail(strict=True, reason="a captain who falls or treks keeps his bids and is offered ships to sail")
 
 PIRATE = ("Pirate Ship", "clearsight", "Black Wing", "Trained")
 PRIZE_IN_TOW = ("Prize Ship in Tow", "warm_winds", "Golden Dawn", "")
@@ -68,7 +67,6 @@ def _released(table, bid: Bid) -> None:
     assert ledger.check_campaign(table.campaign) == 2  # every captain's balance is his ledger's sum
 
 
-@KEPT
 def test_a_captain_who_falls_in_action_has_his_bids_released_and_bids_no_more(fight, table):
     auction = _drakes_prize(table)
     bid = _jack_bids(table, auction, 2_500)
@@ -85,7 +83,6 @@ def test_a_captain_who_falls_in_action_has_his_bids_released_and_bids_no_more(fi
         auctions.bid_place(auction_id=auction.pk, captain_id=table.jack.pk, user=table.alice, amount=3_000)
 
 
-@KEPT
 @pytest.mark.rule("SGC-TREK-01")
 def test_a_captain_put_over_the_side_walks_home_with_his_bids_released(fight, table):
     auction = _drakes_prize(table)
@@ -99,7 +96,6 @@ def test_a_captain_put_over_the_side_walks_home_with_his_bids_released(fight, ta
         auctions.bid_place(auction_id=auction.pk, captain_id=table.jack.pk, user=table.alice, amount=3_000)
 
 
-@KEPT
 def test_a_sealed_lead_released_passes_to_the_next_highest_bid(table):
     auction = _drakes_prize(table, sealed=True)
     bid = _jack_bids(table, auction, 2_500)
@@ -117,7 +113,6 @@ def test_a_sealed_lead_released_passes_to_the_next_highest_bid(table):
     assert (closed.winner_id, closed.price) == (table.drake.pk, 2_100)
 
 
-@KEPT
 def test_the_umpire_sending_a_captain_on_a_trek_releases_his_bids_and_audits_it(table):
     auction = _drakes_prize(table)
     bid = _jack_bids(table, auction, 2_500)
@@ -127,7 +122,6 @@ def test_the_umpire_sending_a_captain_on_a_trek_releases_his_bids_and_audits_it(
     _released(table, bid)
 
 
-@KEPT
 def test_no_ship_is_offered_to_sail_nor_built_for_a_captain_on_a_trek(client, table):
     jack = table.jack
     # Home from the voyage, then off again on foot: his Gull lies at Parhoon.
