@@ -33,9 +33,11 @@ from battles.rules.sky_galleons.record import (
     ship_record_from_design,
 )
 from campaign import economy
-from campaign.models import Campaign, CampaignShip, Captain, CaptainStatus
+from campaign.models import Campaign, CampaignShip, Captain, CaptainStatus, ShipStatus
 
 PARHOON = "parhoon"
+# A ship no yard will work on again, so no repair bill is drawn for her: lost, or sold away.
+GONE_FROM_THE_YARD = (ShipStatus.LOST, ShipStatus.SOLD, ShipStatus.CROWN)
 MARTIAN = "martian"
 
 

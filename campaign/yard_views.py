@@ -140,8 +140,12 @@ def yard_commission_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _sheet(ship: CampaignShip) -> RecordSheet:
-    """Her sheet drawn against the ship she was built as (whole, every man aboard), so her damage is crossed off."""
-    return record_sheet(ship.record, start=sel.whole_record(ship).to_json())
+    """Her sheet drawn against the ship she was built as (whole, every man aboard), so her damage is crossed off;
+    her status the campaign's (in port, at sea, lost...), not the last battle's "Flying"."""
+    where = f" at {ship.city.title()}" if ship.city and ship.status == ShipStatus.IN_PORT else ""
+    return record_sheet(
+        ship.record, start=sel.whole_record(ship).to_json(), status=f"{ship.get_status_display()}{where}"
+    )
 
 
 def _own(request: HttpRequest, ship: CampaignShip) -> bool:
@@ -156,7 +160,8 @@ def _gun_choices(ship: CampaignShip) -> list[tuple[str, str]]:
 @require_GET
 def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ship = captain_selectors.ship_for_user(user=_user(request), ship_id=pk)
-    bill = sel.repair_bill(ship)
+    # A ship lost, or sold, is past the yard's help: no repair bill to read.
+    bill = None if ship.status in sel.GONE_FROM_THE_YARD else sel.repair_bill(ship)
     afloat = ship.status == ShipStatus.IN_PORT
     context = {
         "campaign": ship.campaign,
@@ -166,7 +171,7 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "afloat": afloat,
         "sheet": _sheet(ship),
         "bill": bill,
-        "sale_price": sel.sale_price(ship, bill) if afloat else None,
+        "sale_price": sel.sale_price(ship, bill) if afloat and bill is not None else None,
         "refit_form": RefitForm(guns=_gun_choices(ship)),
     }
     return render(request, "campaign/ship.html", context)

@@ -13,10 +13,7 @@ from campaign import yard_selectors as sel
 from campaign.models import CampaignShip, Role, ShipStatus
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.xfail(strict=True, reason='a lost ship read "Flying" and offered a repair bill'),
-]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
