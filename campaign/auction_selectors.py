@@ -183,8 +183,8 @@ def damage_summary(record: Any, original_crew: int = 0) -> str:
 
 
 def _class_name(record: Any, class_id: str) -> str:
-    name = record.get("class_name") if isinstance(record, dict) else None
-    return str(name) if name else (class_id.replace("_", " ").title() if class_id else "Own design")
+    """The class as the catalog spells it (CampaignShip.class_name)."""
+    return CampaignShip(record=record, class_id=class_id).class_name
 
 
 def lot_ships(*, campaign: Campaign, auction_id: int | None = None) -> dict[int, LotShip]:

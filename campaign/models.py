@@ -330,6 +330,21 @@ class CampaignShip(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def class_name(self) -> str:
+        """Her class as the catalog spells it ("Sky Runner", never the id "sky_runner"), or "Own design"."""
+        from battles.rules.sky_galleons import catalog
+
+        record_name = self.record.get("class_name") if isinstance(self.record, dict) else None
+        if record_name:
+            return str(record_name)
+        if not self.class_id:
+            return "Own design"
+        try:
+            return catalog.ship_class(self.class_id).name
+        except catalog.UnknownShipClass:
+            return self.class_id.replace("_", " ")
+
 
 class EntryKind(models.TextChoices):
     ADVANCE = "advance", "Advance from the colonial administration"

@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from accounts.models import User
+from battles.engine.words import without_article
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons import design as sg_design
 from battles.rules.sky_galleons.catalog import UnknownShipClass
@@ -83,7 +84,9 @@ def _own_ship(ship_id: int, user: User) -> tuple[Captain, CampaignShip]:
 
 
 def _ship_name(campaign: Campaign, name: str) -> str:
-    name = " ".join(name.split())
+    """Her name as kept: without an article typed before it, since every page says "the Gull" (a ship named
+    "The Gull" read "the The Gull"); a name that is only "The" is kept as it is."""
+    name = without_article(" ".join(name.split()))
     if not name:
         raise ValidationError({"name": "A ship needs a name."})
     if len(name) > 80:

@@ -197,4 +197,4 @@ def overlays(sight: MapSight) -> drawing.Overlays:
 
 def map_svg(sight: MapSight) -> str:
     """The campaign's map with what this reader may see on it."""
-    return drawing.map_svg(sight.numbers, overlays(sight))
+    return drawing.map_svg(sight.numbers, overlays(sight), umpire=sight.membership.is_umpire)

@@ -16,11 +16,6 @@ from battles.engine.decisions import DecisionRequest
 from battles.models import DeadlineDefault
 
 
-pytestmark = pytest.mark.xfail(
-    strict=True, reason='players read "Waiting for Irish, .", "the the ai", prompts twice, lower-cased names'
-)
-
-
 def test_narration_never_writes_s_apostrophe_s():
     names = narration.Names({}, {})
     text = narration.narrate({"kind": "ship", "ship": "Warm Winds"}, names)

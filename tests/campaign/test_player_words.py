@@ -10,10 +10,7 @@ from campaign import captains, yard
 from campaign.models import ChronicleEntry, Role
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.xfail(strict=True, reason='class ids and lower-cased classes on the pages; "the The Gull"'),
-]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

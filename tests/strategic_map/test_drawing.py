@@ -87,7 +87,6 @@ def test_territories_are_named_with_this_campaigns_numbers():
     assert re.search(r'class="smap__borders" d="M', drawing.map_svg(numbers))
 
 
-@pytest.mark.xfail(strict=True, reason="the player's legend told the data's provenance and the umpire's marks")
 def test_the_legend_speaks_to_the_reader_not_about_the_data():
     """The key says what the marks mean to the one reading it; where the data comes from is for the docs, the API
     and the umpire's desk (docs/strategic-map.md)."""

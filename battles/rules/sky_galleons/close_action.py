@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from battles.engine.jsonread import DataFile
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.combat import Happening, Roller, _Log, marine_arms
 from battles.rules.sky_galleons.record import (
@@ -343,7 +344,7 @@ def _kills(log: _Log, side: str, ship: ShipRecord, men: int, *, leaders: bool, s
     on = base - bonus
     who = "shotgun marines' second attacks" if shotgun else "officers and marines" if leaders else "men"
     faces = log.roll(
-        f"boarding combat: {side} {ship.name}'s {men} {who}",
+        f"boarding combat: {side} {possessive(ship.name)} {men} {who}",
         ship=ship.name,
         clauses=[
             "SG-BRD-14",
@@ -371,7 +372,7 @@ def _take_losses(
     by_rank = {rank: sum(_men(records[p.ship], p) for p in pools if p.rank == rank) for rank in PARTY_RANKS}
     prefer = "petty_officers" if by_rank["petty_officers"] >= by_rank["officers"] else "officers"
     (face,) = log.roll(
-        f"boarding casualties: is one of {side}'s {losses} an officer or petty officer",
+        f"boarding casualties: is one of {possessive(side)} {losses} an officer or petty officer",
         ship=pools[0].ship,
         clauses=["SG-BRD-16"],
         needed=f"{losses} or less: an officer or petty officer; {officer_on}: an officer",
@@ -475,7 +476,7 @@ def boarding_round(
     records = {name: _spent(record, action) for name, record in records.items()}
     before_a, before_d = fighting(records, a_pools), fighting(records, d_pools)
     records = _take_losses(log, "the boarders", records, a_pools, killed_by_defenders)
-    records = _take_losses(log, f"{defender.name}'s defenders", records, d_pools, killed_by_attackers)
+    records = _take_losses(log, f"{possessive(defender.name)} defenders", records, d_pools, killed_by_attackers)
     retreated: list[str] = []
     for ship in attackers:
         record = records[ship.name]
