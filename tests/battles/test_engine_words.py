@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from battles.engine.words import and_list, capfirst, possessive, without_article
 
 
+@pytest.mark.xfail(strict=True, reason='a ship called by a letter read "S\'"')
 def test_the_possessive_of_a_name_ending_in_s_takes_the_apostrophe_alone():
     assert possessive("Gull") == "Gull's"
     assert possessive("the defenders") == "the defenders'"
     assert possessive("Warm Winds") == "Warm Winds'"
+    assert possessive("S") == "S's"  # a ship called by a letter
     assert possessive(None) == "None's"  # a missing name still reads, as before
 
 
@@ -19,3 +25,22 @@ def test_lists_join_without_dangling_commas_and_capitals_are_kept():
     assert capfirst("ram the Sky Runner") == "Ram the Sky Runner"
     assert without_article("The Gull") == "Gull"
     assert without_article("Theodora") == "Theodora"
+
+
+@pytest.mark.xfail(strict=True, reason='91 f-strings in the rules and 5 elsewhere write "<name>\'s" by hand')
+def test_no_name_is_made_possessive_by_hand():
+    """Every "<name>'s" the app writes goes through possessive (a name ending in s takes the apostrophe alone):
+    no f-string or template puts 's after a value itself."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    by_hand = re.compile(r"\}\}?'s\b")
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for folder in ("battles", "campaign", "strategic_map", "templates", "accounts")
+        for path in sorted((root / folder).rglob("*"))
+        if path.suffix in (".py", ".html", ".txt") and "migrations" not in path.parts
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if by_hand.search(line) and path.name != "words.py"
+    ]
+    assert found == []
