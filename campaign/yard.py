@@ -18,7 +18,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from accounts.models import User
-from battles.engine.words import without_article
+from battles.engine.words import possessive, without_article
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons import design as sg_design
 from battles.rules.sky_galleons.catalog import UnknownShipClass
@@ -337,7 +337,7 @@ def ship_refit(*, ship_id: int, user: User, changes: Sequence[Mapping[str, Any]]
         captain,
         recruits * campaign.recruit_cost_per_man,
         EntryKind.RECRUITS,
-        memo=f"{recruits} men for the {ship.name}'s new guns",
+        memo=f"{recruits} men for the {possessive(ship.name)} new guns",
         ship=ship,
         user=user,
     )
@@ -452,7 +452,7 @@ def voyage_end_experience(*, ship_id: int, voyage_key: str, prize: bool, losses:
     if earlier is not None:
         if (earlier.prize, earlier.losses) != (prize, losses):
             raise ValidationError(
-                f"The {ship.name}'s check for voyage {voyage_key} was made with prize={earlier.prize}, "
+                f"The {possessive(ship.name)} check for voyage {voyage_key} was made with prize={earlier.prize}, "
                 f"losses={earlier.losses}."
             )
         return earlier

@@ -19,7 +19,9 @@ _ARTICLE = re.compile(r"^the\s+", re.IGNORECASE)
 
 def possessive(name: object) -> str:
     name = str(name)
-    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+    last = name.split()[-1] if name.split() else name
+    # A word ending in s takes the apostrophe alone; a letter standing for a ship ("S") is "S's".
+    return f"{name}'" if len(last) > 1 and last.endswith(("s", "S")) else f"{name}'s"
 
 
 def and_list(items: Iterable[object], *, last: str = "and") -> str:

@@ -109,7 +109,7 @@ def disband_party(record: ShipRecord) -> ShipRecord:
     came from, rank by rank, in the order they were taken (SG-BRD-04). Boarders across must come home
     first."""
     if record.boarders.men:
-        raise PartyError("SG-BRD-04", f"{record.name}'s boarders are still across on {record.boarding}")
+        raise PartyError("SG-BRD-04", f"{possessive(record.name)} boarders are still across on {record.boarding}")
     party = record.party
     left = {rank: party.count(rank) for rank in PARTY_RANKS}
     for post, formed in party.posts:
@@ -482,13 +482,16 @@ def boarding_round(
         record = records[ship.name]
         if not record.boarders.men:
             records[ship.name] = replace(record, boarders=NO_PARTY, boarding=None)
-            log.note(f"{ship.name}'s boarders are all down", ship=ship.name, clauses=["SG-BRD-14"], outcome="gone")
+            log.note(
+                f"{possessive(ship.name)} boarders are all down", ship=ship.name, clauses=["SG-BRD-14"], outcome="gone"
+            )
         elif not has_leader(record.boarders, officers_only=officers_only):
             records[ship.name] = bring_home(record)
             retreated.append(ship.name)
             clause = "SG-CREW-02" if officers_only else "SG-BRD-17"
             log.note(
-                f"{ship.name}'s boarders have no {'officer' if officers_only else 'officer or petty officer'} left",
+                f"{possessive(ship.name)} boarders have no "
+                f"{'officer' if officers_only else 'officer or petty officer'} left",
                 ship=ship.name,
                 clauses=[clause],
                 outcome="they retreat to their own ship",
