@@ -141,3 +141,17 @@ def test_no_ship_is_offered_to_sail_nor_built_for_a_captain_on_a_trek(client, ta
     assert "on an epic trek: the Parhoon yard deals with him when he is ashore at Parhoon" in yard
     assert "captain_yard_buy" not in yard
     assert 'name="class_id"' not in yard
+
+
+@pytest.mark.xfail(strict=True, reason="the auction room offered a trekking captain as a bidder")
+def test_the_auction_room_offers_no_bid_form_for_a_captain_on_a_trek(client, table):
+    auction = _drakes_prize(table)
+    client.force_login(table.alice)
+    room = reverse("auction_room", args=[table.campaign.slug])
+    assert f'<option value="{table.jack.pk}">Captain Jack</option>' in client.get(room).content.decode()
+
+    treks.trek_start(captain_id=table.jack.pk, cause="crash_landing", q=12, r=2, party=5, day=2)
+
+    page = client.get(room).content.decode()
+    assert f'<option value="{table.jack.pk}">Captain Jack</option>' not in page
+    assert auction.pk  # the lot is still open for the others
