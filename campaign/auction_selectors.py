@@ -19,6 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from battles.rules.sky_galleons.record import ShipRecord
 from campaign.models import (
+    CAPTAIN_AWAY,
     Auction,
     AuctionStatus,
     AuctionStyle,
@@ -27,7 +28,6 @@ from campaign.models import (
     Campaign,
     CampaignShip,
     Captain,
-    CaptainStatus,
     Membership,
     Role,
     ShipStatus,
@@ -241,11 +241,10 @@ def own_captain(*, user: User, campaign: Campaign, captain_id: int) -> Captain:
 
 
 def bidding_captains(*, user: User, campaign: Campaign) -> QuerySet[Captain]:
-    """The user's captains who may bid: his own, neither lost nor captured."""
+    """The user's captains who may bid: his own, and only while he can reach the prize court (not lost, retired,
+    captured or on an epic trek: campaign.auctions refuses their bids)."""
     return (
-        Captain.objects.filter(campaign=campaign, player=user)
-        .exclude(status__in=(CaptainStatus.LOST, CaptainStatus.CAPTURED))
-        .order_by("name", "pk")
+        Captain.objects.filter(campaign=campaign, player=user).exclude(status__in=CAPTAIN_AWAY).order_by("name", "pk")
     )
 
 

@@ -143,7 +143,6 @@ def test_no_ship_is_offered_to_sail_nor_built_for_a_captain_on_a_trek(client, ta
     assert 'name="class_id"' not in yard
 
 
-@pytest.mark.xfail(strict=True, reason="the auction room offered a trekking captain as a bidder")
 def test_the_auction_room_offers_no_bid_form_for_a_captain_on_a_trek(client, table):
     auction = _drakes_prize(table)
     client.force_login(table.alice)
