@@ -27,10 +27,13 @@ install: $(INSTALLED)
 migrate: install
 	$(PY) manage.py migrate --noinput
 
+# The demo's printed links name the address `make run` serves on (make run HOST=... PORT=...).
 seed: migrate
 	$(PY) manage.py load_reference_data
-	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo --base-url http://$(HOST):$(PORT)
 
+# tests/browser/test_make_run.py runs this very target (`make -o install run`, with its own Python and a
+# temporary database) and checks the site in a browser: keep make run's steps here, not in a script elsewhere.
 run: seed
 	$(PY) manage.py runserver $(HOST):$(PORT)
 

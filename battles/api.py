@@ -6,25 +6,24 @@ call one selector or service, answer. A battle outside my campaigns, and a side 
 answer 404 (selectors.battle_for_user, selectors.viewer_for); a refusal of the engine or the services
 answers its status with ``{"detail": why, "clause": rule}`` (services.BattleRefused).
 
-Bodies are JSON of bounded size and depth: anything else is a 400, never a 500.
+Bodies are JSON of bounded size and depth (config.api.BoundedJSONParser, as for the whole API): anything else
+is a 400, never a 500.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotAuthenticated, ParseError, UnsupportedMediaType, ValidationError
+from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.generics import GenericAPIView
-from rest_framework.parsers import BaseParser, JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView, exception_handler
+from rest_framework.views import APIView
 
 from accounts.models import User
 from battles import selectors, services
@@ -48,10 +47,10 @@ from battles.serializers import (
 from battles.services import BattleRefused, SideControl
 from campaign.models import Role
 from campaign.selectors import campaign_members, membership_for_user
+from config.api import api_exception_handler
 
-MAX_BODY = 64 * 1024  # bytes: a decision is a few hundred; this is generous
-MAX_DEPTH = 32  # nesting of a JSON body: answers are shallow, and deep nesting is a way to exhaust the stack
 EVENT_PAGE = 500
+MAX_SEQ = 10**9  # past any battle's log, inside the database's integers
 MAX_EVENT_PAGE = 2000
 
 TAGS = ["battles"]
@@ -68,42 +67,6 @@ def _refused(description: str) -> OpenApiResponse:
 
 
 NOT_FOUND = _refused("Not a battle of my campaigns, or a side that is not mine.")
-
-
-# --- parsing -------------------------------------------------------------------------------------------------
-
-
-def _depth(value: Any) -> int:
-    """How deeply a JSON value nests (iteratively: the point is not to recurse on hostile input)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if isinstance(item, dict):
-            stack.extend((child, depth + 1) for child in item.values())
-        elif isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item)
-    return deepest
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-class BoundedJSONParser(JSONParser):
-    """JSON bodies up to MAX_BODY bytes and MAX_DEPTH levels; anything else is a ParseError (400)."""
-
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None) -> Any:
-        raw = stream.read(MAX_BODY + 1) if stream is not None else b""
-        if len(raw) > MAX_BODY:
-            raise ParseError(f"The body is larger than {MAX_BODY} bytes.")
-        try:
-            data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-        except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
-            raise ParseError(f"The body is not JSON: {str(error)[:200]}") from error
-        if _depth(data) > MAX_DEPTH:
-            raise ParseError(f"The body nests deeper than {MAX_DEPTH} levels.")
-        return data
 
 
 def _user(request: Request) -> User:
@@ -133,18 +96,14 @@ def _finished(request: Request, battle_id: int, what: str) -> Battle:
 
 
 def battle_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler (403, 404, 400s), with the battle services' refusals as ``{"detail", "clause"}`` at
-    their status, and a body that is not JSON as a plain 400 like every other malformed one."""
+    """The API's handler (config.api), with the battle services' refusals as ``{"detail", "clause"}`` at their
+    status."""
     if isinstance(exc, BattleRefused):
         return Response({"detail": exc.message, "clause": exc.clause}, status=exc.status)
-    if isinstance(exc, UnsupportedMediaType):
-        exc = ParseError("The body must be JSON (Content-Type: application/json).")
-    return exception_handler(exc, context)
+    return api_exception_handler(exc, context)
 
 
 class BattleApiMixin:
-    parser_classes: Sequence[type[BaseParser]] = (BoundedJSONParser,)
-
     def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
         return battle_exception_handler
 
@@ -159,6 +118,10 @@ class BattleApi(BattleApiMixin, APIView):
 class BattleListApi(BattleApiMixin, GenericAPIView[Battle]):
     def get_queryset(self) -> QuerySet[Battle]:
         return selectors.battles_for_user(user=_user(self.request))
+
+    def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
+        # What OPTIONS describes (DRF's metadata asks for it): the list's items, and a new battle for POST.
+        return BattleCreateSerializer if self.request.method == "POST" else BattleListItemSerializer
 
     @extend_schema(
         operation_id="battles_list",
@@ -299,7 +262,9 @@ def _idempotency_key(request: Request, in_body: str) -> str:
 
 
 class EventQuerySerializer(serializers.Serializer[Any]):
-    after = serializers.IntegerField(min_value=-1, default=-1, help_text="Events after this seq (-1: from the start).")
+    after = serializers.IntegerField(
+        min_value=-1, max_value=MAX_SEQ, default=-1, help_text="Events after this seq (-1: from the start)."
+    )
     limit = serializers.IntegerField(min_value=1, max_value=MAX_EVENT_PAGE, default=EVENT_PAGE)
 
 

@@ -67,13 +67,13 @@ def visible_battles(*, user: User) -> QuerySet[Battle]:
 
 def battles_for_user(*, user: User) -> QuerySet[Battle]:
     """The battles the user may know of (visible_battles), newest first, with their campaign, the user's role in
-    it and the sides (one query, and one for all the sides). The seed, scenario and states are not loaded:
-    a list needs none of them (battle_summaries reads the open decisions of the battles in play)."""
+    it and the sides with their players (one query, and one for all the sides). The seed, scenario and states are
+    not loaded: a list needs none of them (battle_summaries and battle_rows read those of the battles in play)."""
     return (
         visible_battles(user=user)
         .select_related("campaign")
         .defer("seed", "scenario", "initial_state", "state")
-        .prefetch_related(Prefetch("sides", queryset=BattleSide.objects.order_by("order")))
+        .prefetch_related(Prefetch("sides", queryset=BattleSide.objects.select_related("user").order_by("order")))
         .annotate(
             umpired=_umpires(user),
             mine=_plays_a_side(user),
@@ -391,29 +391,62 @@ class BattleRow:
     mine: bool  # the viewer owes a decision
 
 
+def _open_requests(state: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """A stored state's side keys in order, and its open requests not yet answered in it, as (id, side)."""
+    data = json.loads(state)
+    answered = set(data.get("answers", {}))
+    open_ = [(str(r["id"]), str(r["side"])) for r in data.get("requests", []) if str(r["id"]) not in answered]
+    return [str(key) for key in data.get("sides", [])], open_
+
+
+def _awaited(sides: list[str], open_: list[tuple[str, str]], stored: set[str]) -> list[str]:
+    waiting = {side for rid, side in open_ if rid not in stored}
+    return [key for key in sides if key in waiting]
+
+
 def awaited_sides(battle: Battle) -> list[str]:
     """The keys of the sides with an open decision not yet answered (nor stored), in side order."""
     if battle.is_finished:
         return []
-    data = json.loads(battle.state)
-    answered = set(data.get("answers", {}))
-    open_ = [(str(r["id"]), str(r["side"])) for r in data.get("requests", []) if str(r["id"]) not in answered]
+    sides, open_ = _open_requests(battle.state)
     stored = set(
         Decision.objects.live()
         .filter(battle=battle, request_id__in=[rid for rid, _ in open_])
         .values_list("request_id", flat=True)
     )
-    waiting = {side for rid, side in open_ if rid not in stored}
-    return [key for key in data.get("sides", []) if key in waiting]
+    return _awaited(sides, open_, stored)
 
 
 def battle_rows(*, battles: Iterable[Battle], user: User) -> list[BattleRow]:
+    """The rows of a list of battles from ``battles_for_user`` (its sides prefetched with their players, its
+    ``umpired`` annotation): the same queries for forty battles as for two, the states of those in play and
+    their stored answers read for all of them at once."""
+    battles = list(battles)
+    in_play = [b.pk for b in battles if not b.is_finished]
+    states = dict(Battle.objects.filter(pk__in=in_play).values_list("pk", "state")) if in_play else {}
+    open_by_battle = {pk: _open_requests(state) for pk, state in states.items()}
+    open_ids = {rid for _, open_ in open_by_battle.values() for rid, _ in open_}
+    stored: set[tuple[int, str]] = (
+        set(
+            Decision.objects.live()
+            .filter(battle__in=in_play, request_id__in=open_ids)
+            .values_list("battle_id", "request_id")
+        )
+        if open_ids
+        else set()
+    )
     rows = []
     for battle in battles:
-        sides = {s.key: s for s in battle.sides.select_related("user")}
-        waiting = [sides[key] for key in awaited_sides(battle) if key in sides]
+        sides = {s.key: s for s in battle.sides.all()}
+        keys, open_ = open_by_battle.get(battle.pk, ([], []))
+        answered = {rid for rid, _ in open_ if (battle.pk, rid) in stored}
+        waiting = [sides[key] for key in _awaited(keys, open_, answered) if key in sides]
         names = tuple(f"{s.name} ({_who(s)})" for s in waiting)
-        mine = any(services.may_decide_for(battle, s, user) for s in waiting)
+        umpire = getattr(battle, "umpired", None)
+        if umpire is None:  # not from battles_for_user: ask the services, as the battle page does
+            mine = any(services.may_decide_for(battle, s, user) for s in waiting)
+        else:
+            mine = any(s.decided_by(user.pk, umpire=bool(umpire), mode=battle.mode) for s in waiting)
         rows.append(BattleRow(battle, names, mine))
     return rows
 

@@ -14,6 +14,10 @@ from rest_framework import serializers
 from battles.models import BattleMode, BattleSide, Controller, Correction, DeadlineDefault, Decision
 from battles.services import DEFAULT_RULESET, LEAVING
 
+# ErrorSerializer: the API's one refusal shape, re-exported for the battle API's schema.
+from config.api import ErrorSerializer as ErrorSerializer
+from config.api import StrictRequestSerializer
+
 
 class StrictCharField(serializers.CharField):
     """A string, and only a string: a number or a list where a name belongs is a mistake worth a 400."""
@@ -22,16 +26,6 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return str(super().to_internal_value(data))
-
-
-# --- errors ------------------------------------------------------------------------------------------------
-
-
-class ErrorSerializer(serializers.Serializer[Any]):
-    detail = serializers.CharField(help_text="Why, in words for the player.")
-    clause = serializers.CharField(
-        required=False, help_text="The rule (SG-...) or engine clause (ENG-...) the request breaks, if any."
-    )
 
 
 # --- lists and envelopes -----------------------------------------------------------------------------------
@@ -131,7 +125,7 @@ class BattleViewSerializer(serializers.Serializer[Any]):
 # --- decisions ---------------------------------------------------------------------------------------------
 
 
-class DecisionSubmitSerializer(serializers.Serializer[Any]):
+class DecisionSubmitSerializer(StrictRequestSerializer):
     request = StrictCharField(max_length=20, help_text="The open decision's id (d16).")
     choice = serializers.JSONField(allow_null=True, help_text="The answer, in the shape the decision's kind asks.")
     idempotency_key = StrictCharField(
@@ -165,7 +159,7 @@ class DecisionSerializer(serializers.ModelSerializer[Decision]):
         read_only_fields = fields
 
 
-class CorrectionSubmitSerializer(serializers.Serializer[Any]):
+class CorrectionSubmitSerializer(StrictRequestSerializer):
     request = StrictCharField(max_length=20, help_text="The decision entered wrongly.")
     choice = serializers.JSONField(allow_null=True, help_text="The answer it should have had.")
     reason = StrictCharField(max_length=2000, help_text="Why (kept with the correction).")
@@ -180,7 +174,7 @@ class CorrectionSerializer(serializers.ModelSerializer[Correction]):
         read_only_fields = fields
 
 
-class LeaveSerializer(serializers.Serializer[Any]):
+class LeaveSerializer(StrictRequestSerializer):
     side = StrictCharField(max_length=60)
     how = serializers.ChoiceField(choices=LEAVING)
 
@@ -219,14 +213,14 @@ class ResultSerializer(serializers.Serializer[Any]):
 # --- creating ------------------------------------------------------------------------------------------------
 
 
-class SideControlSerializer(serializers.Serializer[Any]):
+class SideControlSerializer(StrictRequestSerializer):
     controller = serializers.ChoiceField(choices=Controller.choices)
     player = StrictCharField(
         max_length=150, required=False, allow_null=True, help_text="The username of the member who plays the side."
     )
 
 
-class BattleCreateSerializer(serializers.Serializer[Any]):
+class BattleCreateSerializer(StrictRequestSerializer):
     campaign = serializers.SlugField(help_text="The campaign (I must be its umpire).")
     scenario = serializers.SlugField(help_text="A scenario shipped with the ruleset.")
     title = StrictCharField(max_length=160, required=False, allow_blank=True, default="")

@@ -52,7 +52,7 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
         ("Battles", {"fields": ("tactical_ruleset", "tactical_options")}),
         ("Auctions and prizes", {"fields": ("auction_style", "auction_hours", "merchant_cargo_fraction")}),
         ("Encounters", {"fields": ("holdback_voyages",)}),
-        ("Winning", {"fields": ("winner_by", "time_limit_weeks", "money_goal")}),
+        ("Winning", {"fields": ("winner_by", "time_limit_weeks", "money_goal", "rank_dead_below_living")}),
         (
             "Starting out",
             {

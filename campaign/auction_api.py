@@ -21,6 +21,7 @@ from campaign.auction_selectors import AuctionView
 from campaign.captain_api import ServiceApi
 from campaign.models import Auction, AuctionStyle, Campaign, LotKind
 from campaign.selectors import campaign_for_user
+from config.api import StrictRequestSerializer
 
 # The largest bid taken: far above any prize, well inside the database's integers.
 MAX_BID = 10**12
@@ -63,7 +64,7 @@ class AuctionSerializer(serializers.Serializer[Any]):
     bids = BidViewSerializer(many=True)
 
 
-class BidRequestSerializer(serializers.Serializer[Any]):
+class BidRequestSerializer(StrictRequestSerializer):
     captain = serializers.IntegerField(help_text="The id of your captain who bids.")
     amount = serializers.IntegerField(min_value=1, max_value=MAX_BID, help_text="Whole pounds.")
     idempotency_key = serializers.CharField(
@@ -71,7 +72,7 @@ class BidRequestSerializer(serializers.Serializer[Any]):
     )
 
 
-class BuyRequestSerializer(serializers.Serializer[Any]):
+class BuyRequestSerializer(StrictRequestSerializer):
     captain = serializers.IntegerField(help_text="The id of your captain who took the prize.")
 
 

@@ -1,9 +1,9 @@
 """Prizes and their auctions (SGC-MONEY-01/02, SGC-AUCT, SGC-CARGO): landing a prize at a friendly city,
 bidding with the money held in escrow, the captor buying his own prize outright, and the close.
 
-Money only moves through campaign.ledger. Every service locks the auction row first, then the campaign row when
-it rolls a die, then the captains concerned (ledger.lock_captains, pk order): two bids on one auction queue up
-behind each other, and no two services wait on each other's locks crosswise.
+Money only moves through campaign.ledger. Every service locks in the one order of campaign.locks: the campaign
+row, then the auction, then the captains concerned (pk order), then the ship: two bids on one auction queue up
+behind each other, and a prize's two lots closing together never wait on each other's locks crosswise.
 
 Designed here (the rules are written for one player, whose prize the crown always buys):
 
@@ -34,7 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import dice, economy, ledger
+from campaign import dice, economy, ledger, locks
 from campaign.models import (
     CAPTAIN_AWAY,
     CAPTAIN_GONE,
@@ -93,9 +93,9 @@ def _chronicle(campaign: Campaign, kind: str, text: str, captain: Captain | None
 
 
 def _lock_auction(auction_id: int) -> Auction:
-    auction = (
-        Auction.objects.select_for_update(of=("self",)).select_related("campaign", "ship").filter(pk=auction_id).first()
-    )
+    """The auction, locked after its campaign's row (campaign.locks); ``auction.campaign`` is that locked row."""
+    campaign = locks.campaign_of(Auction, auction_id)
+    auction = None if campaign is None else locks.auction(campaign, auction_id)
     if auction is None:
         raise ValidationError({"auction": "There is no such auction."})
     return auction
@@ -120,22 +120,21 @@ def prize_land(*, ship_id: int, city: str) -> list[Auction]:
     original price (SGC-AUCT-01), and her cargo if she carries any, its price rolled now, tons x 1D6 x 100
     (SGC-CARGO-02), as that lot's reserve. With no rival player the crown buys both at once. Landing the same
     prize again opens nothing new and returns her auctions."""
-    ship = (
-        CampaignShip.objects.select_for_update(of=("self",))
-        .select_related("campaign", "captured_by")
-        .filter(pk=ship_id)
-        .first()
-    )
-    if ship is None:
+    campaign = locks.campaign_of(CampaignShip, ship_id)
+    captor_id = CampaignShip.objects.filter(pk=ship_id).values_list("captured_by_id", flat=True).first()
+    if campaign is None:
         raise ValidationError({"ship": "There is no such ship."})
+    # Campaign, captor, ship (campaign.locks' order): a close with no rival locks the captor to pay his tenth.
+    captors = locks.captains(campaign, [captor_id] if captor_id else [])
+    ship = locks.ship(campaign, ship_id)
+    assert ship is not None
     existing = list(Auction.objects.filter(ship=ship).order_by("pk"))
     if existing:
         return existing
-    captor = ship.captured_by
+    captor = captors.get(ship.captured_by_id) if ship.captured_by_id else None
     if ship.status != ShipStatus.PRIZE or captor is None:
         raise ValidationError({"ship": f"The {ship.name} is not a prize: only a captured ship is auctioned."})
     landing = friendly_city(city)
-    campaign = ship.campaign
     now = timezone.now()
     common = {
         "campaign": campaign,
@@ -218,17 +217,17 @@ def _release(bid: Bid, captain: Captain, *, user: User | None = None) -> None:
     )
 
 
-def auctions_lock_for_captains(captain_ids: Iterable[int]) -> list[Auction]:
-    """Lock the open auctions on which these captains have a bid in escrow, in pk order: what a service that may end
-    a captain's career (his death, his epic trek, the umpire's change of status) takes before it locks him, as every
-    auction service locks the auction before the captains (the module's notes)."""
+def auctions_lock_for_captains(campaign: Campaign, captain_ids: Iterable[int]) -> list[Auction]:
+    """Lock the campaign's open auctions on which these captains have a bid in escrow: what a service that may end a
+    captain's career (his death, his epic trek, the umpire's change of status) takes after the campaign row and
+    before it locks him (campaign.locks' order)."""
     ids = sorted(set(captain_ids))
     if not ids:
         return []
-    wanted = Bid.objects.filter(captain_id__in=ids, status__in=ACTIVE_BIDS, auction__status=AuctionStatus.OPEN)
-    return list(
-        Auction.objects.select_for_update(of=("self",)).filter(pk__in=wanted.values("auction_id")).order_by("pk")
-    )
+    wanted = Bid.objects.filter(
+        captain_id__in=ids, status__in=ACTIVE_BIDS, auction__status=AuctionStatus.OPEN, auction__campaign=campaign
+    ).values_list("auction_id", flat=True)
+    return list(locks.auctions(campaign, wanted).values())
 
 
 def captain_bids_release(*, captain: Captain) -> int:
@@ -284,7 +283,7 @@ def bid_place(*, auction_id: int, captain_id: int, user: User, amount: int, idem
     )
     is_open = auction.style == AuctionStyle.OPEN
     outbid = held if is_open else own
-    locked = ledger.lock_captains({captain.pk} | ({outbid.captain_id} if outbid else set()))
+    locked = locks.captains(auction.campaign, {captain.pk} | ({outbid.captain_id} if outbid else set()))
     bidder = locked[captain.pk]
     _may_bid(bidder)  # again under his lock: he may have fallen or set out on a trek since he was read
     if key:
@@ -346,7 +345,7 @@ def prize_buy_outright(*, auction_id: int, captain_id: int, user: User) -> Aucti
         raise ValidationError({"auction": "Only the prize ship can be bought outright; her cargo goes to auction."})
     _require_open(auction, timezone.now())
     active = list(Bid.objects.filter(auction=auction, status__in=ACTIVE_BIDS).select_related("auction__ship"))
-    locked = ledger.lock_captains({captain.pk} | {bid.captain_id for bid in active})
+    locked = locks.captains(auction.campaign, {captain.pk} | {bid.captain_id for bid in active})
     for bid in active:
         _release(bid, locked[bid.captain_id])
     buyer = locked[captain.pk]
@@ -437,14 +436,14 @@ def _close(auction: Auction, *, now: datetime) -> None:
     price = winning.amount if winning is not None else auction.reserve
     resale = None
     if winning is not None and auction.lot == LotKind.CARGO:
-        # Rolled before the captains are locked: the campaign row is always locked before captains.
+        # The campaign row, which numbers the dice, was locked before the auction (campaign.locks).
         resale = dice.roll(
             auction.campaign,
             f"cargo of the {auction.ship.name} sold on (auction {auction.pk})",
             captain=winning.captain,
         ).result
     ids = {bid.captain_id for bid in bids} | ({auction.captor_id} if auction.captor_id else set())
-    captains = ledger.lock_captains(ids) if ids else {}
+    captains = locks.captains(auction.campaign, ids)
     for bid in bids:
         if bid is not winning:
             _release(bid, captains[bid.captain_id])

@@ -4,21 +4,20 @@ sees all. Services refuse bad input with Django's ValidationError, answered here
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotAuthenticated, ValidationError
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView, exception_handler
+from rest_framework.views import APIView
 
 from accounts.models import User
 from campaign import captain_selectors, captains, standings
 from campaign.models import CampaignShip, Captain, CaptainStatus, ChronicleEntry, LedgerEntry
-from campaign.selectors import campaign_for_user
+from campaign.selectors import campaign_for_user, membership_for_user
+from config.api import StrictRequestSerializer
 
 LEDGER_LIMIT = 500
 
@@ -30,17 +29,9 @@ def _user(request: Request) -> User:
     return user
 
 
-def service_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """A service's ValidationError is the caller's mistake: 400 with the messages, never a 500."""
-    if isinstance(exc, DjangoValidationError):
-        detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
-        exc = ValidationError(detail)
-    return exception_handler(exc, context)
-
-
 class ServiceApi(APIView):
-    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
-        return service_exception_handler
+    """An API view over the campaign's services. Their Django ValidationError (the caller's mistake) is a 400 with
+    the messages, never a 500: config.api.api_exception_handler, the API's handler."""
 
 
 class ShipSerializer(serializers.ModelSerializer[CampaignShip]):
@@ -97,16 +88,16 @@ class LedgerEntrySerializer(serializers.ModelSerializer[LedgerEntry]):
         read_only_fields = fields
 
 
-class FoundSerializer(serializers.Serializer[Any]):
+class FoundSerializer(StrictRequestSerializer):
     name = serializers.CharField(max_length=80)
 
 
-class AdjustSerializer(serializers.Serializer[Any]):
+class AdjustSerializer(StrictRequestSerializer):
     amount = serializers.IntegerField()
     reason = serializers.CharField(max_length=300)
 
 
-class StatusSerializer(serializers.Serializer[Any]):
+class StatusSerializer(StrictRequestSerializer):
     status = serializers.ChoiceField(choices=CaptainStatus.choices)
     reason = serializers.CharField(max_length=300)
     city = serializers.CharField(max_length=60, required=False, default="")
@@ -120,18 +111,20 @@ class ChronicleSerializer(serializers.ModelSerializer[ChronicleEntry]):
 
 
 class StandingSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="1 for the first: by the campaign's winning criterion")
     name = serializers.CharField()
     player = serializers.CharField()
     money = serializers.IntegerField()
     prizes = serializers.IntegerField()
     fame_weeks = serializers.IntegerField()
-    status = serializers.CharField()
+    status = serializers.CharField(help_text="What every member is told: Alive, On an epic trek, Dead or Captive")
 
 
 class StandingsSerializer(serializers.Serializer[Any]):
     leaderboard = StandingSerializer(many=True)
     winner = serializers.CharField(allow_null=True)
     reason = serializers.CharField()
+    ranked_by = serializers.CharField()
     wealth = serializers.DictField(
         child=serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
     )
@@ -198,13 +191,15 @@ class CaptainStatusApi(ServiceApi):
 class StandingsApi(ServiceApi):
     @extend_schema(operation_id="campaigns_standings", responses=StandingsSerializer, tags=["campaigns"])
     def get(self, request: Request, slug: str) -> Response:
-        campaign = campaign_for_user(user=_user(request), slug=slug)
+        membership = membership_for_user(user=_user(request), slug=slug)
+        campaign = membership.campaign
         verdict = standings.winner(campaign=campaign)
         data = {
             "leaderboard": [vars(row) for row in standings.leaderboard(campaign=campaign)],
             "winner": verdict.winner,
             "reason": verdict.reason,
+            "ranked_by": standings.ranked_by(campaign),
             "wealth": {k: [list(p) for p in v] for k, v in standings.wealth_over_time(campaign=campaign).items()},
-            "chronicle": captain_selectors.chronicle(campaign=campaign)[:200],
+            "chronicle": captain_selectors.chronicle(membership=membership)[:200],
         }
         return Response(StandingsSerializer(data).data)

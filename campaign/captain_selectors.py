@@ -1,11 +1,12 @@
 """Reads for captains, their ledgers and the chronicle. A player sees his own captains and their books; the umpire
-sees every captain; anything else answers 404 (DESIGN.md section 5). The chronicle is public to members."""
+sees every captain; anything else answers 404 (DESIGN.md section 5). The chronicle is public to members, but for
+the entries that would place a captain now (OWN_ENTRIES)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from accounts.models import User
@@ -15,6 +16,7 @@ from campaign.models import (
     CampaignShip,
     Captain,
     ChronicleEntry,
+    ChronicleKind,
     LedgerEntry,
     Membership,
     NewCaptain,
@@ -92,9 +94,18 @@ def captain_ships(*, captain: Captain) -> QuerySet[CampaignShip]:
     return CampaignShip.objects.filter(captain=captain).order_by("name", "pk")
 
 
-def chronicle(*, campaign: Campaign) -> QuerySet[ChronicleEntry]:
-    """The campaign's public record, newest first."""
-    return ChronicleEntry.objects.filter(campaign=campaign).order_by("-pk")
+# Entries that would tell where a captain is now: told to his own player and the umpire only. A captain's ship
+# "kept her station" for want of orders says that he is at sea (DESIGN.md section 5).
+OWN_ENTRIES = (ChronicleKind.ORDERS_MISSED,)
+
+
+def chronicle(*, membership: Membership) -> QuerySet[ChronicleEntry]:
+    """The campaign's record as this member reads it, newest first: public, but for the entries of OWN_ENTRIES,
+    which a player reads of his own captains only (the umpire of all)."""
+    entries = ChronicleEntry.objects.filter(campaign_id=membership.campaign_id)
+    if membership.role != Role.UMPIRE:
+        entries = entries.exclude(Q(kind__in=OWN_ENTRIES) & ~Q(captain__player_id=membership.user_id))
+    return entries.order_by("-pk")
 
 
 def ship_for_user(*, user: User, ship_id: int) -> CampaignShip:

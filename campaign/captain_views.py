@@ -11,6 +11,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import User
 from campaign import auction_selectors, captain_selectors, captains, settings_service, standings
 from campaign.chart import wealth_chart_svg
+from campaign.correction_views import CaptainRenameForm
 from campaign.models import Campaign, CaptainStatus
 from campaign.refusals import refusal_words
 from campaign.selectors import membership_for_user
@@ -85,6 +87,7 @@ def captain_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "status_form": StatusForm(initial={"status": captain.status, "city": captain.city})
         if membership.is_umpire
         else None,
+        "rename_form": CaptainRenameForm(initial={"name": captain.name}) if membership.is_umpire else None,
     }
     return render(request, "campaign/captain.html", context)
 
@@ -141,9 +144,10 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
         "campaign": campaign,
         "membership": membership,
         "board": standings.leaderboard(campaign=campaign),
+        "ranked_by": standings.ranked_by(campaign),
         "chart": wealth_chart_svg(standings.wealth_over_time(campaign=campaign), today=campaign.day),
         "verdict": standings.winner(campaign=campaign),
-        "chronicle": captain_selectors.chronicle(campaign=campaign)[:100],
+        "chronicle": captain_selectors.chronicle(membership=membership)[:100],
     }
     return render(request, "campaign/standings.html", context)
 
@@ -157,10 +161,33 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Campaign
         fields = tuple(key for key in settings_service.SETTINGS if key != "webhook_url")
+        # Words for the settings the model names only in code (shared with the "New campaign" page).
+        labels = {
+            "hours_per_day": "Real hours in a campaign day",
+            "order_deadline_hours": "Orders due, hours into the day",
+            "starting_advance": "Starting money, £ (the advance)",
+            "encounter_control": "Who commands the ships met",
+            "tactical_ruleset": "Battle rules",
+            "tactical_options": "Tactical options",
+        }
+        help_texts = {
+            "hours_per_day": "From one day's tick to the next: 24 plays a day a day, 168 a day a week.",
+            "order_deadline_hours": "Orders for the next day close this many hours into the day, before it ticks.",
+            "starting_advance": "The colonial administration's advance to each new captain (£30,000 in the rules).",
+            "tactical_options": "The battles' options as JSON; {} plays the rules as written.",
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.initial.setdefault("webhook_url", self.instance.webhook_url)
+        # The model's check constraints as the fields' own limits, so a refusal is shown on the field, in words.
+        hours, fraction = self.fields["hours_per_day"], self.fields["merchant_cargo_fraction"]
+        assert isinstance(hours, forms.IntegerField)
+        assert isinstance(fraction, forms.DecimalField)
+        hours.validators.append(MinValueValidator(1))
+        hours.widget.attrs["min"] = 1
+        fraction.validators.extend([MinValueValidator(0), MaxValueValidator(1)])
+        fraction.widget.attrs.update(min=0, max=1)
 
 
 @login_required

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
-from campaign import auctions, captain_selectors, ledger
+from campaign import auctions, captain_selectors, ledger, locks, standings
 from campaign.models import (
     CAPTAIN_AWAY,
     CAPTAIN_GONE,
@@ -138,6 +138,37 @@ def captain_adjust_money(*, captain_id: int, umpire: User, amount: int, reason: 
     return captain
 
 
+# What the chronicle tells when the umpire's ruling changes what every member is told of a captain (alive, on a
+# trek, dead, captive: campaign.standings.PUBLIC_STATUS): his fate, never where he is nor the umpire's reason.
+_FATE_TOLD = {
+    standings.DEAD: (ChronicleKind.CAPTAIN_LOST, "Captain {name} is dead."),
+    standings.CAPTIVE: (ChronicleKind.CAPTAIN_LOST, "Captain {name} is taken captive."),
+    standings.ON_TREK: (ChronicleKind.TREK_STARTED, "Captain {name} sets out on an epic trek home."),
+    standings.RETIRED: (ChronicleKind.CAPTAIN_LOST, "Captain {name} retires from the service."),
+}
+_RETURN_TOLD = {
+    standings.DEAD: "Captain {name} is found alive.",
+    standings.CAPTIVE: "Captain {name} is free again.",
+    standings.ON_TREK: "Captain {name} comes home from his epic trek.",
+    standings.RETIRED: "Captain {name} returns to the service.",
+}
+
+
+def _chronicle_fate(captain: Captain, *, before: str) -> None:
+    """The standings tell a captain's fate only once the chronicle has: the umpire's change of it is told too."""
+    was, now = standings.public_status(before), standings.public_status(captain.status)
+    if was == now:
+        return
+    if now == standings.ALIVE:
+        kind, text = ChronicleKind.CAPTAIN_RETURNS, _RETURN_TOLD[was]
+    else:
+        kind, text = _FATE_TOLD[now]
+    campaign = captain.campaign
+    ChronicleEntry.objects.create(
+        campaign=campaign, day=campaign.day, kind=kind, text=text.format(name=captain.name)[:300], captain=captain
+    )
+
+
 @transaction.atomic
 def captain_set_status(*, captain_id: int, umpire: User, status: str, reason: str, city: str = "") -> Captain:
     """The umpire changes what a captain is doing (ashore, at sea, captured, retired...), with a reason (audited).
@@ -148,8 +179,13 @@ def captain_set_status(*, captain_id: int, umpire: User, status: str, reason: st
     another living captain (SGC-START-14)."""
     if status not in CaptainStatus.values:
         raise ValidationError({"status": f"A captain's status is one of {', '.join(CaptainStatus.values)}."})
-    auctions.auctions_lock_for_captains([captain_id])
-    captain = ledger.lock_captain(captain_id)
+    campaign = locks.campaign_of(Captain, captain_id)
+    captain = None
+    if campaign is not None:
+        auctions.auctions_lock_for_captains(campaign, [captain_id])  # after the campaign, before the captain
+        captain = locks.captain(campaign, captain_id)
+    if captain is None:
+        raise ValidationError({"captain": "There is no such captain."})
     _require_umpire(captain.campaign, umpire)
     reason = _reason(reason)
     if status not in CAPTAIN_GONE and captain.status in CAPTAIN_GONE:
@@ -169,6 +205,7 @@ def captain_set_status(*, captain_id: int, umpire: User, status: str, reason: st
         captain.city = city[:60]
     captain.save(update_fields=["status", "city"])
     released = auctions.captain_bids_release(captain=captain) if status in CAPTAIN_AWAY else 0
+    _chronicle_fate(captain, before=str(before["status"]))
     AuditEntry.objects.create(
         campaign=captain.campaign,
         actor=umpire,

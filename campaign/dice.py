@@ -1,7 +1,9 @@
 """The campaign's dice (outside battles): deterministic from the campaign's secret seed and the roll's number,
 each stored with its purpose (CampaignRoll), so an export replays them and the umpire can read every one.
 
-Rolls are numbered under a lock on the campaign row: two transactions never take the same number."""
+Rolls are numbered under a lock on the campaign row: two transactions never take the same number. The caller
+passes the campaign it locked first (campaign.locks.campaign), as the one lock order asks: a die rolled after
+captains or ships were locked would take the campaign row last, crosswise to every other service."""
 
 from __future__ import annotations
 
@@ -11,7 +13,16 @@ import hmac
 from django.db import transaction
 from django.db.models import Max
 
+from campaign import locks
 from campaign.models import Campaign, CampaignRoll, Captain
+
+
+def _locked(campaign: Campaign) -> Campaign:
+    assert transaction.get_connection().in_atomic_block, "roll inside a transaction"
+    if not locks.is_locked(campaign):
+        raise AssertionError("roll the campaign's dice with its row locked first (campaign.locks.campaign)")
+    # Its seed and day, re-read: the caller holds the row's lock, so no other transaction has changed them since.
+    return Campaign.objects.only("pk", "seed", "day").get(pk=campaign.pk)
 
 
 def die_for(seed: str, seq: int, sides: int) -> int:
@@ -27,9 +38,8 @@ def die_for(seed: str, seq: int, sides: int) -> int:
 
 
 def roll(campaign: Campaign, purpose: str, *, sides: int = 6, captain: Captain | None = None) -> CampaignRoll:
-    """Roll one die for ``purpose`` and log it. Inside a transaction; locks the campaign row."""
-    assert transaction.get_connection().in_atomic_block, "roll inside a transaction"
-    locked = Campaign.objects.select_for_update().only("pk", "seed", "day").get(pk=campaign.pk)
+    """Roll one die for ``purpose`` and log it. Inside a transaction, the campaign locked (campaign.locks)."""
+    locked = _locked(campaign)
     last = CampaignRoll.objects.filter(campaign=locked).aggregate(last=Max("seq"))["last"] or 0
     seq = last + 1
     return CampaignRoll.objects.create(
@@ -48,10 +58,9 @@ def roll_many(
 ) -> list[CampaignRoll]:
     """Roll one die for each (purpose, sides, captain) in order and log them all: one lock, one read, one insert,
     however many dice (the daily tick rolls for every ship at sea). Inside a transaction."""
-    assert transaction.get_connection().in_atomic_block, "roll inside a transaction"
     if not wants:
         return []
-    locked = Campaign.objects.select_for_update().only("pk", "seed", "day").get(pk=campaign.pk)
+    locked = _locked(campaign)
     last = CampaignRoll.objects.filter(campaign=locked).aggregate(last=Max("seq"))["last"] or 0
     rolls = [
         CampaignRoll(

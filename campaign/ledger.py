@@ -1,6 +1,7 @@
 """The captains' money: every movement is a ledger entry written here, inside the caller's transaction, with the
-captains concerned locked first (in primary-key order, so two transactions touching the same captains never wait
-on each other crosswise). A balance never goes below nothing: the entry is refused before it is written, and the
+captains concerned locked first, in the one lock order of campaign.locks (their campaign's row, then the
+captains in primary-key order), so two transactions touching the same captains never wait on each other
+crosswise. A balance never goes below nothing: the entry is refused before it is written, and the
 database's check constraints refuse it again if anything slipped past.
 
 ``check`` proves a captain's books: the entries sum to the balance and each leaves the balance the next one
@@ -15,6 +16,7 @@ from django.db import transaction
 from django.db.models import Sum
 
 from accounts.models import User
+from campaign import locks
 from campaign.models import Auction, Campaign, CampaignShip, Captain, EntryKind, LedgerEntry
 
 
@@ -32,10 +34,15 @@ class LedgerMismatch(AssertionError):
 
 
 def lock_captains(ids: Iterable[int]) -> dict[int, Captain]:
-    """The captains, locked for the rest of the transaction (SELECT ... FOR UPDATE, in pk order)."""
+    """The captains, locked for the rest of the transaction, after their campaign's row (campaign.locks' order).
+    For a service whose first lock this is; one that has locked its campaign already uses locks.captains."""
     assert transaction.get_connection().in_atomic_block, "lock captains inside a transaction"
     wanted = sorted(set(ids))
-    return {c.pk: c for c in Captain.objects.select_for_update().filter(pk__in=wanted).order_by("pk")}
+    campaign_ids = sorted(set(Captain.objects.filter(pk__in=wanted).values_list("campaign_id", flat=True)))
+    found: dict[int, Captain] = {}
+    for campaign_id in campaign_ids:  # one campaign in practice; several in campaign-id order
+        found |= locks.captains(locks.campaign(campaign_id), wanted)
+    return found
 
 
 def lock_captain(captain_id: int) -> Captain:

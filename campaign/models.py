@@ -89,6 +89,11 @@ class Campaign(models.Model):
     time_limit_weeks = models.PositiveIntegerField(null=True, blank=True)
     money_goal = models.PositiveBigIntegerField(null=True, blank=True)
     winner_by = models.CharField(max_length=12, choices=WinnerBy.choices, default=WinnerBy.MONEY)
+    rank_dead_below_living = models.BooleanField(
+        default=True,
+        help_text="On the leaderboard, captains alive (on an epic trek too) rank above the dead and the captive, "
+        "whatever their money; a winner by the campaign's criterion stays first.",
+    )
     starting_advance = models.PositiveIntegerField(default=30_000)
     advance_is_loan = models.BooleanField(default=False, help_text="Repaid from prize shares (not the rules').")
     starting_quality = models.CharField(max_length=10, choices=CrewQuality.choices, default=CrewQuality.GREEN)
@@ -509,8 +514,11 @@ class ChronicleKind(models.TextChoices):
     SHIP_LOST = "ship_lost", "A ship is lost"
     ACTION = "action", "An action is fought"
     VOYAGE_ENDED = "voyage_ended", "A captain comes home"
+    TREK_STARTED = "trek_started", "An epic trek begins"
     TREK_SURVIVED = "trek_survived", "An epic trek is survived"
     CAPTAIN_LOST = "captain_lost", "A captain is lost"
+    # The umpire's ruling: a captain captive or lost is free, found or home again.
+    CAPTAIN_RETURNS = "captain_returns", "A captain returns"
     CREW_EXPERIENCE = "crew_experience", "A crew's quality changes"
     WINNER = "winner", "The campaign is won"
     # The daily tick: a captain at sea without orders for the day (his ship holds her position).

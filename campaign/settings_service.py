@@ -3,6 +3,7 @@ what each setting was and became (DESIGN.md section 6)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -10,6 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from accounts.models import User
+from campaign import locks
 from campaign.models import AuditEntry, Campaign, Membership, Role
 
 # What the umpire may set here; the day, the seed and the slug are the campaign's own.
@@ -27,6 +29,7 @@ SETTINGS = (
     "time_limit_weeks",
     "money_goal",
     "winner_by",
+    "rank_dead_below_living",
     "starting_advance",
     "advance_is_loan",
     "starting_quality",
@@ -45,10 +48,81 @@ def _plain(value: Any) -> Any:
     return str(value) if isinstance(value, Decimal) else value
 
 
+def plain_settings(campaign: Campaign, keys: Iterable[str] = SETTINGS) -> dict[str, Any]:
+    """The campaign's settings as the audit keeps them (JSON: a Decimal as its string)."""
+    return {key: _plain(getattr(campaign, key)) for key in keys}
+
+
+# The longest a campaign day or an auction may last: far past any club's wish, and short of the calendar's end
+# (the next tick and an auction's close are reckoned by adding these hours to now).
+LONGEST_HOURS = 24 * 365
+
+# Checks of settings, some of which only make sense together: (the settings involved, the one the problem is shown
+# on, the check).
+# The model's own constraints are here too, so that a refusal names the setting in words.
+_TOGETHER: tuple[tuple[frozenset[str], str, Callable[[Campaign], str | None]], ...] = (
+    (
+        frozenset({"hours_per_day"}),
+        "hours_per_day",
+        lambda c: (
+            None
+            if 1 <= c.hours_per_day <= LONGEST_HOURS
+            else f"A campaign day lasts from an hour to {LONGEST_HOURS:,} (a year)."
+        ),
+    ),
+    (
+        # The auction's close is reckoned from it: a number past the calendar's end could not be.
+        frozenset({"auction_hours"}),
+        "auction_hours",
+        lambda c: (
+            None if c.auction_hours <= LONGEST_HOURS else f"An auction runs {LONGEST_HOURS:,} hours (a year) at most."
+        ),
+    ),
+    (
+        frozenset({"merchant_cargo_fraction"}),
+        "merchant_cargo_fraction",
+        lambda c: None if 0 <= c.merchant_cargo_fraction <= 1 else "A fraction of the tonnage, from 0 to 1.",
+    ),
+    (
+        frozenset({"winner_by", "money_goal"}),
+        "money_goal",
+        lambda c: (
+            "A money goal is needed to win by reaching it." if c.winner_by == "goal" and c.money_goal is None else None
+        ),
+    ),
+    (
+        # strategic_map.calendar: orders are due this many hours into the day, so no later than its end.
+        frozenset({"hours_per_day", "order_deadline_hours"}),
+        "order_deadline_hours",
+        lambda c: (
+            f"Orders are due within the day: at most {c.hours_per_day} hours into it."
+            if c.order_deadline_hours > c.hours_per_day
+            else None
+        ),
+    ),
+    (
+        frozenset({"tactical_options"}),
+        "tactical_options",
+        lambda c: None if isinstance(c.tactical_options, dict) else "The tactical options are a JSON object ({}).",
+    ),
+)
+
+
+def settings_problems(campaign: Campaign, changed: Iterable[str] = SETTINGS) -> dict[str, str]:
+    """What is wrong with settings that go together, for the checks that involve a setting in ``changed`` (so an
+    old campaign is not refused an unrelated change); setting -> the problem in words."""
+    changed = set(changed)
+    problems: dict[str, str] = {}
+    for involved, field, check in _TOGETHER:
+        if involved & changed and (problem := check(campaign)):
+            problems[field] = problem
+    return problems
+
+
 @transaction.atomic
 def campaign_update_settings(*, campaign_id: int, umpire: User, changes: dict[str, Any], reason: str) -> Campaign:
     """Apply ``changes`` (setting -> new value) to the campaign; each is validated by the model's own fields."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    campaign = locks.campaign(campaign_id)  # the first lock, as campaign.locks orders them
     if not Membership.objects.filter(campaign=campaign, user=umpire, role=Role.UMPIRE).exists():
         raise PermissionDenied("Only the campaign's umpire may change its settings.")
     reason = " ".join(reason.split())[:300]
@@ -64,8 +138,9 @@ def campaign_update_settings(*, campaign_id: int, umpire: User, changes: dict[st
     changed = {key: _plain(getattr(campaign, key)) for key in changes if _plain(getattr(campaign, key)) != before[key]}
     if not changed:
         return campaign
-    if campaign.winner_by == "goal" and campaign.money_goal is None:
-        raise ValidationError({"money_goal": "A money goal is needed to win by reaching it."})
+    problems = settings_problems(campaign, changed)
+    if problems:
+        raise ValidationError(problems)
     campaign.save(update_fields=list(changed))
     AuditEntry.objects.create(
         campaign=campaign,

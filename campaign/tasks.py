@@ -27,7 +27,8 @@ WEBHOOK_TIMEOUT = 10
 def send_notification_email(notification_id: int) -> bool:
     with transaction.atomic():
         notification = (
-            Notification.objects.select_for_update()
+            # Only the notification's row: the user and campaign are joined in to read (campaign/locks.py).
+            Notification.objects.select_for_update(of=("self",))
             .select_related("user", "campaign")
             .filter(pk=notification_id)
             .first()

@@ -1,10 +1,22 @@
 from django.urls import path
 
-from campaign import api, auction_api, auction_views, captain_api, captain_views, views, yard_api, yard_views
+from campaign import (
+    api,
+    auction_api,
+    auction_views,
+    captain_api,
+    captain_views,
+    correction_views,
+    views,
+    yard_api,
+    yard_views,
+)
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("campaigns/new/", views.campaign_new, name="campaign_new"),
     path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign_detail"),
+    path("campaigns/<slug:slug>/members/", views.member_change_view, name="member_change"),
     path("campaigns/<slug:slug>/invitations/", views.invitation_create_view, name="invitation_create"),
     path(
         "campaigns/<slug:slug>/invitations/<int:pk>/revoke/",
@@ -17,6 +29,7 @@ urlpatterns = [
     path("captains/<int:pk>/", captain_views.captain_detail, name="captain_detail"),
     path("captains/<int:pk>/adjust/", captain_views.captain_adjust_view, name="captain_adjust"),
     path("captains/<int:pk>/status/", captain_views.captain_status_view, name="captain_status"),
+    path("captains/<int:pk>/rename/", correction_views.captain_rename_view, name="captain_rename"),
     path("captains/<int:pk>/yard/", yard_views.yard_page, name="captain_yard"),
     path("captains/<int:pk>/yard/buy/", yard_views.yard_buy_view, name="captain_yard_buy"),
     path("captains/<int:pk>/yard/quote/", yard_views.yard_quote_view, name="captain_yard_quote"),
@@ -27,6 +40,7 @@ urlpatterns = [
     path("ships/<int:pk>/repair/total/", yard_views.ship_repair_total, name="ship_repair_total"),
     path("ships/<int:pk>/refit/", yard_views.ship_refit_view, name="ship_refit"),
     path("ships/<int:pk>/sell/", yard_views.ship_sell_view, name="ship_sell"),
+    path("ships/<int:pk>/correct/", correction_views.ship_correct_view, name="ship_correct"),
     path("join/<str:token>/", views.join, name="campaign_join"),
     path("notifications/", views.notification_list, name="notification_list"),
     path("notifications/read/", views.notification_read, name="notification_read"),

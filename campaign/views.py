@@ -7,6 +7,7 @@ filters by the requesting user, so a non-member gets 404 whatever the URL.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -15,14 +16,17 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.forms import InvitationRegistrationForm
 from accounts.models import User
 from campaign.captain_selectors import captains_for_user, commission_for
-from campaign.models import Invitation, Membership, Role
+from campaign.captain_views import SettingsForm
+from campaign.models import Campaign, Invitation, Membership, Role
 from campaign.notifications import notifications_mark_read
+from campaign.refusals import refusal_words
 from campaign.selectors import (
     campaign_invitations,
     campaign_members,
@@ -37,12 +41,16 @@ from campaign.services import (
     INVITATION_MAX_DAYS,
     INVITATION_MAX_USES_LIMIT,
     InvitationClosedError,
+    campaign_create,
     invitation_accept,
     invitation_closed_reason,
     invitation_create,
     invitation_revoke,
+    membership_remove,
+    membership_set_role,
     user_register_with_invitation,
 )
+from campaign.settings_service import SETTINGS
 
 # Registration signs the new user in straight away; with django-axes in AUTHENTICATION_BACKENDS, login()
 # must be told which backend vouches for the user.
@@ -60,6 +68,82 @@ class InvitationCreateForm(forms.Form):
     expires_in_days = forms.IntegerField(
         label="Valid for (days)", min_value=1, max_value=INVITATION_MAX_DAYS, initial=14
     )
+
+
+# The "New campaign" page's sections. A setting not named here (a new one) still shows, under "Other settings".
+CREATE_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("The campaign", ("name", "description")),
+    ("The calendar", ("hours_per_day", "order_deadline_hours", "hold_calendar")),
+    (
+        "Starting out",
+        ("starting_advance", "advance_is_loan", "starting_quality", "starting_yard", "recruit_cost_per_man"),
+    ),
+    (
+        "Encounters and battles",
+        ("encounter_control", "holdback_voyages", "trek_losses", "tactical_ruleset", "tactical_options"),
+    ),
+    ("Auctions and prizes", ("auction_style", "auction_hours", "merchant_cargo_fraction")),
+    ("Winning", ("winner_by", "time_limit_weeks", "money_goal")),
+    ("The club's chat", ("webhook_url",)),
+)
+
+
+class CampaignCreateForm(SettingsForm):
+    """The umpire's settings form (every setting the settings page has, with the rules' defaults), less the reason
+    (a new campaign has nothing to change), plus whether the calendar waits for the umpire."""
+
+    hold_calendar = forms.BooleanField(
+        label="Hold the calendar until I start it from the umpire's desk",
+        required=False,
+        initial=True,
+        help_text="Players join, found captains, buy ships and plan voyages meanwhile; no day ticks until you "
+        "resume the campaign (or run a day) from the desk. Unticked, day 1 ticks one campaign day from now.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, instance=Campaign(), **kwargs)
+        del self.fields["reason"]
+        self.fields["name"].help_text = "Its address is made from the name."
+        self.fields["description"].widget.attrs["rows"] = 3
+        self.fields["tactical_options"].widget.attrs["rows"] = 2
+
+    def clean_tactical_options(self) -> object:
+        # An emptied box means no options, not a null the model would refuse.
+        options = self.cleaned_data.get("tactical_options")
+        return {} if options in (None, "") else options
+
+    def settings(self) -> dict[str, Any]:
+        """The settings chosen, for campaign_create (the name and description go to it by name)."""
+        return {key: self.cleaned_data[key] for key in SETTINGS if key not in {"name", "description"}}
+
+    def sections(self) -> list[tuple[str, list[forms.BoundField]]]:
+        named = {key for _, keys in CREATE_SECTIONS for key in keys}
+        sections = [(title, [self[key] for key in keys if key in self.fields]) for title, keys in CREATE_SECTIONS]
+        others = [self[key] for key in self.fields if key not in named]
+        if others:
+            sections.append(("Other settings", others))
+        return [(title, fields) for title, fields in sections if fields]
+
+
+class MemberChangeForm(forms.Form):
+    """The umpire's change to a member: a role, or out of the campaign (campaign.services.membership_*)."""
+
+    member = forms.TypedChoiceField(coerce=int, label="Member")
+    change = forms.ChoiceField(
+        label="Change",
+        choices=[
+            (Role.PLAYER, "Make a player"),
+            (Role.UMPIRE, "Make an umpire"),
+            ("remove", "Take out of the campaign"),
+        ],
+    )
+    reason = forms.CharField(max_length=300, help_text="Why: the change is entered in the audit.")
+
+    def __init__(self, *args: Any, members: list[Membership], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["member"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = [(m.pk, f"{m.user.public_name} ({m.get_role_display()})") for m in members]
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -84,16 +168,18 @@ def _invitations_context(membership: Membership, form: InvitationCreateForm | No
 
 
 def _detail_context(membership: Membership, form: InvitationCreateForm | None = None) -> dict[str, object]:
+    members = list(campaign_members(campaign=membership.campaign))
     context: dict[str, object] = {
         "campaign": membership.campaign,
         "membership": membership,
-        "members": campaign_members(campaign=membership.campaign),
+        "members": members,
         "captains": captains_for_user(user=membership.user, campaign=membership.campaign),
         # SGC-START-14: the form to found a captain only when the player may; else why not.
         "commission": commission_for(campaign=membership.campaign, user=membership.user, role=membership.role),
     }
-    if membership.is_umpire:  # players never see invitation links
+    if membership.is_umpire:  # players never see invitation links, nor the form that changes the members
         context.update(_invitations_context(membership, form))
+        context["member_form"] = MemberChangeForm(members=members)
     return context
 
 
@@ -105,17 +191,85 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
+def campaign_new(request: HttpRequest) -> HttpResponse:
+    """Any signed-in user starts a campaign here and becomes its umpire."""
+    form = CampaignCreateForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                campaign = campaign_create(
+                    name=form.cleaned_data["name"],
+                    description=form.cleaned_data["description"],
+                    created_by=_user(request),
+                    campaign_settings=form.settings(),
+                    hold_calendar=form.cleaned_data["hold_calendar"],
+                )
+            except ValidationError as error:
+                for field, problems in error.message_dict.items():
+                    form.add_error(field if field in form.fields else None, problems)
+            else:
+                messages.success(
+                    request,
+                    f"{campaign.name} is founded and you are its umpire. Invite your players with a link below.",
+                )
+                return redirect("campaign_detail", slug=campaign.slug)
+        return render(request, "campaign/new.html", {"form": form}, status=422)
+    return render(request, "campaign/new.html", {"form": form})
+
+
+@login_required
 @require_GET
 def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for_user(user=_user(request), slug=slug)
     return render(request, "campaign/detail.html", _detail_context(membership))
 
 
-def _umpire_membership(request: HttpRequest, slug: str) -> Membership:
+def _umpire_membership(
+    request: HttpRequest, slug: str, refusal: str = "Only the umpire manages invitations."
+) -> Membership:
     membership = membership_for_user(user=_user(request), slug=slug)
     if not membership.is_umpire:
-        raise PermissionDenied("Only the umpire manages invitations.")
+        raise PermissionDenied(refusal)
     return membership
+
+
+@login_required
+@require_POST
+def member_change_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The umpire makes a member a player or an umpire, or takes him out of the campaign; back to the campaign's
+    page with what happened, or why not, in words."""
+    membership = _umpire_membership(request, slug, "Only the umpire manages the campaign's members.")
+    form = MemberChangeForm(request.POST, members=list(campaign_members(campaign=membership.campaign)))
+    if not form.is_valid():
+        messages.error(request, "Choose a member and a change, and give a reason.")
+        return redirect(reverse("campaign_detail", kwargs={"slug": slug}) + "#members-heading")
+    data = form.cleaned_data
+    try:
+        if data["change"] == "remove":
+            membership_remove(
+                campaign_id=membership.campaign_id,
+                umpire=_user(request),
+                membership_id=data["member"],
+                reason=data["reason"],
+            )
+            done = "The member is out of the campaign."
+        else:
+            member = membership_set_role(
+                campaign_id=membership.campaign_id,
+                umpire=_user(request),
+                membership_id=data["member"],
+                role=data["change"],
+                reason=data["reason"],
+            )
+            done = f"{member.user.public_name} is {member.get_role_display().lower()} of the campaign now."
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, refusal_words(error))
+    else:
+        messages.success(request, done)
+        if data["change"] == "remove" and data["member"] == membership.pk:
+            return redirect("home")  # the umpire took himself out: the campaign's page is no longer his to open
+    return redirect(reverse("campaign_detail", kwargs={"slug": slug}) + "#members-heading")
 
 
 def _invitations_response(

@@ -30,7 +30,7 @@ from battles.rules.sky_galleons.record import (
     ship_record_from_class,
     ship_record_from_design,
 )
-from campaign import dice, economy, ledger
+from campaign import dice, economy, ledger, locks
 from campaign import yard_selectors as sel
 from campaign.models import (
     Campaign,
@@ -53,7 +53,7 @@ GONE = (ShipStatus.SOLD, ShipStatus.LOST, ShipStatus.CROWN)
 
 def _own_captain(captain_id: int, user: User) -> Captain:
     """The captain, locked, if he is the user's; a captain who is not the user's is as good as not there."""
-    captain = ledger.lock_captains([captain_id]).get(captain_id)
+    captain = ledger.lock_captains([captain_id]).get(captain_id)  # after his campaign's row (campaign.locks)
     if captain is None or captain.player_id != user.pk:
         raise PermissionDenied("That captain is not yours.")
     return captain
@@ -68,14 +68,14 @@ def _ashore_at_parhoon(captain: Captain) -> None:
 
 
 def _own_ship(ship_id: int, user: User) -> tuple[Captain, CampaignShip]:
-    """The ship and her captain, both locked (captain first, as everywhere), if she is the user's and in port at
-    Parhoon with her captain ashore there (SGC-REPAIR-01)."""
+    """The ship and her captain, both locked (campaign, captain, ship: campaign.locks' order), if she is the
+    user's and in port at Parhoon with her captain ashore there (SGC-REPAIR-01)."""
     found = CampaignShip.objects.filter(pk=ship_id).values_list("captain_id", flat=True).first()
     if found is None:
         raise PermissionDenied("That ship is not yours.")
     captain = _own_captain(found, user)
-    ship = CampaignShip.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=ship_id)
-    if ship.captain_id != captain.pk:
+    ship = locks.ship(captain.campaign, ship_id)
+    if ship is None or ship.captain_id != captain.pk:
         raise PermissionDenied("That ship is not yours.")
     if ship.status != ShipStatus.IN_PORT or ship.city != sel.PARHOON:
         raise ValidationError(f"The {ship.name} must be in port at Parhoon for the yard to work on her.")
@@ -440,12 +440,8 @@ def voyage_end_experience(*, ship_id: int, voyage_key: str, prize: bool, losses:
         raise ValidationError({"voyage_key": "The check is made once a voyage: name the voyage."})
     if losses < 0:
         raise ValidationError({"losses": "Losses are counted in men, never below none."})
-    ship = (
-        CampaignShip.objects.select_for_update(of=("self",))
-        .select_related("campaign", "captain")
-        .filter(pk=ship_id)
-        .first()
-    )
+    campaign_locked = locks.campaign_of(CampaignShip, ship_id)  # first: the die below is numbered under it
+    ship = None if campaign_locked is None else locks.ship(campaign_locked, ship_id)
     if ship is None:
         raise ValidationError({"ship_id": f"No ship {ship_id}."})
     earlier = VoyageExperience.objects.filter(ship=ship, voyage_key=voyage_key).first()

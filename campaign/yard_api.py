@@ -3,7 +3,7 @@
 repair bill, her repairs, refits and sale (``api/ships/<id>/...``).
 
 Thin over campaign.yard (writes) and campaign.yard_selectors (reads). Another player's captain or ship answers
-404 (captain_selectors), a service's refusal 400 with its reason (captain_api.service_exception_handler); the
+404 (captain_selectors), a service's refusal 400 with its reason (config.api.api_exception_handler); the
 umpire may read a ship but only her captain's player orders work on her (403).
 """
 
@@ -22,6 +22,7 @@ from campaign import captain_selectors, yard
 from campaign import yard_selectors as sel
 from campaign.captain_api import ServiceApi
 from campaign.models import CampaignShip, ShipStatus
+from config.api import StrictRequestSerializer
 
 
 def _user(request: Request) -> User:
@@ -66,7 +67,7 @@ class VerdictSerializer(serializers.Serializer[Any]):
     problems = ViolationSerializer(many=True)
 
 
-class QuoteRequestSerializer(serializers.Serializer[Any]):
+class QuoteRequestSerializer(StrictRequestSerializer):
     design = serializers.DictField(help_text="A design in the rater's JSON format (docstring of design.py).")
 
 
@@ -76,7 +77,7 @@ class QuoteSerializer(serializers.Serializer[Any]):
     parhoon = VerdictSerializer(allow_null=True)
 
 
-class BuySerializer(serializers.Serializer[Any]):
+class BuySerializer(StrictRequestSerializer):
     name = serializers.CharField(max_length=80)
     class_id = serializers.CharField(max_length=80, required=False)
     design = serializers.DictField(required=False, help_text="A design to commission instead of a catalog class.")
@@ -125,7 +126,7 @@ class ShipDetailSerializer(serializers.Serializer[Any]):
     sale_price = serializers.IntegerField(allow_null=True, help_text="What the Parhoon yard would pay; null if gone.")
 
 
-class RepairSerializer(serializers.Serializer[Any]):
+class RepairSerializer(StrictRequestSerializer):
     lines = serializers.ListField(
         child=serializers.CharField(),
         required=False,
@@ -135,7 +136,7 @@ class RepairSerializer(serializers.Serializer[Any]):
     idempotency_key = serializers.CharField(max_length=100)
 
 
-class RefitSerializer(serializers.Serializer[Any]):
+class RefitSerializer(StrictRequestSerializer):
     changes = serializers.ListField(
         child=serializers.DictField(),
         help_text='{"action": "add", "weapon", "mount", "turret_armor"?}, {"action": "remove", "gun"}, '

@@ -24,8 +24,10 @@ from battles.drawing.pdf import sheet_pdf
 from battles.drawing.record_sheet import RecordSheet, record_sheet
 from campaign import captain_selectors, economy, yard
 from campaign import yard_selectors as sel
+from campaign.correction_views import ShipCorrectForm
 from campaign.models import CampaignShip, Captain, ShipStatus
 from campaign.refusals import refusal_words
+from campaign.selectors import membership_of
 from campaign.yard_forms import STARTING_DESIGN, BuyForm, CommissionForm, DesignForm, RefitForm, repair_lines
 
 
@@ -152,6 +154,11 @@ def _own(request: HttpRequest, ship: CampaignShip) -> bool:
     return ship.captain is not None and ship.captain.player_id == _user(request).pk
 
 
+def _umpire(request: HttpRequest, ship: CampaignShip) -> bool:
+    membership = membership_of(campaign=ship.campaign, user=_user(request))
+    return membership is not None and membership.is_umpire
+
+
 def _gun_choices(ship: CampaignShip) -> list[tuple[str, str]]:
     return [(g.id, f"{g.id}: {g.name} [{g.mount}]") for g in sel.ship_record(ship).guns]
 
@@ -173,6 +180,9 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "bill": bill,
         "sale_price": sel.sale_price(ship, bill) if afloat and bill is not None else None,
         "refit_form": RefitForm(guns=_gun_choices(ship)),
+        "correct_form": ShipCorrectForm(initial={"name": ship.name, "crew_quality": ship.crew_quality})
+        if _umpire(request, ship)
+        else None,
     }
     return render(request, "campaign/ship.html", context)
 

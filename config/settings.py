@@ -102,6 +102,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Straight after SecurityMiddleware, as WhiteNoise asks: the static files (see WHITENOISE_* below).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A NUL or other control character in a path is a 404 before any view (and any database) sees it.
+    "config.paths.control_characters_not_found",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -112,9 +116,14 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-if PRODUCTION:
-    # gunicorn serves the collected static files itself, compressed and cache-busted, through WhiteNoise.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+# WhiteNoise serves the static files in every environment, so that `make run` (runserver) and gunicorn serve them
+# the same way: "whitenoise.runserver_nostatic" above stops runserver's own static handler from shadowing it.
+# In production it serves the collected, compressed, cache-busted files from STATIC_ROOT; in development it
+# finds each file in the source folders at request time (USE_FINDERS, AUTOREFRESH), so no collectstatic is needed
+# and an edited stylesheet shows on the next reload. Tied to DJANGO_ENV and not to DEBUG (WhiteNoise's default),
+# so a development server run with DEBUG=false, or under pytest-django (which turns DEBUG off), still finds them.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -268,7 +277,10 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The client's address behind this many reverse proxies: the one the outermost proxy appended to X-Forwarded-For
+# (accounts/client_address.py; axes' own AXES_IPWARE_* settings need django-ipware, which is not installed).
 AXES_IPWARE_PROXY_COUNT = env_int("AXES_PROXY_COUNT", 1 if PRODUCTION else 0)
+AXES_CLIENT_IP_CALLABLE = "accounts.client_address.client_address"
 AXES_VERBOSE = False
 
 EMAIL_HOST = env_str("EMAIL_HOST")
@@ -288,9 +300,13 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Red Captain <umpire@red-capt
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # The API's conventions (config/api.py, config/api_schema.py): bounded JSON bodies, validated pages, a detail
+    # in every refusal, and a schema that documents every status an operation answers.
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.ApiAutoSchema",
+    "DEFAULT_PARSER_CLASSES": ["config.api.BoundedJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "config.api.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
+    "EXCEPTION_HANDLER": "config.api.api_exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
 }
@@ -303,6 +319,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies get their own components, so a required string's minLength (it may not be blank) is in the
+    # request's schema and not claimed of every response.
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 
@@ -311,6 +330,9 @@ SPECTACULAR_SETTINGS = {
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
+# Files served at the site's root rather than under STATIC_URL: /favicon.ico, which browsers and tools ask
+# for unprompted (pages name static/favicon.svg).
+WHITENOISE_ROOT = BASE_DIR / "public"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

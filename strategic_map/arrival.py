@@ -28,7 +28,7 @@ from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons import design as sg_design
 from battles.rules.sky_galleons.close_action import PartyError, all_home
 from battles.rules.sky_galleons.record import NO_PARTY, ShipRecord
-from campaign import auctions, ledger, yard
+from campaign import auctions, locks, yard
 from campaign import yard_selectors as yard_sel
 from campaign.auctions import friendly_city, prize_land
 from campaign.models import (
@@ -82,18 +82,30 @@ def voyage_arrive(*, voyage_id: int, city: str, day: int) -> None:
     """The ship ended her day in a friendly city: the voyage ends, prizes in tow go to auction
     (campaign.auctions.prize_land), the crew experience check is made (campaign.yard.voyage_end_experience),
     she is in port (repairs possible), steam ships coal. Idempotent."""
-    voyage = Voyage.objects.select_for_update(of=("self",)).filter(pk=voyage_id).first()
-    if voyage is None:
+    campaign = locks.campaign_of(Voyage, voyage_id)  # campaign.locks' order: campaign, voyage, captains, ships
+    voyage = (
+        None
+        if campaign is None
+        else Voyage.objects.select_for_update(no_key=True, of=("self",)).filter(pk=voyage_id).first()
+    )
+    if campaign is None or voyage is None:
         raise ValidationError({"voyage": f"There is no voyage {voyage_id}."})
     if voyage.status == VoyageStatus.ARRIVED:
         return
     if voyage.status != VoyageStatus.UNDER_WAY:
         raise ValidationError({"voyage": f"Voyage {voyage_id} is {voyage.get_status_display().lower()}."})
     landing = friendly_city(city)  # refuses a city that is not friendly (SGC-MONEY-06)
-    # Captain first, then ships, as every campaign service locks them.
-    captain = ledger.lock_captain(voyage.captain_id)
-    ship = CampaignShip.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=voyage.ship_id)
-    campaign: Campaign = ship.campaign
+    # The prizes in tow go to auction below, which pays their captors: captains (his and theirs), then the ships
+    # (hers and the prizes'), each in pk order.
+    towed = dict(
+        CampaignShip.objects.filter(towed_by_id=voyage.ship_id, status=ShipStatus.PRIZE).values_list(
+            "pk", "captured_by_id"
+        )
+    )
+    captains = locks.captains(campaign, {voyage.captain_id, *(c for c in towed.values() if c is not None)})
+    captain = captains[voyage.captain_id]
+    ships = locks.ships(campaign, {voyage.ship_id, *towed})
+    ship = ships[voyage.ship_id]
     if ship.status == ShipStatus.IN_BATTLE:
         # Her battle's result is carried back first (encounter_result_apply): it may yet cost her the voyage.
         raise ValidationError({"voyage": f"The {ship.name} is in battle: she cannot put in until it is over."})
@@ -123,11 +135,9 @@ def voyage_arrive(*, voyage_id: int, city: str, day: int) -> None:
     captain.save(update_fields=captain_fields)
 
     # Bringing a prize home (SGC-MONEY-08): each ship in tow is cast off and goes to auction.
-    prizes = list(
-        CampaignShip.objects.select_for_update(of=("self",))
-        .filter(towed_by=ship, status=ShipStatus.PRIZE)
-        .order_by("pk")
-    )
+    prizes = [
+        ships[pk] for pk in sorted(towed) if ships[pk].towed_by_id == ship.pk and ships[pk].status == ShipStatus.PRIZE
+    ]
     for prize in prizes:
         prize.towed_by = None
         prize.save(update_fields=["towed_by"])
@@ -213,14 +223,18 @@ class _Action:
 def encounter_result_apply(*, encounter_id: int) -> bool:
     """Carry a finished encounter battle's result back into the campaign (damage, casualties, prizes in tow,
     ships lost, treks). Idempotent (Encounter.applied_at); False when there was nothing to do."""
-    encounter = (
-        Encounter.objects.select_for_update(of=("self",))
-        .select_related("campaign", "battle")
+    campaign = locks.campaign_of(Encounter, encounter_id)  # campaign.locks' order: campaign, encounter, voyages,
+    encounter = (  # captains, ships
+        None
+        if campaign is None
+        else Encounter.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("battle")
         .filter(pk=encounter_id)
         .first()
     )
-    if encounter is None or encounter.applied_at is not None or encounter.battle is None:
+    if campaign is None or encounter is None or encounter.applied_at is not None or encounter.battle is None:
         return False
+    encounter.campaign = campaign
     if not encounter.battle.is_finished:
         return False
     stored = BattleResult.objects.filter(battle=encounter.battle).first()
@@ -231,7 +245,10 @@ def encounter_result_apply(*, encounter_id: int) -> bool:
         _own_ship_after(action, name, ship)
     for name, prize in action.in_tow.items():
         _prize_in_tow_after(action, name, prize)
-    drawn = {s.name: s for s in EncounterShip.objects.select_for_update(of=("self",)).filter(encounter=encounter)}
+    drawn = {
+        s.name: s
+        for s in EncounterShip.objects.select_for_update(no_key=True, of=("self",)).filter(encounter=encounter)
+    }
     for name, entry in action.entries.items():
         if name in action.own or name in action.in_tow:
             continue
@@ -245,9 +262,13 @@ def encounter_result_apply(*, encounter_id: int) -> bool:
 
     # Prizes in tow of a ship that was lost, and not in the battle themselves, are lost with her.
     lost_towers = [s.pk for s in action.own.values() if s.status == ShipStatus.LOST]
-    for prize in CampaignShip.objects.select_for_update(of=("self",)).filter(
-        towed_by_id__in=lost_towers, status=ShipStatus.PRIZE
-    ):
+    # Locked now, under the campaign's row that the whole apply holds (campaign.locks).
+    gone = CampaignShip.objects.filter(towed_by_id__in=lost_towers, status=ShipStatus.PRIZE).values_list(
+        "pk", flat=True
+    )
+    for prize in locks.ships(encounter.campaign, gone).values():
+        if prize.towed_by_id not in lost_towers or prize.status != ShipStatus.PRIZE:
+            continue
         prize.status = ShipStatus.LOST
         prize.towed_by = None
         prize.save(update_fields=["status", "towed_by"])
@@ -273,17 +294,15 @@ def _action(encounter: Encounter, result: Mapping[str, Any]) -> _Action:
     assert battle is not None
     entries = {str(entry["name"]): entry for entry in result.get("ships", [])}
     links = {bs.name: bs for bs in BattleShip.objects.filter(battle=battle).select_related("side")}
-    voyages = {v.ship_id: v for v in encounter.voyages.select_for_update(of=("self",)).all()}
+    voyages = {v.ship_id: v for v in encounter.voyages.select_for_update(no_key=True, of=("self",)).order_by("pk")}
     linked_ids = [bs.campaign_ship_id for bs in links.values() if bs.campaign_ship_id is not None]
     owners = CampaignShip.objects.filter(pk__in=linked_ids).values_list("captain_id", flat=True)
     captain_ids = [c for c in owners if c is not None] + [v.captain_id for v in voyages.values()]
     # A captain may die or set out on a trek here, and his bids are released then: the auctions they are on are
-    # locked before the captains, as every auction service locks them (campaign.auctions).
-    auctions.auctions_lock_for_captains(captain_ids)
-    captains = ledger.lock_captains(captain_ids)
-    ships = {
-        s.pk: s for s in CampaignShip.objects.select_for_update(of=("self",)).filter(pk__in=linked_ids).order_by("pk")
-    }
+    # locked before the captains (campaign.locks' order; after the voyages, which is safe under the campaign row).
+    auctions.auctions_lock_for_captains(encounter.campaign, captain_ids)
+    captains = locks.captains(encounter.campaign, captain_ids)
+    ships = locks.ships(encounter.campaign, linked_ids)
     linked = {name: ships[bs.campaign_ship_id] for name, bs in links.items() if bs.campaign_ship_id in ships}
     # A captain's own ships; the players' sides are those they fought on.
     own = {name: ship for name, ship in linked.items() if ship.status != ShipStatus.PRIZE and ship.captain_id}
@@ -340,7 +359,11 @@ def _prize_in_tow_after(action: _Action, name: str, prize: CampaignShip) -> None
 
 
 def _voyage_of(ship: CampaignShip) -> Voyage | None:
-    return Voyage.objects.select_for_update(of=("self",)).filter(ship=ship, status=VoyageStatus.UNDER_WAY).first()
+    return (
+        Voyage.objects.select_for_update(no_key=True, of=("self",))
+        .filter(ship=ship, status=VoyageStatus.UNDER_WAY)
+        .first()
+    )
 
 
 @dataclass(frozen=True)

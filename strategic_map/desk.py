@@ -27,6 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from campaign import locks
 from campaign.models import AuditEntry, Campaign, Captain, Membership, Role
 from strategic_map import calendar, mapdata
 from strategic_map.models import CampaignMapRules, OrderExtension
@@ -46,10 +47,9 @@ _TREK_CODE = re.compile(r"^(?:(?P<plain>[PFCL])|(?P<losing>[LA])\s*:?\s*(?P<n>[0
 
 
 def _lock_campaign(campaign_id: int) -> Campaign:
-    campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
-    if campaign is None:
+    if not Campaign.objects.filter(pk=campaign_id).exists():
         raise ValidationError({"campaign": "There is no such campaign."})
-    return campaign
+    return locks.campaign(campaign_id)  # the first lock, as campaign.locks orders them
 
 
 def require_umpire(campaign: Campaign, user: User) -> None:

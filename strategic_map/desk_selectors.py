@@ -2,9 +2,9 @@
 way, the audit, and the map's stand-in numbers as this campaign has them.
 
 The umpire sees everything of his campaign (positions and plans included), so every read here starts from the
-umpire's membership: ``desk_membership`` answers 404 to anyone else, as if the desk did not exist. Each list is a
-fixed number of queries however long it is (select_related and prefetches), so the desk's cost does not grow with
-the fleet.
+umpire's membership: ``desk_membership`` tells a player the desk is the umpire's (403) and answers a stranger 404.
+Each list is a fixed number of queries however long it is (select_related and prefetches), so the desk's cost does
+not grow with the fleet.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import Http404
 
 from accounts.models import User
 from battles.models import Battle, BattleSide, BattleStatus, Controller
-from campaign.models import AuditEntry, Campaign, Captain, Membership, Role
+from campaign.models import AuditEntry, Campaign, CampaignRoll, Captain, Membership, Role
 from strategic_map import calendar, map_rules, mapdata
 from strategic_map.models import (
     Encounter,
@@ -32,13 +33,21 @@ from strategic_map.models import (
 AUDIT_ROWS = 50
 
 
+UMPIRES_PAGE = (
+    "The umpire's desk is the umpire's page: only the campaign's umpire opens it. A player plans his voyages on "
+    "the campaign's map and follows his captains from the campaign's page."
+)
+
+
 def desk_membership(*, user: User, slug: str) -> Membership:
-    """The user's umpire membership of the campaign with this slug; Http404 for a player or a stranger."""
-    membership = (
-        Membership.objects.filter(user=user, campaign__slug=slug, role=Role.UMPIRE).select_related("campaign").first()
-    )
+    """The user's umpire membership of the campaign with this slug. A player of the campaign is told that the desk
+    is the umpire's (PermissionDenied: he knows the campaign and its umpire already); a stranger gets Http404, as
+    if there were no such campaign."""
+    membership = Membership.objects.filter(user=user, campaign__slug=slug).select_related("campaign").first()
     if membership is None:
         raise Http404("No such campaign.")
+    if membership.role != Role.UMPIRE:
+        raise PermissionDenied(UMPIRES_PAGE)
     return membership
 
 
@@ -363,6 +372,38 @@ def audit_log(*, campaign: Campaign, limit: int = AUDIT_ROWS) -> list[AuditRow]:
             changes=_audit_changes(entry.data),
         )
         for entry in entries
+    ]
+
+
+# --- the campaign's dice ------------------------------------------------------------------------------------------
+
+DICE_ROWS = 50
+
+
+@dataclass(frozen=True)
+class RollRow:
+    seq: int
+    day: int
+    purpose: str
+    sides: int
+    result: int
+    captain: str
+
+
+def dice_log(*, campaign: Campaign, limit: int = DICE_ROWS) -> list[RollRow]:
+    """The campaign's last dice outside battles (campaign.dice), newest first: each one's number, day, purpose and
+    result, so the umpire can follow (and, with the seed, check) every roll. One query."""
+    rolls = CampaignRoll.objects.filter(campaign=campaign).select_related("captain").order_by("-seq")[:limit]
+    return [
+        RollRow(
+            seq=roll.seq,
+            day=roll.day,
+            purpose=roll.purpose,
+            sides=roll.sides,
+            result=roll.result,
+            captain=f"Captain {roll.captain.name}" if roll.captain is not None else "",
+        )
+        for roll in rolls
     ]
 
 

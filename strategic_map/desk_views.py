@@ -1,6 +1,6 @@
 """The umpire's desk page and its forms. Thin: a selector reads, a form checks the fields, a service writes
-(strategic_map.desk), and the service's refusal comes back in its own words. Anyone but the campaign's umpire gets
-404 from every desk URL, as if there were no desk."""
+(strategic_map.desk), and the service's refusal comes back in its own words. A player of the campaign is told by
+every desk URL that it is the umpire's page (403); a stranger gets 404, as if there were no such campaign."""
 
 from __future__ import annotations
 
@@ -149,6 +149,7 @@ def desk_page(request: HttpRequest, slug: str) -> HttpResponse:
         "treks": desk_selectors.treks_under_way(campaign=campaign),
         "auctions": auction_selectors.auctions_for_member(user=_user(request), campaign=campaign, open_only=True),
         "audit": desk_selectors.audit_log(campaign=campaign),
+        "rolls": desk_selectors.dice_log(campaign=campaign),
         "rules": desk_selectors.map_rules_view(campaign=campaign),
         "reason_form": ReasonForm(),
         "extension_form": ExtensionForm(captains=captains),
@@ -179,8 +180,8 @@ def _desk_post(
     change: Callable[[Membership, dict[str, Any]], str],
     anchor: str,
 ) -> HttpResponse:
-    """One of the desk's forms: 404 unless the umpire, the form's fields checked, the service called, and back to
-    the desk with what happened (or why not) in words."""
+    """One of the desk's forms: 403 to a player, 404 to a stranger, the form's fields checked, the service called,
+    and back to the desk with what happened (or why not) in words."""
     membership = desk_selectors.desk_membership(user=_user(request), slug=slug)
     if not form.is_valid():
         messages.error(request, _form_words(form))

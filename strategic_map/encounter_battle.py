@@ -18,7 +18,7 @@ from django.db import transaction
 from battles.models import Battle, BattleShip, Controller
 from battles.rules.sky_galleons.record import ShipRecord, altitude_level
 from battles.services import SideControl, battle_create
-from campaign import dice
+from campaign import dice, locks
 from campaign.models import Campaign, CampaignShip, EncounterControl, Membership, Role, ShipStatus
 from strategic_map import encounter_rules as rules
 from strategic_map.models import Encounter, EncounterShip
@@ -174,10 +174,15 @@ def encounter_battle_open(*, encounter_id: int) -> Battle | None:
     """Open the encounter's battle: roll its set-up, build the scenario, create the battle with the player's side
     his and the other the AI's or the umpire's (Campaign.encounter_control), link the campaign ships. Idempotent:
     an encounter that has its battle (or is gone) gets nothing new; None then."""
-    encounter = Encounter.objects.select_for_update().select_related("campaign").filter(pk=encounter_id).first()
-    if encounter is None or encounter.battle_id is not None:
+    campaign = locks.campaign_of(Encounter, encounter_id)  # first: the set-up dice are numbered under it
+    encounter = (
+        None
+        if campaign is None
+        else Encounter.objects.select_for_update(no_key=True, of=("self",)).filter(pk=encounter_id).first()
+    )
+    if campaign is None or encounter is None or encounter.battle_id is not None:
         return None
-    campaign = encounter.campaign
+    encounter.campaign = campaign
     days = list(encounter.voyage_days.select_related("voyage__ship", "voyage__captain__player").order_by("voyage_id"))
     if not days:
         raise ValueError(f"encounter {encounter_id} has no voyage day")

@@ -46,7 +46,7 @@ from django.utils import timezone
 
 from battles.engine.hexgrid import Hex, distance
 from battles.rules.sky_galleons.record import ShipRecord
-from campaign import dice
+from campaign import dice, locks
 from campaign.models import Campaign, CampaignRoll, CampaignShip, Captain, ChronicleEntry, ChronicleKind, ShipStatus
 from strategic_map import mapdata
 from strategic_map.encounters import encounters_draw
@@ -169,7 +169,7 @@ def chunk_size() -> int:
 
 
 def _lock_campaign(campaign_id: int) -> Campaign:
-    return Campaign.objects.select_for_update().get(pk=campaign_id)
+    return locks.campaign(campaign_id)  # the first lock, as campaign.locks orders them
 
 
 def _waiting(campaign_id: int, day: int) -> QuerySet[Voyage]:
@@ -237,7 +237,7 @@ def _sail_chunk(*, campaign_id: int, day: int, numbers: Mapping[str, EncounterNu
     voyages = list(
         _waiting(campaign_id, day)
         .select_related("ship", "captain")
-        .select_for_update(of=("self", "ship"))
+        .select_for_update(no_key=True, of=("self", "ship"))
         .order_by("pk")[:size]
     )
     if not voyages:
@@ -247,7 +247,7 @@ def _sail_chunk(*, campaign_id: int, day: int, numbers: Mapping[str, EncounterNu
         Voyage.objects.filter(campaign_id=campaign_id, status=VoyageStatus.UNDER_WAY, ship__towed_by__in=list(towers))
         .exclude(days__day=day)
         .select_related("ship", "captain")
-        .select_for_update(of=("self", "ship"))
+        .select_for_update(no_key=True, of=("self", "ship"))
         .order_by("pk")
     )
     atlas = mapdata.mars_map()

@@ -16,6 +16,7 @@ from accounts.models import User
 from battles.engine.hexgrid import Hex
 from campaign.captain_api import ServiceApi
 from campaign.selectors import campaign_for_user
+from config.api import StrictRequestSerializer
 from strategic_map import mapdata, trek_rules, trek_selectors, treks
 from strategic_map.models import EpicTrek, TrekRoll, TrekStatus
 
@@ -103,7 +104,7 @@ class TrekDetailSerializer(TrekSerializer):
         return {"city": home.city, "route": treks.route_to_json(home.path)}
 
 
-class RouteSerializer(serializers.Serializer[Any]):
+class RouteSerializer(StrictRequestSerializer):
     route = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
         max_length=trek_rules.MAX_ROUTE,

@@ -14,8 +14,8 @@ from django.db import transaction
 
 from accounts.models import User
 from battles.engine.hexgrid import Hex
-from campaign import auctions, dice
-from campaign.models import Campaign, Captain, CaptainStatus, ChronicleEntry, ChronicleKind
+from campaign import auctions, dice, locks
+from campaign.models import Captain, CaptainStatus, ChronicleEntry, ChronicleKind
 from strategic_map import map_rules, mapdata, news, trek_rules
 from strategic_map.models import EpicTrek, TrekRoll, TrekStatus
 
@@ -73,8 +73,12 @@ def trek_start(
     if not trek_rules.on_map(mars, Hex(q, r)):
         raise ValidationError({"q": f"({q}, {r}) is not a hex of the map."})
     with transaction.atomic():
-        auctions.auctions_lock_for_captains([captain_id])  # before the captain, as the auction services lock
-        captain = Captain.objects.select_for_update().select_related("campaign").get(pk=captain_id)
+        campaign = locks.campaign_of(Captain, captain_id)
+        if campaign is None:
+            raise ValidationError({"captain": "There is no such captain."})
+        auctions.auctions_lock_for_captains(campaign, [captain_id])  # after the campaign, before the captain
+        captain = locks.captain(campaign, captain_id)
+        assert captain is not None
         if encounter_id is not None:
             found = EpicTrek.objects.filter(captain=captain, encounter_id=encounter_id).first()
             if found is not None:
@@ -98,12 +102,31 @@ def trek_start(
         captain.save(update_fields=["status", "city"])
         # On foot across Mars he has no word with the prize court: his bids in escrow come home to his bank.
         auctions.captain_bids_release(captain=captain)
+        # The standings tell every member he is on a trek: the chronicle tells it first, in the same transaction,
+        # and never where (the party's hex is his own).
+        men = party - 1
+        with_men = f" with {men} of his men" if men else " alone"
+        ChronicleEntry.objects.create(
+            campaign=captain.campaign,
+            day=day,
+            kind=ChronicleKind.TREK_STARTED,
+            text=f"Captain {captain.name} {CAUSES[cause]} and sets out on an epic trek home{with_men}.",
+            captain=captain,
+        )
     return trek
 
 
 def _trek_for_player(*, trek_id: int, user: User) -> EpicTrek:
     """The trek, locked, if it is this player's captain's and still under way."""
-    trek = EpicTrek.objects.select_for_update().select_related("captain").filter(pk=trek_id).first()
+    campaign = locks.campaign_of(EpicTrek, trek_id)  # campaign first (campaign.locks), then the trek
+    trek = (
+        None
+        if campaign is None
+        else EpicTrek.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("captain")
+        .filter(pk=trek_id)
+        .first()
+    )
     if trek is None:
         raise ValidationError("No such trek.")
     if trek.captain.player_id != user.pk:
@@ -156,9 +179,14 @@ def _trek_roll(*, campaign_id: int, trek_id: int, day: int) -> bool:
     """One roll of one trek for one day (SGC-TREK-03, -12..28); False if it was made already or the trek is over."""
     mars = mapdata.mars_map()
     with transaction.atomic():
-        # Campaign first, then the trek: the order campaign.dice locks in, so two runs never wait on each other.
-        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
-        trek = EpicTrek.objects.select_for_update().select_related("captain").get(pk=trek_id, campaign=campaign)
+        # Campaign first, then the trek and its captain, whom the trek's end changes (campaign.locks' order; the
+        # dice are numbered under the campaign's row).
+        campaign = locks.campaign(campaign_id)
+        trek = (
+            EpicTrek.objects.select_for_update(no_key=True, of=("self", "captain"))
+            .select_related("captain")
+            .get(pk=trek_id, campaign=campaign)
+        )
         if trek.status != TrekStatus.UNDER_WAY or TrekRoll.objects.filter(trek=trek, day=day).exists():
             return False
         captain = trek.captain

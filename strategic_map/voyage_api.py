@@ -9,8 +9,8 @@
 
 A plan day is {"kind": "move", "path": [[q, r], ...]} (the hexes entered, in order) or {"kind": "patrol"}. Fog of
 war: another player's voyage or ship answers 404, exactly as one that does not exist. A plan that cannot be
-sailed answers 400 {"plan": [messages]}; orders the state of things forbids now (already at sea, not in port, a
-voyage over) 409 {"detail": [messages]}.
+sailed answers 400 {"plan": [messages], "detail": "plan: ..."}; orders the state of things forbids now (already at
+sea, not in port, a voyage over) 409 {"detail": "messages"}. Every refusal has its detail in words (config.api).
 """
 
 from __future__ import annotations
@@ -31,14 +31,16 @@ from rest_framework.views import APIView
 from accounts.models import User
 from battles.engine.hexgrid import Hex
 from battles.engine.words import possessive
-from campaign.captain_api import service_exception_handler
 from campaign.models import Campaign, CampaignShip
 from campaign.selectors import campaign_for_user
+from config.api import StrictRequestSerializer, api_exception_handler, bounded_int
 from strategic_map import voyage_rules, voyage_selectors, voyages
 from strategic_map.mapdata import UnknownMapName, mars_map
 from strategic_map.models import Voyage, VoyageStatus
 
 MAX_ID = voyage_selectors.MAX_ID
+# An id in a query: a whole number a bigint can hold (anything else is a 400, config.api.bounded_int).
+ID_PARAMETER = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
 
 # --- shapes ------------------------------------------------------------------------------------------------------
 
@@ -64,9 +66,11 @@ class HexField(serializers.ListField):
         super().__init__(child=serializers.IntegerField(), min_length=2, max_length=2, **kwargs)
 
 
-class PreviewRequestSerializer(serializers.Serializer[Any]):
+class PreviewRequestSerializer(StrictRequestSerializer):
     ship = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The id of your ship.")
-    plan = PlanField()
+    # Any JSON, as the schema says: the preview's point is to answer what is wrong with a plan (200, valid false,
+    # with the reasons), where setting out (PlanField, documented as the days) refuses it with a 400.
+    plan = serializers.JSONField(help_text="The plan to check, in any shape: the answer says what is wrong with it.")
     voyage = serializers.IntegerField(
         min_value=1,
         max_value=MAX_ID,
@@ -77,12 +81,12 @@ class PreviewRequestSerializer(serializers.Serializer[Any]):
     )
 
 
-class StartRequestSerializer(serializers.Serializer[Any]):
+class StartRequestSerializer(StrictRequestSerializer):
     ship = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The id of your ship, in port at a city.")
     plan = PlanField()
 
 
-class PlanRequestSerializer(serializers.Serializer[Any]):
+class PlanRequestSerializer(StrictRequestSerializer):
     plan = PlanField()
 
 
@@ -150,8 +154,8 @@ def _user(request: Request) -> User:
 def voyage_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """A VoyageConflict is 409; any other service refusal 400 with its messages (never a 500)."""
     if isinstance(exc, voyages.VoyageConflict):
-        return Response({"detail": exc.messages}, status=status.HTTP_409_CONFLICT)
-    return service_exception_handler(exc, context)
+        return Response({"detail": " ".join(exc.messages)}, status=status.HTTP_409_CONFLICT)
+    return api_exception_handler(exc, context)
 
 
 class VoyageApiBase(APIView):
@@ -308,11 +312,11 @@ class VoyageRouteApi(VoyageApiBase):
     @extend_schema(
         operation_id="voyages_route",
         parameters=[
-            OpenApiParameter("ship", OpenApiTypes.INT, required=True, description="The id of your ship."),
+            OpenApiParameter("ship", ID_PARAMETER, required=True, description="The id of your ship."),
             OpenApiParameter("to", OpenApiTypes.STR, description="The hex to sail to, as q,r (axial)."),
             OpenApiParameter("city", OpenApiTypes.STR, description="The city to sail to, by name."),
             OpenApiParameter("home", OpenApiTypes.BOOL, description="1: to the nearest friendly city."),
-            OpenApiParameter("voyage", OpenApiTypes.INT, description="Her voyage under way: from her position."),
+            OpenApiParameter("voyage", ID_PARAMETER, description="Her voyage under way: from her position."),
         ],
         responses=RouteSerializer,
         tags=["voyages"],
@@ -325,8 +329,10 @@ class VoyageRouteApi(VoyageApiBase):
         params = request.query_params
         if not params.get("ship"):
             raise DjangoValidationError({"ship": "Give ship=<the id of your ship>."})
-        ship = voyage_selectors.own_ship(user=user, campaign=campaign, ship_id=params["ship"])
-        voyage = _campaign_voyage(campaign, user, params["voyage"], ship) if params.get("voyage") else None
+        ship_id = bounded_int(params, "ship", default=0, low=1, high=MAX_ID)
+        voyage_id = bounded_int(params, "voyage", default=0, low=1, high=MAX_ID)
+        ship = voyage_selectors.own_ship(user=user, campaign=campaign, ship_id=ship_id)
+        voyage = _campaign_voyage(campaign, user, voyage_id, ship) if voyage_id else None
         start = _start_for(ship, voyage)
         movement = voyage_selectors.ship_movement(ship, at_sea=start.voyage is not None)
         if not movement.can_sail:

@@ -1,7 +1,8 @@
 """The voyage services: setting out from a city with a plan of days, and changing the plan at sea (SGC-MOVE-01..15).
 
-Each service locks the captain first (campaign.ledger's order: captains, then ships, then voyages), checks that the
-captain and ship are the user's, checks the plan with strategic_map.voyage_rules from where it starts, and writes.
+Each service locks in campaign.locks' one order (the campaign's row first; then the voyage, the captain, the
+ship, as far as it needs them), checks that the captain and ship are the user's, checks the plan with
+strategic_map.voyage_rules from where it starts, and writes.
 A refusal is a ``VoyageRefused`` (bad orders: the API answers 400) or a ``VoyageConflict`` (the state of things
 forbids it now: 409), both Django ValidationErrors whose messages say why. The reads are voyage_selectors.
 """
@@ -15,8 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import ledger
-from campaign.models import CampaignShip, Captain, CaptainStatus, ShipStatus
+from campaign import ledger, locks
+from campaign.models import Captain, CaptainStatus, ShipStatus
 from strategic_map import voyage_selectors as sel
 from strategic_map.models import Voyage, VoyageStatus
 
@@ -48,7 +49,7 @@ def voyage_start(*, captain_id: int, ship_id: int, user: User, plan: Any) -> tup
     Returns the voyage and whether it was created now: the same orders sent twice (a double click, a retried
     request) find the voyage they started and change nothing."""
     captain = _own_captain(captain_id, user)
-    ship = CampaignShip.objects.select_for_update(of=("self",)).select_related("campaign").filter(pk=ship_id).first()
+    ship = locks.ship(captain.campaign, ship_id)
     if ship is None or ship.captain_id != captain.pk:
         raise PermissionDenied("That ship is not yours.")
     campaign = ship.campaign
@@ -116,18 +117,18 @@ def voyage_plan_set(*, voyage_id: int, user: User, plan: Any) -> Voyage:
     umpire's extensions included) the whole plan may change; after it the first day is locked (it will be sailed
     at the tick as it stands) and the new plan replaces the days after it, checked from where the locked day ends.
     The player sends the whole plan, the locked day first and unchanged. An empty plan holds position."""
-    found = Voyage.objects.filter(pk=voyage_id).values_list("captain_id", flat=True).first()
-    if found is None:
-        raise PermissionDenied("That voyage is not yours.")
-    captain = _own_captain(found, user)
+    campaign = locks.campaign_of(Voyage, voyage_id)  # campaign first, then the voyage (campaign.locks)
     voyage = (
-        Voyage.objects.select_for_update(of=("self",))
-        .select_related("campaign", "ship", "captain")
-        .filter(pk=voyage_id, captain=captain)
+        None
+        if campaign is None
+        else Voyage.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("ship", "captain")
+        .filter(pk=voyage_id)
         .first()
     )
-    if voyage is None:
+    if campaign is None or voyage is None or voyage.captain.player_id != user.pk:
         raise PermissionDenied("That voyage is not yours.")
+    voyage.campaign = campaign
     if voyage.status != VoyageStatus.UNDER_WAY:
         raise VoyageConflict(f"That voyage is over ({voyage.get_status_display().lower()}): its plan cannot change.")
     try:

@@ -76,11 +76,37 @@
 
   var drag = null;
   var suppressClick = false;
+  // Two fingers on the map (a phone) pinch to zoom about their midpoint; one finger or the mouse drags.
+  var touches = {};
+  var pinch = null;
+  function touchList() { return Object.keys(touches).map(function (id) { return touches[id]; }); }
+  function spread(points) { return Math.hypot(points[0][0] - points[1][0], points[0][1] - points[1][1]); }
   viewport.addEventListener("pointerdown", function (e) {
     if (e.button !== 0) return;
+    if (e.pointerType === "touch") {
+      touches[e.pointerId] = [e.clientX, e.clientY];
+      var points = touchList();
+      if (points.length === 2) {
+        drag = null;
+        pinch = { spread: spread(points) };
+        return;
+      }
+    }
     drag = { x: e.clientX, y: e.clientY, view: view.slice(), moved: false };
   });
   window.addEventListener("pointermove", function (e) {
+    if (touches[e.pointerId]) touches[e.pointerId] = [e.clientX, e.clientY];
+    if (pinch) {
+      var points = touchList();
+      if (points.length !== 2) return;
+      var now = spread(points);
+      if (now > 0 && pinch.spread > 0) {
+        zoomAt(pinch.spread / now, toMap((points[0][0] + points[1][0]) / 2, (points[0][1] + points[1][1]) / 2));
+        pinch.spread = now;
+        pinch.moved = true;
+      }
+      return;
+    }
     if (!drag) return;
     var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
     if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 5) return;
@@ -91,14 +117,18 @@
     var scale = Math.max(drag.view[2] / rect.width, drag.view[3] / rect.height);
     setView([drag.view[0] - dx * scale, drag.view[1] - dy * scale, drag.view[2], drag.view[3]]);
   });
-  window.addEventListener("pointerup", function () {
-    if (drag && drag.moved) {
+  function release(e) {
+    delete touches[e.pointerId];
+    if ((drag && drag.moved) || (pinch && pinch.moved)) {
       suppressClick = true;
       setTimeout(function () { suppressClick = false; }, 0);
     }
+    if (pinch && touchList().length < 2) pinch = null;
     drag = null;
     viewport.classList.remove("is-dragging");
-  });
+  }
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
   viewport.addEventListener("wheel", function (e) {
     e.preventDefault();
     zoomAt(e.deltaY < 0 ? 1 / 1.2 : 1.2, toMap(e.clientX, e.clientY));
@@ -220,8 +250,11 @@
       if (typeof d === "string") return d;
       if (Array.isArray(d)) return d.join(" ");
       if (d.errors && d.errors.length) return d.errors.join(" ");
+      // Every refusal has a detail (config/api.py); a bad field's own messages, when there are some, read better.
+      var keys = Object.keys(d).filter(function (k) { return k !== "detail"; });
+      if (!keys.length) return typeof d.detail === "string" ? d.detail : "The server refused (" + answer.status + ").";
       var words = [];
-      Object.keys(d).forEach(function (k) {
+      keys.forEach(function (k) {
         var v = d[k];
         words.push(Array.isArray(v) ? v.join(" ") : (typeof v === "object" ? JSON.stringify(v) : String(v)));
       });

@@ -1,6 +1,6 @@
 """The umpire's desk in a real browser: pause and resume the calendar, give British territory encounter numbers
 from its row of the table (the row's fields belong to the row's form), change a cell of the trek table grid, and
-extend a captain's orders with the browser's date and time picker; a player's tab finds no desk."""
+extend a captain's orders with the browser's date and time picker; a player's tab is told the desk is the umpire's."""
 
 from __future__ import annotations
 
@@ -87,5 +87,6 @@ def test_the_umpire_runs_the_calendar_and_edits_the_maps_numbers_from_the_desk(d
     player = signed_in_tab(chromium, live_server, desk_club["alice"])
     response = player.goto(f"{live_server.url}/campaigns/syrtis/desk/")
     assert response is not None
-    assert response.status == 404
+    assert response.status == 403
+    expect(player.get_by_role("main")).to_contain_text("The umpire's desk is the umpire's page")
     player.context.close()

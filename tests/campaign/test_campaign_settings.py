@@ -51,6 +51,19 @@ def test_the_umpire_changes_settings_with_a_reason_and_the_audit_keeps_before_an
     }
 
 
+def test_hours_past_the_calendars_end_are_refused_on_the_field(client, club):
+    # The next tick (now + a campaign day) and an auction's close (now + its hours) would be past the year 9999:
+    # the tick, resuming on the desk and every landed prize would fail with a 500.
+    client.force_login(club["umpire"])
+    endless = client.post(
+        reverse("campaign_settings", args=["syrtis"]),
+        page_data(club["campaign"], hours_per_day="2147483647", reason="Slow"),
+    )
+    assert endless.status_code == 422
+    assert "A campaign day lasts from an hour to 8,760 (a year)." in endless.content.decode()
+    assert Campaign.objects.get(pk=club["campaign"].pk).hours_per_day == 24
+
+
 def test_a_player_gets_no_settings_page(client, club):
     client.force_login(club["alice"])
     assert client.get(reverse("campaign_settings", args=["syrtis"])).status_code == 403
@@ -68,6 +81,7 @@ def test_bad_settings_are_refused_with_the_reason(client, club):
     )
     assert bad.status_code == 422
     assert Campaign.objects.get(pk=club["campaign"].pk).merchant_cargo_fraction < 1
+
     with pytest.raises(ValidationError, match="money goal"):
         campaign_update_settings(
             campaign_id=club["campaign"].pk, umpire=club["umpire"], changes={"winner_by": "goal"}, reason="Race"
@@ -96,3 +110,19 @@ def test_the_umpire_chooses_who_commands_the_ships_met_and_the_trek_losses_readi
         "encounter_control": "umpire",
         "trek_losses": "worked_example",
     }
+
+
+def test_the_umpire_lets_the_dead_rank_by_their_money_on_the_settings_page_and_it_is_audited(client, club):
+    assert club["campaign"].rank_dead_below_living  # the default
+    client.force_login(club["umpire"])
+    page = client.get(reverse("campaign_settings", args=["syrtis"])).content.decode()
+    assert 'name="rank_dead_below_living"' in page
+    data = page_data(club["campaign"], rank_dead_below_living=False, reason="A dead man's prize money still counts")
+
+    response = client.post(reverse("campaign_settings", args=["syrtis"]), data)
+
+    assert response.status_code == 302
+    assert not Campaign.objects.get(pk=club["campaign"].pk).rank_dead_below_living
+    audit = AuditEntry.objects.get(action="settings changed")
+    assert audit.data == {"before": {"rank_dead_below_living": True}, "after": {"rank_dead_below_living": False}}
+    assert audit.reason == "A dead man's prize money still counts"

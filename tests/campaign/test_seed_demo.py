@@ -43,6 +43,49 @@ def test_seed_demo_creates_the_campaign_and_prints_the_logins():
     assert reverse("campaign_join", kwargs={"token": invitation.token}) in output
 
 
+def test_seed_demo_prints_links_on_the_address_it_is_given(settings):
+    settings.SITE_URL = "http://127.0.0.1:8000"
+
+    output = seed("--base-url", "http://localhost:8123/")
+
+    links = [word for word in output.split() if word.startswith("http")]
+    assert len(links) == 3  # the campaign, the sign-in page, the invitation
+    assert all(link.startswith("http://localhost:8123/") for link in links)
+    assert "http://localhost:8123" + reverse("login") in links
+    assert ":8000" not in output
+
+
+@pytest.mark.parametrize(
+    ("given", "printed"),
+    [
+        ("http://0.0.0.0:8001", "http://127.0.0.1:8001"),
+        ("http://[::]:8002", "http://[::1]:8002"),
+        ("https://club.example", "https://club.example"),
+    ],
+)
+def test_seed_demo_links_name_an_address_a_browser_can_open(given, printed):
+    output = seed("--base-url", given)
+
+    assert f"Sign in at {printed}{reverse('login')} as:" in output
+    assert "0.0.0.0" not in output
+    assert "[::]" not in output
+
+
+def test_seed_demo_without_a_base_url_prints_the_site_url(settings):
+    settings.SITE_URL = "http://127.0.0.1:8000"
+
+    output = seed()
+
+    assert "Sign in at http://127.0.0.1:8000" + reverse("login") in output
+
+
+@pytest.mark.parametrize("bad", ["127.0.0.1:8000", "ftp://127.0.0.1", "http://127.0.0.1:99999", "http://x/campaigns/"])
+def test_seed_demo_refuses_a_malformed_base_url_before_writing_anything(bad):
+    with pytest.raises(CommandError, match="--base-url"):
+        seed("--base-url", bad)
+    assert counts() == (0, 0, 0, 0)
+
+
 def test_seed_demo_is_idempotent_and_keeps_changed_passwords():
     seed()
     before = counts()

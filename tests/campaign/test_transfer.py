@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from battles import services as battle_services
 from battles.models import Battle, BattleEvent, BattleMode
-from campaign import captains, dice, ledger, yard
+from campaign import captains, dice, ledger, locks, yard
 from campaign.models import (
     Auction,
     Bid,
@@ -71,7 +71,7 @@ def busy_campaign(django_capture_on_commit_callbacks):
     with transaction.atomic():
         ledger.post(ledger.lock_captain(mary.pk), -28_000, EntryKind.ESCROW_HOLD, auction=auction)
         Bid.objects.create(auction=auction, captain=mary, amount=28_000)
-        dice.roll(campaign, "cargo of the Warm Winds", captain=jack)
+        dice.roll(locks.campaign(campaign.pk), "cargo of the Warm Winds", captain=jack)
     with django_capture_on_commit_callbacks(execute=True):
         battle_services.battle_create(
             campaign=campaign, created_by=umpire, scenario_slug="thieves-fall-out", mode=BattleMode.AUTO, sides={}
@@ -172,7 +172,7 @@ def campaign_at_sea(busy_campaign):
     battle = Battle.objects.get(campaign=campaign)
     Battle.objects.filter(pk=battle.pk).update(private=True)  # an encounter's battle: its sides' and the umpire's
     with transaction.atomic():
-        table_roll = dice.roll(campaign, "Encounter table, day 1", captain=jack)
+        table_roll = dice.roll(locks.campaign(campaign.pk), "Encounter table, day 1", captain=jack)
         encounter = Encounter.objects.create(
             campaign=campaign,
             day=1,
@@ -190,7 +190,7 @@ def campaign_at_sea(busy_campaign):
             class_id="clearsight",
             name="Warm Winds",
             crew_quality="green",
-            draw_roll=dice.roll(campaign, "Merchant drawn"),
+            draw_roll=dice.roll(locks.campaign(campaign.pk), "Merchant drawn"),
             campaign_ship=CampaignShip.objects.get(name="Warm Winds"),
         )
         for voyage in (first, second):
@@ -206,7 +206,7 @@ def campaign_at_sea(busy_campaign):
                 to_r=4,
                 territory="Neutral West",
                 encounter_number=1,
-                encounter_roll=dice.roll(campaign, "Encounter die", captain=voyage.captain),
+                encounter_roll=dice.roll(locks.campaign(campaign.pk), "Encounter die", captain=voyage.captain),
                 encounter=encounter,
             )
         trek = EpicTrek.objects.create(
@@ -231,7 +231,7 @@ def campaign_at_sea(busy_campaign):
                 r=6,
                 row="hills",
                 allegiance="neutral",
-                roll=dice.roll(campaign, f"Trek roll {seq}", captain=mary),
+                roll=dice.roll(locks.campaign(campaign.pk), f"Trek roll {seq}", captain=mary),
                 result="A:1",
                 losses=1,
                 party_after=12 - seq,

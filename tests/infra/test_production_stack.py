@@ -121,6 +121,10 @@ def test_gunicorn_serves_the_site_and_its_static_files_over_https_only(productio
         assert headers["Content-Type"].startswith("text/css")
         assert len(body) > 1000
 
+        status, headers, body = get(f"{base}/favicon.ico", https)
+        assert status == 200
+        assert body[:4] == b"\x00\x00\x01\x00"
+
 
 def test_beat_schedules_housekeeping_and_the_worker_runs_it(production_env, tmp_path):
     Session.objects.create(session_key="stale", session_data="x", expire_date=timezone.now() - timedelta(days=1))

@@ -90,6 +90,26 @@ def test_tasks_are_acknowledged_late_and_given_back_when_a_worker_dies():
     assert found == [True, True]
 
 
+def test_whitenoise_serves_static_files_in_development_from_the_sources_and_in_production_collected():
+    expression = (
+        "['whitenoise.middleware.WhiteNoiseMiddleware' in settings.MIDDLEWARE, settings.WHITENOISE_USE_FINDERS,"
+        " settings.WHITENOISE_AUTOREFRESH, settings.STORAGES['staticfiles']['BACKEND']]"
+    )
+    # Development, also with DEBUG off: no collectstatic needed, runserver is styled.
+    assert settings_json(expression, DEBUG="false") == [
+        True,
+        True,
+        True,
+        "django.contrib.staticfiles.storage.StaticFilesStorage",
+    ]
+    assert settings_json(expression, **production_env()) == [
+        True,
+        False,
+        False,
+        "whitenoise.storage.CompressedManifestStaticFilesStorage",
+    ]
+
+
 def test_the_sqlite_default_runs_in_wal_mode_with_immediate_transactions(tmp_path):
     settings_dict = {
         **sqlite_database(tmp_path / "embedded.sqlite3"),

@@ -1,9 +1,10 @@
 """The umpire's desk (strategic_map.desk, desk_selectors, desk_views): audited services that are the umpire's
-alone, the map's stand-in numbers read back through strategic_map.map_rules, and the desk page (404 for anyone
-else, everything on it, the same queries however many ships)."""
+alone, the map's stand-in numbers read back through strategic_map.map_rules, and the desk page (the umpire's page to
+a player, 404 to a stranger, everything on it, the same queries however many ships)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -15,9 +16,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle, BattleSide, BattleStatus, Controller
-from campaign import captains, dice
-from campaign.models import Auction, AuditEntry, CampaignShip, Captain, CaptainStatus, Role, ShipStatus
-from strategic_map import calendar, desk, map_rules, mapdata, trek_rules
+from campaign import captains, dice, locks
+from campaign.models import Auction, AuditEntry, CampaignRoll, CampaignShip, Captain, CaptainStatus, Role, ShipStatus
+from strategic_map import calendar, desk, desk_selectors, map_rules, mapdata, trek_rules
 from strategic_map.models import (
     CampaignDay,
     CampaignMapRules,
@@ -452,16 +453,21 @@ def busy_desk(club):
     return club
 
 
-def test_the_desk_answers_404_to_players_and_strangers_and_asks_a_visitor_to_sign_in(client, club):
+def test_the_desk_tells_a_player_it_is_the_umpires_answers_a_stranger_404_and_asks_a_visitor_to_sign_in(client, club):
     assert client.get(desk_url(club.campaign)).status_code == 302
-    assert signed_in(client, club.alice).get(desk_url(club.campaign)).status_code == 404
+    player = signed_in(client, club.alice).get(desk_url(club.campaign))
+    assert player.status_code == 403
+    assert "The umpire&#x27;s desk is the umpire&#x27;s page" in player.content.decode()
     stranger = UserFactory(username="stranger")
-    assert signed_in(client, stranger).get(desk_url(club.campaign)).status_code == 404
+    for slug in (club.campaign.slug, "no-such-campaign"):
+        refused = signed_in(client, stranger).get(reverse("campaign_desk", kwargs={"slug": slug}))
+        assert refused.status_code == 404
+        assert "umpire" not in refused.content.decode().lower()  # nothing says there is a campaign here
     assert signed_in(client, club.umpire).get(desk_url(club.campaign)).status_code == 200
 
 
-def test_every_desk_form_answers_404_to_a_player_and_changes_nothing(client, club):
-    signed_in(client, club.alice)
+def test_every_desk_form_refuses_a_player_and_a_stranger_and_changes_nothing(client, club):
+    stranger = UserFactory(username="stranger")
     for name in (
         "desk_pause",
         "desk_resume",
@@ -471,8 +477,9 @@ def test_every_desk_form_answers_404_to_a_player_and_changes_nothing(client, clu
         "desk_trek_cell",
         "desk_trek_table",
     ):
-        response = client.post(reverse(name, kwargs={"slug": club.campaign.slug}), {"reason": "Mine now"})
-        assert response.status_code == 404, name
+        url = reverse(name, kwargs={"slug": club.campaign.slug})
+        assert signed_in(client, club.alice).post(url, {"reason": "Mine now"}).status_code == 403, name
+        assert signed_in(client, stranger).post(url, {"reason": "Mine now"}).status_code == 404, name
     assert not AuditEntry.objects.exists()
 
 
@@ -529,6 +536,23 @@ def test_the_desk_shows_the_calendar_the_fleet_encounters_battles_treks_auctions
     assert "designed stand-in" in page
     assert 'data-desk-territory="British"' in page
     assert 'name="trek-hostile-hills-1" value="P"' in page
+
+
+def test_the_desk_shows_the_campaigns_dice_newest_first_and_only_the_last_ones(client, club):
+    with transaction.atomic():
+        campaign = locks.campaign(club.campaign.pk)
+        dice.roll(campaign, "an encounter for the Gull", captain=club.jack)
+        dice.roll_many(campaign, [(f"a cargo's price {n}", 6, None) for n in range(desk_selectors.DICE_ROWS)])
+    newest = CampaignRoll.objects.filter(campaign=club.campaign).order_by("-seq").first()
+
+    page = signed_in(client, club.umpire).get(desk_url(club.campaign)).content.decode()
+
+    shown = [int(seq) for seq in re.findall(r'data-desk-roll="(\d+)"', page)]
+    assert shown == list(range(desk_selectors.DICE_ROWS + 1, 1, -1))  # the first roll is older than the last 50
+    row = page.split(f'data-desk-roll="{newest.seq}"')[1].split("</tr>")[0]
+    assert f"a cargo&#x27;s price {desk_selectors.DICE_ROWS - 1}" in row
+    assert f"<td>{newest.result}</td>" in row
+    assert "an encounter for the Gull" not in page
 
 
 def test_a_finished_battle_and_a_resolved_encounter_leave_the_desk(client, busy_desk):
@@ -695,7 +719,7 @@ def map_rows(busy_desk):
     voyage = Voyage.objects.filter(campaign=campaign).first()
     trek = EpicTrek.objects.filter(campaign=campaign).first()
     with transaction.atomic():
-        die = dice.roll(campaign, "Encounter die, day 1")
+        die = dice.roll(locks.campaign(campaign.pk), "Encounter die, day 1")
         VoyageDay.objects.create(
             campaign=campaign,
             voyage=voyage,
@@ -717,7 +741,7 @@ def map_rows(busy_desk):
             r=trek.r,
             row="hills",
             allegiance="neutral",
-            roll=dice.roll(campaign, "Trek roll"),
+            roll=dice.roll(locks.campaign(campaign.pk), "Trek roll"),
             result="P",
             party_after=8,
         )

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from battles import services as battle_services
 from battles.models import Battle, BattleShip, BattleStatus, Controller
 from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
-from campaign import captains
+from campaign import captains, locks
 from campaign.dice import die_for
 from campaign.models import (
     Campaign,
@@ -113,7 +113,7 @@ def draw(django_capture_on_commit_callbacks: Any) -> Callable[..., list[Encounte
 
     def run(campaign: Campaign, hits: list[VoyageDay]) -> list[Encounter]:
         with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-            found = encounters_draw(campaign=campaign, day=DAY, hits=hits)
+            found = encounters_draw(campaign=locks.campaign(campaign.pk), day=DAY, hits=hits)
         for encounter in found:
             encounter.refresh_from_db()  # the battle was opened after the commit
         return found
@@ -206,7 +206,7 @@ def test_the_draw_takes_the_same_number_of_queries_for_2_or_20_hits(club):
 
     def queries(hits: list[VoyageDay]) -> int:
         with CaptureQueriesContext(connection) as seen, transaction.atomic():
-            assert len(encounters_draw(campaign=campaign, day=DAY, hits=hits)) == len(hits)
+            assert len(encounters_draw(campaign=locks.campaign(campaign.pk), day=DAY, hits=hits)) == len(hits)
         return len(seen)
 
     few = [at_sea(campaign, ship(campaign, club["jack"], "clearsight", f"Gull {n}"), q=n) for n in range(2)]

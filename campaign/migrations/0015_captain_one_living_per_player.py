@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("campaign", "0012_retire_extra_captains_strip_rank"),
+        ("campaign", "0014_retire_extra_captains_strip_rank"),
     ]
 
     operations = [

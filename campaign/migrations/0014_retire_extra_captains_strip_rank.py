@@ -57,7 +57,7 @@ def forwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("campaign", "0011_new_captain_setting_retired_status"),
+        ("campaign", "0013_new_captain_setting_retired_status"),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0010_notification_news_kinds'),
+        ('campaign', '0012_chronicle_trek_started_captain_returns'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
