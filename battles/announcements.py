@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from battles import engine_io
-from battles.models import Battle, BattleMode, BattleSide, BattleStatus, Controller, Decision
+from battles.engine.words import possessive
+from battles.models import Battle, BattleMode, BattleSide, BattleStatus, Controller, DeadlineDefault, Decision
 from campaign.models import NotificationKind
 from campaign.notifications import notify, post_to_webhook, umpires_of
 
@@ -80,12 +81,18 @@ def announce(battle: Battle, state: Any) -> None:
         )
 
 
+DEADLINE_AFTER: dict[str, str] = {
+    DeadlineDefault.AI: "the AI captain decides for a side still to answer",
+    DeadlineDefault.HOLD: "a side still to answer holds its course and fires at will",
+}
+
+
 def _deadline_text(battle: Battle) -> str:
     if battle.deadline is None:
         return ""
-    return (
-        f"Deadline {battle.deadline:%a %d %b %H:%M} UTC; after it the {battle.get_deadline_default_display().lower()}."
-    )
+    # The choice's own words as a clause ("the AI captain decides"): lower-casing its label gave "the the ai ...".
+    after = DEADLINE_AFTER.get(str(battle.deadline_default), str(battle.get_deadline_default_display()))
+    return f"Deadline {battle.deadline:%a %d %b %H:%M} UTC; after it {after}."
 
 
 def battles_to_remind(*, now: Any = None, within: timedelta = timedelta(hours=12)) -> QuerySet[Battle]:
@@ -105,7 +112,7 @@ def remind(battle: Battle) -> int:
                 users=deciders(battle, [side]),
                 campaign=battle.campaign,
                 kind=NotificationKind.DEADLINE_NEAR,
-                title=f"{battle.title}: {side.name}'s deadline is near",
+                title=f"{battle.title}: {possessive(side.name)} deadline is near",
                 body=_deadline_text(battle),
                 url=battle_url(battle),
                 dedupe_key=f"battle:{battle.pk}:deadline:{side.key}:{battle.deadline.isoformat()}",

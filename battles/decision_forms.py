@@ -33,6 +33,7 @@ from battles.engine import hexgrid, resolver
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON, canonical
 from battles.engine.state import BattleState
+from battles.engine.words import capfirst, possessive
 from battles.rules.sky_galleons import combat, flying, movement, ordnance, portable_guns, signals, special_rules
 from battles.rules.sky_galleons.record import altitude_levels
 from battles.rules.sky_galleons.ruleset import party_of
@@ -203,7 +204,7 @@ def _title(request: DecisionRequest) -> str:
         "reinforcement": "Bring in a reinforcement",
         "plot movement": "Plot the moves",
     }
-    return titles.get(request.kind, request.kind.capitalize())
+    return titles.get(request.kind, capfirst(request.kind))
 
 
 def legal(rs: Any, state: BattleState[Any], request: DecisionRequest, choice: JSON) -> bool:
@@ -216,7 +217,7 @@ def _options_field(request: DecisionRequest, names: narration.Names) -> Field:
         Option(_value(o), option_words(request, o, names), selected=canonical(o) == canonical(request.default))
         for o in request.options or ()
     ]
-    return Field("choice", request.prompt or "Your answer", "radio", options)
+    return Field("choice", capfirst(request.prompt) if request.prompt else "Your answer", "radio", options)
 
 
 def option_words(request: DecisionRequest, option: JSON, names: narration.Names) -> str:
@@ -225,13 +226,13 @@ def option_words(request: DecisionRequest, option: JSON, names: narration.Names)
         return f"{names.side(option)} moves first"
     if request.kind == "relative position" and isinstance(option, list) and len(request.ships) == 2:
         mine, theirs = request.ships
-        return f"{theirs} on {mine}'s {option[0]}, {mine} on {theirs}'s {option[1]}"
+        return f"{theirs} on {possessive(mine)} {option[0]}, {mine} on {possessive(theirs)} {option[1]}"
     if request.kind in ("avoid", "avoid collision"):
         if option is True:
             return "Avoid (it costs movement points)"
         if option is False:
             return "Hold on and do not avoid"
-        return narration.value_words(option).capitalize()
+        return capfirst(narration.value_words(option))
     return narration.value_words(option)
 
 
@@ -245,7 +246,7 @@ def _candidates_field(rs: Any, state: BattleState[Any], request: DecisionRequest
         seen.add(value)
         words = narration.choice_words(request.kind, choice)
         options.append(Option(value, words or "(nothing)", selected=not options))
-    return Field("choice", request.prompt or "Your answer", "radio", options)
+    return Field("choice", capfirst(request.prompt) if request.prompt else "Your answer", "radio", options)
 
 
 # --- move ----------------------------------------------------------------------------------------------------
@@ -288,7 +289,7 @@ def _move_builder(
                 choice: JSON = {"steps": list[JSON](plan), kind: other.name}
                 if legal(rs, state, request, choice):
                     whose = "" if other.side == record.side else f" ({names.side(other.side)})"
-                    attacks.append(Option(_value({kind: other.name}), f"{kind.capitalize()} {other.name}{whose}"))
+                    attacks.append(Option(_value({kind: other.name}), f"{capfirst(kind)} {other.name}{whose}"))
     return MoveBuilder(
         ship=record.name,
         plan=plan,
@@ -381,9 +382,9 @@ def _plot_fields(rs: Any, state: BattleState[Any], request: DecisionRequest) -> 
             seen.add(end)
             words = narration.choice_words("move", list[JSON](plan)) or "no move"
             where = _ends(rs, state, record, plan)
-            label = f"{words.capitalize()}: {where}" if where else words.capitalize()
+            label = f"{capfirst(words)}: {where}" if where else capfirst(words)
             options.append(Option(_value({"ship": name, "steps": plan}), label, selected=plan == mine))
-        fields.append(Field(f"plot-{index}", f"{name}'s plot", "select", options))
+        fields.append(Field(f"plot-{index}", f"{possessive(name)} plot", "select", options))
     return fields
 
 
@@ -485,7 +486,8 @@ def _fire_groups(rs: Any, state: BattleState[Any], request: DecisionRequest, nam
     groups = []
     for index, ((firer, gun), options) in enumerate(sorted(by_gun.items())):
         hold = Option("", "Hold fire", selected=True)
-        legend = names.gun(firer, gun) if not gun.startswith("battery ") else f"{firer}'s Hale battery {gun[8:]}"
+        battery = f"{possessive(firer)} Hale battery {gun[8:]}"
+        legend = names.gun(firer, gun) if not gun.startswith("battery ") else battery
         groups.append(Group("", [Field(f"shot-{index}", legend, "radio", [hold, *options])]))
     return groups
 
@@ -692,9 +694,9 @@ def order_words(atom: Mapping[str, JSON], names: narration.Names) -> str:
 
 def _order_word(key: str, item: JSON, names: narration.Names) -> str:
     if key == "disband":
-        return f"Disband {item}'s boarding party"
+        return f"Disband {possessive(item)} boarding party"
     if key == "recall":
-        return f"Recall {item}'s boarders"
+        return f"Recall {possessive(item)} boarders"
     if key == "cut" and isinstance(item, list) and len(item) == 2:
         return f"{item[0]} cuts her grapple with {item[1]}"
     if key == "tow" and isinstance(item, list) and len(item) == 2:
@@ -786,7 +788,7 @@ def _board_groups(rs: Any, state: BattleState[Any], request: DecisionRequest) ->
             name = f"board-{index}-{n}"
             fields.append(Field(name, f"Men to {target} (up to {most})", "number", low=0, high=most, value="0"))
             fields.append(Field(f"{name}-to", "", "hidden", value=_value({"ship": ship, "target": target})))
-        groups.append(Group(f"{ship}'s boarding party", fields))
+        groups.append(Group(f"{possessive(ship)} boarding party", fields))
     return groups
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from battles.engine import hexgrid
+from battles.engine.words import possessive
 
 # Hexsides and facings, clockwise from north on the flat-topped map (SG-FACE-01).
 COMPASS = ("north", "north-east", "south-east", "south", "south-west", "north-west")
@@ -49,7 +50,7 @@ class Names:
 
     def gun(self, ship: Any, gun: Any) -> str:
         weapon = self.guns.get((str(ship), str(gun)))
-        return f"{ship}'s gun {gun} ({weapon})" if weapon else f"{ship}'s gun {gun}"
+        return f"{possessive(ship)} gun {gun} ({weapon})" if weapon else f"{possessive(ship)} gun {gun}"
 
 
 NO_NAMES = Names({}, {})
@@ -354,7 +355,7 @@ def _effects(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _ship(e: Mapping[str, Any], n: Names) -> str:
-    return f"{e.get('ship')}'s record sheet is brought up to date"
+    return f"{possessive(e.get('ship'))} record sheet is brought up to date"
 
 
 def _initiative(e: Mapping[str, Any], n: Names) -> str:
@@ -456,7 +457,7 @@ def _held_move(e: Mapping[str, Any], n: Names) -> str:
     for kind in ("ram", "grapple"):
         if kind in move:
             return f"{e.get('ship')} tries to {kind} {move[kind]}: her move waits for the answer"
-    return f"{e.get('ship')}'s move waits"
+    return f"{possessive(e.get('ship'))} move waits"
 
 
 def _move_held(e: Mapping[str, Any], n: Names) -> str:
@@ -468,12 +469,12 @@ def _relative_position(e: Mapping[str, Any], n: Names) -> str:
     a, b = _pair(e)
     aspects = _seq(e.get("aspects"))
     if len(aspects) == 2:
-        return f"{a} and {b} share a hex: {b} is on {a}'s {aspects[0]}, {a} on {b}'s {aspects[1]}"
+        return f"{a} and {b} share a hex: {b} is on {possessive(a)} {aspects[0]}, {a} on {possessive(b)} {aspects[1]}"
     return f"{a} and {b} share a hex"
 
 
 def _kite_die(e: Mapping[str, Any], n: Names) -> str:
-    return f"{e.get('ship')}'s movement die (kite) is {e.get('die')}"
+    return f"{possessive(e.get('ship'))} movement die (kite) is {e.get('die')}"
 
 
 def _forced_drop(e: Mapping[str, Any], n: Names) -> str:
@@ -522,16 +523,19 @@ def _ram(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _collision_ahead(e: Mapping[str, Any], n: Names) -> str:
-    return f"{e.get('ship')}'s move will take her into {_list(e.get('avoiders') or [])}'s hex: they may avoid"
+    avoiders = e.get("avoiders") or []
+    hexes = "hex" if len(avoiders) == 1 else "hexes"
+    return f"{possessive(e.get('ship'))} move will take her into {possessive(_list(avoiders))} {hexes}: they may avoid"
 
 
 def _rockets(e: Mapping[str, Any], n: Names) -> str:
-    return f"{e.get('ship')}'s Hale rocket battery {e.get('battery')} fires at {e.get('target')}"
+    return f"{possessive(e.get('ship'))} Hale rocket battery {e.get('battery')} fires at {e.get('target')}"
 
 
 def _attempt_lost(e: Mapping[str, Any], n: Names) -> str:
     what = e.get("what")
-    return f"{e.get('ship')}'s attempt on {e.get('target')} comes to nothing" + (f": {what}" if _present(what) else "")
+    attempt = f"{possessive(e.get('ship'))} attempt on {e.get('target')} comes to nothing"
+    return attempt + (f": {what}" if _present(what) else "")
 
 
 def _launch(e: Mapping[str, Any], n: Names) -> str:

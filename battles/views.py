@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.models import User
 from battles import decision_forms, engine_io, narration, selectors, services
 from battles.decision_forms import DecisionForm, FormError
+from battles.engine.words import and_list
 from battles.forms import BattleCreateForm, CorrectionForm, LeaveForm
 from battles.models import Battle, BattleSide
 from battles.services import BattleRefused
@@ -168,6 +169,9 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
         "sheets": _sheets(ships, selectors.ships_at_start(viewer)),
         "sides": sides,
         "awaited": awaited,
+        # "Waiting for the Pirates and the Oenotrians": the awaited sides' names joined in Python, in the battle's
+        # order (a template loop joined on every side and left "Waiting for Pirates, ." when the last was not).
+        "awaited_words": and_list(side.name for side in sides if side.key in awaited),
         "forms": forms,
         "log": selectors.narrated_log(viewer, details=details),
         "details": details,

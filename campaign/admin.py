@@ -62,6 +62,7 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
                     "starting_quality",
                     "starting_yard",
                     "recruit_cost_per_man",
+                    "new_captain_after_death",
                 )
             },
         ),

@@ -19,6 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from battles.rules.sky_galleons.record import ShipRecord
 from campaign.models import (
+    CAPTAIN_AWAY,
     Auction,
     AuctionStatus,
     AuctionStyle,
@@ -27,7 +28,6 @@ from campaign.models import (
     Campaign,
     CampaignShip,
     Captain,
-    CaptainStatus,
     Membership,
     Role,
     ShipStatus,
@@ -183,8 +183,8 @@ def damage_summary(record: Any, original_crew: int = 0) -> str:
 
 
 def _class_name(record: Any, class_id: str) -> str:
-    name = record.get("class_name") if isinstance(record, dict) else None
-    return str(name) if name else (class_id.replace("_", " ").title() if class_id else "Own design")
+    """The class as the catalog spells it (CampaignShip.class_name)."""
+    return CampaignShip(record=record, class_id=class_id).class_name
 
 
 def lot_ships(*, campaign: Campaign, auction_id: int | None = None) -> dict[int, LotShip]:
@@ -241,11 +241,10 @@ def own_captain(*, user: User, campaign: Campaign, captain_id: int) -> Captain:
 
 
 def bidding_captains(*, user: User, campaign: Campaign) -> QuerySet[Captain]:
-    """The user's captains who may bid: his own, neither lost nor captured."""
+    """The user's captains who may bid: his own, and only while he can reach the prize court (not lost, retired,
+    captured or on an epic trek: campaign.auctions refuses their bids)."""
     return (
-        Captain.objects.filter(campaign=campaign, player=user)
-        .exclude(status__in=(CaptainStatus.LOST, CaptainStatus.CAPTURED))
-        .order_by("name", "pk")
+        Captain.objects.filter(campaign=campaign, player=user).exclude(status__in=CAPTAIN_AWAY).order_by("name", "pk")
     )
 
 

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
+from battles.engine.words import possessive
 from campaign import auction_selectors, auctions, economy
 from campaign.auction_selectors import AuctionView, LotShip
 from campaign.models import AuctionStatus, AuctionStyle, Campaign, Captain, LotKind, Membership
@@ -236,7 +237,7 @@ def auction_bid_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     else:
         # Worded the same whether it leads or not: in a sealed auction that is the secret.
         name = _captain_name(membership.campaign, bid.captain_id)
-        messages.success(request, f"Captain {name}'s bid of £{bid.amount:,} is in, held in escrow.")
+        messages.success(request, f"Captain {possessive(name)} bid of £{bid.amount:,} is in, held in escrow.")
     return _back(membership.campaign, pk)
 
 

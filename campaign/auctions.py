@@ -25,6 +25,7 @@ Designed here (the rules are written for one player, whose prize the crown alway
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -35,6 +36,8 @@ from django.utils import timezone
 from accounts.models import User
 from campaign import dice, economy, ledger, locks
 from campaign.models import (
+    CAPTAIN_AWAY,
+    CAPTAIN_GONE,
     Auction,
     AuctionStatus,
     AuctionStyle,
@@ -43,7 +46,6 @@ from campaign.models import (
     Campaign,
     CampaignShip,
     Captain,
-    CaptainStatus,
     ChronicleEntry,
     ChronicleKind,
     EntryKind,
@@ -104,7 +106,7 @@ def _has_rival_players(campaign: Campaign, captor: Captain) -> bool:
     return (
         Captain.objects.filter(campaign=campaign)
         .exclude(player_id=captor.player_id)
-        .exclude(status=CaptainStatus.LOST)
+        .exclude(status__in=CAPTAIN_GONE)
         .exists()
     )
 
@@ -187,9 +189,16 @@ def _players_captain(captain_id: int, user: User, auction: Auction) -> Captain:
     captain = Captain.objects.filter(pk=captain_id).first()
     if captain is None or captain.player_id != user.pk or captain.campaign_id != auction.campaign_id:
         raise PermissionDenied("You may act only for your own captain, in his own campaign.")
-    if captain.status in (CaptainStatus.LOST, CaptainStatus.CAPTURED):
-        raise ValidationError({"captain": f"Captain {captain.name} is {captain.get_status_display().lower()}."})
+    _may_bid(captain)
     return captain
+
+
+def _may_bid(captain: Captain) -> None:
+    """A captain lost, retired, captured or walking home on an epic trek has no word with the prize court until he
+    is back (his bids were released when he went: captain_bids_release)."""
+    if captain.status in CAPTAIN_AWAY:
+        where = captain.get_status_display().lower()
+        raise ValidationError({"captain": f"Captain {captain.name} is {where}: he cannot bid until he is back."})
 
 
 def _release(bid: Bid, captain: Captain, *, user: User | None = None) -> None:
@@ -206,6 +215,43 @@ def _release(bid: Bid, captain: Captain, *, user: User | None = None) -> None:
         idempotency_key=f"bid:{bid.pk}:release",
         user=user,
     )
+
+
+def auctions_lock_for_captains(campaign: Campaign, captain_ids: Iterable[int]) -> list[Auction]:
+    """Lock the campaign's open auctions on which these captains have a bid in escrow: what a service that may end a
+    captain's career (his death, his epic trek, the umpire's change of status) takes after the campaign row and
+    before it locks him (campaign.locks' order)."""
+    ids = sorted(set(captain_ids))
+    if not ids:
+        return []
+    wanted = Bid.objects.filter(
+        captain_id__in=ids, status__in=ACTIVE_BIDS, auction__status=AuctionStatus.OPEN, auction__campaign=campaign
+    ).values_list("auction_id", flat=True)
+    return list(locks.auctions(campaign, wanted).values())
+
+
+def captain_bids_release(*, captain: Captain) -> int:
+    """The captain, locked by the caller, is gone from the auction room (killed, lost, retired, captured, or on an
+    epic trek): every bid of his still in escrow on an open auction is released to his bank (ESCROW_RELEASE
+    entries). Where his was the sealed auction's leading bid, the next highest sealed bid (ties to the earlier)
+    leads instead; an open auction's highest bid goes, and the lot is back at its reserve for the others to bid
+    on again. The caller has locked the auctions first (auctions_lock_for_captains). How many bids went back."""
+    bids = list(
+        Bid.objects.filter(captain=captain, status__in=ACTIVE_BIDS, auction__status=AuctionStatus.OPEN)
+        .select_related("auction__ship")
+        .order_by("auction_id", "pk")
+    )
+    for bid in bids:
+        leading = bid.status == BidStatus.HELD
+        _release(bid, captain)
+        if leading and bid.auction.style == AuctionStyle.SEALED:
+            nextbest = (
+                Bid.objects.filter(auction_id=bid.auction_id, status=BidStatus.SEALED).order_by("-amount", "pk").first()
+            )
+            if nextbest is not None:
+                nextbest.status = BidStatus.HELD
+                nextbest.save(update_fields=["status"])
+    return len(bids)
 
 
 MAX_BID = 10**12  # more money than Mars holds; keeps a bid inside the database's integers
@@ -239,6 +285,7 @@ def bid_place(*, auction_id: int, captain_id: int, user: User, amount: int, idem
     outbid = held if is_open else own
     locked = locks.captains(auction.campaign, {captain.pk} | ({outbid.captain_id} if outbid else set()))
     bidder = locked[captain.pk]
+    _may_bid(bidder)  # again under his lock: he may have fallen or set out on a trek since he was read
     if key:
         # Checked under the bidder's lock: a double submit waits for the first and then finds it.
         earlier = Bid.objects.filter(captain=bidder, idempotency_key=key).first()

@@ -4,11 +4,14 @@ the entries that would place a captain now (OWN_ENTRIES)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from accounts.models import User
 from campaign.models import (
+    CAPTAIN_GONE,
     Campaign,
     CampaignShip,
     Captain,
@@ -16,6 +19,7 @@ from campaign.models import (
     ChronicleKind,
     LedgerEntry,
     Membership,
+    NewCaptain,
     Role,
 )
 
@@ -32,6 +36,42 @@ def captains_for_user(*, user: User, campaign: Campaign) -> QuerySet[Captain]:
     membership = _membership(user=user, campaign=campaign)
     captains = Captain.objects.filter(campaign=campaign).select_related("player").order_by("name", "pk")
     return captains if membership.role == Role.UMPIRE else captains.filter(player=user)
+
+
+@dataclass(frozen=True)
+class Commission:
+    """Whether this member may found a captain now, and if not why (SGC-START-14): ``refusal`` is the sentence the
+    page shows in place of the form and the service raises; ``advance`` whether the new captain gets the colonial
+    administration's advance (a first captain always does, a later one as the campaign's settings say)."""
+
+    refusal: str | None
+    advance: bool
+
+
+def commission_for(*, campaign: Campaign, user: User, role: str) -> Commission:
+    """SGC-START-14: one Red Captain per player. A player holding a living captain (not lost or retired; captured
+    counts as living, the rules leave him an exchange) may not found another; after a loss or a retirement, a new
+    one only as ``Campaign.new_captain_after_death`` allows. The umpire founds none. One query."""
+    if role != Role.PLAYER:
+        return Commission("Captains are the players'; the umpire runs the campaign.", advance=False)
+    own = list(Captain.objects.filter(campaign=campaign, player=user).order_by("-created_at", "-pk"))
+    living = next((c for c in own if c.status not in CAPTAIN_GONE), None)
+    if living is not None:
+        return Commission(
+            f"You already hold a Red Captain's commission in this campaign: Captain {living.name}. "
+            "A player has one captain at a time (SGC-START-14).",
+            advance=False,
+        )
+    if not own:
+        return Commission(None, advance=True)
+    last = own[0]
+    if campaign.new_captain_after_death == NewCaptain.NEVER:
+        return Commission(
+            f"Captain {last.name} is {last.get_status_display().lower()}, and this campaign's umpire gives no new "
+            "commission after a captain's end.",
+            advance=False,
+        )
+    return Commission(None, advance=campaign.new_captain_after_death == NewCaptain.FRESH_ADVANCE)
 
 
 def captain_for_user(*, user: User, captain_id: int) -> Captain:

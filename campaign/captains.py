@@ -3,12 +3,16 @@ money adjustments and status changes, each with its reason in the audit (DESIGN.
 
 from __future__ import annotations
 
+import re
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
-from campaign import ledger, standings
+from campaign import auctions, captain_selectors, ledger, locks, standings
 from campaign.models import (
+    CAPTAIN_AWAY,
+    CAPTAIN_GONE,
     AuditEntry,
     Campaign,
     Captain,
@@ -21,6 +25,21 @@ from campaign.models import (
 )
 
 MAX_ADJUSTMENT = 10_000_000
+# The rank the pages, the chronicle and the news already put before a captain's name: typed into the name too, it
+# would read "Captain Captain Robert Drummond".
+RANK = re.compile(r"^(?:captain|capt\.?|cpt\.?)(?:\s+|$)", re.IGNORECASE)
+
+
+def captain_name(name: str) -> str:
+    """A captain's name as kept: spaces tidied, and any rank typed before it taken off ("Captain Jack" is Jack)."""
+    name = " ".join(name.split())
+    while (stripped := RANK.sub("", name, count=1).strip()) != name:
+        name = stripped
+    if not name:
+        raise ValidationError({"name": "A captain needs a name (the rank comes with the commission)."})
+    if len(name) > 80:
+        raise ValidationError({"name": "A captain's name is 80 letters at most."})
+    return name
 
 
 def _membership(campaign: Campaign, user: User) -> Membership:
@@ -45,14 +64,23 @@ def _reason(reason: str) -> str:
 @transaction.atomic
 def captain_found(*, campaign: Campaign, user: User, name: str) -> Captain:
     """A player takes a Red Captain's commission: the captain starts ashore at Parhoon with the colonial
-    administration's advance in the bank (SGC-START-09/12), a loan to repay if the umpire says so."""
-    if _membership(campaign, user).role != Role.PLAYER:
-        raise PermissionDenied("Captains are the players'; the umpire runs the campaign.")
-    name = " ".join(name.split())
-    if not name:
-        raise ValidationError({"name": "A captain needs a name."})
-    if len(name) > 80:
-        raise ValidationError({"name": "A captain's name is 80 letters at most."})
+    administration's advance in the bank (SGC-START-09/12), a loan to repay if the umpire says so.
+
+    SGC-START-14: one captain per player at a time; after a loss or a retirement a new one only as the campaign's
+    ``new_captain_after_death`` allows, with or without a fresh advance. The player's membership row is locked
+    first, so two requests at once queue and the second is refused; the database's unique constraint on living
+    captains (captain_one_living_per_player) holds it too."""
+    membership = Membership.objects.select_for_update().filter(campaign=campaign, user=user).first()
+    if membership is None:
+        raise PermissionDenied("You are not in this campaign.")
+    campaign = Campaign.objects.get(pk=campaign.pk)  # the settings as they are now, not as the caller read them
+    commission = captain_selectors.commission_for(campaign=campaign, user=user, role=membership.role)
+    if commission.refusal is not None:
+        if membership.role != Role.PLAYER:
+            raise PermissionDenied(commission.refusal)
+        raise ValidationError({"name": commission.refusal})
+    name = captain_name(name)
+    advance = campaign.starting_advance if commission.advance else 0
     try:
         with transaction.atomic():
             captain = Captain.objects.create(
@@ -61,15 +89,17 @@ def captain_found(*, campaign: Campaign, user: User, name: str) -> Captain:
                 name=name,
                 status=CaptainStatus.ASHORE,
                 city="parhoon",
-                advance_owed=campaign.starting_advance if campaign.advance_is_loan else 0,
+                advance_owed=advance if campaign.advance_is_loan else 0,
             )
     except IntegrityError as error:
+        if Captain.objects.filter(campaign=campaign, player=user).exclude(status__in=CAPTAIN_GONE).exists():
+            raise ValidationError({"name": "You already hold a Red Captain's commission in this campaign."}) from error
         raise ValidationError({"name": f"There is already a Captain {name} in this campaign."}) from error
     captain = ledger.lock_captain(captain.pk)
-    if campaign.starting_advance:
+    if advance:
         ledger.post(
             captain,
-            campaign.starting_advance,
+            advance,
             EntryKind.ADVANCE,
             memo="The colonial administration's advance to build and fit out a ship at Parhoon",
             user=user,
@@ -114,11 +144,13 @@ _FATE_TOLD = {
     standings.DEAD: (ChronicleKind.CAPTAIN_LOST, "Captain {name} is dead."),
     standings.CAPTIVE: (ChronicleKind.CAPTAIN_LOST, "Captain {name} is taken captive."),
     standings.ON_TREK: (ChronicleKind.TREK_STARTED, "Captain {name} sets out on an epic trek home."),
+    standings.RETIRED: (ChronicleKind.CAPTAIN_LOST, "Captain {name} retires from the service."),
 }
 _RETURN_TOLD = {
     standings.DEAD: "Captain {name} is found alive.",
     standings.CAPTIVE: "Captain {name} is free again.",
     standings.ON_TREK: "Captain {name} comes home from his epic trek.",
+    standings.RETIRED: "Captain {name} returns to the service.",
 }
 
 
@@ -139,17 +171,40 @@ def _chronicle_fate(captain: Captain, *, before: str) -> None:
 
 @transaction.atomic
 def captain_set_status(*, captain_id: int, umpire: User, status: str, reason: str, city: str = "") -> Captain:
-    """The umpire changes what a captain is doing (ashore, at sea, captured...), with a reason (audited)."""
-    captain = ledger.lock_captain(captain_id)
-    _require_umpire(captain.campaign, umpire)
-    reason = _reason(reason)
+    """The umpire changes what a captain is doing (ashore, at sea, captured, retired...), with a reason (audited).
+
+    A captain who goes out of reach of the prize court (lost, retired, captured, on an epic trek) has his bids in
+    escrow released in the same transaction (campaign.auctions.captain_bids_release; the auctions locked before
+    him, as the auction services lock). Bringing a lost or retired captain back is refused while his player holds
+    another living captain (SGC-START-14)."""
     if status not in CaptainStatus.values:
         raise ValidationError({"status": f"A captain's status is one of {', '.join(CaptainStatus.values)}."})
+    campaign = locks.campaign_of(Captain, captain_id)
+    captain = None
+    if campaign is not None:
+        auctions.auctions_lock_for_captains(campaign, [captain_id])  # after the campaign, before the captain
+        captain = locks.captain(campaign, captain_id)
+    if captain is None:
+        raise ValidationError({"captain": "There is no such captain."})
+    _require_umpire(captain.campaign, umpire)
+    reason = _reason(reason)
+    if status not in CAPTAIN_GONE and captain.status in CAPTAIN_GONE:
+        other = (
+            Captain.objects.filter(campaign=captain.campaign, player_id=captain.player_id)
+            .exclude(status__in=CAPTAIN_GONE)
+            .exclude(pk=captain.pk)
+            .first()
+        )
+        if other is not None:
+            raise ValidationError(
+                {"status": f"The player already has a living captain, Captain {other.name} (SGC-START-14)."}
+            )
     before = {"status": captain.status, "city": captain.city}
     captain.status = status
     if city:
         captain.city = city[:60]
     captain.save(update_fields=["status", "city"])
+    released = auctions.captain_bids_release(captain=captain) if status in CAPTAIN_AWAY else 0
     _chronicle_fate(captain, before=str(before["status"]))
     AuditEntry.objects.create(
         campaign=captain.campaign,
@@ -157,6 +212,10 @@ def captain_set_status(*, captain_id: int, umpire: User, status: str, reason: st
         action="status changed",
         captain=captain,
         reason=reason,
-        data={"before": before, "after": {"status": captain.status, "city": captain.city}},
+        data={
+            "before": before,
+            "after": {"status": captain.status, "city": captain.city},
+            **({"bids_released": released} if released else {}),
+        },
     )
     return captain

@@ -56,6 +56,15 @@ class TrekLosses(models.TextChoices):
     WORKED_EXAMPLE = "worked_example", "one man per full six, then a die for each man left (the worked example)"
 
 
+class NewCaptain(models.TextChoices):
+    """Whether a player whose captain is dead or retired may take a new commission (SGC-START-14 gives each player
+    one Red Captain; the rules are silent on a second: DESIGN.md section 8 and docs/campaign.md)."""
+
+    FRESH_ADVANCE = "fresh_advance", "Yes, with a fresh advance, like any new Red Captain (SGC-START-09)"
+    NO_ADVANCE = "no_advance", "Yes, but with no new advance: he starts with an empty bank"
+    NEVER = "never", "No: a player's campaign ends with his captain's"
+
+
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60, unique=True)
@@ -90,6 +99,12 @@ class Campaign(models.Model):
     starting_quality = models.CharField(max_length=10, choices=CrewQuality.choices, default=CrewQuality.GREEN)
     starting_yard = models.CharField(max_length=10, choices=Yard.choices, default=Yard.MARTIAN)
     recruit_cost_per_man = models.PositiveIntegerField(default=0)
+    new_captain_after_death = models.CharField(
+        max_length=16,
+        choices=NewCaptain.choices,
+        default=NewCaptain.FRESH_ADVANCE,
+        help_text="When a player's captain is lost or retired: may he take a new commission?",
+    )
     # --- the calendar and the map (strategic_map) ---
     paused = models.BooleanField(default=False, help_text="While paused, no day ticks.")
     next_tick_at = models.DateTimeField(null=True, blank=True, help_text="When the next campaign day ticks.")
@@ -235,6 +250,14 @@ class CaptainStatus(models.TextChoices):
     TREKKING = "trekking", "On an epic trek"
     CAPTURED = "captured", "Captured"
     LOST = "lost", "Lost"
+    RETIRED = "retired", "Retired"
+
+
+# A captain with one of these is out of the campaign for good: he no longer holds his player's one commission
+# (SGC-START-14). A captured captain is not: the rules leave him a later exchange (SGC-TREK-20).
+CAPTAIN_GONE = (CaptainStatus.LOST, CaptainStatus.RETIRED)
+# Who may not bid, nor sail, nor deal with a yard: the gone, and those away from any bank until they are back.
+CAPTAIN_AWAY = (*CAPTAIN_GONE, CaptainStatus.CAPTURED, CaptainStatus.TREKKING)
 
 
 class Captain(models.Model):
@@ -256,6 +279,12 @@ class Captain(models.Model):
         ordering = ["campaign", "name"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "name"], name="captain_name_unique_in_campaign"),
+            # SGC-START-14: one Red Captain per player; a new one only once the last is lost or retired.
+            models.UniqueConstraint(
+                fields=["campaign", "player"],
+                condition=~models.Q(status__in=["lost", "retired"]),
+                name="captain_one_living_per_player",
+            ),
             models.CheckConstraint(condition=models.Q(balance__gte=0), name="captain_balance_never_negative"),
         ]
 
@@ -305,6 +334,21 @@ class CampaignShip(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def class_name(self) -> str:
+        """Her class as the catalog spells it ("Sky Runner", never the id "sky_runner"), or "Own design"."""
+        from battles.rules.sky_galleons import catalog
+
+        record_name = self.record.get("class_name") if isinstance(self.record, dict) else None
+        if record_name:
+            return str(record_name)
+        if not self.class_id:
+            return "Own design"
+        try:
+            return catalog.ship_class(self.class_id).name
+        except catalog.UnknownShipClass:
+            return self.class_id.replace("_", " ")
 
 
 class EntryKind(models.TextChoices):

@@ -35,6 +35,8 @@ SETTINGS = (
     "starting_quality",
     "starting_yard",
     "recruit_cost_per_man",
+    # SGC-START-14: a new captain after a player's is lost or retired, and with what money.
+    "new_captain_after_death",
     # SGC-TREK-25: which reading of the epic trek losses the campaign plays.
     "encounter_control",
     "trek_losses",

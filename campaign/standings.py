@@ -35,10 +35,10 @@ IN_ESCROW = (BidStatus.HELD, BidStatus.SEALED)
 ESCROW_ENTRIES = (EntryKind.ESCROW_HOLD, EntryKind.ESCROW_RELEASE)
 
 # Out of the campaign; and not home (out, or still walking an epic trek).
-OUT = (CaptainStatus.LOST, CaptainStatus.CAPTURED)
+OUT = (CaptainStatus.LOST, CaptainStatus.CAPTURED, CaptainStatus.RETIRED)
 NOT_HOME = (*OUT, CaptainStatus.TREKKING)
 
-ALIVE, ON_TREK, DEAD, CAPTIVE = "Alive", "On an epic trek", "Dead", "Captive"
+ALIVE, ON_TREK, DEAD, CAPTIVE, RETIRED = "Alive", "On an epic trek", "Dead", "Captive", "Retired"
 # What every member is told of a captain's state: alive, on a trek, dead or captive, each as the chronicle tells
 # it in the same transaction (a battle's result, a trek's start or end, the umpire's ruling). Never ashore, at sea
 # or in battle: that would tell rivals that he sailed and that he fights, and a private battle is his, his
@@ -50,6 +50,8 @@ PUBLIC_STATUS = {
     CaptainStatus.TREKKING: ON_TREK,
     CaptainStatus.LOST: DEAD,
     CaptainStatus.CAPTURED: CAPTIVE,
+    # Retired by the umpire's ruling (a player's captain stood down, SGC-START-14): out, and told as such.
+    CaptainStatus.RETIRED: RETIRED,
 }
 
 

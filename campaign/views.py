@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.forms import InvitationRegistrationForm
 from accounts.models import User
-from campaign.captain_selectors import captains_for_user
+from campaign.captain_selectors import captains_for_user, commission_for
 from campaign.captain_views import SettingsForm
 from campaign.models import Campaign, Invitation, Membership, Role
 from campaign.notifications import notifications_mark_read
@@ -174,6 +174,8 @@ def _detail_context(membership: Membership, form: InvitationCreateForm | None = 
         "membership": membership,
         "members": members,
         "captains": captains_for_user(user=membership.user, campaign=membership.campaign),
+        # SGC-START-14: the form to found a captain only when the player may; else why not.
+        "commission": commission_for(campaign=membership.campaign, user=membership.user, role=membership.role),
     }
     if membership.is_umpire:  # players never see invitation links, nor the form that changes the members
         context.update(_invitations_context(membership, form))

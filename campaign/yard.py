@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from accounts.models import User
+from battles.engine.words import possessive, without_article
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons import design as sg_design
 from battles.rules.sky_galleons.catalog import UnknownShipClass
@@ -83,7 +84,9 @@ def _own_ship(ship_id: int, user: User) -> tuple[Captain, CampaignShip]:
 
 
 def _ship_name(campaign: Campaign, name: str) -> str:
-    name = " ".join(name.split())
+    """Her name as kept: without an article typed before it, since every page says "the Gull" (a ship named
+    "The Gull" read "the The Gull"); a name that is only "The" is kept as it is."""
+    name = without_article(" ".join(name.split()))
     if not name:
         raise ValidationError({"name": "A ship needs a name."})
     if len(name) > 80:
@@ -334,7 +337,7 @@ def ship_refit(*, ship_id: int, user: User, changes: Sequence[Mapping[str, Any]]
         captain,
         recruits * campaign.recruit_cost_per_man,
         EntryKind.RECRUITS,
-        memo=f"{recruits} men for the {ship.name}'s new guns",
+        memo=f"{recruits} men for the {possessive(ship.name)} new guns",
         ship=ship,
         user=user,
     )
@@ -445,7 +448,7 @@ def voyage_end_experience(*, ship_id: int, voyage_key: str, prize: bool, losses:
     if earlier is not None:
         if (earlier.prize, earlier.losses) != (prize, losses):
             raise ValidationError(
-                f"The {ship.name}'s check for voyage {voyage_key} was made with prize={earlier.prize}, "
+                f"The {possessive(ship.name)} check for voyage {voyage_key} was made with prize={earlier.prize}, "
                 f"losses={earlier.losses}."
             )
         return earlier

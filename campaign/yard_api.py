@@ -122,7 +122,7 @@ class ShipDetailSerializer(serializers.Serializer[Any]):
     coal_days = serializers.IntegerField(allow_null=True)
     cargo_tons = serializers.IntegerField()
     record = serializers.DictField(help_text="The engine's ship record, damage and all.")
-    bill = RepairBillSerializer()
+    bill = RepairBillSerializer(allow_null=True, help_text="None for a ship lost or sold: no yard mends her")
     sale_price = serializers.IntegerField(allow_null=True, help_text="What the Parhoon yard would pay; null if gone.")
 
 
@@ -145,7 +145,7 @@ class RefitSerializer(StrictRequestSerializer):
 
 
 def ship_data(ship: CampaignShip) -> dict[str, Any]:
-    bill = sel.repair_bill(ship)
+    bill = None if ship.status in sel.GONE_FROM_THE_YARD else sel.repair_bill(ship)
     return {
         "id": ship.pk,
         "name": ship.name,
@@ -161,8 +161,8 @@ def ship_data(ship: CampaignShip) -> dict[str, Any]:
         "coal_days": ship.coal_days,
         "cargo_tons": ship.cargo_tons,
         "record": ship.record,
-        "bill": bill.to_json(),
-        "sale_price": sel.sale_price(ship, bill) if ship.status == ShipStatus.IN_PORT else None,
+        "bill": bill.to_json() if bill is not None else None,
+        "sale_price": sel.sale_price(ship, bill) if bill is not None and ship.status == ShipStatus.IN_PORT else None,
     }
 
 

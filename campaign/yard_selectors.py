@@ -33,9 +33,11 @@ from battles.rules.sky_galleons.record import (
     ship_record_from_design,
 )
 from campaign import economy
-from campaign.models import Campaign, CampaignShip, Captain
+from campaign.models import Campaign, CampaignShip, Captain, CaptainStatus, ShipStatus
 
 PARHOON = "parhoon"
+# A ship no yard will work on again, so no repair bill is drawn for her: lost, or sold away.
+GONE_FROM_THE_YARD = (ShipStatus.LOST, ShipStatus.SOLD, ShipStatus.CROWN)
 MARTIAN = "martian"
 
 
@@ -190,6 +192,18 @@ def gun_weapons() -> tuple[catalog.Weapon, ...]:
 
 def exotic_weapons() -> tuple[catalog.Weapon, ...]:
     return tuple(w for w in catalog.weapons() if design.is_exotic_store(w.id))
+
+
+def yard_refusal(captain: Captain) -> str | None:
+    """Why the Parhoon yard will not deal with this captain now, or None: it deals only with a captain ashore at
+    Parhoon (SGC-REPAIR-01); one at sea, lost, captured or walking home on an epic trek is offered nothing."""
+    if captain.status == CaptainStatus.ASHORE and captain.city == PARHOON:
+        return None
+    where = f" at {captain.city.title()}" if captain.city and captain.status == CaptainStatus.ASHORE else ""
+    return (
+        f"Captain {captain.name} is {captain.get_status_display().lower()}{where}: the Parhoon yard deals with him "
+        "when he is ashore at Parhoon."
+    )
 
 
 def ship_budget(captain: Captain) -> int:

@@ -65,10 +65,13 @@ def _yard_page(
     request: HttpRequest, captain: Captain, *, design_form: DesignForm | None = None, status: int = 200
 ) -> HttpResponse:
     design_form = design_form or DesignForm(data=STARTING_DESIGN)
+    away = sel.yard_refusal(captain)
     context = {
         "campaign": captain.campaign,
         "captain": captain,
-        "own": captain.player_id == _user(request).pk,
+        # The yard offers its forms only to the captain's player, and only while he is ashore at Parhoon.
+        "own": captain.player_id == _user(request).pk and away is None,
+        "away": away if captain.player_id == _user(request).pk else None,
         "offers": sel.parhoon_catalog(),
         "budget": sel.ship_budget(captain),
         "design_form": design_form,
@@ -110,7 +113,8 @@ def yard_quote_view(request: HttpRequest, pk: int) -> HttpResponse:
     captain = captain_selectors.captain_for_user(user=_user(request), captain_id=pk)
     form = DesignForm(request.POST)
     if _is_htmx(request):
-        context = {"captain": captain, "own": captain.player_id == _user(request).pk, **_quote_context(captain, form)}
+        own = captain.player_id == _user(request).pk and sel.yard_refusal(captain) is None
+        context = {"captain": captain, "own": own, **_quote_context(captain, form)}
         return render(request, "campaign/_design_quote.html", context)
     return _yard_page(request, captain, design_form=form)
 
@@ -138,8 +142,12 @@ def yard_commission_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _sheet(ship: CampaignShip) -> RecordSheet:
-    """Her sheet drawn against the ship she was built as (whole, every man aboard), so her damage is crossed off."""
-    return record_sheet(ship.record, start=sel.whole_record(ship).to_json())
+    """Her sheet drawn against the ship she was built as (whole, every man aboard), so her damage is crossed off;
+    her status the campaign's (in port, at sea, lost...), not the last battle's "Flying"."""
+    where = f" at {ship.city.title()}" if ship.city and ship.status == ShipStatus.IN_PORT else ""
+    return record_sheet(
+        ship.record, start=sel.whole_record(ship).to_json(), status=f"{ship.get_status_display()}{where}"
+    )
 
 
 def _own(request: HttpRequest, ship: CampaignShip) -> bool:
@@ -159,7 +167,8 @@ def _gun_choices(ship: CampaignShip) -> list[tuple[str, str]]:
 @require_GET
 def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ship = captain_selectors.ship_for_user(user=_user(request), ship_id=pk)
-    bill = sel.repair_bill(ship)
+    # A ship lost, or sold, is past the yard's help: no repair bill to read.
+    bill = None if ship.status in sel.GONE_FROM_THE_YARD else sel.repair_bill(ship)
     afloat = ship.status == ShipStatus.IN_PORT
     context = {
         "campaign": ship.campaign,
@@ -169,7 +178,7 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "afloat": afloat,
         "sheet": _sheet(ship),
         "bill": bill,
-        "sale_price": sel.sale_price(ship, bill) if afloat else None,
+        "sale_price": sel.sale_price(ship, bill) if afloat and bill is not None else None,
         "refit_form": RefitForm(guns=_gun_choices(ship)),
         "correct_form": ShipCorrectForm(initial={"name": ship.name, "crew_quality": ship.crew_quality})
         if _umpire(request, ship)

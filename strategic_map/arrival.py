@@ -28,7 +28,7 @@ from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons import design as sg_design
 from battles.rules.sky_galleons.close_action import PartyError, all_home
 from battles.rules.sky_galleons.record import NO_PARTY, ShipRecord
-from campaign import locks, yard
+from campaign import auctions, locks, yard
 from campaign import yard_selectors as yard_sel
 from campaign.auctions import friendly_city, prize_land
 from campaign.models import (
@@ -297,9 +297,11 @@ def _action(encounter: Encounter, result: Mapping[str, Any]) -> _Action:
     voyages = {v.ship_id: v for v in encounter.voyages.select_for_update(no_key=True, of=("self",)).order_by("pk")}
     linked_ids = [bs.campaign_ship_id for bs in links.values() if bs.campaign_ship_id is not None]
     owners = CampaignShip.objects.filter(pk__in=linked_ids).values_list("captain_id", flat=True)
-    captains = locks.captains(
-        encounter.campaign, [c for c in owners if c is not None] + [v.captain_id for v in voyages.values()]
-    )
+    captain_ids = [c for c in owners if c is not None] + [v.captain_id for v in voyages.values()]
+    # A captain may die or set out on a trek here, and his bids are released then: the auctions they are on are
+    # locked before the captains (campaign.locks' order; after the voyages, which is safe under the campaign row).
+    auctions.auctions_lock_for_captains(encounter.campaign, captain_ids)
+    captains = locks.captains(encounter.campaign, captain_ids)
     ships = locks.ships(encounter.campaign, linked_ids)
     linked = {name: ships[bs.campaign_ship_id] for name, bs in links.items() if bs.campaign_ship_id in ships}
     # A captain's own ships; the players' sides are those they fought on.
@@ -482,8 +484,10 @@ def _ship_lost(
 
 
 def _captain_lost(encounter: Encounter, captain: Captain) -> None:
+    """He falls: his career is over, and his bids in escrow go back to his bank (campaign.auctions)."""
     captain.status = CaptainStatus.LOST
     captain.save(update_fields=["status"])
+    auctions.captain_bids_release(captain=captain)
     _chronicle(encounter.campaign, ChronicleKind.CAPTAIN_LOST, f"Captain {captain.name} falls in action.", captain)
 
 

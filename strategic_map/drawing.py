@@ -8,9 +8,11 @@ Geometry is ``battles.engine.hexgrid`` exactly: flat-top hexes, odd-q offsets in
 page's script can read ``data-q``/``data-r``/``data-cx``/``data-cy`` off any hex.
 
 The drawing has two parts. The map itself (terrain, territory borders with their names and this campaign's
-encounter numbers, British territory, canals, cities and sites, the prevailing wind and the legend, which says
-which parts of the map are designed stand-ins) depends only on the encounter numbers, so it is built once per set
-of numbers and kept. The overlays (ships, routes, encounter reports, treks) are drawn on top per request.
+encounter numbers, British territory, canals, cities and sites, the prevailing wind) depends only on the encounter
+numbers, so it is built once per set of numbers and kept; its legend (the key a reader needs: a player's ships are
+his own, the umpire's every captain's) once per kind of reader. The overlays (ships, routes, encounter reports,
+treks) are drawn on top per request. Which parts of the map are designed stand-ins is not in the legend: that is
+the data's provenance (docs/strategic-map.md, the map API, the umpire's desk).
 """
 
 from __future__ import annotations
@@ -360,8 +362,10 @@ def _wind(box: Frame) -> list[str]:
     ]
 
 
-def _legend(mars: mapdata.MarsMap, box: Frame) -> list[str]:
-    """What the colours and marks mean, and which parts of the map are designed stand-ins."""
+def _legend(mars: mapdata.MarsMap, box: Frame, *, umpire: bool = False) -> list[str]:
+    """What the colours and marks mean, in the reader's words: what he needs to read the map. Which parts of the
+    map are designed stand-ins is the data's provenance, for the docs (docs/strategic-map.md), the API
+    (``provenance``) and the umpire's desk, not the player's key."""
     x = box.legend_x
     y = box.min_y + 6
     out = [
@@ -409,14 +413,11 @@ def _legend(mars: mapdata.MarsMap, box: Frame) -> list[str]:
         f'<text x="24" y="{num(line)}">Kraag or haven</text>'
     )
     line += 17
+    # A player sees only his own ships; the umpire sees every captain's, none his own (_ships' colours).
+    fill, words = ("#5b3a78", "A captain's ship") if umpire else ("#234a5c", "Your ship")
     out.append(
-        f'<circle cx="8" cy="{num(line - 4)}" r="6" fill="#234a5c" stroke="#fffaf0"/>'
-        f'<text x="24" y="{num(line)}">Your ship</text>'
-    )
-    line += 17
-    out.append(
-        f'<circle cx="8" cy="{num(line - 4)}" r="6" fill="#5b3a78" stroke="#fffaf0"/>'
-        f'<text x="24" y="{num(line)}">Another captain\'s (umpire only)</text>'
+        f'<circle cx="8" cy="{num(line - 4)}" r="6" fill="{fill}" stroke="#fffaf0"/>'
+        f'<text x="24" y="{num(line)}">{words}</text>'
     )
     line += 17
     out.append(
@@ -428,25 +429,6 @@ def _legend(mars: mapdata.MarsMap, box: Frame) -> list[str]:
         f'<rect x="3" y="{num(line - 9)}" width="10" height="10" fill="#2f5d3a" '
         f'transform="rotate(45 8 {num(line - 4)})"/>'
         f'<text x="24" y="{num(line)}">Epic trek</text>'
-    )
-    line += 28
-    out.append(f'<text class="smap__legend-title" y="{num(line)}">Where the map comes from</text>')
-    line += 18
-    for part in mars.provenance.values():
-        stand_in = part.is_stand_in
-        css = "smap__provenance smap__provenance--stand-in" if stand_in else "smap__provenance smap__provenance--stated"
-        verdict = "designed stand-in" if stand_in else "stated by the rules"
-        mark = "†" if stand_in else "✓"
-        out.append(
-            f'<text class="{css}" y="{num(line)}" data-part="{_attr(part.part)}" '
-            f'data-stand-in="{str(stand_in).lower()}">'
-            f"{mark} {_attr(part.part.replace('_', ' '))}: {verdict}<title>{_attr(part.note)}</title></text>"
-        )
-        line += 15
-    line += 6
-    out.append(
-        f'<text class="smap__legend-note" y="{num(line)}">† invented where the rules\' maps are missing;</text>'
-        f'<text class="smap__legend-note" y="{num(line + 13)}">the umpire may change the numbers.</text>'
     )
     out.append("</g>")
     return out
@@ -496,8 +478,14 @@ def _base(numbers_key: tuple[tuple[str, int | None, int | None], ...]) -> tuple[
     under += _british(mars)
     under += _canals(mars)
     under += _borders(mars)
-    over = _territory_names(mars, numbers) + _places(mars) + _wind(box) + _legend(mars, box)
+    over = _territory_names(mars, numbers) + _places(mars) + _wind(box)
     return "".join(under), "".join(over), box
+
+
+@lru_cache(maxsize=2)
+def _legend_svg(umpire: bool) -> str:
+    mars = mapdata.mars_map()
+    return "".join(_legend(mars, frame(mars), umpire=umpire))
 
 
 @dataclass(frozen=True, slots=True)
@@ -613,6 +601,7 @@ def map_svg(
     *,
     svg_id: str = "strategic-map",
     label: str = "The strategic map around Syrtis Major",
+    umpire: bool = False,
 ) -> str:
     """The strategic map as one ``<svg>`` element, with the overlays given (and nothing else) on top.
 
@@ -634,6 +623,7 @@ def map_svg(
         'stroke-linejoin="round" marker-end="url(#smap-arrow)"/><g class="smap__planner-days"></g></g>'
     )
     parts.append(over)
+    parts.append(_legend_svg(umpire))
     parts += _encounters(overlays.encounters)
     parts += _treks(overlays.treks)
     parts += _ships(overlays.ships)

@@ -77,6 +77,19 @@ def _roles(encounter: Encounter, ships: list[EncounterShip]) -> list[str]:
     return [ship.role for ship in wanted]
 
 
+NUMBER_WORDS = ("two", "three", "four")
+
+
+def met_words(line: str) -> str:
+    """A table line as the object of "meets": its categories and classes keep their capitals ("a High Martian
+    Pirate", "two Pirate Ships", "an Enemy Merchantman"); only a leading number word is lower-cased."""
+    line = " ".join(line.split())
+    first = line.split(" ", 1)[0]
+    if first.casefold() in NUMBER_WORDS:
+        return first.casefold() + line[len(first) :]
+    return f"{'an' if line[:1].casefold() in 'aeiou' else 'a'} {line}" if line else line
+
+
 def scenario_document(
     encounter: Encounter,
     player_ships: list[CampaignShip],
@@ -134,7 +147,7 @@ def scenario_document(
         "source": "Red Captain campaign encounter (SGC-ENC-15..21)",
         "clauses": ["SGC-ENC-19", "SGC-ENC-21"],
         "description": (
-            f"{captain_name} meets {encounter.result.lower()} in {territory}. The ships sighted each other "
+            f"{captain_name} meets {met_words(encounter.result)} in {territory}. The ships sighted each other "
             f"{distance} hexes apart. The last side with a ship in the fight wins."
         ),
         "wind": wind,

@@ -18,7 +18,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
 from accounts.models import User
-from campaign.models import Campaign, CampaignShip, Membership, Role, ShipStatus
+from campaign.models import Campaign, CampaignShip, CaptainStatus, Membership, Role, ShipStatus
 from strategic_map import drawing, map_rules, mapdata
 from strategic_map.models import Encounter, EpicTrek, TrekStatus, Voyage, VoyageDay, VoyageStatus
 
@@ -92,10 +92,15 @@ def visible_treks(*, membership: Membership) -> QuerySet[EpicTrek]:
 
 
 def own_ships_in_port(*, membership: Membership) -> QuerySet[CampaignShip]:
-    """The member's own captains' ships lying in port: the ships he may send on a voyage from the map."""
+    """The member's own captains' ships lying in port: the ships he may send on a voyage from the map. Only those
+    of a captain ashore (strategic_map.voyages sails with him aboard): one lost, captured, retired or walking home
+    on an epic trek is offered none until he is back."""
     return (
         CampaignShip.objects.filter(
-            campaign_id=membership.campaign_id, captain__player_id=membership.user_id, status=ShipStatus.IN_PORT
+            campaign_id=membership.campaign_id,
+            captain__player_id=membership.user_id,
+            captain__status=CaptainStatus.ASHORE,
+            status=ShipStatus.IN_PORT,
         )
         .select_related("captain")
         .order_by("captain__name", "name", "pk")
@@ -192,4 +197,4 @@ def overlays(sight: MapSight) -> drawing.Overlays:
 
 def map_svg(sight: MapSight) -> str:
     """The campaign's map with what this reader may see on it."""
-    return drawing.map_svg(sight.numbers, overlays(sight))
+    return drawing.map_svg(sight.numbers, overlays(sight), umpire=sight.membership.is_umpire)

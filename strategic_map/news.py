@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from battles.engine.words import possessive
 from campaign.models import Campaign, Captain, NotificationKind
 from campaign.notifications import notify
 
@@ -71,7 +72,7 @@ def tell_action(campaign: Campaign, captain: Captain, *, encounter_id: int, day:
 def tell_trek_week(
     campaign: Campaign, captain: Captain, *, trek_id: int, week: int, day: int, words: str, ended: str
 ) -> None:
-    title = f"Captain {captain.name}'s epic trek, week {week}" + (f": {ended}" if ended else "")
+    title = f"Captain {possessive(captain.name)} epic trek, week {week}" + (f": {ended}" if ended else "")
     tell_player(
         campaign,
         captain,

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from accounts.models import User
 from battles.engine.hexgrid import Hex
-from campaign import dice, ledger, locks
+from campaign import auctions, dice, locks
 from campaign.models import Captain, CaptainStatus, ChronicleEntry, ChronicleKind
 from strategic_map import map_rules, mapdata, news, trek_rules
 from strategic_map.models import EpicTrek, TrekRoll, TrekStatus
@@ -62,9 +62,9 @@ def trek_start(
 ) -> EpicTrek:
     """The captain survived the loss of his ship: he and ``party`` men (himself included) set out from (q, r).
 
-    SGC-TREK-01. The captain is on a trek from now (TREKKING); the first roll is for the landing hex, on the next
-    campaign day (SGC-TREK-03). Idempotent: the same encounter's trek for the same captain is found, not made
-    again, and a captain already walking keeps the trek he is on."""
+    SGC-TREK-01. The captain is on a trek from now (TREKKING), his bids at auction released; the first roll is
+    for the landing hex, on the next campaign day (SGC-TREK-03). Idempotent: the same encounter's trek for the
+    same captain is found, not made again, and a captain already walking keeps the trek he is on."""
     if cause not in CAUSES:
         raise ValidationError({"cause": f"A trek starts with a crash landing or over the side, not {cause!r}."})
     if party < 1:
@@ -73,7 +73,12 @@ def trek_start(
     if not trek_rules.on_map(mars, Hex(q, r)):
         raise ValidationError({"q": f"({q}, {r}) is not a hex of the map."})
     with transaction.atomic():
-        captain = ledger.lock_captain(captain_id)  # after his campaign's row (campaign.locks)
+        campaign = locks.campaign_of(Captain, captain_id)
+        if campaign is None:
+            raise ValidationError({"captain": "There is no such captain."})
+        auctions.auctions_lock_for_captains(campaign, [captain_id])  # after the campaign, before the captain
+        captain = locks.captain(campaign, captain_id)
+        assert captain is not None
         if encounter_id is not None:
             found = EpicTrek.objects.filter(captain=captain, encounter_id=encounter_id).first()
             if found is not None:
@@ -95,6 +100,8 @@ def trek_start(
         captain.status = CaptainStatus.TREKKING
         captain.city = ""
         captain.save(update_fields=["status", "city"])
+        # On foot across Mars he has no word with the prize court: his bids in escrow come home to his bank.
+        auctions.captain_bids_release(captain=captain)
         # The standings tell every member he is on a trek: the chronicle tells it first, in the same transaction,
         # and never where (the party's hex is his own).
         men = party - 1

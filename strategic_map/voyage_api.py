@@ -30,6 +30,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from battles.engine.hexgrid import Hex
+from battles.engine.words import possessive
 from campaign.models import Campaign, CampaignShip
 from campaign.selectors import campaign_for_user
 from config.api import StrictRequestSerializer, api_exception_handler, bounded_int
@@ -202,7 +203,7 @@ def _campaign_voyage(campaign: Campaign, user: User, voyage_id: object, ship: Ca
     if voyage.campaign_id != campaign.pk or voyage.captain.player_id != user.pk:
         raise Http404("No such voyage.")
     if voyage.ship_id != ship.pk:
-        raise DjangoValidationError({"voyage": f"Voyage {voyage.pk} is not the {ship.name}'s."})
+        raise DjangoValidationError({"voyage": f"Voyage {voyage.pk} is not the {possessive(ship.name)}."})
     return voyage
 
 

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import class_rules, close_action
 from battles.rules.sky_galleons.record import ShipRecord
 from strategic_map.mapdata import City, MarsMap, UnknownMapName
@@ -172,7 +173,10 @@ def _cannot_sail(record: ShipRecord) -> str | None:
     # A kite at her best (the top face of the die, with the wind): if even that is 0, damage has stopped her.
     speed = record.effective_speed(6 if record.is_kite else None, with_wind=True)
     if speed <= 0:
-        return f"The {record.name}'s speed is 0 after her damage: she cannot sail until she is repaired or jury-rigged."
+        return (
+            f"The {possessive(record.name)} speed is 0 after her damage: "
+            "she cannot sail until she is repaired or jury-rigged."
+        )
     return None
 
 

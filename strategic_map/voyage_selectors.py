@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from battles.engine.hexgrid import Hex
+from battles.engine.words import possessive
 from campaign.models import Campaign, CampaignShip, Membership, Role, ShipStatus
 from strategic_map import calendar, map_rules, voyage_rules
 from strategic_map.mapdata import City, UnknownMapName, mars_map
@@ -161,7 +162,7 @@ def plan_start(*, ship: CampaignShip, voyage: Voyage | None) -> PlanStart:
         voyage = under_way(ship=ship)
     if voyage is not None:
         if voyage.ship_id != ship.pk:
-            raise ValueError(f"Voyage {voyage.pk} is not the {ship.name}'s.")
+            raise ValueError(f"Voyage {voyage.pk} is not the {possessive(ship.name)}.")
         deadline = calendar.order_deadline(voyage.campaign, voyage.captain)
         locked = locked_days(voyage=voyage, deadline=deadline)
         return PlanStart(

@@ -51,15 +51,16 @@ def api_world(run_on_commit: Callable[[], AbstractContextManager[Any]] | None = 
         name: captains.captain_found(campaign=campaign, user=players[name], name=f"Captain {name.title()}")
         for name in players
     }
-    # Alice, the player the fuzzing signs in as, has a captain of each kind, so her requests meet her own objects
-    # (another player's would only ever answer 404): one in port, one at sea who met something, one on a trek.
-    sailor = captains.captain_found(campaign=campaign, user=players["alice"], name="Captain Alice's Mate")
-    walker = captains.captain_found(campaign=campaign, user=players["alice"], name="Captain Alice's Bosun")
-    dart = yard.ship_buy_class(captain_id=found["alice"].pk, user=players["alice"], class_id="clearsight", name="Dart")
-    gull = yard.ship_buy_class(captain_id=sailor.pk, user=players["alice"], class_id="clearsight", name="Gull")
+    # Alice, the player the fuzzing signs in as, has one of each thing, so her requests meet her own objects
+    # (another player's would only ever answer 404): a ship in port, a ship at sea who met something, and a trek
+    # record. One Red Captain per player (SGC-START-14): they are all her one captain's, the voyage and the trek
+    # made as rows (tests.strategic_map.map_club), not by sailing and losing.
+    alice = found["alice"]
+    dart = yard.ship_buy_class(captain_id=alice.pk, user=players["alice"], class_id="clearsight", name="Dart")
+    gull = yard.ship_buy_class(captain_id=alice.pk, user=players["alice"], class_id="clearsight", name="Gull")
     voyage = to_sea(gull, 5, 10, plan=[{"kind": "patrol"}])
     encounter = meet(voyage, "Pirate Ship")
-    walking = trek(walker, 5, 10)
+    walking = trek(alice, 5, 10)
     auction = land({"campaign": campaign, "captains": found}, captor="alice")
 
     def start() -> Battle:

@@ -41,6 +41,7 @@ from django.utils.safestring import SafeString
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
+from battles.engine.words import capfirst
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.record import table
 
@@ -299,7 +300,7 @@ def hexmap(
         Layer(
             f"hexmap__zone hexmap__zone--{_slug(name)}",
             hexes_path((h for h in (_hex(v) for v in hexes) if h is not None), size),
-            name.capitalize(),
+            capfirst(name),
         )
         for name, hexes in sorted(terrain.get("zones", {}).items())
     )

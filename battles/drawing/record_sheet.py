@@ -165,12 +165,15 @@ def record_sheet(
     start: Mapping[str, Any] | None = None,
     board: Mapping[str, Any] | None = None,
     turn: int | None = None,
+    status: str | None = None,
 ) -> RecordSheet:
     """The sheet for one ship record as a side sees it.
 
     ``start`` is the same ship as that side saw her at the start of the battle (for the boxes crossed off);
     ``board`` the board JSON she is on (side names, why she is out of the fight, a prize's captor); ``turn``
-    the turn now (which guns are loaded).
+    the turn now (which guns are loaded). ``status`` is her state in words off the battle board (a campaign
+    ship's: in port, at sea, lost): it replaces the battle's ("Flying"), and the battle's hex, altitude and
+    facing, which mean nothing off the board, are left out.
     """
     board = board or {}
     crew: Mapping[str, Any] = ship.get("crew") or {}
@@ -219,7 +222,7 @@ def record_sheet(
         speed_now=_speed_now(ship) if whole else None,
         hull_size=int(ship.get("hull_size") or 0),
         armor=int(ship.get("armor") or 0),
-        facts=_facts(ship, board, hull),
+        facts=_facts(ship, board, hull, status),
         hull=hull,
         hull_summary=f"{hits} of {boxes} hull boxes hit",
         bridge=bridge,
@@ -429,7 +432,9 @@ def _altitude(code: Any) -> str:
     return names.get(str(code), str(code))
 
 
-def _facts(ship: Mapping[str, Any], board: Mapping[str, Any], hull: Sequence[Row]) -> tuple[Fact, ...]:
+def _facts(
+    ship: Mapping[str, Any], board: Mapping[str, Any], hull: Sequence[Row], off_board: str | None = None
+) -> tuple[Fact, ...]:
     facts = [
         Fact("Propulsion", PROPULSION.get(str(ship.get("propulsion")), str(ship.get("propulsion")))),
         Fact("Hull", f"{str(ship.get('hull_material', '')).capitalize()}, size {ship.get('hull_size')}"),
@@ -441,19 +446,10 @@ def _facts(ship: Mapping[str, Any], board: Mapping[str, Any], hull: Sequence[Row
         facts.append(Fact("Engine", f"size {ship['engine_size']}"))
     ceiling = next((row.title for row in hull if row.css != "sheet-row--gone"), None)
     facts.append(Fact("Ceiling now", ceiling or "none: every hull box is hit"))
-    out = board.get("out", {}).get(ship.get("name"))
-    status = OUT_WORDS.get(str(out), str(out).capitalize()) if out else str(ship.get("status") or "").capitalize()
-    captor = board.get("captured", {}).get(ship.get("name"))
-    if captor:
-        status += f" (taken by {board.get('side_names', {}).get(captor, captor)})"
-    facts.append(Fact("Status", status))
-    position = ship.get("position")
-    if isinstance(position, list) and len(position) == 2:
-        col, row = hexgrid.to_odd_q(Hex(int(position[0]), int(position[1])))
-        facts.append(Fact("Hex", f"{col},{row}"))
-        facts.append(Fact("Altitude", _altitude(ship.get("altitude"))))
-        if not ship.get("emplacement"):
-            facts.append(Fact("Facing", hexgrid.direction_name(int(ship.get("facing") or 0))))
+    if off_board is not None:
+        facts.append(Fact("Status", off_board))
+    else:
+        facts += _on_board(ship, board)
     if ship.get("emplacement"):
         facts.append(Fact("Ground target", str(ship["emplacement"]).capitalize()))
     if ship.get("high_martian"):
@@ -463,6 +459,24 @@ def _facts(ship: Mapping[str, Any], board: Mapping[str, Any], hull: Sequence[Row
     if ship.get("grappled_with"):
         facts.append(Fact("Grappled with", ", ".join(str(n) for n in ship["grappled_with"])))
     return tuple(facts)
+
+
+def _on_board(ship: Mapping[str, Any], board: Mapping[str, Any]) -> list[Fact]:
+    """Her state in the battle: flying, struck, taken...; her hex, altitude and facing."""
+    out = board.get("out", {}).get(ship.get("name"))
+    status = OUT_WORDS.get(str(out), str(out).capitalize()) if out else str(ship.get("status") or "").capitalize()
+    captor = board.get("captured", {}).get(ship.get("name"))
+    if captor:
+        status += f" (taken by {board.get('side_names', {}).get(captor, captor)})"
+    facts = [Fact("Status", status)]
+    position = ship.get("position")
+    if isinstance(position, list) and len(position) == 2:
+        col, row = hexgrid.to_odd_q(Hex(int(position[0]), int(position[1])))
+        facts.append(Fact("Hex", f"{col},{row}"))
+        facts.append(Fact("Altitude", _altitude(ship.get("altitude"))))
+        if not ship.get("emplacement"):
+            facts.append(Fact("Facing", hexgrid.direction_name(int(ship.get("facing") or 0))))
+    return facts
 
 
 def _speed_now(ship: Mapping[str, Any]) -> str | None:

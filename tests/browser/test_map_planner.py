@@ -83,8 +83,9 @@ def test_the_map_pans_zooms_and_tells_a_clicked_hexs_particulars(chromium, live_
     expect(details.locator('[data-field="label"]')).to_have_text("1112")
     expect(details.locator('[data-field="territory"]')).to_have_text("Neutral Northeast")
     expect(details.locator('[data-field="encounters"]')).to_have_text("1 in 6 moving, 2 in 6 patrolling")
-    # The legend says which parts are designed stand-ins.
-    expect(page.locator('#strategic-map text[data-part="hexes"]')).to_contain_text("designed stand-in")
+    # The legend is the player's key: his ship, not where the map's data comes from (that is in the docs).
+    expect(page.locator("#strategic-map .smap__legend")).to_contain_text("Your ship")
+    expect(page.locator("#strategic-map .smap__legend")).not_to_contain_text("stand-in")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "map-desktop.png"), full_page=True)
     assert page.offsite_requests == []

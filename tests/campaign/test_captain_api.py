@@ -81,15 +81,20 @@ def test_bad_input_is_a_400_with_the_reason_never_a_500(client, club):
     assert blank.status_code == 400
     nonsense = client.post(url, {"amount": "lots"}, content_type="application/json")
     assert nonsense.status_code == 400
-    client.force_login(club["bob"])
+    carol = UserFactory(username="carol")
+    MembershipFactory(campaign=club["campaign"], user=carol, role=Role.PLAYER)
+    client.force_login(carol)
     again = client.post(reverse("api_captain_list", args=["syrtis"]), {"name": "Jack"}, content_type="application/json")
     assert again.status_code == 400
     assert "already a Captain Jack" in str(again.json())
+    client.force_login(club["bob"])
     assert client.post(url, {"amount": 10, "reason": "self-help"}, content_type="application/json").status_code == 403
 
 
 def test_a_player_founds_a_captain_through_the_api(client, club):
-    client.force_login(club["bob"])
+    carol = UserFactory(username="carol")
+    MembershipFactory(campaign=club["campaign"], user=carol, role=Role.PLAYER)
+    client.force_login(carol)
     made = client.post(reverse("api_captain_list", args=["syrtis"]), {"name": "Anne"}, content_type="application/json")
     assert made.status_code == 201
     assert made.json()["balance"] == 30_000

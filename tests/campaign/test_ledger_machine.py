@@ -31,6 +31,8 @@ from hypothesis.stateful import (
 
 from campaign import auctions, captains, economy, ledger
 from campaign.models import (
+    CAPTAIN_AWAY,
+    CAPTAIN_GONE,
     Auction,
     AuctionStatus,
     AuctionStyle,
@@ -38,6 +40,7 @@ from campaign.models import (
     BidStatus,
     CampaignShip,
     Captain,
+    CaptainStatus,
     EntryKind,
     LedgerEntry,
     LotKind,
@@ -91,14 +94,29 @@ class MoneyMachine(RuleBasedStateMachine):
         for player in range(PLAYERS):
             self.found_a_captain(player)
 
-    @precondition(lambda self: len(self.captain_ids) < 5)
-    @rule(player=st.integers(0, PLAYERS - 1))
     def found_a_captain(self, player: int) -> None:
         captain = captains.captain_found(
-            campaign=self.campaign, user=self.players[player], name=f"Captain {len(self.captain_ids)}"
+            campaign=self.campaign, user=self.players[player], name=f"Hand {len(self.captain_ids)}"
         )
         self.captain_ids.append(captain.pk)
         self.advances += ADVANCE
+
+    @precondition(lambda self: len(self.captain_ids) < 5)
+    @rule(player=st.integers(0, PLAYERS - 1))
+    def a_captain_retires_and_his_player_founds_another(self, player: int) -> None:
+        """SGC-START-14: no second captain while the first lives; retired, his bids in escrow come back to his
+        bank (a sealed auction's lead passes to the next bid), and a new captain draws a fresh advance."""
+        living = Captain.objects.filter(campaign=self.campaign, player=self.players[player]).exclude(
+            status__in=CAPTAIN_GONE
+        )
+        for captain in living:
+            with pytest.raises(ValidationError):
+                self.found_a_captain(player)
+            captains.captain_set_status(
+                captain_id=captain.pk, umpire=self.umpire, status=CaptainStatus.RETIRED, reason="Home to Earth"
+            )
+            assert not Bid.objects.filter(captain=captain, status__in=ESCROW, auction__status="open").exists()
+        self.found_a_captain(player)
 
     @precondition(lambda self: self.captain_ids and len(self.auction_ids) < 8)
     @rule(
@@ -141,6 +159,7 @@ class MoneyMachine(RuleBasedStateMachine):
         released_to_him = outbid.amount if outbid is not None and outbid.captain_id == captain.pk else 0
         expected = (
             auction.status == AuctionStatus.OPEN
+            and captain.status not in CAPTAIN_AWAY
             and timezone.now() < auction.closes_at
             and amount > floor
             and amount <= captain.balance + released_to_him
@@ -178,6 +197,7 @@ class MoneyMachine(RuleBasedStateMachine):
         except ValidationError:
             assert (
                 auction.status == AuctionStatus.CLOSED
+                or rival.status in CAPTAIN_AWAY
                 or timezone.now() >= auction.closes_at
                 or amount > rival.balance + (own.amount if own else 0)
             )
@@ -219,6 +239,7 @@ class MoneyMachine(RuleBasedStateMachine):
         expected = (
             auction.lot == LotKind.SHIP
             and auction.status == AuctionStatus.OPEN
+            and captor.status not in CAPTAIN_AWAY
             and timezone.now() < auction.closes_at
             and captor.balance + (own or 0) >= auction.reserve
         )

@@ -33,7 +33,7 @@ def fleet_of_captains(count: int, **settings):
     for i in range(count):
         player = UserFactory(username=f"player{i}")
         MembershipFactory(campaign=campaign, user=player, role=Role.PLAYER)
-        found.append(captains.captain_found(campaign=campaign, user=player, name=f"Captain {i}"))
+        found.append(captains.captain_found(campaign=campaign, user=player, name=f"Hand {i}"))
     return campaign, found
 
 
@@ -76,9 +76,9 @@ def test_the_leaderboard_ranks_by_money_then_prizes_and_counts_only_prizes_lande
     board = standings.leaderboard(campaign=campaign)
 
     assert [(s.name, s.money, s.prizes) for s in board] == [
-        ("Captain 1", 35_000, 0),
-        ("Captain 2", 30_000, 2),
-        ("Captain 0", 30_000, 1),
+        ("Hand 1", 35_000, 0),
+        ("Hand 2", 30_000, 2),
+        ("Hand 0", 30_000, 1),
     ]
 
 
@@ -112,8 +112,8 @@ def test_the_chart_has_each_captains_balance_at_the_end_of_each_day():
     earn(a, 2_000, 2)
     earn(a, 500, 5)
     series = standings.wealth_over_time(campaign=campaign)
-    assert series["Captain 0"] == [(0, 30_000), (2, 33_000), (5, 33_500)]
-    assert series["Captain 1"] == [(0, 30_000)]
+    assert series["Hand 0"] == [(0, 30_000), (2, 33_000), (5, 33_500)]
+    assert series["Hand 1"] == [(0, 30_000)]
 
 
 @pytest.mark.rule("SGC-WIN-02")
@@ -124,7 +124,7 @@ def test_with_a_time_limit_the_richest_wins_when_it_comes():
     campaign.day = 14
     campaign.save()
     verdict = standings.winner(campaign=campaign)
-    assert verdict.winner == "Captain 1"
+    assert verdict.winner == "Hand 1"
     assert "2-week limit" in verdict.reason
 
 
@@ -134,7 +134,7 @@ def test_with_a_money_goal_the_first_to_reach_it_wins():
     assert standings.winner(campaign=campaign).winner is None
     earn(b, 10_000, 3)
     earn(a, 20_000, 4)
-    assert standings.winner(campaign=campaign).winner == "Captain 1"
+    assert standings.winner(campaign=campaign).winner == "Hand 1"
 
 
 @pytest.mark.rule("SGC-WIN-04", "SGC-WIN-05")
@@ -146,7 +146,7 @@ def test_an_epic_trek_longer_than_the_time_limit_wins_outright():
     a.fame_weeks = 4
     a.save()
     verdict = standings.winner(campaign=campaign)
-    assert verdict.winner == "Captain 0"
+    assert verdict.winner == "Hand 0"
     assert "epic trek of 4 weeks" in verdict.reason
 
 
@@ -168,24 +168,24 @@ def test_the_living_rank_above_the_dead_and_the_captive_by_default_and_by_money_
 
     board = standings.leaderboard(campaign=campaign)
     assert [(s.rank, s.name, s.money, s.status) for s in board] == [
-        (1, "Captain 3", 31_000, "On an epic trek"),
-        (2, "Captain 2", 30_000, "Alive"),
-        (3, "Captain 0", 39_000, "Dead"),
-        (4, "Captain 1", 35_000, "Captive"),
+        (1, "Hand 3", 31_000, "On an epic trek"),
+        (2, "Hand 2", 30_000, "Alive"),
+        (3, "Hand 0", 39_000, "Dead"),
+        (4, "Hand 1", 35_000, "Captive"),
     ]
     verdict = standings.winner(campaign=campaign)
-    assert verdict.winner == "Captain 3"  # the verdict is the board's first
+    assert verdict.winner == "Hand 3"  # the verdict is the board's first
     assert "the living above the dead" in standings.ranked_by(campaign)
 
     campaign.rank_dead_below_living = False
     campaign.save()
     assert [s.name for s in standings.leaderboard(campaign=campaign)] == [
-        "Captain 0",
-        "Captain 1",
-        "Captain 3",
-        "Captain 2",
+        "Hand 0",
+        "Hand 1",
+        "Hand 3",
+        "Hand 2",
     ]
-    assert standings.winner(campaign=campaign).winner == "Captain 0"
+    assert standings.winner(campaign=campaign).winner == "Hand 0"
     assert "dead" not in standings.ranked_by(campaign)
 
 
@@ -195,11 +195,11 @@ def test_with_a_money_goal_the_first_to_reach_it_ranks_first_though_another_is_r
     earn(b, 10_000, 3)  # first to £40,000
     earn(a, 20_000, 4)  # there later, and richer
     board = standings.leaderboard(campaign=campaign)
-    assert [s.name for s in board] == ["Captain 1", "Captain 0", "Captain 2"]
+    assert [s.name for s in board] == ["Hand 1", "Hand 0", "Hand 2"]
     assert standings.winner(campaign=campaign).winner == board[0].name
     fall(b)  # dead after he won: the goal was reached, the campaign won
-    assert standings.leaderboard(campaign=campaign)[0].name == "Captain 1"
-    assert standings.winner(campaign=campaign).winner == "Captain 1"
+    assert standings.leaderboard(campaign=campaign)[0].name == "Hand 1"
+    assert standings.winner(campaign=campaign).winner == "Hand 1"
 
 
 @pytest.mark.rule("SGC-WIN-03", "SGC-AUCT-02")
@@ -212,8 +212,8 @@ def test_money_held_in_escrow_counts_toward_the_goal():
     earn(b, 10_000, 3)
     with transaction.atomic():
         ledger.post(ledger.lock_captain(a.pk), 25_000, EntryKind.ESCROW_RELEASE)
-    assert standings.winner(campaign=campaign).winner == "Captain 0"
-    assert [s.name for s in standings.leaderboard(campaign=campaign)] == ["Captain 0", "Captain 1"]
+    assert standings.winner(campaign=campaign).winner == "Hand 0"
+    assert [s.name for s in standings.leaderboard(campaign=campaign)] == ["Hand 0", "Hand 1"]
 
 
 @pytest.mark.rule("SGC-WIN-04")
@@ -221,11 +221,11 @@ def test_a_trek_longer_than_the_limit_ranks_first_but_not_while_he_walks_or_once
     campaign, (a, b) = fleet_of_captains(2, time_limit_weeks=3, winner_by=WinnerBy.MONEY)
     earn(b, 50_000, 2)
     Captain.objects.filter(pk=a.pk).update(fame_weeks=4)
-    assert [s.name for s in standings.leaderboard(campaign=campaign)] == ["Captain 0", "Captain 1"]
+    assert [s.name for s in standings.leaderboard(campaign=campaign)] == ["Hand 0", "Hand 1"]
     fall(a, CaptainStatus.TREKKING)
-    assert [s.name for s in standings.leaderboard(campaign=campaign)] == ["Captain 1", "Captain 0"]
+    assert [s.name for s in standings.leaderboard(campaign=campaign)] == ["Hand 1", "Hand 0"]
     fall(a)
-    assert [s.name for s in standings.leaderboard(campaign=campaign)] == ["Captain 1", "Captain 0"]
+    assert [s.name for s in standings.leaderboard(campaign=campaign)] == ["Hand 1", "Hand 0"]
 
 
 def test_the_chart_writes_its_pounds_short_and_keeps_its_legend_outside_the_drawing():

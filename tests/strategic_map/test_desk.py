@@ -362,12 +362,14 @@ def ship(campaign, captain, name: str) -> CampaignShip:
 
 def fleet_at_sea(club, count: int) -> None:
     """``count`` voyages under way, each met in an encounter with a battle of three sides, and as many captains
-    walking home on epic treks (alternately Alice's and Bob's)."""
+    walking home on epic treks, each his own player's (one Red Captain per player, SGC-START-14)."""
     campaign = club.campaign
     mars = mapdata.mars_map()
     start = Voyage.objects.filter(campaign=campaign).count()
     for index in range(start, start + count):
-        player = club.alice if index % 2 == 0 else club.bob
+        player, walking = UserFactory(username=f"sailor{index}"), UserFactory(username=f"walker{index}")
+        for member in (player, walking):
+            MembershipFactory(campaign=campaign, user=member, role=Role.PLAYER)
         captain = Captain.objects.create(
             campaign=campaign, player=player, name=f"Sailor {index:02d}", status=CaptainStatus.AT_SEA
         )
@@ -410,7 +412,7 @@ def fleet_at_sea(club, count: int) -> None:
             encounter=encounter, category="pirate", class_id="x", name=f"Raider {index:02d}", crew_quality="green"
         )
         walker = Captain.objects.create(
-            campaign=campaign, player=player, name=f"Walker {index:02d}", status=CaptainStatus.TREKKING
+            campaign=campaign, player=walking, name=f"Walker {index:02d}", status=CaptainStatus.TREKKING
         )
         EpicTrek.objects.create(
             campaign=campaign,
@@ -509,7 +511,7 @@ def test_the_desk_shows_the_calendar_the_fleet_encounters_battles_treks_auctions
         assert here.territory in row
         assert f'<td class="num">{len(voyage.plan)}</td>' in row
         assert ("In" if voyage.plan else "None") in row
-    # The umpire's map beside the table: every captain's ship on it, Alice's and Bob's alike.
+    # The umpire's map beside the table: every captain's ship on it, whoever's they are.
     svg = page.split('class="smap"')[1].split("</svg>")[0]
     for voyage in Voyage.objects.filter(campaign=campaign):
         assert f'data-ship="{voyage.ship_id}"' in svg
@@ -518,7 +520,7 @@ def test_the_desk_shows_the_calendar_the_fleet_encounters_battles_treks_auctions
     row = page.split(f'data-desk-encounter="{encounter.pk}"')[1].split("</tr>")[0]
     assert "Raider 00" in row
     assert f"{encounter.battle.deadline:%d %b %Y %H:%M} UTC" in row
-    assert "Red Captain: Captain Alice; Pirates: the AI; Cloud captains: the umpire" in row  # Alice's display name
+    assert "Red Captain: Captain Sailor0; Pirates: the AI; Cloud captains: the umpire" in row  # its player by name
     assert f'data-desk-battle="{encounter.battle.pk}"' in page
     # The trek under way, the auction closing, the audit of the extension.
     for trek in EpicTrek.objects.filter(campaign=campaign).select_related("captain__player"):

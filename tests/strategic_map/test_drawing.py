@@ -1,5 +1,5 @@
 """The strategic map as SVG: every hex clickable with its coordinates, the cities and sites, the territories with
-the campaign's encounter numbers, the canals, the west wind, and a legend that says which parts are stand-ins."""
+the campaign's encounter numbers, the canals, the west wind, and a legend in the reader's words."""
 
 from __future__ import annotations
 
@@ -87,19 +87,20 @@ def test_territories_are_named_with_this_campaigns_numbers():
     assert re.search(r'class="smap__borders" d="M', drawing.map_svg(numbers))
 
 
-@pytest.mark.rule("SGC-MAP-02", "SGC-MAP-03", "SGC-MAP-04")
-def test_the_legend_marks_which_parts_of_the_map_are_designed_stand_ins():
-    mars = mapdata.mars_map()
-    root = _tree(drawing.map_svg(_numbers()))
-    parts = {t.get("data-part"): t for t in root.findall(f".//{SVG}text[@data-part]")}
-    assert set(parts) == set(mars.provenance)
-    for name, part in mars.provenance.items():
-        text = "".join(parts[name].itertext())
-        assert parts[name].get("data-stand-in") == str(part.is_stand_in).lower()
-        assert ("designed stand-in" in text) is part.is_stand_in
-        assert ("stated by the rules" in text) is not part.is_stand_in
-    assert parts["hexes"].get("data-stand-in") == "true"
-    assert parts["frame"].get("data-stand-in") == "false"
+def test_the_legend_speaks_to_the_reader_not_about_the_data():
+    """The key says what the marks mean to the one reading it; where the data comes from is for the docs, the API
+    and the umpire's desk (docs/strategic-map.md)."""
+    player = _tree(drawing.map_svg(_numbers()))
+    legend = "".join(player.find(f".//{SVG}g[@class='smap__legend']").itertext())
+    for words in ("Grand canal", "British territory", "British city", "Your ship", "Encounter report", "Epic trek"):
+        assert words in legend
+    for data_talk in ("stand-in", "Where the map comes from", "stated by the rules", "invented", "umpire only"):
+        assert data_talk not in legend
+    assert not player.findall(f".//{SVG}text[@data-part]")
+    umpire = _tree(drawing.map_svg(_numbers(), umpire=True))
+    legend = "".join(umpire.find(f".//{SVG}g[@class='smap__legend']").itertext())
+    assert "A captain's ship" in legend
+    assert "Your ship" not in legend
 
 
 @pytest.mark.rule("SGC-MOVE-08")

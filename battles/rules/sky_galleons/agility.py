@@ -35,6 +35,7 @@ from typing import Any
 
 from battles.engine import hexgrid
 from battles.engine.jsonread import DataFile
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import catalog, design
 from battles.rules.sky_galleons.combat import (
     CombatRules,
@@ -326,7 +327,7 @@ def _extreme_shot(log: _Log, ships: Mapping[str, ShipRecord], solution: FireSolu
     shooter = ships[solution.firer]
     modifier = sum(solution.modifiers.values())
     (first,) = log.roll(
-        f"extreme range: does the shell land in {target.name}'s hex ({solution.describe})",
+        f"extreme range: does the shell land in {possessive(target.name)} hex ({solution.describe})",
         ship=target.name,
         clauses=[*solution.clauses],
         modifiers=solution.modifiers,
@@ -339,7 +340,7 @@ def _extreme_shot(log: _Log, ships: Mapping[str, ShipRecord], solution: FireSolu
         if _roll_against(log, solution, target.name, f"extreme range: does the shell hit {target.name}", ["AG-EXT-05"]):
             return target.name, first
         mates = _at_altitude(ships, target.position, target.altitude, {target.name, shooter.name})
-        return _first_hit_among(log, solution, mates, f"in {target.name}'s hex"), first
+        return _first_hit_among(log, solution, mates, f"in {possessive(target.name)} hex"), first
     within = {
         ship.name
         for ship in ships.values()
@@ -351,7 +352,7 @@ def _extreme_shot(log: _Log, ships: Mapping[str, ShipRecord], solution: FireSolu
     }
     if not within:
         log.note(
-            f"the shell misses {target.name}'s hex and no other ship is near enough to be hit",
+            f"the shell misses {possessive(target.name)} hex and no other ship is near enough to be hit",
             ship=target.name,
             clauses=["AG-EXT-17"],
             outcome="miss",
@@ -360,7 +361,7 @@ def _extreme_shot(log: _Log, ships: Mapping[str, ShipRecord], solution: FireSolu
     quality = shooter.crew_quality
     crew = aint("extreme_range", "crew_modifiers", quality)
     (face,) = log.roll(
-        f"extreme range: how far from {target.name}'s hex the shell falls",
+        f"extreme range: how far from {possessive(target.name)} hex the shell falls",
         ship=target.name,
         clauses=["AG-EXT-07", "AG-EXT-14"],
         modifiers={f"{quality} crew": crew} if crew else {},
@@ -704,7 +705,7 @@ def stoke(
     six = aint("heated_shot", "furnace", "six")
     needed = aint("heated_shot", "furnace", "sixes_to_full_blast", crew_quality)
     (face,) = log.roll(
-        f"{fortress}'s furnaces: {furnace.sixes} of {needed} sixes so far",
+        f"{possessive(fortress)} furnaces: {furnace.sixes} of {needed} sixes so far",
         ship=fortress,
         clauses=["AG-HEAT-09", "AG-HEAT-10"] + (["AG-HEAT-11"] if crew_quality == "green" else []),
         sides=aint("heated_shot", "furnace", "die_sides"),
@@ -716,7 +717,8 @@ def stoke(
     sixes = furnace.sixes + 1
     blast = turn if sixes >= needed else None
     log.note(
-        f"{fortress}'s furnaces: " + ("at full blast" if blast is not None else "lit, smoke from the chimneys"),
+        f"{possessive(fortress)} furnaces: "
+        + ("at full blast" if blast is not None else "lit, smoke from the chimneys"),
         ship=fortress,
         clauses=["AG-HEAT-10"] if blast is not None else ["AG-HEAT-09"],
         outcome="full blast" if blast is not None else "lit",
@@ -761,7 +763,7 @@ def heated_shot_hit(
     levels = aint("heated_shot", "fire_levels_added")
     if not wooden and not fire_hit:
         log.note(
-            f"heated shot: {after.name}'s metal hull does not catch without a fire hit",
+            f"heated shot: {possessive(after.name)} metal hull does not catch without a fire hit",
             ship=after.name,
             clauses=["AG-HEAT-06"],
             outcome="no effect",

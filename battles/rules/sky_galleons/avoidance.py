@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.resolver import Context
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import close_action, movement
 from battles.rules.sky_galleons.record import Moment, ShipRecord
 
@@ -120,8 +121,8 @@ def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
             AVOID_COLLISION,
             rule="SG-ERR-04",
             options=[False, True],
-            prompt=f"{name}'s move takes it into {other}'s hex: avoid the collision? ({mp} of {other}'s movement "
-            "points, this turn or, if she has moved, the next)",
+            prompt=f"{possessive(name)} move takes it into {possessive(other)} hex: avoid the collision? "
+            f"({mp} of {possessive(other)} movement points, this turn or, if she has moved, the next)",
             ships=[other, name],
         )
     return True

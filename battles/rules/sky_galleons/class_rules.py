@@ -44,6 +44,7 @@ from types import MappingProxyType
 from typing import Any
 
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import catalog, design
 from battles.rules.sky_galleons.catalog import ShipClass
 from battles.rules.sky_galleons.combat import _Log
@@ -146,7 +147,7 @@ def magazine_chain_reaction(record: ShipRecord, log: _Log) -> ShipRecord | None:
         status="crashed",
     )
     log.note(
-        f"{record.name}'s magazines go up together: {gone} rocket batteries, bombs and other stores, "
+        f"{possessive(record.name)} magazines go up together: {gone} rocket batteries, bombs and other stores, "
         f"{magazines} gun magazines" + (" and the boiler" if record.is_steam else ""),
         ship=record.name,
         clauses=list(found.clauses),
@@ -243,7 +244,9 @@ def shot_conflict(ships: Mapping[str, ShipRecord], shots: Sequence[Any]) -> tupl
     record = ships[str(shot["ship"])]
     found = rule(record, ONE_GUN_PER_TARGET)
     assert found is not None
-    return found.clauses[0], f"only one of {record.name}'s guns {', '.join(sorted(exclusive_guns(record)[0]))} " + (
+    return found.clauses[
+        0
+    ], f"only one of {possessive(record.name)} guns {', '.join(sorted(exclusive_guns(record)[0]))} " + (
         f"may engage {shot['target']}"
     )
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from battles.engine.jsonread import DataFile
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.combat import Happening, Roller, _Log, marine_arms
 from battles.rules.sky_galleons.record import (
@@ -108,7 +109,7 @@ def disband_party(record: ShipRecord) -> ShipRecord:
     came from, rank by rank, in the order they were taken (SG-BRD-04). Boarders across must come home
     first."""
     if record.boarders.men:
-        raise PartyError("SG-BRD-04", f"{record.name}'s boarders are still across on {record.boarding}")
+        raise PartyError("SG-BRD-04", f"{possessive(record.name)} boarders are still across on {record.boarding}")
     party = record.party
     left = {rank: party.count(rank) for rank in PARTY_RANKS}
     for post, formed in party.posts:
@@ -343,7 +344,7 @@ def _kills(log: _Log, side: str, ship: ShipRecord, men: int, *, leaders: bool, s
     on = base - bonus
     who = "shotgun marines' second attacks" if shotgun else "officers and marines" if leaders else "men"
     faces = log.roll(
-        f"boarding combat: {side} {ship.name}'s {men} {who}",
+        f"boarding combat: {side} {possessive(ship.name)} {men} {who}",
         ship=ship.name,
         clauses=[
             "SG-BRD-14",
@@ -371,7 +372,7 @@ def _take_losses(
     by_rank = {rank: sum(_men(records[p.ship], p) for p in pools if p.rank == rank) for rank in PARTY_RANKS}
     prefer = "petty_officers" if by_rank["petty_officers"] >= by_rank["officers"] else "officers"
     (face,) = log.roll(
-        f"boarding casualties: is one of {side}'s {losses} an officer or petty officer",
+        f"boarding casualties: is one of {possessive(side)} {losses} an officer or petty officer",
         ship=pools[0].ship,
         clauses=["SG-BRD-16"],
         needed=f"{losses} or less: an officer or petty officer; {officer_on}: an officer",
@@ -475,19 +476,22 @@ def boarding_round(
     records = {name: _spent(record, action) for name, record in records.items()}
     before_a, before_d = fighting(records, a_pools), fighting(records, d_pools)
     records = _take_losses(log, "the boarders", records, a_pools, killed_by_defenders)
-    records = _take_losses(log, f"{defender.name}'s defenders", records, d_pools, killed_by_attackers)
+    records = _take_losses(log, f"{possessive(defender.name)} defenders", records, d_pools, killed_by_attackers)
     retreated: list[str] = []
     for ship in attackers:
         record = records[ship.name]
         if not record.boarders.men:
             records[ship.name] = replace(record, boarders=NO_PARTY, boarding=None)
-            log.note(f"{ship.name}'s boarders are all down", ship=ship.name, clauses=["SG-BRD-14"], outcome="gone")
+            log.note(
+                f"{possessive(ship.name)} boarders are all down", ship=ship.name, clauses=["SG-BRD-14"], outcome="gone"
+            )
         elif not has_leader(record.boarders, officers_only=officers_only):
             records[ship.name] = bring_home(record)
             retreated.append(ship.name)
             clause = "SG-CREW-02" if officers_only else "SG-BRD-17"
             log.note(
-                f"{ship.name}'s boarders have no {'officer' if officers_only else 'officer or petty officer'} left",
+                f"{possessive(ship.name)} boarders have no "
+                f"{'officer' if officers_only else 'officer or petty officer'} left",
                 ship=ship.name,
                 clauses=[clause],
                 outcome="they retreat to their own ship",

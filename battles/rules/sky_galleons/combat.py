@@ -64,6 +64,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from battles.engine import hexgrid
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.catalog import RangeBands, SmallArm
 from battles.rules.sky_galleons.record import (
@@ -882,7 +883,7 @@ def _roll_to_hit(
     strays: list[str] = []
     for _ in range(misses if others else 0):
         (face,) = log.roll(
-            f"missed shot, second roll at the other ships in {target.name}'s hex",
+            f"missed shot, second roll at the other ships in {possessive(target.name)} hex",
             ship=target.name,
             clauses=["SG-FIRE-11"],
             modifiers=solution.modifiers,
@@ -909,7 +910,7 @@ def _jam_check(record: ShipRecord, solution: FireSolution, faces: Sequence[int],
         return record
     gun = record.gun(solution.gun_id)
     log.note(
-        f"{record.name}'s gun {gun.id} ({gun.name}) jams firing at its maximum rate",
+        f"{possessive(record.name)} gun {gun.id} ({gun.name}) jams firing at its maximum rate",
         ship=record.name,
         clauses=["SG-CG-52", "SG-MG-08"],
         outcome="jammed",
@@ -929,14 +930,14 @@ def clear_jams(record: ShipRecord, *, now: Moment, roller: Roller) -> tuple[Ship
             continue
         if gun.manned == 0 or record.stunned(now):
             log.note(
-                f"nobody free to clear {record.name}'s jammed gun {gun.id}",
+                f"nobody free to clear {possessive(record.name)} jammed gun {gun.id}",
                 ship=record.name,
                 clauses=["SG-CG-53", "SG-CRIT-37"] if gun.manned else ["SG-CG-53"],
                 outcome="still jammed",
             )
             continue
         (face,) = log.roll(
-            f"clear the jam of {record.name}'s gun {gun.id} ({gun.name})",
+            f"clear the jam of {possessive(record.name)} gun {gun.id} ({gun.name})",
             ship=record.name,
             clauses=["SG-CG-53", "SG-MG-09"],
             sides=tint("machineguns", "clear_die_sides"),
@@ -954,7 +955,7 @@ def train_portable_gun(record: ShipRecord, gun_id: str, aspect: str, *, now: Mom
     (SG-MG-06, SG-CG-57). Raises ValueError for a gun that is not portable or an unknown aspect."""
     gun = record.gun(gun_id)
     if not is_portable(gun):
-        raise ValueError(f"SG-CG-55: {record.name}'s gun {gun_id} ({gun.name}) is not a portable machinegun")
+        raise ValueError(f"SG-CG-55: {possessive(record.name)} gun {gun_id} ({gun.name}) is not a portable machinegun")
     if aspect not in {a.value for a in hexgrid.Aspect}:
         raise ValueError(f"unknown firing aspect {aspect!r}")
     if gun.arcs == (aspect,):
@@ -1308,7 +1309,7 @@ def _apply_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules:
 def _gun_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipRecord:
     """Destroy a gun bearing on the incoming aspect; damage points past the first kill its crew first (SG-DMG-08/09)."""
     gun_id = log.pick(
-        f"which of {target.name}'s guns bearing {'/'.join(shot.incoming)} is hit",
+        f"which of {possessive(target.name)} guns bearing {'/'.join(shot.incoming)} is hit",
         _guns_bearing(target, shot.incoming),
         ship=target.name,
         clauses=["SG-DMG-09"],
@@ -1325,7 +1326,7 @@ def _gun_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipR
             return target
     target = target.with_gun(replace(gun, destroyed=True))
     log.note(
-        f"{target.name}'s gun {gun_id} ({gun.name}) is destroyed",
+        f"{possessive(target.name)} gun {gun_id} ({gun.name}) is destroyed",
         ship=target.name,
         clauses=["SG-DMG-08"],
         outcome="destroyed",
@@ -1584,7 +1585,7 @@ def _critical(target: ShipRecord, kind: str, shot: Shot, *, now: Moment, log: _L
         jam = getattr(target.criticals, field_name) + shot.damage_value
         changes: dict[str, Any] = {field_name: jam}
         log.note(
-            f"{target.name}'s {kind} jammed: freeing it needs more than {jam} (or a 6)",
+            f"{possessive(target.name)} {kind} jammed: freeing it needs more than {jam} (or a 6)",
             ship=target.name,
             clauses=["SG-CRIT-38", "SG-CRIT-39"] if kind == "rudder" else ["SG-CRIT-42", "SG-CRIT-39"],
             outcome=f"jammed {jam}",
@@ -1650,7 +1651,7 @@ def _magazine(
         if destroyed is not None:
             return destroyed
     gun_id = log.pick(
-        f"which of {record.name}'s magazines explodes", candidates, ship=record.name, clauses=["SG-CRIT-10"]
+        f"which of {possessive(record.name)} magazines explodes", candidates, ship=record.name, clauses=["SG-CRIT-10"]
     )
     if gun_id.startswith(ORDNANCE_PREFIX):
         from battles.rules.sky_galleons import ordnance
@@ -1660,7 +1661,7 @@ def _magazine(
     value = gun.damage_value or 0
     record = record.with_gun(replace(gun, destroyed=True, manned=0))
     log.note(
-        f"{record.name}'s magazine of gun {gun_id} ({gun.name}) explodes: gun and {gun.manned} crew lost",
+        f"{possessive(record.name)} magazine of gun {gun_id} ({gun.name}) explodes: gun and {gun.manned} crew lost",
         ship=record.name,
         clauses=["SG-CRIT-10", "SG-CRIT-11", "SG-CRIT-12"],
         outcome=f"damage value {value}",
@@ -1687,7 +1688,10 @@ def _bridge(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipRe
         if not aboard:
             break
         post = log.pick(
-            f"which of {record.name}'s bridge crew is killed", aboard, ship=record.name, clauses=["SG-CRIT-43"]
+            f"which of {possessive(record.name)} bridge crew is killed",
+            aboard,
+            ship=record.name,
+            clauses=["SG-CRIT-43"],
         )
         record = replace(record, crew=crew.with_count(post, crew.count(post) - 1))
         log.note(f"{record.name}: bridge hit kills the {post}", ship=record.name, clauses=["SG-CRIT-15"], outcome=post)
@@ -1720,7 +1724,7 @@ def _boiler(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: Co
     if value == 0:
         return record
     (face,) = log.roll(
-        f"does {record.name}'s boiler blow (damage value {value})",
+        f"does {possessive(record.name)} boiler blow (damage value {value})",
         ship=record.name,
         clauses=["SG-CRIT-25"],
         needed=f"less than {value}",
@@ -1729,7 +1733,7 @@ def _boiler(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: Co
     if face >= value:
         loss = record.criticals.boiler_loss + value
         log.note(
-            f"{record.name}'s boiler holds: speed -{value}, recovering 1 a turn",
+            f"{possessive(record.name)} boiler holds: speed -{value}, recovering 1 a turn",
             ship=record.name,
             clauses=["SG-CRIT-27"],
             outcome=f"boiler loss {loss}",
@@ -1743,7 +1747,7 @@ def _boiler(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: Co
     )
     extra = record.engine_size or 0
     log.note(
-        f"{record.name}'s boiler blows: engine crew killed, speed 0 for good, {extra} more criticals",
+        f"{possessive(record.name)} boiler blows: engine crew killed, speed 0 for good, {extra} more criticals",
         ship=record.name,
         clauses=["SG-CRIT-26", "SG-CRIT-44"],
         outcome="boiler blown",
@@ -1881,7 +1885,7 @@ def _lose_trim(
         )
     phases = tint("trim", "stunned_movement_phases")
     log.note(
-        f"{record.name}'s crew is stunned for the next {phases} movement phases",
+        f"{possessive(record.name)} crew is stunned for the next {phases} movement phases",
         ship=record.name,
         clauses=["SG-CRIT-37"],
         outcome=f"stunned phases {now.index + 1}-{now.index + phases}",
@@ -1908,7 +1912,7 @@ def check_untrimmed(
 
         if class_rules.keeps_gross_trim(record):
             log.note(
-                f"nobody at {record.name}'s trim station: her outrigger keeps her in gross trim",
+                f"nobody at {possessive(record.name)} trim station: her outrigger keeps her in gross trim",
                 ship=record.name,
                 clauses=["SG-CLS-07"],
                 outcome="in trim",
@@ -1916,7 +1920,7 @@ def check_untrimmed(
             return record, log.happened
     on = tint("stations", "untrimmed_loss_of_trim_on")
     (face,) = log.roll(
-        f"nobody at {record.name}'s trim station: does it stay in trim",
+        f"nobody at {possessive(record.name)} trim station: does it stay in trim",
         ship=record.name,
         clauses=["SG-CREW-09"],
         needed=f"{on} loses trim",
@@ -1951,7 +1955,7 @@ def begin_turn(record: ShipRecord) -> tuple[ShipRecord, list[Happening]]:
         loss = max(record.criticals.boiler_loss - tint("boiler", "temporary_loss_recovered_per_turn"), 0)
         record = replace(record, criticals=replace(record.criticals, boiler_loss=loss))
         log.note(
-            f"{record.name}'s engine gang patches the boiler",
+            f"{possessive(record.name)} engine gang patches the boiler",
             ship=record.name,
             clauses=["SG-CRIT-27"],
             outcome=f"boiler loss {loss}",
@@ -1984,7 +1988,7 @@ def fight_fire(record: ShipRecord, *, now: Moment, roller: Roller) -> tuple[Ship
         return record, []
     if record.stunned(now):
         log.note(
-            f"{record.name}'s crew is stunned: no fire fighting",
+            f"{possessive(record.name)} crew is stunned: no fire fighting",
             ship=record.name,
             clauses=["SG-CRIT-37"],
             outcome="none",
@@ -2013,7 +2017,7 @@ def fight_fire(record: ShipRecord, *, now: Moment, roller: Roller) -> tuple[Ship
 def _free(log: _Log, record: ShipRecord, what: str, jam: int, clauses: Sequence[str]) -> bool:
     always = tint("rudder_and_lifters", "natural_always_frees")
     (face,) = log.roll(
-        f"free {record.name}'s jammed {what}",
+        f"free {possessive(record.name)} jammed {what}",
         ship=record.name,
         clauses=clauses,
         needed=f"more than {jam} (a 6 always)",

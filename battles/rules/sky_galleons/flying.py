@@ -37,6 +37,7 @@ from battles.engine.decisions import Rejection
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile, read_list, read_object, read_opt_int, read_opt_str, read_str
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import catalog, close_action, combat
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import MARINES, CombatRules, FireSolution, Happening, Roller, _Log
@@ -294,7 +295,7 @@ def turnscrews_problem(records: Mapping[str, ShipRecord], choice: Mapping[str, J
             record = records.get(str(order.get("ship")))
             if record is not None and record.high_martian and set(men) & set(turnscrews(record)):
                 return Rejection(
-                    "SG-HM-08", f"{record.name}'s turnscrews are slaves: they leave the crankshaft for nobody"
+                    "SG-HM-08", f"{possessive(record.name)} turnscrews are slaves: they leave the crankshaft for nobody"
                 )
     changes = choice.get("crew", [])
     for change in changes if isinstance(changes, list) else []:
@@ -302,7 +303,7 @@ def turnscrews_problem(records: Mapping[str, ShipRecord], choice: Mapping[str, J
             continue
         record = records.get(str(change.get("ship")))
         if record is not None and record.high_martian and str(change.get("from", "")) in turnscrews(record):
-            return Rejection("SG-HM-08", f"{record.name}'s turnscrews are slaves: they man no gun")
+            return Rejection("SG-HM-08", f"{possessive(record.name)} turnscrews are slaves: they man no gun")
     return None
 
 
@@ -328,7 +329,9 @@ def form(
     without wings need a Throckmorton conveyor each (SG-THR-01), and with the errata no more than one a
     hull size take off in a turn, counting the ``launched`` already (SG-ERR-13). Raises PartyError."""
     if record.high_martian and set(men) & set(turnscrews(record)):
-        raise PartyError("SG-HM-08", f"{record.name}'s turnscrews are slaves: they leave the crankshaft for nobody")
+        raise PartyError(
+            "SG-HM-08", f"{possessive(record.name)} turnscrews are slaves: they leave the crankshaft for nobody"
+        )
     if not can_form(record):
         raise PartyError(
             "SG-HM-02", f"{record.name} has neither High Martians nor Throckmorton conveyors to form a flying party"
@@ -965,7 +968,7 @@ def orders_problem(
             return Rejection("SG-HM-02", f"{name} is not one of your ships in the fight: {sorted(records)}")
         record = records[name]
         if record.stunned(now):
-            return Rejection("SG-CRIT-37", f"{name}'s crew is stunned: no crew changes")
+            return Rejection("SG-CRIT-37", f"{possessive(name)} crew is stunned: no crew changes")
         if record.crew.officers_aboard == 0 and name in set(boarded):
             return Rejection("SG-BRD-19", f"{name} has no officer left to send men away from her defenders")
         men = {str(k): v for k, v in order["men"].items() if type(v) is int}

@@ -54,6 +54,7 @@ from typing import Final, Literal
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
+from battles.engine.words import possessive
 from battles.rules.sky_galleons.record import (
     Moment,
     ShipRecord,
@@ -321,7 +322,7 @@ def trace(
             raise ValueError(f"{record.name} is a kite: its allowance needs its movement die and the wind")
         _check_sailing(record, plan, levels_changed_this_turn)
     if allowed.stunned and plan:
-        raise PlanError("SG-CRIT-37", f"{record.name}'s crew is stunned by a loss of trim: it cannot move")
+        raise PlanError("SG-CRIT-37", f"{possessive(record.name)} crew is stunned by a loss of trim: it cannot move")
     _check_spending(record, plan, allowed, _held_course(record, allowed, terrain))
     steps: list[Step] = []
     hex_, facing, level = record.position, record.facing, altitude_level(record.altitude)
@@ -467,7 +468,9 @@ def _check_spending(record: ShipRecord, plan: Sequence[str], allowed: Allowance,
     speed_one_climb = speed_one and plan.count(CLIMB) == 1 and cost == step_cost(CLIMB, first_drop=True)
     # A kite's spending is checked hex by hex against the allowance of its heading (``_sail_ahead``).
     if cost > allowed.speed and not speed_one_climb and allowed.sail is None:
-        raise PlanError("SG-MOV-01", f"the plan costs {cost} MP; {record.name}'s movement allowance is {allowed.speed}")
+        raise PlanError(
+            "SG-MOV-01", f"the plan costs {cost} MP; {possessive(record.name)} movement allowance is {allowed.speed}"
+        )
     if not allowed.course and any(token in TURNS for token in plan):
         if not record.helm_manned:
             clause = "SG-CREW-08"
@@ -485,7 +488,8 @@ def _check_spending(record: ShipRecord, plan: Sequence[str], allowed: Allowance,
     if held is not None and list(plan) != held:
         raise PlanError(
             "SG-CREW-08",
-            f"nobody at {record.name}'s helm: it holds its course and speed, {len(held)} hexes straight ahead",
+            f"nobody at {possessive(record.name)} helm: it holds its course and speed, "
+            f"{len(held)} hexes straight ahead",
         )
 
 

@@ -43,6 +43,7 @@ from typing import Any
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import catalog, close_action, design
 from battles.rules.sky_galleons.combat import (
     CombatRules,
@@ -188,7 +189,7 @@ def declare_mines(record: ShipRecord, raised: bool, *, now: Moment) -> tuple[Shi
     log = _Log(_no_dice)
     record = _declare(record, MINES, raised, now=now, clause="SG-TM-03")
     log.note(
-        f"{record.name}'s tether mines are {'raised' if raised else 'lowered'} this turn",
+        f"{possessive(record.name)} tether mines are {'raised' if raised else 'lowered'} this turn",
         ship=record.name,
         clauses=["SG-TM-03", "SG-CG-34"] + (["SG-TM-04", "SG-TM-06"] if raised else []),
         outcome="raised" if raised else "lowered",
@@ -202,7 +203,7 @@ def declare_drogues(record: ShipRecord, lowered: bool, *, now: Moment) -> tuple[
     log = _Log(_no_dice)
     record = _declare(record, (DROGUE,), lowered, now=now, clause="SG-DT-02")
     log.note(
-        f"{record.name}'s drogue torpedoes are {'lowered' if lowered else 'raised'} this turn",
+        f"{possessive(record.name)} drogue torpedoes are {'lowered' if lowered else 'raised'} this turn",
         ship=record.name,
         clauses=["SG-DT-02", "SG-CG-44"] + (["SG-DT-03", "SG-DT-04"] if lowered else []),
         outcome="lowered" if lowered else "raised",
@@ -240,7 +241,7 @@ def start_bomb_reload(record: ShipRecord, rack_id: str, *, now: Moment) -> tuple
     once; the rack drops again five turns later (SG-CG-77). Raises :class:`OrdnanceError`."""
     rack = _own_item(record, rack_id, BOMB_RACK, "SG-CG-77")
     if rack.state != "empty":
-        raise OrdnanceError("SG-CG-77", f"{record.name}'s rack {rack_id} is {rack.state}, not empty")
+        raise OrdnanceError("SG-CG-77", f"{possessive(record.name)} rack {rack_id} is {rack.state}, not empty")
     spares = record.items_of(BOMB_LOAD, states=("spare",))
     if not spares:
         raise OrdnanceError("SG-CG-77", f"{record.name} has no spare bomb load")
@@ -252,7 +253,7 @@ def start_bomb_reload(record: ShipRecord, rack_id: str, *, now: Moment) -> tuple
     )
     log = _Log(_no_dice)
     log.note(
-        f"{needed} of {record.name}'s deckhands reload rack {rack_id} from load {spares[0].id}",
+        f"{needed} of {possessive(record.name)} deckhands reload rack {rack_id} from load {spares[0].id}",
         ship=record.name,
         clauses=["SG-CG-77"],
         outcome=f"loaded on turn {now.turn + oint('bombs', 'reload_turns')}",
@@ -268,7 +269,12 @@ def advance_reloads(record: ShipRecord, *, now: Moment) -> tuple[ShipRecord, lis
     done = [r for r in record.items_of(BOMB_RACK, states=("reloading",)) if now.turn - (r.since or 0) >= turns]
     for rack in done:
         record = record.with_items(replace(rack, state="loaded", since=now.turn))
-        log.note(f"{record.name}'s rack {rack.id} is loaded", ship=record.name, clauses=["SG-CG-77"], outcome="loaded")
+        log.note(
+            f"{possessive(record.name)} rack {rack.id} is loaded",
+            ship=record.name,
+            clauses=["SG-CG-77"],
+            outcome="loaded",
+        )
     busy = record.items_of(BOMB_RACK, states=("reloading",))
     if busy and record.crew.deckhands < len(busy) * oint("bombs", "reload_deckhands"):
         record = record.with_items(*(replace(r, since=(r.since or now.turn) + 1) for r in busy))
@@ -295,7 +301,9 @@ def _own_item(record: ShipRecord, item_id: str, weapon: str, clause: str) -> Ord
     except KeyError as error:
         raise OrdnanceError(clause, str(error)) from None
     if item.weapon_id != weapon:
-        raise OrdnanceError(clause, f"{record.name}'s {item_id} is a {item.name}, not a {catalog.weapon(weapon).name}")
+        raise OrdnanceError(
+            clause, f"{possessive(record.name)} {item_id} is a {item.name}, not a {catalog.weapon(weapon).name}"
+        )
     return item
 
 
@@ -409,7 +417,7 @@ def spring_devices(
         if not contact.sure:
             on = contact.on
             (face,) = log.roll(
-                f"{contact.victim} and {contact.owner}'s {what}: do they go off",
+                f"{contact.victim} and {possessive(contact.owner)} {what}: do they go off",
                 ship=contact.victim,
                 clauses=contact.clauses,
                 needed=f"{on}+",
@@ -420,7 +428,7 @@ def spring_devices(
         going = live if rules.errata else live[:1]
         result[contact.owner] = owner.with_items(*(replace(i, state="detonated", since=now.turn) for i in going))
         result[contact.victim] = _detonate_on(
-            result[contact.victim], going, now=now, log=log, rules=rules, source=f"{contact.owner}'s {what}"
+            result[contact.victim], going, now=now, log=log, rules=rules, source=f"{possessive(contact.owner)} {what}"
         )
         struck.append(contact.victim)
     return result, log.happened, struck
@@ -477,7 +485,7 @@ def cut_mines(
         )
         for ship in above:
             (face,) = log.roll(
-                f"{owner}'s released mine {mine.id} against {ship.name}",
+                f"{possessive(owner)} released mine {mine.id} against {ship.name}",
                 ship=ship.name,
                 clauses=["SG-TM-10", "SG-CG-41", "SG-ERR-15"],
                 needed=f"{on}+",
@@ -486,7 +494,12 @@ def cut_mines(
             if face >= on:
                 result[owner] = result[owner].with_items(replace(mine, state="detonated", since=now.turn))
                 result[ship.name] = _detonate_on(
-                    result[ship.name], [mine], now=now, log=log, rules=rules, source=f"{owner}'s released mine"
+                    result[ship.name],
+                    [mine],
+                    now=now,
+                    log=log,
+                    rules=rules,
+                    source=f"{possessive(owner)} released mine",
                 )
                 break
     return result, log.happened
@@ -671,7 +684,7 @@ def drop_solution(
     if dropper.name == target.name:
         return refuse("SG-FIRE-04", "a ship drops on an enemy, not itself")
     if dropper.position is None or dropper.position != target.position:
-        return refuse("SG-LF-01", f"{target.name} is not in {dropper.name}'s hex")
+        return refuse("SG-LF-01", f"{target.name} is not in {possessive(dropper.name)} hex")
     levels = _level(dropper) - _level(target)
     if levels <= 0:
         return refuse("SG-LF-01", f"{target.name} is not below {dropper.name}")
@@ -761,7 +774,7 @@ def _dropped(
         clauses = ["SG-LF-05", "SG-CG-69"] if weapon in (LIQUID_FIRE, SPIKES) else ["SG-CG-76", "SG-ERR-19"]
         log.note(f"the drop on {target.name} has no effect", ship=target.name, clauses=clauses, outcome="no effect")
         return target
-    source = f"{solution.dropper}'s {catalog.weapon(weapon).name}"
+    source = f"{possessive(solution.dropper)} {catalog.weapon(weapon).name}"
     if weapon == LIQUID_FIRE:
         if target.emplacement in ("city", "fortress"):
             return _score(target, total, log, clauses=["SG-BOMB-03"])
@@ -1208,7 +1221,10 @@ def fire_grapnel(
         result[firer] = replace(a, grappled_with=(*a.grappled_with, name)) if name not in a.grappled_with else a
         result[name] = replace(b, grappled_with=(*b.grappled_with, firer)) if firer not in b.grappled_with else b
         log.note(
-            f"{firer}'s grapnel takes hold of {name}", ship=name, clauses=["SG-PG-05", "SG-CG-21"], outcome="grappled"
+            f"{possessive(firer)} grapnel takes hold of {name}",
+            ship=name,
+            clauses=["SG-PG-05", "SG-CG-21"],
+            outcome="grappled",
         )
         if solution.band != "long":
             continue
@@ -1228,7 +1244,7 @@ def fire_grapnel(
             f"{pulled} is hauled alongside {anchor.name}",
             ship=pulled,
             clauses=["SG-PG-06", "SG-CG-22"],
-            outcome=f"moved to {anchor.name}'s hex at {anchor.altitude}",
+            outcome=f"moved to {possessive(anchor.name)} hex at {anchor.altitude}",
         )
     return result, log.happened
 
@@ -1256,7 +1272,7 @@ def gun_hit(target: ShipRecord, pick: str, shot: Shot, *, now: Moment, log: _Log
     if key in ostrs("gun_hits", "one_gun_for_all"):
         ids = [i.id for i in _whole(target, key)]
         item = target.item(
-            log.pick(f"which of {target.name}'s {key} is hit", ids, ship=target.name, clauses=["SG-DMG-09"])
+            log.pick(f"which of {possessive(target.name)} {key} is hit", ids, ship=target.name, clauses=["SG-DMG-09"])
         )
     else:
         item = target.item(key)
@@ -1265,7 +1281,10 @@ def gun_hit(target: ShipRecord, pick: str, shot: Shot, *, now: Moment, log: _Log
     )
     target = target.with_items(replace(item, state="destroyed", since=now.turn))
     log.note(
-        f"{target.name}'s {item.name} {item.id} is destroyed", ship=target.name, clauses=clauses, outcome="destroyed"
+        f"{possessive(target.name)} {item.name} {item.id} is destroyed",
+        ship=target.name,
+        clauses=clauses,
+        outcome="destroyed",
     )
     extra = (shot.damage_value - 1) * tint("damage", "gun_hit_extra_casualties_per_damage_point_over")
     if extra > 0:
@@ -1301,7 +1320,10 @@ def magazine_hit(record: ShipRecord, pick: str, *, now: Moment, log: _Log, rules
     items = _magazine_items(record, group)
     if group in (HALE, LIQUID_FIRE):
         chosen = log.pick(
-            f"which of {record.name}'s {group} goes up", [i.id for i in items], ship=record.name, clauses=["SG-CRIT-10"]
+            f"which of {possessive(record.name)} {group} goes up",
+            [i.id for i in items],
+            ship=record.name,
+            clauses=["SG-CRIT-10"],
         )
         items = (record.item(chosen),)
     record = record.with_items(*(replace(i, state="detonated", since=now.turn) for i in items))
@@ -1313,7 +1335,7 @@ def magazine_hit(record: ShipRecord, pick: str, *, now: Moment, log: _Log, rules
         DROGUE: ["SG-DT-08", "SG-CG-49"],
     }[group]
     log.note(
-        f"magazine: {record.name}'s {', '.join(i.id for i in items)} go up",
+        f"magazine: {possessive(record.name)} {', '.join(i.id for i in items)} go up",
         ship=record.name,
         clauses=clauses,
         outcome=f"{len(items)} detonated",
@@ -1596,7 +1618,7 @@ def ground_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules:
         if _armored(log, target, shot, target.armor, "magazine") == 0:
             return target
         log.note(
-            f"{target.name}'s magazine explodes: the battery is destroyed",
+            f"{possessive(target.name)} magazine explodes: the battery is destroyed",
             ship=target.name,
             clauses=["SG-GB-06"],
             outcome="destroyed",

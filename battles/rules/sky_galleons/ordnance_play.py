@@ -32,6 +32,7 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import catalog, close_action, combat, movement, ordnance
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution
 from battles.rules.sky_galleons.movement import Terrain
@@ -365,7 +366,7 @@ def orders_problem(
             if type(order[flag]) is not bool:
                 return Rejection(clause, f"{flag} is true or false")
             if (key, record.name) in declared:
-                return Rejection(clause, f"{record.name}'s {key} are declared once a turn")
+                return Rejection(clause, f"{possessive(record.name)} {key} are declared once a turn")
             declared.add((key, record.name))
             try:
                 records[record.name] = declare(record, order[flag], now=now)[0]
@@ -490,7 +491,9 @@ def hexes_problem(record: ShipRecord, steps: Sequence[str]) -> Rejection | None:
     """Raised tether mines: at most 3 hexes this turn (SG-TM-04, SG-CG-35)."""
     most = ordnance.movement_limits(record).max_hexes
     if most is not None and list(steps).count(movement.AHEAD) > most:
-        return Rejection("SG-TM-04", f"{record.name}'s mines are raised: it moves at most {most} hexes a turn")
+        return Rejection(
+            "SG-TM-04", f"{possessive(record.name)} mines are raised: it moves at most {most} hexes a turn"
+        )
     return None
 
 
@@ -610,7 +613,12 @@ def _first_drop(
     if refusal is not None:
         return refusal
     return ordnance.DropSolution(
-        dropper.name, target.name, weapon, False, "SG-LF-01", f"the move never passes over {target.name}'s hex"
+        dropper.name,
+        target.name,
+        weapon,
+        False,
+        "SG-LF-01",
+        f"the move never passes over {possessive(target.name)} hex",
     )
 
 
@@ -1003,7 +1011,7 @@ def resolve_specials(rs: SkyGalleons, ctx: Ctx, specials: Sequence[Special]) -> 
             )
             if item.state in GONE:  # it went up or was shot away before its salvo was touched off
                 note = combat.note(
-                    f"{firer.name}'s battery {item.id} is {item.state}: no salvo",
+                    f"{possessive(firer.name)} battery {item.id} is {item.state}: no salvo",
                     ship=firer.name,
                     clauses=["SG-HALE-10", "SG-HALE-11"],
                     outcome="no salvo",

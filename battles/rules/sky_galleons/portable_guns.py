@@ -24,6 +24,7 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Aspect
 from battles.engine.jsonread import read_list, read_object
 from battles.engine.resolver import Context
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import combat
 from battles.rules.sky_galleons.record import Moment, ShipRecord
 
@@ -78,11 +79,11 @@ def order_problem(record: ShipRecord, order: JSON, *, stunned: bool) -> str | No
     if gun is None or not combat.is_portable(gun):
         return f"{record.name} has no portable machinegun {gun_id} (a Maxim, Gardner or 1-barrel Nordenfelt)"
     if gun.destroyed:
-        return f"{record.name}'s gun {gun_id} is destroyed"
+        return f"{possessive(record.name)} gun {gun_id} is destroyed"
     if aspect not in {a.value for a in Aspect}:
         return f"the aspects are {', '.join(a.value for a in Aspect)}"
     if stunned:
-        return f"{record.name}'s crew is stunned: no crew changes"
+        return f"{possessive(record.name)} crew is stunned: no crew changes"
     return None
 
 
@@ -107,7 +108,7 @@ def orders_problem(choice: dict[str, JSON], records: Mapping[str, ShipRecord], n
             return Rejection("SG-MG-04", wrong)
         gun = (record.name, str(read_object(order)["gun"]))
         if gun in seen:
-            return Rejection("SG-MG-04", f"{record.name}'s gun {gun[1]} is trained on one aspect")
+            return Rejection("SG-MG-04", f"{possessive(record.name)} gun {gun[1]} is trained on one aspect")
         seen.add(gun)
     return None
 

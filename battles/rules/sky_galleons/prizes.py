@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from battles.engine.jsonread import DataFile, read_int, read_list, read_object, read_opt_str, read_str
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.close_action import all_home
 from battles.rules.sky_galleons.combat import Happening, Roller, _Log, marine_arms, note
@@ -141,7 +142,7 @@ def taken(
             continue
         left = ship.boarders.with_count(rank, ship.boarders.count(rank) - 1)
         changed = replace(ship, boarders=left, boarding=ship.boarding if left.men else None)
-        what = f"one of {ship.name}'s boarders ({rank}) guards {record.name}'s prisoners"
+        what = f"one of {possessive(ship.name)} boarders ({rank}) guards {possessive(record.name)} prisoners"
         happened = [note(what, ship=ship.name, clauses=["SG-BRD-22"], outcome="guard detailed")]
         return Prize(captor, owner, guard=rank, guard_ship=ship.name), {ship.name: changed}, happened
     return Prize(captor, owner), {}, []
@@ -339,7 +340,7 @@ def withdraw(
     if prize.guard is not None and guard_ship is not None and guard_ship.afloat:
         ship = changed.get(guard_ship.name, guard_ship)
         changed[ship.name] = replace(ship, party=ship.party.with_count(prize.guard, ship.party.count(prize.guard) + 1))
-    what = f"the boarders leave {record.name}" + (f", but for one of {stayer}'s officers" if stayer else "")
+    what = f"the boarders leave {record.name}" + (f", but for one of {possessive(stayer)} officers" if stayer else "")
     happened = [note(what, ship=record.name, clauses=["SG-BRD-24"], outcome="withdrawn")]
     return replace(prize, stage=WITHDRAWN, guard=None, guard_ship=None), changed, happened
 
@@ -359,7 +360,7 @@ def scuttle(
     lost_on = PRIZES.whole("scuttle", "officer_lost_on")
     for ship in boarders:
         (face,) = log.roll(
-            f"scuttling {record.name}: does {ship.name}'s officer get off her",
+            f"scuttling {record.name}: does {possessive(ship.name)} officer get off her",
             ship=ship.name,
             clauses=["SG-BRD-24"],
             needed=f"{lost_on}: lost with her",
@@ -367,7 +368,9 @@ def scuttle(
         )
         changed[ship.name] = replace(ship, boarders=NO_PARTY, boarding=None) if face == lost_on else _home(ship)
     changed[record.name] = replace(record, status="crashed")
-    log.note(f"{record.name}'s trim vanes are crippled", ship=record.name, clauses=["SG-BRD-24"], outcome="crashes")
+    log.note(
+        f"{possessive(record.name)} trim vanes are crippled", ship=record.name, clauses=["SG-BRD-24"], outcome="crashes"
+    )
     return replace(prize, stage=SCUTTLED), changed, log.happened
 
 

@@ -31,6 +31,7 @@ from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import (
     agility,
     avoidance,
@@ -872,7 +873,9 @@ class SkyGalleons(BaseRuleset[Board]):
             self._commit(ctx, {record.name: changed}, happened)
             tired = class_rules.tiring_crew_speed(changed, ctx.board.last_moved.get(record.name, 0))
             if tired is not None and ctx.state.turn > 1:  # a launch's crew tires and rests (SG-CLS-03/04)
-                note = _note(record.name, f"{record.name}'s crew: maximum speed now {tired}", "speed", ["SG-CLS-03"])
+                note = _note(
+                    record.name, f"{possessive(record.name)} crew: maximum speed now {tired}", "speed", ["SG-CLS-03"]
+                )
                 self._commit(ctx, {record.name: replace(changed, speed=tired)}, [note])
         ordnance_play.upkeep(self, ctx)  # bomb racks reloading, ground batteries' fires (SG-CG-77, SG-GB-07)
         for record in ctx.board.fighting():
@@ -1089,11 +1092,11 @@ class SkyGalleons(BaseRuleset[Board]):
         for record in ctx.board.fighting():  # shotgun marines reload once their boarding action is over
             reloaded = close_action.reload_shotguns(record, boarded=bool(self.boarders_on(ctx.board, record.name)))
             if reloaded != record:
-                note = _note(record.name, f"{record.name}'s shotgun marines reload", "reloaded", ["SG-CG-18"])
+                note = _note(record.name, f"{possessive(record.name)} shotgun marines reload", "reloaded", ["SG-CG-18"])
                 self._commit(ctx, {record.name: reloaded}, [note])
         self._scuttling(ctx, side)
         for kite in [s for s in ctx.board.fighting(side) if s.is_kite]:  # SG-KITE-02/04
-            rolled = ctx.roll(f"{kite.name}'s movement die (kite)", needed=_faces("die"), ships=[kite.name])
+            rolled = ctx.roll(f"{possessive(kite.name)} movement die (kite)", needed=_faces("die"), ships=[kite.name])
             ctx.emit("kite die", {"ship": kite.name, "die": rolled.total, "clauses": ["SG-KITE-02", "SG-KITE-04"]})
         roller = self._roller(ctx)
         now = self.now(ctx.state)
@@ -1180,7 +1183,8 @@ class SkyGalleons(BaseRuleset[Board]):
             MOVE,
             rule="SG-MOV-01",
             default=default,
-            prompt=f"plan {record.name}'s move: {allowed.speed} MP; steps {', '.join(movement.step_kinds(record))}",
+            prompt=f"plan {possessive(record.name)} move: {allowed.speed} MP; "
+            f"steps {', '.join(movement.step_kinds(record))}",
             ships=[record.name],
         )
 
@@ -1250,8 +1254,8 @@ class SkyGalleons(BaseRuleset[Board]):
             AVOID,
             rule="SG-RAM-05",
             options=ordnance_play.avoid_options(target),  # with mines raised: cut them loose first (SG-TM-04/05)
-            prompt=f"{name} tries to {kind} {target_name}: avoid it? ({mp} of {target_name}'s movement points this "
-            "turn)",
+            prompt=f"{name} tries to {kind} {target_name}: avoid it? "
+            f"({mp} of {possessive(target_name)} movement points this turn)",
             ships=[target_name, name],
         )
         return True
@@ -1488,7 +1492,7 @@ class SkyGalleons(BaseRuleset[Board]):
             return
         on = close_action.cint("grapple", "succeeds_at_least")
         rolled = ctx.roll(
-            f"grapple: {name}'s {attempts} lines at {target_name}",
+            f"grapple: {possessive(name)} {attempts} lines at {target_name}",
             count=attempts,
             needed=dice_.Judge(f"any die {on}+", lambda faces, _t: "grappled" if max(faces) >= on else "no hold"),
             ships=[name, target_name],
@@ -1561,7 +1565,7 @@ class SkyGalleons(BaseRuleset[Board]):
             mods.update(avoidance.check_modifiers(target, ctx.board.avoiding[other]))
             clauses.append("SG-ERR-04")
         check = ctx.roll(
-            f"collision check: {mover} {'leaving' if leaving else 'entering'} {other}'s hex",
+            f"collision check: {mover} {'leaving' if leaving else 'entering'} {possessive(other)} hex",
             modifiers=mods,
             needed=dice_.at_most(on, "collision", "clear"),
             ships=[mover, other],
@@ -2606,10 +2610,11 @@ class SkyGalleons(BaseRuleset[Board]):
         at = (target.position, target.altitude)
         if kind == RAM and at not in [*where, end]:
             return Rejection(
-                "SG-RAM-06", f"to ram, the path must pass through or end in {target_name}'s hex at its altitude"
+                "SG-RAM-06",
+                f"to ram, the path must pass through or end in {possessive(target_name)} hex at its altitude",
             )
         if kind == GRAPPLE and end != at:
-            return Rejection("SG-GRAP-01", f"to grapple, end the move in {target_name}'s hex at its altitude")
+            return Rejection("SG-GRAP-01", f"to grapple, end the move in {possessive(target_name)} hex at its altitude")
         if kind == GRAPPLE and not record.crew.deckhands:
             return Rejection("SG-GRAP-02", f"{record.name} has no deckhands to throw grapnels")
         return None
@@ -2651,7 +2656,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 return Rejection("SG-SEQ-02", f"a crew change names one of your ships in the fight: {sorted(own)}")
             record = records[str(change["ship"])]
             if record.stunned(self.now(state)):
-                return Rejection("SG-CRIT-37", f"{record.name}'s crew is stunned: no crew changes")
+                return Rejection("SG-CRIT-37", f"{possessive(record.name)} crew is stunned: no crew changes")
             try:
                 records[record.name] = _crew_change(record, change)
             except (ValueError, KeyError, TypeError) as error:
@@ -2686,7 +2691,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 return Rejection(clause, f"{name} is not one of your ships in the fight: {sorted(records)}")
             record = records[str(name)]
             if record.stunned(now):
-                return Rejection("SG-CRIT-37", f"{record.name}'s crew is stunned: no crew changes")
+                return Rejection("SG-CRIT-37", f"{possessive(record.name)} crew is stunned: no crew changes")
             return record
 
         for name in read_list(choice.get("recall", [])):
@@ -2738,7 +2743,9 @@ class SkyGalleons(BaseRuleset[Board]):
             if self.boarders_on(state.board, record.name):
                 return Rejection("SG-GRAP-05", f"enemy boarders are aboard {record.name}: the grapple holds")
             if record.boarding == other and record.boarders.men:
-                return Rejection("SG-GRAP-06", f"{record.name}'s boarders are still aboard {other}: recall them first")
+                return Rejection(
+                    "SG-GRAP-06", f"{possessive(record.name)} boarders are still aboard {other}: recall them first"
+                )
         for pair in read_list(choice.get("tow", [])):
             if not isinstance(pair, list) or len(pair) != 2:
                 return Rejection("SG-TOW-01", "a tow names [your towing ship, the ship to take in tow]")
@@ -2764,7 +2771,9 @@ class SkyGalleons(BaseRuleset[Board]):
         if name in board.tows or board.towing(tower.name) is not None or tower.name in board.tows:
             return Rejection("SG-TOW-03", "a ship tows one ship, and a ship in tow tows none")
         if not close_action.tow_trim_manned(towed, tower):
-            return Rejection("SG-TOW-09", f"nobody of rank is at {name}'s trim station to keep her trimmed in tow")
+            return Rejection(
+                "SG-TOW-09", f"nobody of rank is at {possessive(name)} trim station to keep her trimmed in tow"
+            )
         return None
 
     def _fire_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
@@ -3020,7 +3029,9 @@ class SkyGalleons(BaseRuleset[Board]):
                 if other not in board.by_name or ship.name not in board.ship(other).grappled_with:
                     problems.append(f"{ship.name} is grappled with {other}, but not {other} with {ship.name}")
             if ship.boarding is not None and ship.boarding not in board.by_name:
-                problems.append(f"{ship.name}'s boarders are aboard {ship.boarding}, which is not in the battle")
+                problems.append(
+                    f"{possessive(ship.name)} boarders are aboard {ship.boarding}, which is not in the battle"
+                )
         problems += flying.problems(board.flyers, board.by_name, board.terrain)
         if state.turn > board.turn_limit:
             problems.append(f"turn {state.turn} past the limit {board.turn_limit}")

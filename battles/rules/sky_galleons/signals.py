@@ -26,6 +26,7 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile, read_object
 from battles.engine.resolver import Context
+from battles.engine.words import possessive
 from battles.rules.sky_galleons.record import ShipRecord
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def replace_signalman(record: ShipRecord, post: str) -> ShipRecord:
         raise ValueError(f"the signalman's place is taken by one of the {', '.join(posts)}")
     crew = record.crew
     if crew.signalman:
-        raise ValueError(f"{record.name}'s signalman is still at his post")
+        raise ValueError(f"{possessive(record.name)} signalman is still at his post")
     if crew.count(post) < 1:
         raise ValueError(f"{record.name} has no {post} left to take the signalman's place")
     return replace(record, crew=crew.with_count(post, crew.count(post) - 1).with_count("signalman", 1))
@@ -116,7 +117,7 @@ def order_problem(order: JSON, own: Mapping[str, ShipRecord], names: Iterable[st
     if sender is None:
         return "SG-SIG-04", f"{order['ship']} is not one of your ships in the fight: {sorted(own)}"
     if not can_signal(sender):
-        return "SG-SIG-01", f"{sender.name}'s signalman is dead and nobody has taken his place"
+        return "SG-SIG-01", f"{possessive(sender.name)} signalman is dead and nobody has taken his place"
     to = order["to"]
     if to != ALL and (not isinstance(to, str) or to not in set(names) or to == sender.name):
         return "SG-SIG-04", 'a signal is addressed to another ship by name, or to "all"'

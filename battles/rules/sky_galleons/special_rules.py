@@ -46,6 +46,7 @@ from battles.engine.decisions import Rejection
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list
+from battles.engine.words import possessive
 from battles.rules.sky_galleons import catalog, maps, movement, setup_rules
 from battles.rules.sky_galleons.movement import Allowance, Terrain
 from battles.rules.sky_galleons.record import (
@@ -241,7 +242,9 @@ def exit_problem(board: Board, record: ShipRecord, off_map: Hex) -> Rejection | 
         edge = exit_edge(board, rule)
         left = maps.edge_left_by(board.terrain, off_map)
         if edge is not None and left != edge:
-            return Rejection("SG-SCN-16", f"{record.name}'s side leaves the map by the {edge} edge, not the {left}")
+            return Rejection(
+                "SG-SCN-16", f"{possessive(record.name)} side leaves the map by the {edge} edge, not the {left}"
+            )
     return None
 
 
@@ -518,7 +521,7 @@ def landing_party_composition(record: ShipRecord, men: int) -> dict[str, int]:
         party["marines"] = crew.marines
     seamen = men - sum(party.values())
     if seamen < 0:
-        raise ValueError(f"{record.name}'s {crew.marines} marines and an officer are more than {men} men")
+        raise ValueError(f"{possessive(record.name)} {crew.marines} marines and an officer are more than {men} men")
     gunners = [(f"{GUN_POST}{gun.id}", gun.manned) for gun in _lightest_first(record) if gun.manned]
     if seamen > crew.deckhands + sum(manned for _, manned in gunners):
         raise ValueError(f"{record.name} has too few seamen: the party needs {seamen} more men")
