@@ -76,14 +76,21 @@ CREATE_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("The calendar", ("hours_per_day", "order_deadline_hours", "hold_calendar")),
     (
         "Starting out",
-        ("starting_advance", "advance_is_loan", "starting_quality", "starting_yard", "recruit_cost_per_man"),
+        (
+            "starting_advance",
+            "advance_is_loan",
+            "starting_quality",
+            "starting_yard",
+            "recruit_cost_per_man",
+            "new_captain_after_death",
+        ),
     ),
     (
         "Encounters and battles",
         ("encounter_control", "holdback_voyages", "trek_losses", "tactical_ruleset", "tactical_options"),
     ),
     ("Auctions and prizes", ("auction_style", "auction_hours", "merchant_cargo_fraction")),
-    ("Winning", ("winner_by", "time_limit_weeks", "money_goal")),
+    ("Winning", ("winner_by", "time_limit_weeks", "money_goal", "rank_dead_below_living")),
     ("The club's chat", ("webhook_url",)),
 )
 
