@@ -12,8 +12,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from battles.engine.words import without_article
 from campaign import locks
 from campaign import yard_selectors as sel
+from campaign.captains import captain_name
 from campaign.models import AuditEntry, Campaign, CampaignShip, Captain, CrewQuality, Membership, Role, ShipStatus
 
 
@@ -29,12 +31,13 @@ def _reason(reason: str) -> str:
     return reason[:300]
 
 
-def _name(name: str, what: str) -> str:
-    name = " ".join(name.split())
+def _ship_name(name: str) -> str:
+    """A ship's name as the yard keeps it: spaces tidied and a typed article dropped (the pages say "the Gull")."""
+    name = without_article(" ".join(name.split()))
     if not name:
-        raise ValidationError({"name": f"A {what} needs a name."})
+        raise ValidationError({"name": "A ship needs a name."})
     if len(name) > 80:
-        raise ValidationError({"name": f"A {what}'s name is 80 letters at most."})
+        raise ValidationError({"name": "A ship's name is 80 letters at most."})
     return name
 
 
@@ -47,7 +50,7 @@ def captain_rename(*, captain_id: int, umpire: User, name: str, reason: str) -> 
         raise ValidationError({"captain": "There is no such captain."})
     _require_umpire(captain.campaign, umpire)
     reason = _reason(reason)
-    name = _name(name, "captain")
+    name = captain_name(name)  # as founded: no rank typed before it
     before = captain.name
     if name == before:
         return captain
@@ -78,7 +81,7 @@ def ship_correct(*, ship_id: int, umpire: User, name: str, crew_quality: str, re
         raise ValidationError({"ship": "There is no such ship."})
     _require_umpire(ship.campaign, umpire)
     reason = _reason(reason)
-    name = _name(name, "ship")
+    name = _ship_name(name)
     if crew_quality not in CrewQuality.values:
         raise ValidationError({"crew_quality": f"A crew is one of {', '.join(CrewQuality.values)}."})
     if ship.status == ShipStatus.IN_BATTLE:

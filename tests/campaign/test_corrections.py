@@ -104,3 +104,13 @@ def test_the_pages_offer_the_corrections_to_the_umpire_only(client, club):
         "Jack",
         "Gull",
     )
+
+
+@pytest.mark.rule("SGC-START-14")
+def test_a_corrected_name_keeps_no_typed_rank_nor_article(club):
+    """The umpire's correction keeps names as founding and the yard do: no doubled "Captain", no "the The Gull"."""
+    captain_rename(captain_id=club["jack"].pk, umpire=club["umpire"], name="Captain  Jack", reason="Spelt wrong")
+    ship_correct(ship_id=club["gull"].pk, umpire=club["umpire"], name="The Gull", crew_quality="green", reason="Slip")
+
+    assert Captain.objects.get(pk=club["jack"].pk).name == "Jack"
+    assert CampaignShip.objects.get(pk=club["gull"].pk).name == "Gull"
