@@ -49,12 +49,14 @@ def _membership(campaign: Campaign, user: User) -> Membership:
     return membership
 
 
-def _require_umpire(campaign: Campaign, user: User) -> None:
+def require_umpire(campaign: Campaign, user: User, *, what: str = "do this") -> None:
+    """The umpire's rulings on captains and ships (campaign.corrections too): refused to anyone else."""
     if _membership(campaign, user).role != Role.UMPIRE:
-        raise PermissionDenied("Only the campaign's umpire may do this.")
+        raise PermissionDenied(f"Only the campaign's umpire may {what}.")
 
 
-def _reason(reason: str) -> str:
+def audit_reason(reason: str) -> str:
+    """The reason an umpire's change is audited with, tidied; refused when there is none."""
     reason = " ".join(reason.split())
     if not reason:
         raise ValidationError({"reason": "Give a reason: the umpire's changes are audited."})
@@ -119,8 +121,8 @@ def captain_adjust_money(*, captain_id: int, umpire: User, amount: int, reason: 
     """The umpire puts money into or takes it out of a captain's bank, with a reason (audited). A balance still
     never goes below nothing."""
     captain = ledger.lock_captain(captain_id)
-    _require_umpire(captain.campaign, umpire)
-    reason = _reason(reason)
+    require_umpire(captain.campaign, umpire)
+    reason = audit_reason(reason)
     if amount == 0 or abs(amount) > MAX_ADJUSTMENT:
         raise ValidationError({"amount": f"An adjustment moves between £1 and £{MAX_ADJUSTMENT:,}, in or out."})
     try:
@@ -186,8 +188,8 @@ def captain_set_status(*, captain_id: int, umpire: User, status: str, reason: st
         captain = locks.captain(campaign, captain_id)
     if captain is None:
         raise ValidationError({"captain": "There is no such captain."})
-    _require_umpire(captain.campaign, umpire)
-    reason = _reason(reason)
+    require_umpire(captain.campaign, umpire)
+    reason = audit_reason(reason)
     if status not in CAPTAIN_GONE and captain.status in CAPTAIN_GONE:
         other = (
             Captain.objects.filter(campaign=captain.campaign, player_id=captain.player_id)

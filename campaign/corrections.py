@@ -8,27 +8,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from battles.engine.words import without_article
 from campaign import locks
 from campaign import yard_selectors as sel
-from campaign.captains import captain_name
-from campaign.models import AuditEntry, Campaign, CampaignShip, Captain, CrewQuality, Membership, Role, ShipStatus
-
-
-def _require_umpire(campaign: Campaign, user: User) -> None:
-    if not Membership.objects.filter(campaign=campaign, user=user, role=Role.UMPIRE).exists():
-        raise PermissionDenied("Only the campaign's umpire may correct this.")
-
-
-def _reason(reason: str) -> str:
-    reason = " ".join(reason.split())
-    if not reason:
-        raise ValidationError({"reason": "Give a reason: the umpire's changes are audited."})
-    return reason[:300]
+from campaign.captains import audit_reason, captain_name, require_umpire
+from campaign.models import AuditEntry, CampaignShip, Captain, CrewQuality, ShipStatus
 
 
 def _ship_name(name: str) -> str:
@@ -48,8 +36,8 @@ def captain_rename(*, captain_id: int, umpire: User, name: str, reason: str) -> 
     captain = None if campaign is None else locks.captain(campaign, captain_id)
     if captain is None:
         raise ValidationError({"captain": "There is no such captain."})
-    _require_umpire(captain.campaign, umpire)
-    reason = _reason(reason)
+    require_umpire(captain.campaign, umpire, what="correct this")
+    reason = audit_reason(reason)
     name = captain_name(name)  # as founded: no rank typed before it
     before = captain.name
     if name == before:
@@ -79,8 +67,8 @@ def ship_correct(*, ship_id: int, umpire: User, name: str, crew_quality: str, re
     ship = None if campaign is None else locks.ship(campaign, ship_id)
     if ship is None:
         raise ValidationError({"ship": "There is no such ship."})
-    _require_umpire(ship.campaign, umpire)
-    reason = _reason(reason)
+    require_umpire(ship.campaign, umpire, what="correct this")
+    reason = audit_reason(reason)
     name = _ship_name(name)
     if crew_quality not in CrewQuality.values:
         raise ValidationError({"crew_quality": f"A crew is one of {', '.join(CrewQuality.values)}."})
