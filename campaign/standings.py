@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from campaign.models import (
@@ -37,6 +37,13 @@ ESCROW_ENTRIES = (EntryKind.ESCROW_HOLD, EntryKind.ESCROW_RELEASE)
 # Out of the campaign; and not home (out, or still walking an epic trek).
 OUT = (CaptainStatus.LOST, CaptainStatus.CAPTURED, CaptainStatus.RETIRED)
 NOT_HOME = (*OUT, CaptainStatus.TREKKING)
+
+
+def _fortune_entries(campaign: Campaign) -> QuerySet[LedgerEntry]:
+    """The campaign's ledger entries that move a fortune, in the order they were posted: every entry but the moves
+    into and out of escrow (money held for a bid is still the bidder's)."""
+    return LedgerEntry.objects.filter(captain__campaign=campaign).exclude(kind__in=ESCROW_ENTRIES).order_by("pk")
+
 
 ALIVE, ON_TREK, DEAD, CAPTIVE, RETIRED = "Alive", "On an epic trek", "Dead", "Captive", "Retired"
 # What every member is told of a captain's state: alive, on a trek, dead or captive, each as the chronicle tells
@@ -87,12 +94,7 @@ def _goal_reached(campaign: Campaign) -> dict[int, int]:
         return {}
     reached: dict[int, int] = {}
     fortunes: dict[int, int] = {}
-    entries = (
-        LedgerEntry.objects.filter(captain__campaign=campaign)
-        .exclude(kind__in=ESCROW_ENTRIES)
-        .order_by("pk")
-        .values_list("pk", "captain_id", "amount")
-    )
+    entries = _fortune_entries(campaign).values_list("pk", "captain_id", "amount")
     for pk, captain_id, amount in entries:
         fortunes[captain_id] = fortunes.get(captain_id, 0) + amount
         if fortunes[captain_id] >= goal:
@@ -193,12 +195,7 @@ def wealth_over_time(*, campaign: Campaign) -> dict[str, list[tuple[int, int]]]:
     point of his series: a point there, even at the same height, would tell that he bid."""
     series: dict[str, dict[int, int]] = {}
     fortunes: dict[str, int] = {}
-    entries = (
-        LedgerEntry.objects.filter(captain__campaign=campaign)
-        .exclude(kind__in=ESCROW_ENTRIES)
-        .order_by("pk")
-        .values_list("captain__name", "day", "amount")
-    )
+    entries = _fortune_entries(campaign).values_list("captain__name", "day", "amount")
     for name, day, amount in entries:
         fortunes[name] = fortunes.get(name, 0) + amount
         series.setdefault(name, {})[day] = fortunes[name]
