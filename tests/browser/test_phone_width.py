@@ -28,7 +28,6 @@ from urllib.parse import urlsplit
 import pytest
 from django.contrib.auth.tokens import default_token_generator
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Browser, Page, ViewportSize
@@ -47,13 +46,12 @@ from strategic_map.models import EpicTrek
 from tests.browser import week_seeds
 from tests.browser.conftest import SCREENSHOTS
 from tests.factories import InvitationFactory, UserFactory
+from tests.url_walk import Route, routes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 SHOTS = SCREENSHOTS / "phone"
-# The admin is the operator's tool (Django's own pages, for the staff at a desk), not a page of the campaign.
-ADMIN_NAMESPACE = "admin"
 
 # URL patterns that are no page to read on a phone, by name, with the reason. The walk GETs each of them once (as
 # the umpire) and checks the reason still holds: "POST" answers 405, "fragment" answers HTML without the site's
@@ -215,31 +213,6 @@ def campaign_in_motion() -> Motion:
 
 
 # --- every URL of the site ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Route:
-    name: str
-    route: str
-    kwargs: tuple[str, ...]
-
-
-def routes() -> list[Route]:
-    """Every named URL pattern of the site but the admin's, with the names of its arguments."""
-    found: list[Route] = []
-
-    def walk(patterns: list[URLPattern | URLResolver], prefix: str) -> None:
-        for pattern in patterns:
-            if isinstance(pattern, URLResolver):
-                if pattern.namespace == ADMIN_NAMESPACE:
-                    continue
-                walk(pattern.url_patterns, prefix + str(pattern.pattern))
-            else:
-                assert pattern.name, f"URL {prefix}{pattern.pattern} has no name: name it so the walk can list it"
-                found.append(Route(pattern.name, prefix + str(pattern.pattern), tuple(pattern.pattern.converters)))
-
-    walk(get_resolver().url_patterns, "")
-    return found
 
 
 def value_for(motion: Motion, route: Route, kwarg: str) -> str:
@@ -457,7 +430,7 @@ def test_every_page_fits_a_phone_for_every_role(
     monkeypatch.setattr(battle_dice, "new_seed", lambda: week_seeds.fixed_battle_seed(week_seeds.BATTLE_SEED))
     shutil.rmtree(SHOTS, ignore_errors=True)
     motion = campaign_in_motion()
-    found = routes()
+    found = routes(require_names=True)
     problems = check_not_pages(motion, found)
     pages = [route for route in found if is_page(route)]
     urls = {route.name: url_for(motion, route) for route in pages}

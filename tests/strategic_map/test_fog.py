@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 
 from accounts.models import User
 from battles import engine_io
@@ -34,6 +33,7 @@ from strategic_map.models import EpicTrek, Voyage
 from tests.factories import InvitationFactory
 from tests.strategic_map.map_club import Club, map_club, to_sea, trek
 from tests.strategic_map.tick_fleet import HOME, back_and_forth, hexes_east, quiet_seas
+from tests.url_walk import Route, routes
 
 pytestmark = pytest.mark.django_db
 
@@ -42,8 +42,6 @@ SLUG = "fog"
 TREK_HEX = (9, 7)
 # An id no row has: a URL of something the club has none of (an auction, an odds run) is walked with it.
 NO_SUCH_ID = 987_654
-# The admin is the umpire's and the staff's: Carol is sent to its sign-in; its own URLs are Django's.
-ADMIN_NAMESPACE = "admin"
 # Django's password reset confirmation: a signed token for one user, nothing of the campaign's.
 NOT_WALKED = {"password_reset_confirm": "a signed reset link of one user, nothing of the campaign"}
 
@@ -164,30 +162,6 @@ def _json_mentions(data: Any, hexes: set[tuple[int, int]], labels: set[str]) -> 
 
 
 # --- every URL of the site ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Route:
-    name: str
-    route: str
-    kwargs: tuple[str, ...]
-
-
-def routes() -> list[Route]:
-    """Every named URL pattern of the site (the admin's aside), with the names of its arguments."""
-    found: list[Route] = []
-
-    def walk(patterns: list[URLPattern | URLResolver], prefix: str) -> None:
-        for pattern in patterns:
-            if isinstance(pattern, URLResolver):
-                if pattern.namespace == ADMIN_NAMESPACE:
-                    continue
-                walk(pattern.url_patterns, prefix + str(pattern.pattern))
-            elif pattern.name:
-                found.append(Route(pattern.name, prefix + str(pattern.pattern), tuple(pattern.pattern.converters)))
-
-    walk(get_resolver().url_patterns, "")
-    return found
 
 
 # What a `pk` is, by the URL name's first word.
