@@ -134,6 +134,11 @@ class Battle(models.Model):
         default=48, help_text="Hours a side has for each decision in web play before the default applies."
     )
     deadline = models.DateTimeField(null=True, blank=True)
+    # A battle on a clock (a campaign encounter's window): every decision of a turn shares one deadline, this many
+    # minutes after the turn began, instead of decision_hours per decision. Null: per decision.
+    turn_minutes = models.PositiveIntegerField(null=True, blank=True)
+    # When the AI captains will play the rest of the battle for every side (the window's end), told to the players.
+    hand_over_at = models.DateTimeField(null=True, blank=True)
     deadline_default = models.CharField(max_length=8, choices=DeadlineDefault.choices, default=DeadlineDefault.AI)
     winner = models.CharField(max_length=60, blank=True)
     result_reason = models.CharField(max_length=200, blank=True)

@@ -83,6 +83,10 @@ class Campaign(models.Model):
     tactical_options = models.JSONField(default=dict, blank=True)
     auction_style = models.CharField(max_length=10, choices=AuctionStyle.choices, default=AuctionStyle.OPEN)
     auction_hours = models.PositiveIntegerField(default=48)
+    # The campaign clock (issue 18): an auction closes, and the crown buys, at the end of a campaign day.
+    auction_days = models.PositiveSmallIntegerField(
+        default=2, help_text="Campaign days an auction stays open; it closes at the tick that ends the last."
+    )
     # The bigger classes are kept out of the encounter pools for the first voyages of each captain.
     holdback_voyages = models.PositiveIntegerField(default=0)
     merchant_cargo_fraction = models.DecimalField(max_digits=4, decimal_places=3, default=Decimal("0.200"))
@@ -110,6 +114,19 @@ class Campaign(models.Model):
     next_tick_at = models.DateTimeField(null=True, blank=True, help_text="When the next campaign day ticks.")
     encounter_control = models.CharField(max_length=10, choices=EncounterControl.choices, default=EncounterControl.AI)
     trek_losses = models.CharField(max_length=16, choices=TrekLosses.choices, default=TrekLosses.PER_SIX)
+    # SGC-TREK: a roll of the trek table is a week of walking. Fewer days a roll is a house rule (audited).
+    trek_days_per_roll = models.PositiveSmallIntegerField(
+        default=7, help_text="Campaign days between an epic trek's rolls (the rules: 7, a week)."
+    )
+    # An encounter's battle is fought within a window of campaign days; the clock never waits for it.
+    encounter_battle_days = models.PositiveSmallIntegerField(
+        default=1, help_text="Campaign days an encounter's battle may last before the AI captains finish it."
+    )
+    encounter_battle_turns = models.PositiveSmallIntegerField(
+        default=8,
+        help_text="Turns an encounter's battle is expected to take: each turn's deadline is the window "
+        "divided by this.",
+    )
     # The campaign's dice derive from this secret (campaign.dice); it never leaves the server for a player.
     seed = models.CharField(max_length=64, default=new_seed, editable=False)
 
@@ -431,6 +448,8 @@ class Auction(models.Model):
     cargo_die = models.PositiveSmallIntegerField(null=True, blank=True)
     opened_at = models.DateTimeField(default=timezone.now)
     closes_at = models.DateTimeField()
+    # The campaign day at whose end (its tick) the auction closes; closes_at is when that tick is expected.
+    closes_on_day = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=8, choices=AuctionStatus.choices, default=AuctionStatus.OPEN)
     closed_at = models.DateTimeField(null=True, blank=True)
     winner = models.ForeignKey(Captain, on_delete=models.PROTECT, null=True, blank=True, related_name="+")

@@ -268,6 +268,8 @@ class Encounter(models.Model):
     battle = models.OneToOneField(
         "battles.Battle", on_delete=models.SET_NULL, null=True, blank=True, related_name="encounter"
     )
+    # The last campaign day of the battle's window: at that day's tick the AI captains finish it for every side.
+    window_ends_day = models.PositiveIntegerField(null=True, blank=True)
     # Set once the battle's result has been carried back into the campaign (ships, crews, prizes, treks).
     applied_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
