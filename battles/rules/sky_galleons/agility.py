@@ -421,7 +421,7 @@ def adjust_solution(
         band = EXTREME
         changes["band"] = EXTREME
         clauses += ["AG-EXT-03", "AG-EXT-04"]
-    if rules.agility:
+    if rules.agility and not solution.lob_gun:  # a lob gun hits on a natural 6 whatever the modifiers (SG-LOB-02)
         rating = ship_agility(target, extended=rules.agility_extended)
         weapon_traverse = traverse(gun.weapon_id, band)
         modifier = agility_modifier(rating, weapon_traverse)

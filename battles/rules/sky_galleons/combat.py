@@ -44,7 +44,8 @@ declared, so a battle under the basic rules plays as before:
 * Small arms (``small_arms``, SG-SAF, SG-MAR-01): "P" guns and the ship's marines, the pseudo-gun
   :data:`MARINES`, roll hit dice and the target rolls saving throws; only crew are lost. :func:`firing_ids`
   lists what a ship can fire. The readings of the lost chart cells (SG-SAF-12/16/17) are in the table.
-* Lob guns (``lob_guns``, SG-LOB): all round, no altitude effects, 6 to hit, and a loss of trim per hit.
+* Lob guns (``lob_guns``, SG-LOB): all round, no altitude effects, a natural 6 to hit whatever the modifiers,
+  and a loss of trim per hit.
 * Shrapnel and grape (SG-SHR, SG-CG-11): ``fire_solution(..., ammunition="shrapnel" | "grape")``.
 * Machineguns (SG-MG, SG-CG-50..57): ``fire_solution(..., rate="max")`` for the jam-prone guns,
   :func:`clear_jams` each fire phase, :func:`train_portable_gun` in the Initiative Phase.
@@ -695,9 +696,8 @@ def fire_solution(
             save_modifiers=save_modifiers(firer, bowmen=False),
         )
         return _agility_rules(solution, target, gun, rules, extreme=extreme)
-    modifiers = to_hit_modifiers(firer, target)
-    if lob:
-        modifiers.pop("different altitude", None)
+    # A lob gun hits on a natural 6 and nothing else, at every range (SG-LOB-02): no modifier touches its roll.
+    modifiers = {} if lob else to_hit_modifiers(firer, target)
     if ammunition != "shell":
         modifiers[ammunition] = tint("shrapnel_and_grape", "to_hit_modifier")
     solution = replace(
