@@ -1231,7 +1231,8 @@ class SkyGalleons(BaseRuleset[Board]):
             weight = towed.hull_size // max(tower.hull_size, 1)
             run = max(sailing.sail.run - weight, 0)
             beat = max(tower.effective_speed(close_action.tow_kite_die(die, upwind=True), with_wind=False) - weight, 0)
-            return replace(sailing, speed=max(run, beat), sail=replace(sailing.sail, run=run, beat=beat))
+            sail = replace(sailing.sail, run=run, beat=beat)
+            return replace(sailing, speed=sail.allowance, sail=sail)
         speed = close_action.tow_speed(self.speed(tower, board), tower.hull_size, towed.hull_size)
         return movement.allowance(tower, now=now, speed=speed, last_hexes=last)
 
