@@ -421,7 +421,7 @@ def adjust_solution(
         band = EXTREME
         changes["band"] = EXTREME
         clauses += ["AG-EXT-03", "AG-EXT-04"]
-    if rules.agility:
+    if rules.agility and not solution.lob_gun:  # a lob gun hits on a natural 6 whatever the modifiers (SG-LOB-02)
         rating = ship_agility(target, extended=rules.agility_extended)
         weapon_traverse = traverse(gun.weapon_id, band)
         modifier = agility_modifier(rating, weapon_traverse)
@@ -449,11 +449,13 @@ def resolve_hit(
     now: Moment,
     log: _Log,
     rules: CombatRules,
+    stood: ShipRecord | None = None,
 ) -> ShipRecord:
     """One hit under the agility rules in play: armor doubled at long range (AG-LRP-02..04), the raking
     shot's second hit when the first goes through (AG-RAKE-03..05), the coal bunker check after each hull
-    hit (AG-END-03..10). The hit itself is ``combat``'s."""
-    if rules.long_range_penetration and armor_doubled(solution.band, shooter, victim):
+    hit (AG-END-03..10). The hit itself is ``combat``'s. ``shooter`` and ``stood`` (default ``victim``)
+    are the firer and the ship hit as they stood when the fire step began (simultaneous fire)."""
+    if rules.long_range_penetration and armor_doubled(solution.band, shooter, stood or victim):
         shot = replace(shot, armor_doubled=True)
     record, happened = _one_hit(victim, shot, solution, now=now, log=log, rules=rules)
     if not (rules.raking_fire and victim.name == solution.target and is_raking(solution)) or not record.afloat:

@@ -44,7 +44,8 @@ declared, so a battle under the basic rules plays as before:
 * Small arms (``small_arms``, SG-SAF, SG-MAR-01): "P" guns and the ship's marines, the pseudo-gun
   :data:`MARINES`, roll hit dice and the target rolls saving throws; only crew are lost. :func:`firing_ids`
   lists what a ship can fire. The readings of the lost chart cells (SG-SAF-12/16/17) are in the table.
-* Lob guns (``lob_guns``, SG-LOB): all round, no altitude effects, 6 to hit, and a loss of trim per hit.
+* Lob guns (``lob_guns``, SG-LOB): all round, no altitude effects, a natural 6 to hit whatever the modifiers,
+  and a loss of trim per hit.
 * Shrapnel and grape (SG-SHR, SG-CG-11): ``fire_solution(..., ammunition="shrapnel" | "grape")``.
 * Machineguns (SG-MG, SG-CG-50..57): ``fire_solution(..., rate="max")`` for the jam-prone guns,
   :func:`clear_jams` each fire phase, :func:`train_portable_gun` in the Initiative Phase.
@@ -695,9 +696,8 @@ def fire_solution(
             save_modifiers=save_modifiers(firer, bowmen=False),
         )
         return _agility_rules(solution, target, gun, rules, extreme=extreme)
-    modifiers = to_hit_modifiers(firer, target)
-    if lob:
-        modifiers.pop("different altitude", None)
+    # A lob gun hits on a natural 6 and nothing else, at every range (SG-LOB-02): no modifier touches its roll.
+    modifiers = {} if lob else to_hit_modifiers(firer, target)
     if ammunition != "shell":
         modifiers[ammunition] = tint("shrapnel_and_grape", "to_hit_modifier")
     solution = replace(
@@ -853,9 +853,14 @@ def roll_to_hit(
 
 
 def _roll_to_hit(
-    log: _Log, ships: Mapping[str, ShipRecord], solution: FireSolution
+    log: _Log,
+    ships: Mapping[str, ShipRecord],
+    solution: FireSolution,
+    aimed: Mapping[str, ShipRecord] | None = None,
 ) -> tuple[list[str], tuple[int, ...]]:
-    """The ships hit, and the faces of the first roll (for the jam check, SG-CG-52)."""
+    """The ships hit, and the faces of the first roll (for the jam check, SG-CG-52). ``aimed``: the ships
+    as they stood when the fire step began (simultaneous fire): a missed shot may hit the ships that were
+    then beside the target at its altitude, if they are still flying."""
     if solution.band == "extreme":  # only under CombatRules.extreme_range (agility.py, AG-EXT-04..17)
         from battles.rules.sky_galleons import agility  # agility builds on this module
 
@@ -879,7 +884,8 @@ def _roll_to_hit(
     )
     hit = [target.name for face in faces if face + modifier >= solution.needed]
     misses = len(faces) - len(hit)
-    others = ships_beside(ships, target, solution.firer)
+    aimed = ships if aimed is None else aimed
+    others = [n for n in ships_beside(aimed, aimed[target.name], solution.firer) if ships[n].afloat]
     strays: list[str] = []
     for _ in range(misses if others else 0):
         (face,) = log.roll(
@@ -1368,11 +1374,17 @@ def resolve_fire(
     now: Moment,
     roller: Roller,
     rules: CombatRules | None = None,
+    aimed: Mapping[str, ShipRecord] | None = None,
 ) -> tuple[dict[str, ShipRecord], list[Happening]]:
     """Fire a gun on a solution found earlier: the ruleset finds every solution when fire is declared and
-    resolves them in turn, so a gun knocked out by a shot of the same volley still fires (simultaneous
-    fire at the end of a movement phase, SG-SEQ-05 / SG-FIRE-01). A target that has already crashed is
-    not shot at again.
+    resolves them in turn, so a gun knocked out by a shot of the same volley still fires, and a firer
+    crashed by one still fires hers (simultaneous fire at the end of a movement phase, SG-SEQ-05 /
+    SG-FIRE-01). A target that has already crashed is not shot at again.
+
+    ``aimed`` are the ships as they stood when the fire step began (default ``ships``): the shot's geometry
+    comes from them, as its solution's modifiers do, so a loss of trim earlier in the step does not move
+    who a missed shot may hit nor whether a hit comes from below; the damage falls on ``ships``, the
+    records as earlier shots of the step left them.
 
     Small arms solutions roll hit dice and saving throws (SG-SAF); at the maximum rate a 1 jams the gun
     (SG-CG-52); optional nonexploding rounds (SG-NEX) and each lob gun hit's loss of trim (SG-LOB-03) are
@@ -1394,16 +1406,19 @@ def resolve_fire(
         return result, log.happened
     if solution.small_arms:
         return _small_arms_fire(result, solution, now=now, log=log, rules=rules), log.happened
-    hits, faces = _roll_to_hit(log, result, solution)
+    aimed = ships if aimed is None else aimed
+    hits, faces = _roll_to_hit(log, result, solution, aimed)
     result[firer] = _jam_check(result[firer], solution, faces, log)
     shooter = result[firer]
+    aimer = aimed[firer]  # where she fired from, at the start of the step
     for name in hits:
         victim = result[name]
         if name == target:
             incoming, from_below = solution.incoming, solution.from_below
         else:
-            incoming = sight_lines(shooter, victim)[1]
-            from_below = altitude_level(victim.altitude) > altitude_level(shooter.altitude) and not solution.lob_gun
+            stood = aimed[name]
+            incoming = sight_lines(aimer, stood)[1]
+            from_below = altitude_level(stood.altitude) > altitude_level(aimer.altitude) and not solution.lob_gun
         shot = Shot(
             damage_value=_nonexploding(log, victim, solution, rules),
             penetration=solution.penetration,
@@ -1415,7 +1430,9 @@ def resolve_fire(
         if rules.raking_fire or rules.long_range_penetration or rules.coal_bunker_hits:
             from battles.rules.sky_galleons import agility  # agility builds on this module
 
-            result[name] = agility.resolve_hit(victim, shot, solution, shooter, now=now, log=log, rules=rules)
+            result[name] = agility.resolve_hit(
+                victim, shot, solution, aimer, now=now, log=log, rules=rules, stood=aimed[name]
+            )
         else:
             result[name] = _apply_hit(victim, shot, now=now, log=log, rules=rules)
         if solution.lob_gun and result[name].afloat:

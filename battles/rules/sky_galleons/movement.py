@@ -30,11 +30,12 @@ wind's: 0 into the wind, 1 and 5 beating, 2, 3 and 4 running (combat-tables.json
 rolls one die per kite at the start of its movement phase and passes it, with the wind, to ``allowance``;
 the readings chosen:
 
-* Allowance by heading: the die gives an allowance running (1 + die) and one beating (die halved, up), less
-  mast hits and topmen (``ShipRecord.effective_speed``). Each hex is moved within the allowance of the
-  heading it is moved on, counting every MP spent this phase: a kite that runs 3 hexes and turns onto a beat
-  with a beating allowance of 2 stops; one that beats 2 and bears away may run on up to its running
-  allowance. Facing into the wind the allowance is 0 (SG-KITE-02/04).
+* Allowance fixed at the roll: the die gives an allowance running (1 + die) and one beating (die halved,
+  up), less mast hits and topmen (``ShipRecord.effective_speed``). The heading she faces when the die is
+  rolled, at the start of her move, picks one of them for the whole phase (``Sail.allowance``): a kite
+  rolled on a beat keeps the beat's allowance when she bears away downwind, one rolled on a run keeps the
+  run's when she hauls onto a beat (issue 18). A kite found facing into the wind (placed so) can only get
+  out by a tack onto a run, so she has the running allowance (SG-KITE-02/04/05, SG-KITE-07).
 * Into the wind: no step may leave a kite facing directly into the wind, and it never moves ahead facing
   it. A kite found facing it (placed so) may climb or drop, or tack out, but not move ahead (SG-KITE-05).
 * ``tack port`` / ``tack starboard``: a 2-hexside turn, free, anywhere in the move (it needs no hex moved
@@ -197,11 +198,18 @@ class Sail:
     die: int
     run: int
     beat: int
+    facing: int  # her heading when the die was rolled, at the start of her move
 
     def on(self, facing: int) -> int:
-        """The allowance on a heading: MP the kite may have spent in all when it moves a hex on it."""
+        """The allowance a heading gives: running, beating, or 0 into the wind (SG-KITE-02/04/05)."""
         sail = point_of_sail(facing, self.wind)
         return self.run if sail == RUN else self.beat if sail == BEAT else 0
+
+    @property
+    def allowance(self) -> int:
+        """The MP she may spend this phase, on every heading: the one her heading gave when the die was
+        rolled; in irons, the run her tack out gives (a tack out of the wind ends on a run)."""
+        return self.beat if point_of_sail(self.facing, self.wind) == BEAT else self.run
 
 
 def kite_sail(record: ShipRecord, *, kite_die: int, wind: int) -> Sail:
@@ -215,6 +223,7 @@ def kite_sail(record: ShipRecord, *, kite_die: int, wind: int) -> Sail:
         die=kite_die,
         run=record.effective_speed(kite_die, with_wind=True),
         beat=record.effective_speed(kite_die, with_wind=False),
+        facing=record.facing,
     )
 
 
@@ -231,8 +240,9 @@ def allowance(
 
     ``speed`` defaults to the record's effective speed. A kite takes no ``speed``: it needs ``kite_die``,
     the die rolled for it at the start of this movement phase, and ``wind``, the hexside the wind blows from
-    (SG-KITE-02/04). Its ``speed`` is then the most it may spend on any heading (its running allowance) and
-    ``sail`` holds the allowance per heading, which ``trace`` applies hex by hex. Other ships ignore ``wind``.
+    (SG-KITE-02/04). Its ``speed`` is then what its heading now (at the start of its move) allows, on every
+    heading this phase (``Sail.allowance``), and ``sail`` keeps the die's allowances. Other ships ignore
+    ``wind``.
     """
     sail: Sail | None = None
     if record.is_kite:
@@ -241,7 +251,7 @@ def allowance(
         if kite_die is None or wind is None:
             raise ValueError(f"{record.name} is a kite: its allowance needs its movement die and the wind")
         sail = kite_sail(record, kite_die=kite_die, wind=wind)
-        speed, heading = max(sail.run, sail.beat), sail.on(record.facing)
+        speed, heading = sail.allowance, sail.on(record.facing)
     else:
         if kite_die is not None:
             raise ValueError(f"{record.name} is no kite: it has no movement die")
@@ -422,17 +432,17 @@ def trace(
 
 
 def _sail_ahead(record: ShipRecord, sail: Sail, facing: int, spent: int, index: int) -> tuple[str, ...]:
-    """A kite moves a hex only off the wind, and within the allowance of the heading it moves on, counting
-    all it has spent this phase (SG-KITE-02/04/05)."""
-    heading = point_of_sail(facing, sail.wind)
-    if heading == INTO_THE_WIND:
+    """A kite moves a hex only off the wind, and within the allowance the die gave on her heading at the
+    start of the move, whatever heading she moves on now (SG-KITE-02/04/05)."""
+    if point_of_sail(facing, sail.wind) == INTO_THE_WIND:
         raise PlanError("SG-KITE-05", f"step {index + 1}: {record.name} cannot move directly into the wind")
-    clause = "SG-KITE-02" if heading == RUN else "SG-KITE-04"
-    if spent > sail.on(facing):
+    beating = point_of_sail(sail.facing, sail.wind) == BEAT  # else running, or in irons and tacking onto a run
+    clause = "SG-KITE-04" if beating else "SG-KITE-02"
+    if spent > sail.allowance:
         raise PlanError(
             clause,
-            f"step {index + 1}: {record.name} would have spent {spent} MP; "
-            f"its allowance {'running' if heading == RUN else 'beating'} is {sail.on(facing)} this phase",
+            f"step {index + 1}: {record.name} would have spent {spent} MP; her die was rolled "
+            f"{'beating' if beating else 'running'}, so her allowance is {sail.allowance} this phase",
         )
     return (clause,)
 
@@ -466,7 +476,7 @@ def _check_spending(record: ShipRecord, plan: Sequence[str], allowed: Allowance,
     if speed_one and any(token in (AHEAD, POWER_PORT, POWER_STARBOARD) for token in plan):
         raise PlanError("SG-ALT-08", "at speed 1 the ship climbs one level instead of moving, not as well")
     speed_one_climb = speed_one and plan.count(CLIMB) == 1 and cost == step_cost(CLIMB, first_drop=True)
-    # A kite's spending is checked hex by hex against the allowance of its heading (``_sail_ahead``).
+    # A kite's spending is checked hex by hex against the allowance fixed at her roll (``_sail_ahead``).
     if cost > allowed.speed and not speed_one_climb and allowed.sail is None:
         raise PlanError(
             "SG-MOV-01", f"the plan costs {cost} MP; {possessive(record.name)} movement allowance is {allowed.speed}"

@@ -1231,7 +1231,8 @@ class SkyGalleons(BaseRuleset[Board]):
             weight = towed.hull_size // max(tower.hull_size, 1)
             run = max(sailing.sail.run - weight, 0)
             beat = max(tower.effective_speed(close_action.tow_kite_die(die, upwind=True), with_wind=False) - weight, 0)
-            return replace(sailing, speed=max(run, beat), sail=replace(sailing.sail, run=run, beat=beat))
+            sail = replace(sailing.sail, run=run, beat=beat)
+            return replace(sailing, speed=sail.allowance, sail=sail)
         speed = close_action.tow_speed(self.speed(tower, board), tower.hull_size, towed.hull_size)
         return movement.allowance(tower, now=now, speed=speed, last_hexes=last)
 
@@ -1819,6 +1820,8 @@ class SkyGalleons(BaseRuleset[Board]):
         volley: list[FireSolution] = []
         specials: list[ordnance_play.Special] = []  # Hale salvoes, Smutts launches, grapnel shots
         flyers = {party.name: party for party in board.flyers}  # as declared (simultaneous fire)
+        # Every shot is aimed from the ships as they stand now, at the start of the step (simultaneous fire).
+        aimed = portable_guns.trained_fleet(board.by_name, board.trained)
         for side in board.order:
             specials += ordnance_play.declared(self, ctx.state, declared.get(side, []))
             for shot in declared.get(side, []):
@@ -1869,6 +1872,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 now=self.now(ctx.state),
                 roller=self._roller(ctx),
                 rules=self.rules(ctx.state),
+                aimed=aimed,
             )
             ships = {name: portable_guns.untrained(record, ctx.board.ship(name)) for name, record in ships.items()}
             self._commit(ctx, ships, happened)

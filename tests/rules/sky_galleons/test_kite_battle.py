@@ -70,3 +70,38 @@ def test_the_kite_rolls_its_die_in_its_phase_and_sails_by_the_wind(wind: int) ->
     else:  # facing into the wind: no move ahead at all
         assert allowed.sail.on(swift.facing) == 0
         assert RS.validate(state, request, [movement.AHEAD]) is not None
+
+
+@pytest.mark.rule("SG-KITE-02", "SG-KITE-04", "SG-KITE-06")
+@pytest.mark.parametrize(("number", "run"), [(3, 0), (1, 3)])
+def test_in_the_pitched_battle_no_kite_rolled_on_a_beat_moves_past_her_beating_allowance(number: int, run: int) -> None:
+    """The issue 18 audit: in the Pitched Battle (simulation 3, turn 6) a kite whose die was rolled on a
+    beat bore away and ran on past her beating allowance. Every move of the AI's battle is checked against
+    the heading she had when her die was rolled (her allowance can only be lower: towing, avoiding, drogues)."""
+    from battles.engine import simulate
+    from battles.rules.sky_galleons import scenario as scenarios
+
+    played = simulate.simulate(RS, scenarios.load_data("pitched-battle"), seed=simulate.seed_for(number, run))
+    state = played.initial
+    rolled: dict[str, int] = {}
+    spent: dict[str, int] = {}
+    beating: dict[str, int | None] = {}  # the beating allowance of a kite rolled on a beat; None on a run
+    checked = 0
+    for event in played.events:
+        name = str(event.data.get("ship", ""))
+        if event.kind == "kite die":
+            rolled[name], spent[name] = int(str(event.data["die"])), 0
+            beating.pop(name, None)
+        elif event.kind == "moved" and name in rolled:
+            if name not in beating:  # her first step: the state still has her heading at the roll
+                kite = state.board.ship(name)
+                assert state.board.wind is not None
+                on_a_beat = movement.point_of_sail(kite.facing, state.board.wind) == movement.BEAT
+                beating[name] = kite.effective_speed(rolled[name], with_wind=False) if on_a_beat else None
+            spent[name] += int(str(event.data["cost"]))
+            allowance = beating[name]
+            if allowance is not None:
+                checked += 1
+                assert spent[name] <= allowance, (name, state.turn, spent[name], allowance)
+        state = resolver.apply_event(RS, state, event)
+    assert checked > 0, "some kite moved on a beat"

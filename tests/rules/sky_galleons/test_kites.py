@@ -201,21 +201,46 @@ def test_a_beating_kite_moves_up_to_half_the_die() -> None:
 
 
 @pytest.mark.rule("SG-KITE-02", "SG-KITE-04", "SG-KITE-06")
-def test_hauling_onto_a_beat_the_beating_allowance_counts_every_hex_moved() -> None:
-    # A 4: 5 running, 2 beating. From SE (running) turn onto NE (beating) after one hex: one more hex.
-    assert run(kite(facing=2), [AHEAD, PORT, AHEAD], die=4)[-1].facing == 1
-    # After three hexes running, 3 MP are already spent: no more on a beat.
-    assert refused(kite(facing=2), [AHEAD, AHEAD, AHEAD, PORT, AHEAD], die=4) == "SG-KITE-04"
-    # Turning onto the beat at the end of the run is no move on it: allowed.
-    assert run(kite(facing=2), [AHEAD, AHEAD, AHEAD, PORT], die=4)[-1].facing == 1
+def test_a_kite_rolled_on_a_beat_keeps_her_beating_allowance_when_she_bears_away() -> None:
+    """SG-KITE-04: the die is rolled at the start of her move, facing a beat, so the allowance is the beat's
+    for the whole phase (issue 18: a kite that rolled on a beat ran 5 hexes downwind after bearing away)."""
+    # A 4: 5 running, 2 beating. Beating NE, she bears away to SE (a run) after one hex, then to S.
+    beating = kite(facing=1)
+    assert sails(beating, 4).speed == 2
+    steps = run(beating, [AHEAD, STARBOARD, AHEAD], die=4)
+    assert (steps[-1].facing, point_of_sail(steps[-1].facing, NORTH)) == (2, RUN)
+    assert refused(beating, [AHEAD, STARBOARD, AHEAD, STARBOARD, AHEAD], die=4) == "SG-KITE-04"
+    assert refused(beating, [AHEAD, AHEAD, STARBOARD, AHEAD], die=4) == "SG-KITE-04"
+    # Bearing away before the first hex changes nothing either: the die was rolled facing the beat.
+    assert refused(beating, [AHEAD, STARBOARD, AHEAD, AHEAD], die=4) == "SG-KITE-04"
 
 
 @pytest.mark.rule("SG-KITE-02", "SG-KITE-04", "SG-KITE-06")
-def test_bearing_away_onto_a_run_the_kite_may_go_on_to_its_running_allowance() -> None:
-    # A 4: beat 2 hexes NE, bear away to SE, then run on: 5 hexes in all.
-    plan = [AHEAD, AHEAD, STARBOARD, AHEAD, AHEAD, AHEAD]
-    assert run(kite(facing=1), plan, die=4)[-1].facing == 2
-    assert refused(kite(facing=1), [*plan, AHEAD], die=4) == "SG-KITE-02"
+def test_a_kite_rolled_on_a_run_keeps_her_running_allowance_when_she_hauls_onto_a_beat() -> None:
+    """SG-KITE-02: rolled facing a run, the running allowance holds for the phase, on a beat too."""
+    running = kite(facing=2)
+    assert sails(running, 4).speed == 5
+    steps = run(running, [AHEAD, AHEAD, AHEAD, PORT, AHEAD, AHEAD], die=4)
+    assert (steps[-1].facing, point_of_sail(steps[-1].facing, NORTH)) == (1, BEAT)
+    assert refused(running, [AHEAD, AHEAD, AHEAD, PORT, AHEAD, AHEAD, AHEAD], die=4) == "SG-KITE-02"
+
+
+@pytest.mark.rule("SG-KITE-02", "SG-KITE-03", "SG-KITE-06")
+def test_the_rules_example_a_4_running_is_5_hexes_whatever_her_turns() -> None:
+    """The worked example (SG-KITE-03): a 4 rolled running gives 5 for that movement phase; she may turn
+    a hexside a hex within the downwind hexsides and still has exactly 5."""
+    plan = [AHEAD, STARBOARD, AHEAD, AHEAD, PORT, AHEAD, PORT, AHEAD]
+    steps = run(kite(facing=3), plan, die=4)
+    assert sum(s.cost for s in steps) == 5
+    assert [point_of_sail(s.facing, NORTH) for s in steps] == [RUN] * len(plan)
+    assert refused(kite(facing=3), [*plan, AHEAD], die=4) == "SG-KITE-02"
+
+
+@pytest.mark.rule("SG-KITE-04", "SG-KITE-07")
+def test_a_tack_keeps_the_beating_allowance() -> None:
+    """A tack takes a beating kite across the wind onto the other beat: still the beat's allowance."""
+    assert run(kite(facing=1), [AHEAD, TACK_PORT, AHEAD], die=4)[-1].facing == 5
+    assert refused(kite(facing=1), [AHEAD, TACK_PORT, AHEAD, AHEAD], die=4) == "SG-KITE-04"
 
 
 # --- never into the wind ---------------------------------------------------------------------------------
@@ -385,6 +410,7 @@ def test_no_legal_plan_sails_into_the_wind_or_past_its_heading(facing: int) -> N
                     assert heading != INTO_THE_WIND, plan
                 if step.token == AHEAD:
                     assert heading != INTO_THE_WIND, plan
-                    assert spent <= allowed.sail.on(step.facing), plan
+                    # The allowance of her heading when the die was rolled, on every heading (SG-KITE-02/04).
+                    assert spent <= (allowed.sail.on(facing) or allowed.sail.run), plan
             assert sum(token in (TACK_PORT, TACK_STARBOARD) for token in plan) <= 1
     assert legal > 1

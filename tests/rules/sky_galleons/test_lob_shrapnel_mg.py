@@ -84,9 +84,37 @@ def test_a_lob_gun_hits_only_on_a_6_at_every_range() -> None:
         target = ship("T", at=AHEAD[distance])
         assert roll_to_hit(fleet(endtime(), target), solution, roller=FixedDice(5))[0] == []
         assert roll_to_hit(fleet(endtime(), target), solution, roller=FixedDice(6))[0] == ["T"]
-    # Crew quality still counts on the roll.
-    crack = replace(endtime(), crew_quality="crack")
-    assert fire_solution(crack, LOB, ship("T", at=AHEAD[2]), now=NOW, rules=LOB_RULES).modifiers == {"crack crew": 1}
+
+
+def _lob_hits_on(firer: ShipRecord, target: ShipRecord, rules: CombatRules = LOB_RULES) -> list[int]:
+    """The die faces, 1 to 6, on which the firer's lob gun hits the target."""
+    solution = fire_solution(firer, LOB, target, now=NOW, rules=rules)
+    assert (solution.allowed, solution.lob_gun) == (True, True), solution.describe
+    ships = fleet(firer, target)
+    return [face for face in range(1, 7) if roll_to_hit(ships, solution, roller=FixedDice(face))[0] == [target.name]]
+
+
+@pytest.mark.rule("SG-LOB-02", "SG-CQ-02", "SG-CQ-06")
+def test_a_lob_gun_hits_on_a_natural_6_whatever_the_crew() -> None:
+    """SG-LOB-02: a green crew's lob gun still hits on a 6 and a crack crew's does not hit on a 5."""
+    for quality in ("green", "trained", "crack"):
+        firer = replace(endtime(), crew_quality=quality)
+        assert _lob_hits_on(firer, ship("T", at=AHEAD[2])) == [6], quality
+        assert fire_solution(firer, LOB, ship("T", at=AHEAD[2]), now=NOW, rules=LOB_RULES).modifiers == {}
+
+
+@pytest.mark.rule("SG-LOB-02", "SG-LOB-04", "SG-CRIT-19", "SG-FIRE-17", "AG-TRV-04")
+def test_no_fire_modifier_moves_a_lob_gun_off_its_6() -> None:
+    """SG-LOB-02: burning, a different altitude, the range and the Agility rules' traverse modifier leave the
+    lob gun hitting on exactly a 6."""
+    burning = replace(endtime(), crew_quality="green", fire=2)
+    for distance in (1, 2, 3):
+        for altitude in ("L", "M", "H"):
+            assert _lob_hits_on(burning, ship("T", at=AHEAD[distance], altitude=altitude)) == [6], (distance, altitude)
+    # A nimble kite against the lob gun's slow traverse: the agility rule takes 1 off another gun's roll.
+    agile = CombatRules(lob_guns=True, agility=True)
+    target = ship("T", "Swiftwood", at=AHEAD[3])
+    assert _lob_hits_on(replace(endtime(), crew_quality="crack"), target, agile) == [6]
 
 
 @pytest.mark.rule("SG-LOB-04")
