@@ -1,7 +1,8 @@
-"""SG-CG-80, the Cloudships & Gunboats consolidated gun list, every row and every number.
+"""SG-CG-80 and SG-CG-81, the Cloudships & Gunboats consolidated gun list, every row and every number.
 
-The table is transcribed below by hand from the supplement's firing charts (sky-galleons-of-mars.txt:2918-2942),
-naval mount then field gun columns, the asterisked corrections kept (SG-CG-05). Each row is checked against
+The two tables (European naval and field guns, sky-galleons-of-mars.txt:2918-2942; Martian guns and old Earth
+smoothbores, 2944-2959) are transcribed below by hand from the supplement, naval mount then field gun columns,
+the asterisked corrections kept (SG-CG-05). Each row is checked against
 three things: the source line the catalog stored for it (so the transcription and the data read the same
 text), the catalog's parsed figures (battles/rules/sky_galleons/data/weapons.json through catalog.weapon), and
 what the figures do: the design rating's tons and pounds, and on a ship record the rate of fire and reload,
@@ -33,7 +34,7 @@ class GunRow(NamedTuple):
     weapon_id: str
     weight: int
     pen: str
-    dv: int
+    dv: int | None
     rof: str
     crew: int
     range_hexes: str
@@ -45,7 +46,7 @@ class GunRow(NamedTuple):
     field_cost: str | None
 
 
-TABLE = [
+NAVAL_GUNS = [
     GunRow("1-pdr PP", "1pdr_pp", 10, "0/0", 1, "4", 1, "2/4", 250, "3", 400, 2, 300, "250"),
     GunRow("1-pdr HRC", "1pdr_hrc", 10, "0/0", 1, "3", 1, "2/4", 160, "2", 400, 2, 300, "160"),
     GunRow("3-pdr HRC", "3pdr_hrc", 10, "1/0", 1, "3", 1, "2/4", 180, "2", 400, 4, 400, "180"),
@@ -70,11 +71,35 @@ TABLE = [
     GunRow("7-pdr MH", "7pdr_mh", 15, "—/0", 1, "2", 2, "—/6", 200, "(1)", 600, 4, 400, "200"),
     GunRow('5" Hwtzr', "5in_howitzer", 60, "—/1", 3, "1", 2, "—/8", 1000, "(3)", 800, 14, 3000, "600*"),
 ]
-ROWS = [pytest.param(row, id=row.weapon_id) for row in TABLE]
+MARTIAN_GUNS_AND_SMOOTHBORES = [
+    # The Sweeper's P (personnel only) is in the Pen column and its DV is blank (SG-FIRE-39).
+    GunRow("Sweeper", "sweeper", 10, "P", None, "2", 1, "0/1", 200, "(1)", 100, 2, 1, "200"),
+    # One Pen figure: the same at all ranges.
+    GunRow("Light Gun", "light_gun", 20, "0", 1, "1", 2, "1/2", 400, "(3)", 200, 4, 2, "400"),
+    GunRow("Heavy Gun", "heavy_gun", 40, "1/0", 2, "1", 2, "2/4", 1000, "(4)", 300, 6, 4, "1000"),
+    GunRow("Rod Gun", "rod_gun", 30, "3/2", 1, "(1)", 2, "3/6", 800, "(5)", 400, 4, 3, "800"),
+    GunRow("Rogue", "rogue", 60, "2/1", 3, "(1)", 3, "3/6", 2000, "(6)", 400, 8, 6, "2000"),
+    GunRow('9" SB', "sb_9in", 60, "1/1", 2, "1", 2, "2/4", 1000, "(4)", 400, 6, None, None),
+    GunRow('10" SB', "sb_10in", 80, "2/1", 4, "(1)", 3, "3/6", 2000, "(6)", 600, 10, None, None),
+    GunRow('11" SB', "sb_11in", 150, "3/1", 5, "(1)", 3, "3/6", 3500, "(6)", 600, 12, None, None),
+    GunRow('15" SB', "sb_15in", 300, "4/2", 7, "(2)", 4, "4/8", 6000, "(8)", 800, 14, None, None),
+    # No close range ("/3", its dash lost): its one Pen figure is a long-range one (SG-CG-86).
+    GunRow("Lob Gun", "lob_gun", 200, "—/2", 4, "(1)", 3, "—/3", 2000, "(6)", 300, 10, 20, "2000"),
+]
+TABLES = {"SG-CG-80": NAVAL_GUNS, "SG-CG-81": MARTIAN_GUNS_AND_SMOOTHBORES}
+ROWS = [
+    pytest.param(row, marks=pytest.mark.rule(clause), id=row.weapon_id)
+    for clause, rows in TABLES.items()
+    for row in rows
+]
+GUN_ROWS = [param for param in ROWS if param.values[0].pen != "P"]  # the Sweeper fires as small arms
 
 
 def pair(text: str) -> tuple[int | None, int]:
-    """ "4/2" -> (4, 2); "—/6" -> (None, 6); an asterisk (a correction) is not part of the figure."""
+    """ "4/2" -> (4, 2); "—/6" -> (None, 6); "0" -> (0, 0), one figure for all ranges; an asterisk (a correction)
+    is not part of the figure."""
+    if "/" not in text:
+        return int(text), int(text)
     close, long = text.rstrip("*").split("/")
     return (None if close == NONE else int(close)), int(long)
 
@@ -89,7 +114,9 @@ def rof(text: str) -> FireRate:
 def cells(row: GunRow) -> list[str]:
     return [
         row.printed,
-        *(str(v) for v in (row.weight, row.pen, row.dv, row.rof, row.crew, row.range_hexes, row.cost)),
+        *(str(v) for v in (row.weight, row.pen)),
+        NONE if row.dv is None else str(row.dv),
+        *(str(v) for v in (row.rof, row.crew, row.range_hexes, row.cost)),
         row.field_rof,
         str(row.field_range),
         str(row.burst),
@@ -106,6 +133,8 @@ def read_cell(cell: str) -> str:
         return NONE
     if cell == "l":
         return "1"
+    if cell == "\u0420":  # a Cyrillic capital Er, the scan's P
+        return "P"
     if cell.startswith("_/"):
         return NONE + cell[1:]
     return NONE + cell if cell.startswith("/") else cell
@@ -113,21 +142,23 @@ def read_cell(cell: str) -> str:
 
 def text_row(weapon_id: str) -> list[str]:
     source = catalog.weapon(weapon_id).raw["sources"][CONSOLIDATED]
-    assert 2918 <= source["line"] <= 2942
+    assert 2918 <= source["line"] <= 2959
     found = [read_cell(cell) for cell in source["row_text"].split("\t")]
     while found and found[-1] == NONE:  # the text keeps some trailing empty cells and drops others
         found.pop()
     return found + [NONE] * (13 - len(found))
 
 
-@pytest.mark.rule("SG-CG-80")
-def test_the_table_has_every_naval_gun_of_the_catalog_and_no_other():
-    naval = {weapon.id for weapon in catalog.weapons() if weapon.category == "naval_gun"}
-    assert naval == {row.weapon_id for row in TABLE}
-    assert len(TABLE) == 21
+@pytest.mark.rule("SG-CG-80", "SG-CG-81")
+def test_the_tables_have_every_gun_of_their_kinds_in_the_catalog_and_no_other():
+    def kind(*categories: str) -> set[str]:
+        return {weapon.id for weapon in catalog.weapons() if weapon.category in categories}
+
+    assert kind("naval_gun") == {row.weapon_id for row in NAVAL_GUNS}
+    assert kind("martian_cannon", "old_earth_smoothbore") == {row.weapon_id for row in MARTIAN_GUNS_AND_SMOOTHBORES}
+    assert (len(NAVAL_GUNS), len(MARTIAN_GUNS_AND_SMOOTHBORES)) == (21, 10)
 
 
-@pytest.mark.rule("SG-CG-80")
 @pytest.mark.parametrize("row", ROWS)
 def test_the_transcription_is_the_texts_row(row: GunRow):
     expected = cells(row)
@@ -137,15 +168,17 @@ def test_the_transcription_is_the_texts_row(row: GunRow):
     assert found == expected
 
 
-@pytest.mark.rule("SG-CG-80", "SG-CG-05")
+@pytest.mark.rule("SG-CG-05")
 @pytest.mark.parametrize("row", ROWS)
 def test_the_catalog_holds_every_figure_of_the_row(row: GunRow):
     weapon = catalog.weapon(row.weapon_id)
     assert weapon.authoritative_source == CONSOLIDATED
-    assert weapon.category == "naval_gun"
     assert weapon.weight_tons == row.weight
-    assert weapon.penetration is not None
-    assert (weapon.penetration.close, weapon.penetration.long) == pair(row.pen)
+    if row.pen == "P":
+        assert (weapon.raw["penetration"], weapon.penetration, weapon.personnel_only) == ("P", None, True)
+    else:
+        assert weapon.penetration is not None
+        assert (weapon.penetration.close, weapon.penetration.long) == pair(row.pen)
     assert weapon.damage_value == row.dv
     assert weapon.rate_of_fire is not None
     rate = rof(row.rof)
@@ -169,9 +202,10 @@ def test_the_catalog_holds_every_figure_of_the_row(row: GunRow):
     assert set(field.corrected) == starred
 
 
-def a_steamer_with(weapon_name: str) -> dict[str, Any]:
-    """A British steel steamer carrying the one gun (too heavy for some of them: the bill is read all the same)."""
-    return {
+def a_ship_with(weapon_name: str, *, martian: bool) -> dict[str, Any]:
+    """A British steel steamer, or a Martian screw galley, carrying the one gun (too heavy for some of them: the
+    bill is read all the same)."""
+    ship: dict[str, Any] = {
         "yard": "british",
         "hull": "steel",
         "hull_size": 4,
@@ -182,21 +216,26 @@ def a_steamer_with(weapon_name: str) -> dict[str, Any]:
         "exotics": [],
         "marines": 0,
     }
+    if martian:
+        ship |= {"yard": "martian", "hull": "wood", "propulsion": {"type": "screw_galley", "turncranks": 12}}
+    return ship
 
 
-@pytest.mark.rule("SG-CG-80", "SGD-ARMT-24")
+def martian_built(row: GunRow) -> bool:
+    return not catalog.weapon(row.weapon_id).british_yard
+
+
 @pytest.mark.parametrize("row", ROWS)
 def test_the_design_rating_charges_the_rows_weight_and_cost(row: GunRow):
     name = catalog.weapon(row.weapon_id).name
-    rating = rate_design(parse_design(a_steamer_with(name)))
+    rating = rate_design(parse_design(a_ship_with(name, martian=martian_built(row))))
     [gun] = [c for c in rating.components if c.name.startswith(f"1 x {name} [")]
     assert (gun.tons, gun.pounds) == (row.weight, row.cost)
 
 
-@pytest.mark.rule("SG-CG-80")
-@pytest.mark.parametrize("row", ROWS)
+@pytest.mark.parametrize("row", GUN_ROWS)
 def test_the_row_takes_effect_when_the_gun_fires(row: GunRow):
-    firer = armed(row.weapon_id, martian=False)
+    firer = armed(row.weapon_id, martian=martian_built(row))
     assert firer.gun(GUN).crew == row.crew
     rate = rof(row.rof)
     assert fire_rate(catalog.weapon(row.weapon_id)) == rate == firer.gun(GUN).rate
