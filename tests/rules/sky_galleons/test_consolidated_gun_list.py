@@ -1,4 +1,4 @@
-"""SG-CG-80 and SG-CG-81, the Cloudships & Gunboats consolidated gun list, every row and every number.
+"""SG-CG-80, SG-CG-81 and SG-CG-84, the Cloudships & Gunboats consolidated gun list, every row and every number.
 
 The two tables (European naval and field guns, sky-galleons-of-mars.txt:2918-2942; Martian guns and old Earth
 smoothbores, 2944-2959) are transcribed below by hand from the supplement, naval mount then field gun columns,
@@ -7,7 +7,9 @@ three things: the source line the catalog stored for it (so the transcription an
 text), the catalog's parsed figures (battles/rules/sky_galleons/data/weapons.json through catalog.weapon), and
 what the figures do: the design rating's tons and pounds, and on a ship record the rate of fire and reload,
 every range band, and the penetration and damage value at close and long range. test_weapon_tables.py checks
-the Sky Galleons tables (SG-FIRE-19..39) the same way; this file is the consolidated list's own rows.
+the Sky Galleons tables (SG-FIRE-19..39) the same way; this file is the consolidated list's own rows. The
+machinegun table (SG-CG-84) is checked against its text, the catalog and the design bill (its guns fire as small
+arms, which test_weapon_tables.py and test_small_arms.py cover).
 """
 
 from __future__ import annotations
@@ -259,3 +261,80 @@ def test_the_row_takes_effect_when_the_gun_fires(row: GunRow):
     assert [fired.gun(GUN).ready(turn) for turn in range(2, rate.reload_turns + 3)] == [False] * rate.reload_turns + [
         True
     ]
+
+
+# --- SG-CG-84, the machineguns ------------------------------------------------------------------------------
+
+
+class MachinegunRow(NamedTuple):
+    """One row of the machinegun table (sky-galleons-of-mars.txt:3000-3011): Wt (None: blank), Pen, DV, ROF
+    (normal/maximum for a jam-prone gun), Crew ("(1)": a man with no quarters of his own), Range, Cost."""
+
+    printed: str
+    weapon_id: str
+    weight: int | None
+    pen: str | None
+    dv: str
+    rof: str
+    crew: str
+    range_hexes: str
+    cost: int
+
+
+MACHINEGUNS = [
+    MachinegunRow('0.5" Gatling', "gatling_05in", 3, None, "P", "3/5", "1", "1/2", 40),
+    MachinegunRow('1" Gatling', "gatling_1in", 5, "0/0", "1", "3/4", "1", "1/2", 70),
+    MachinegunRow("Mitrailleuse", "mitrailleuse", 5, None, "P", "3", "1", "1/2", 60),
+    MachinegunRow("Nord. 5-B", "nordenfelt_5b", 5, None, "P", "5", "1", "1/2", 100),
+    MachinegunRow("Nord. 3-B", "nordenfelt_3b", 3, None, "P", "3", "1", "1/2", 60),
+    # The weights of the 1-barrel Nordenfelt, the Gardner and the Maxim are blank in the text: read as nothing.
+    MachinegunRow("Nord. 1-B", "nordenfelt_1b", None, None, "P", "2", "(1)", "0/1", 40),
+    MachinegunRow("Gardner", "gardner", None, None, "P", "2/3", "(1)", "1/2", 50),
+    MachinegunRow("Maxim", "maxim", None, None, "P", "6", "(1)", "1/2", 150),
+]
+MACHINEGUN_ROWS = [pytest.param(row, id=row.weapon_id) for row in MACHINEGUNS]
+
+
+@pytest.mark.rule("SG-CG-84")
+def test_the_machinegun_table_has_every_machinegun_of_the_catalog():
+    assert {w.id for w in catalog.weapons() if w.category == "machinegun"} == {r.weapon_id for r in MACHINEGUNS}
+
+
+@pytest.mark.rule("SG-CG-84")
+@pytest.mark.parametrize("row", MACHINEGUN_ROWS)
+def test_the_machinegun_transcription_is_the_texts_row(row: MachinegunRow):
+    source = catalog.weapon(row.weapon_id).raw["sources"][CONSOLIDATED]
+    assert 3000 <= source["line"] <= 3011
+    found = [read_cell(cell) for cell in source["row_text"].split("\t")]
+    expected = [row.printed, NONE if row.weight is None else str(row.weight), row.pen or NONE, row.dv]
+    expected += [row.rof, row.crew, row.range_hexes, str(row.cost)]
+    assert found == expected
+
+
+@pytest.mark.rule("SG-CG-84")
+@pytest.mark.parametrize("row", MACHINEGUN_ROWS)
+def test_the_catalog_and_the_design_bill_hold_every_machinegun_figure(row: MachinegunRow):
+    weapon = catalog.weapon(row.weapon_id)
+    assert weapon.authoritative_source == CONSOLIDATED
+    assert weapon.weight_tons == (row.weight or 0)
+    if row.pen is None:
+        assert weapon.penetration is None
+    else:
+        assert weapon.penetration is not None
+        assert (weapon.penetration.close, weapon.penetration.long) == pair(row.pen)
+    assert str(weapon.damage_value) == row.dv
+    assert weapon.personnel_only == (row.dv == "P")
+    assert weapon.rate_of_fire is not None
+    if "/" in row.rof:
+        normal, maximum = (int(n) for n in row.rof.split("/"))
+        assert (weapon.rate_of_fire.normal, weapon.rate_of_fire.maximum) == (normal, maximum)
+    else:
+        assert weapon.rate_of_fire.shots == int(row.rof)
+    assert weapon.crew == int(row.crew.strip("()"))
+    assert weapon.crew_quarters_provided == (not row.crew.startswith("("))
+    assert weapon.range_hexes is not None
+    assert (weapon.range_hexes.close, weapon.range_hexes.long) == pair(row.range_hexes)
+    assert weapon.cost_pounds == row.cost
+    rating = rate_design(parse_design(a_ship_with(weapon.name, martian=False)))
+    [gun] = [c for c in rating.components if c.name.startswith(f"1 x {weapon.name} [")]
+    assert (gun.tons, gun.pounds) == (row.weight or 0, row.cost)
