@@ -23,7 +23,7 @@ def _age(seconds: float) -> str:
     if minutes < 1:
         return "just now"
     if minutes < 120:
-        return f"{minutes} minutes ago"
+        return "1 minute ago" if minutes == 1 else f"{minutes} minutes ago"
     hours = minutes // 60
     return f"{hours} hours ago" if hours < 48 else f"{hours // 24} days ago"
 
