@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install run serve migrate seed test lint typecheck imports check-services test-suite test-sqlite bench lock clean
+.PHONY: help install run serve migrate seed test lint typecheck imports check-services test-suite test-sqlite rules-coverage bench lock clean
 
 help:
 	@echo "make run    set up everything (venv, database, reference data, demo campaign) and serve on http://$(HOST):$(PORT)"
@@ -59,7 +59,11 @@ test-sqlite: install
 	@echo "== embedded-default slice on SQLite"
 	DATABASE_URL= REDIS_URL= $(PY) -m pytest -m sqlite -q $(PYTEST_ARGS)
 
-test: lint typecheck imports test-suite test-sqlite
+# Clause coverage from the results the two runs above recorded in var/test-results/rules.json.
+rules-coverage: install
+	$(PY) manage.py rules_coverage
+
+test: lint typecheck imports test-suite test-sqlite rules-coverage
 
 bench: install
 	DATABASE_URL= REDIS_URL= $(PY) -m pytest benchmarks --benchmark-only --benchmark-columns=min,mean,max,rounds $(PYTEST_ARGS)

@@ -134,14 +134,21 @@ def voyage_arrive(*, voyage_id: int, city: str, day: int) -> None:
         captain_fields += ["status", "city"]
     captain.save(update_fields=captain_fields)
 
-    # Bringing a prize home (SGC-MONEY-08): each ship in tow is cast off and goes to auction.
+    # Bringing a prize home (SGC-MONEY-08): each ship in tow is cast off and goes to auction; her prize crew and
+    # the man guarding her prisoners, handed over to the prize court, come back aboard the ship that brought her.
     prizes = [
         ships[pk] for pk in sorted(towed) if ships[pk].towed_by_id == ship.pk and ships[pk].status == ShipStatus.PRIZE
     ]
+    back = 0
     for prize in prizes:
+        back += sum(_men_aboard_prize(prize).values())
         prize.towed_by = None
         prize.save(update_fields=["towed_by"])
         prize_land(ship_id=prize.pk, city=landing.key)
+    if back:
+        record = yard_sel.ship_record(ship)
+        ship.record = replace(record, crew=replace(record.crew, deckhands=record.crew.deckhands + back)).to_json()
+        ship.save(update_fields=["record"])
 
     yard.voyage_end_experience(ship_id=ship.pk, voyage_key=voyage.key, prize=voyage.took_prize, losses=voyage.losses)
 
@@ -565,6 +572,55 @@ def _take_prize(action: _Action, drawn: EncounterShip | None, entry: Mapping[str
         voyage.took_prize = True
         voyage.save(update_fields=["took_prize", "losses"])
     action.taken.prizes.append(prize.name)
+    _prize_company_stays(action, entry)
+
+
+def _men_in_prize_company(entry: Mapping[str, Any]) -> dict[str, int]:
+    """A prize's result entry: the captor ships' men aboard her, by battle name: her prize crew, if she was
+    crewed (SG-BRD-21), and the one man detailed to guard her prisoners (SG-BRD-22)."""
+    prize = entry.get("prize") or {}
+    men = {str(name): int(count) for name, count in (prize.get("prize_crew") or {}).items() if int(count) > 0}
+    guard = prize.get("guard") or {}
+    if guard.get("ship"):
+        men[str(guard["ship"])] = men.get(str(guard["ship"]), 0) + 1
+    return men
+
+
+def _prize_company_stays(action: _Action, entry: Mapping[str, Any]) -> None:
+    """SGC-MONEY-08: a prize brought home keeps her prize crew and the guard of her prisoners aboard until she is
+    landed, so they are off their own ships' records meanwhile (_campaign_record brought every man away in a
+    prize back aboard as a deckhand; those with a prize that is let go do come back)."""
+    for name, men in _men_in_prize_company(entry).items():
+        ship = action.own.get(name)
+        if ship is None or ship.status != ShipStatus.AT_SEA:
+            continue  # a ship lost here: her men aboard the prize come home with the prize
+        record = yard_sel.ship_record(ship)
+        crew = replace(record.crew, deckhands=max(record.crew.deckhands - men, 0))
+        ship.record = replace(record, crew=crew).to_json()
+        ship.save(update_fields=["record"])
+
+
+def _men_aboard_prize(prize: CampaignShip) -> dict[str, int]:
+    """The captor's men aboard a prize he is landing, by the battle name of their ship, as the battle she was
+    taken in left them: the guard, and her prize crew as far as her record still has men alive (a crewed prize's
+    record is her prize crew; her own men are prisoners and are not on it)."""
+    drawn = EncounterShip.objects.filter(campaign_ship=prize).select_related("encounter").order_by("-pk").first()
+    if drawn is None or drawn.encounter.battle_id is None:
+        return {}  # not taken in an encounter battle (a prize made by hand): nobody of his is aboard
+    result = BattleResult.objects.filter(battle_id=drawn.encounter.battle_id).first()
+    entries = result.data.get("ships", []) if result is not None else []
+    entry = next((e for e in entries if e.get("name") == drawn.name), None)
+    if entry is None:
+        return {}
+    men = _men_in_prize_company(entry)
+    crew_from = {str(k): int(v) for k, v in ((entry.get("prize") or {}).get("prize_crew") or {}).items()}
+    # Men of her prize crew killed since (she was fought over again in tow) do not come back.
+    dead = max(sum(crew_from.values()) - yard_sel.ship_record(prize).men_alive, 0)
+    for name in sorted(crew_from, key=lambda n: -crew_from[n]):
+        cut = min(dead, crew_from[name])
+        men[name] -= cut
+        dead -= cut
+    return {name: count for name, count in men.items() if count > 0}
 
 
 def _quality(word: str) -> str:

@@ -23,6 +23,16 @@ TESTS_DIR = Path(__file__).resolve().parent
 # The embedded-default slice: these folders also run on SQLite in every `make test` (marker `sqlite`).
 SQLITE_SLICE = ("accounts", "campaign", "reference", "infra/test_settings.py", "infra/test_health.py")
 
+# Every session records how its rule-tagged tests ended (var/test-results/rules.json, read by rules_coverage).
+pytest_plugins = ["tests.rules_report"]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # The rule results are merged per database: the SQLite slice of `make test` adds to the PostgreSQL run.
+    from tests.rules_report import VARIANT  # imported here: pytest_plugins loads (and assert-rewrites) it first
+
+    session.config.stash[VARIANT] = connection.vendor
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     known = checklist_clauses()

@@ -1,0 +1,74 @@
+"""SGC-MONEY-08 with SG-BRD-21/22: a prize brought home keeps her captor's men aboard until she is landed.
+
+The tactical capture options carry over into the campaign: the captor's boarders who crew her (her prize crew)
+and the one boarder detailed for good to guard her prisoners stay aboard her on the way home, so the ship that
+took her sails short of those men; when she is landed at a friendly city and handed to the prize court with her
+prisoners, they come back aboard the ship that brought her in (as deckhands: their posts are not kept).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.models import BattleResult
+from battles.rules.sky_galleons.record import ShipRecord
+from campaign.models import CampaignShip, ShipStatus
+from strategic_map import arrival
+from tests.strategic_map import arrival_fixtures
+from tests.strategic_map.test_arrival import PIRATE, PRIZE_IN_TOW
+
+pytestmark = pytest.mark.django_db
+
+table = arrival_fixtures.table
+fight = arrival_fixtures.fight
+
+
+def men(ship: CampaignShip) -> tuple[int, int]:
+    """Her men alive aboard by her campaign record, and of them her deckhands."""
+    ship.refresh_from_db()
+    record = ShipRecord.from_json(ship.record)
+    return record.men_alive, record.crew.deckhands
+
+
+@pytest.mark.rule("SGC-MONEY-08", "SG-BRD-22")
+def test_the_guard_of_the_prisoners_stays_with_the_prize_until_she_is_landed(fight, table):
+    assert men(table.gull) == (29, 3)
+    # Seed "arrival-11": the Gull's boarders take the Black Wing (a marine detailed to guard her 22 prisoners),
+    # the Golden Dawn strikes to her (nobody boarded her, nobody guards her), and the Gull loses 4 men.
+    encounter = fight([PIRATE, PRIZE_IN_TOW], seed="arrival-11")
+    result = {e["name"]: e for e in BattleResult.objects.get(battle=encounter.battle).data["ships"]}
+    assert result["Black Wing"]["prize"]["guard"] == {"rank": "marines", "ship": "Gull"}, "the engine changed: reseed"
+    assert result["Black Wing"]["prize"]["prize_crew"] == {}  # held and taken in tow, not crewed
+    assert result["Black Wing"]["prize"]["prisoners"] == 22
+    assert result["Golden Dawn"]["prize"] is None
+    assert (result["Gull"]["crew"]["lost"], result["Gull"]["crew"]["away"]["guards"]) == (4, 1)
+
+    # At sea, home-bound: 29 - 4 killed = 25 alive, one of them aboard the Black Wing with her prisoners.
+    prizes = {p.name: p for p in CampaignShip.objects.filter(status=ShipStatus.PRIZE)}
+    assert {p.towed_by_id for p in prizes.values()} == {table.gull.pk}
+    assert set(prizes) == {"Black Wing", "Golden Dawn"}
+    alive_aboard, deckhands = men(table.gull)
+    assert alive_aboard == 24
+    assert ShipRecord.from_json(prizes["Black Wing"].record).men_alive == 22  # her own men, prisoners
+
+    # Landed at Parhoon: the prisoners go to the prize court and the guard comes back aboard the Gull.
+    arrival.voyage_arrive(voyage_id=table.voyage.pk, city="Parhoon", day=5)
+    assert men(table.gull) == (25, deckhands + 1)
+    arrival.voyage_arrive(voyage_id=table.voyage.pk, city="Parhoon", day=6)  # the tick run twice: once only
+    assert men(table.gull) == (25, deckhands + 1)
+
+
+@pytest.mark.rule("SGC-MONEY-08", "SG-BRD-21", "SG-BRD-22")
+def test_a_prize_crew_and_the_guard_are_counted_by_the_ship_they_came_from():
+    """The men of each captor ship aboard a crewed prize, from the battle result's prize entry: her prize crew
+    by ship, and the guard on the ship he was detailed from."""
+    entry = {
+        "prize": {
+            "guard": {"rank": "marines", "ship": "Gull"},
+            "prize_crew": {"Gull": 5, "Kestrel": 2},
+            "status": "crewed",
+        }
+    }
+    assert arrival._men_in_prize_company(entry) == {"Gull": 6, "Kestrel": 2}
+    assert arrival._men_in_prize_company({"prize": {"guard": None, "prize_crew": {}}}) == {}
+    assert arrival._men_in_prize_company({"prize": None}) == {}
