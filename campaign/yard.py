@@ -44,6 +44,7 @@ from campaign.models import (
     VoyageExperience,
     Yard,
 )
+from campaign.sailing_repairs import SailingRepairs, departure_keys
 
 GONE = (ShipStatus.SOLD, ShipStatus.LOST, ShipStatus.CROWN)
 
@@ -424,6 +425,42 @@ def ship_repair(*, ship_id: int, user: User, lines: Sequence[str] | None = None,
     ship.record = sel.repaired(sel.ship_record(ship), sel.whole_record(ship), chosen).to_json()
     ship.save(update_fields=["record"])
     return ship
+
+
+def sailing_repairs_pay(
+    *, captain: Captain, ship: CampaignShip, user: User, plan: SailingRepairs, mended: ShipRecord, voyage_id: int
+) -> None:
+    """Pay for the repairs she must have before she leaves Parhoon (SGC-MONEY-03; as far as the money goes,
+    SGC-MONEY-07: the order is campaign.sailing_repairs'), and write her mended record. For the voyage service,
+    inside its transaction, with the captain and ship already locked (campaign.locks' order); the voyage's own
+    keys make a retried departure pay once. One REPAIR entry and one RECRUITS entry, as at the yard; ``mended``
+    is her record with the plan done (campaign.sailing_repairs.record_after, which the voyage checked)."""
+    if not plan.needed:
+        return
+    keys = departure_keys(voyage_id)
+    chosen = dict(plan.chosen)
+    items = [item for key, item in zip((k for k, _ in plan.chosen), plan.done, strict=True) if key != sel.RECRUITS]
+    _pay(
+        captain,
+        plan.repairs,
+        EntryKind.REPAIR,
+        memo=f"Repairs to the {ship.name} before she leaves Parhoon (SGC-MONEY-03): {', '.join(items)}",
+        ship=ship,
+        user=user,
+        key=keys[0],
+    )
+    _pay(
+        captain,
+        plan.recruits,
+        EntryKind.RECRUITS,
+        memo=f"New men for the {ship.name} before she sails (SGC-EXP-14): "
+        f"{chosen.get(sel.RECRUITS, 0)} men recruited to replace those lost",
+        ship=ship,
+        user=user,
+        key=keys[1],
+    )
+    ship.record = mended.to_json()
+    ship.save(update_fields=["record"])
 
 
 # --- crew experience ------------------------------------------------------------------------------------------
