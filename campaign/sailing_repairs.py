@@ -20,6 +20,7 @@ reads back what a voyage's departure paid. docs/campaign.md keeps the decision.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,8 +64,8 @@ class SailingRepairs:
         said = []
         if self.done:
             said.append(
-                f"Before {name} leaves Parhoon the yard repairs {', '.join(self.done)} for £{self.cost:,} "
-                "(SGC-MONEY-03)."
+                f"Before {name} leaves Parhoon the yard repairs {', '.join(self.done)} "
+                f"{f'for £{self.cost:,}' if self.cost else 'at no cost'} (SGC-MONEY-03)."
             )
         if self.left:
             said.append(
@@ -83,11 +84,13 @@ class SailingRepairs:
 
 
 def _listed(lines: tuple[sel.RepairLine, ...]) -> str:
-    return "; ".join(_item(line.what, line.quantity) + (f": {line.why_not}" if line.why_not else "") for line in lines)
+    return "; ".join(_item(line, line.quantity) + (f": {line.why_not}" if line.why_not else "") for line in lines)
 
 
-def _item(what: str, quantity: int) -> str:
-    return what + (f" x{quantity}" if quantity > 1 else "")
+def _item(line: sel.RepairLine, quantity: int) -> str:
+    if line.key == sel.RECRUITS:
+        return f"{quantity} men recruited to replace those lost"
+    return line.what + (f" x{quantity}" if quantity > 1 else "")
 
 
 def _left(line: sel.RepairLine, taken: int) -> sel.RepairLine | None:
@@ -124,7 +127,7 @@ def plan_for(bill: sel.RepairBill, *, balance: int, ship_name: str, at_parhoon: 
             else:
                 repairs += price
             chosen.append((line.key, taken))
-            done.append(_item(line.what, taken))
+            done.append(_item(line, taken))
         rest = _left(line, taken)
         if rest is not None:
             left.append(rest)
@@ -157,3 +160,16 @@ def sailing_repairs_paid(*, ship: CampaignShip, voyage_id: int, start_city: str)
     done = tuple(e.memo.partition(": ")[2] or e.memo for e in entries)
     at_parhoon = start_city.casefold() == sel.PARHOON
     return SailingRepairs(ship.name, at_parhoon, (), done, sel.repair_bill(ship).lines, repairs, recruits)
+
+
+def before_sailing(ships: Iterable[CampaignShip]) -> list[SailingRepairs]:
+    """For each ship in port (her captain loaded) that is not whole: what the yard will do before she sails from
+    Parhoon, or that she sails damaged from elsewhere; the map's planner shows it before the player confirms."""
+    found = []
+    for ship in ships:
+        if ship.captain is None:
+            continue
+        plan = sailing_repairs(ship, balance=ship.captain.balance)
+        if plan.words():
+            found.append(plan)
+    return found
