@@ -14,8 +14,9 @@ a line the money left cannot pay is passed over and the money goes on down the l
 British gun, SGC-START-06) is left. She sails damaged for the rest, never in debt. Parhoon alone repairs
 (SGC-REPAIR-01): from any other friendly city she sails as she is, home to be mended.
 
-``sailing_repairs`` plans; ``campaign.yard.sailing_repairs_pay`` pays and writes; ``sailing_repairs_paid``
-reads back what a voyage's departure paid. docs/campaign.md keeps the decision.
+``sailing_repairs`` plans; ``campaign.yard.sailing_repairs_pay`` pays (a ledger entry for each repair, REPAIR
+or RECRUITS) and writes; ``sailing_repairs_paid`` reads back what a voyage's departure paid. docs/campaign.md
+keeps the decision.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from campaign.models import CampaignShip, EntryKind, LedgerEntry
 
 @dataclass(frozen=True)
 class SailingRepairs:
-    """What the yard does before she sails (``chosen``: line key -> how many), its price, and what stays."""
+    """What the yard does before she sails (``chosen``: line key and how many, ``done`` the same in words,
+    ``prices`` what each costs, all in the order above), its price, and what stays damaged."""
 
     ship_name: str
     at_parhoon: bool
@@ -41,6 +43,7 @@ class SailingRepairs:
     repairs: int
     recruits: int
     cleared: tuple[str, ...] = ()
+    prices: tuple[int, ...] = ()
 
     @property
     def cost(self) -> int:
@@ -109,6 +112,7 @@ def plan_for(bill: sel.RepairBill, *, balance: int, ship_name: str, at_parhoon: 
     money = max(balance, 0)
     chosen: list[tuple[str, int]] = []
     done: list[str] = []
+    prices: list[int] = []
     left: list[sel.RepairLine] = []
     repairs = recruits = 0
     # The bill lists the hull, then the guns in record order, then the rest, new men last: the order above.
@@ -128,10 +132,13 @@ def plan_for(bill: sel.RepairBill, *, balance: int, ship_name: str, at_parhoon: 
                 repairs += price
             chosen.append((line.key, taken))
             done.append(_item(line, taken))
+            prices.append(price)
         rest = _left(line, taken)
         if rest is not None:
             left.append(rest)
-    return SailingRepairs(ship_name, True, tuple(chosen), tuple(done), tuple(left), repairs, recruits, bill.cleared)
+    return SailingRepairs(
+        ship_name, True, tuple(chosen), tuple(done), tuple(left), repairs, recruits, bill.cleared, tuple(prices)
+    )
 
 
 def sailing_repairs(ship: CampaignShip, *, balance: int) -> SailingRepairs:
@@ -145,19 +152,28 @@ def record_after(ship: CampaignShip, plan: SailingRepairs) -> ShipRecord:
     return sel.repaired(sel.ship_record(ship), sel.whole_record(ship), dict(plan.chosen))
 
 
-def departure_keys(voyage_id: int) -> tuple[str, str]:
-    """The idempotency keys of a voyage's departure repairs: its repairs, and its new men."""
-    return (f"voyage:{voyage_id}:repair", f"voyage:{voyage_id}:recruits")
+# Each repair bought before sailing is its own ledger entry, keyed by the voyage and the bill's line (a retried
+# departure pays once), its memo naming what was done after this mark.
+_MARK = "(SGC-MONEY-03): "
+
+
+def departure_key(voyage_id: int, line_key: str) -> str:
+    return f"sailing:{voyage_id}:{line_key}"
+
+
+def departure_memo(ship_name: str, item: str) -> str:
+    return f"Before the {ship_name} leaves Parhoon {_MARK}{item}"
 
 
 def sailing_repairs_paid(*, ship: CampaignShip, voyage_id: int, start_city: str) -> SailingRepairs:
     """What a voyage's departure paid (its ledger entries) and what stays damaged (her bill now): the voyage's
     answer, the same however often the same orders are sent."""
-    entries = LedgerEntry.objects.filter(ship=ship, idempotency_key__in=departure_keys(voyage_id)).order_by("pk")
+    entries = list(
+        LedgerEntry.objects.filter(ship=ship, idempotency_key__startswith=departure_key(voyage_id, "")).order_by("pk")
+    )
     repairs = -sum(e.amount for e in entries if e.kind == EntryKind.REPAIR)
     recruits = -sum(e.amount for e in entries if e.kind == EntryKind.RECRUITS)
-    # The entries' memos name what was done after their colon (campaign.yard.sailing_repairs_pay writes them).
-    done = tuple(e.memo.partition(": ")[2] or e.memo for e in entries)
+    done = tuple(e.memo.partition(_MARK)[2] or e.memo for e in entries)
     at_parhoon = start_city.casefold() == sel.PARHOON
     return SailingRepairs(ship.name, at_parhoon, (), done, sel.repair_bill(ship).lines, repairs, recruits)
 

@@ -44,7 +44,7 @@ from campaign.models import (
     VoyageExperience,
     Yard,
 )
-from campaign.sailing_repairs import SailingRepairs, departure_keys
+from campaign.sailing_repairs import SailingRepairs, departure_key, departure_memo
 
 GONE = (ShipStatus.SOLD, ShipStatus.LOST, ShipStatus.CROWN)
 
@@ -433,32 +433,20 @@ def sailing_repairs_pay(
     """Pay for the repairs she must have before she leaves Parhoon (SGC-MONEY-03; as far as the money goes,
     SGC-MONEY-07: the order is campaign.sailing_repairs'), and write her mended record. For the voyage service,
     inside its transaction, with the captain and ship already locked (campaign.locks' order); the voyage's own
-    keys make a retried departure pay once. One REPAIR entry and one RECRUITS entry, as at the yard; ``mended``
+    keys make a retried departure pay once. A ledger entry for each repair (new men a RECRUITS one); ``mended``
     is her record with the plan done (campaign.sailing_repairs.record_after, which the voyage checked)."""
     if not plan.needed:
         return
-    keys = departure_keys(voyage_id)
-    chosen = dict(plan.chosen)
-    items = [item for key, item in zip((k for k, _ in plan.chosen), plan.done, strict=True) if key != sel.RECRUITS]
-    _pay(
-        captain,
-        plan.repairs,
-        EntryKind.REPAIR,
-        memo=f"Repairs to the {ship.name} before she leaves Parhoon (SGC-MONEY-03): {', '.join(items)}",
-        ship=ship,
-        user=user,
-        key=keys[0],
-    )
-    _pay(
-        captain,
-        plan.recruits,
-        EntryKind.RECRUITS,
-        memo=f"New men for the {ship.name} before she sails (SGC-EXP-14): "
-        f"{chosen.get(sel.RECRUITS, 0)} men recruited to replace those lost",
-        ship=ship,
-        user=user,
-        key=keys[1],
-    )
+    for (key, _), item, price in zip(plan.chosen, plan.done, plan.prices, strict=True):
+        _pay(
+            captain,
+            price,
+            EntryKind.RECRUITS if key == sel.RECRUITS else EntryKind.REPAIR,
+            memo=departure_memo(ship.name, item),
+            ship=ship,
+            user=user,
+            key=departure_key(voyage_id, key),
+        )
     ship.record = mended.to_json()
     ship.save(update_fields=["record"])
 

@@ -16,8 +16,9 @@ from battles.rules.sky_galleons.record import ShipRecord
 from campaign import captains, ledger
 from campaign import yard_selectors as sel
 from campaign.models import CampaignShip, Captain, EntryKind, LedgerEntry, Role
+from strategic_map import voyages
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
-from tests.strategic_map.test_voyages import north, ship_for
+from tests.strategic_map.test_voyages import _race, north, ship_for
 
 pytestmark = pytest.mark.django_db
 
@@ -95,14 +96,16 @@ def test_the_audits_ship_is_repaired_in_full_before_she_leaves_parhoon(client, c
     assert answer.status_code == 201, answer.content
     cost = 2 * HULL_HIT + LIGHT_GUN
     assert _balance(club) == 24_000 - cost
-    entries = LedgerEntry.objects.filter(captain=club["jack"], kind=EntryKind.REPAIR)
-    assert [(e.amount, e.ship_id) for e in entries] == [(-cost, ship.pk)]
+    entries = LedgerEntry.objects.filter(captain=club["jack"], kind=EntryKind.REPAIR).order_by("pk")
+    # One entry a repair, in the stated order: the hull first, then the gun.
+    assert [(e.amount, e.ship_id) for e in entries] == [(-2 * HULL_HIT, ship.pk), (-LIGHT_GUN, ship.pk)]
     record = _record(ship)
     assert record.hull_hits == 0
     assert not any(gun.destroyed for gun in record.guns)
     repairs = answer.json()["repairs"]
     assert repairs["paid"] == cost
     assert repairs["left"] == []
+    assert repairs["repaired"] == ["hull hits (8 boxes) x2", "Light Gun [forward] destroyed"]
     assert "Parhoon" in repairs["words"]
     ledger.check(club["jack"])
 
@@ -155,7 +158,7 @@ def test_a_retried_departure_pays_the_repairs_once(client, club):
     assert (first.status_code, again.status_code) == (201, 200)
     assert first.json() == again.json()
     assert _balance(club) == 24_000 - 2 * HULL_HIT - LIGHT_GUN
-    assert LedgerEntry.objects.filter(captain=club["jack"], kind=EntryKind.REPAIR).count() == 1
+    assert LedgerEntry.objects.filter(captain=club["jack"], kind=EntryKind.REPAIR).count() == 2
 
 
 @pytest.mark.rule("SGC-MONEY-03")
@@ -234,3 +237,21 @@ def test_a_ship_too_damaged_to_move_is_mended_at_parhoon_and_sails(client, club)
     assert answer.status_code == 201, answer.content
     assert _balance(club) == 24_000 - price
     assert _record(ship).criticals.screw_mast_hits == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.rule("SGC-MONEY-03")
+def test_the_same_departure_racing_pays_the_repairs_once(club):
+    ship = _battered(club, rows=1)
+    _bank(club, 24_000)
+    plan = [north(1)]
+
+    outcomes = _race(
+        lambda i: voyages.voyage_start(captain_id=club["jack"].pk, ship_id=ship.pk, user=club["alice"], plan=plan),
+        6,
+    )
+
+    assert outcomes == ["created"] + ["found"] * 5
+    assert _balance(club) == 24_000 - 2 * HULL_HIT - LIGHT_GUN
+    ledger.check(club["jack"])
