@@ -27,7 +27,7 @@ from typing import Any
 
 from battles.rules.sky_galleons.record import ShipRecord
 from campaign import yard_selectors as sel
-from campaign.models import CampaignShip, EntryKind, LedgerEntry
+from campaign.models import Campaign, CampaignShip, EntryKind, LedgerEntry
 
 
 @dataclass(frozen=True)
@@ -178,13 +178,15 @@ def sailing_repairs_paid(*, ship: CampaignShip, voyage_id: int, start_city: str)
     return SailingRepairs(ship.name, at_parhoon, (), done, sel.repair_bill(ship).lines, repairs, recruits)
 
 
-def before_sailing(ships: Iterable[CampaignShip]) -> list[SailingRepairs]:
-    """For each ship in port (her captain loaded) that is not whole: what the yard will do before she sails from
-    Parhoon, or that she sails damaged from elsewhere; the map's planner shows it before the player confirms."""
+def before_sailing(ships: Iterable[CampaignShip], *, campaign: Campaign) -> list[SailingRepairs]:
+    """For each of the campaign's ships in port (her captain loaded) that is not whole: what the yard will do
+    before she sails from Parhoon, or that she sails damaged from elsewhere; the map's planner shows it before
+    the player confirms. No query a ship: the bill reads her campaign's recruit price from ``campaign``."""
     found = []
     for ship in ships:
         if ship.captain is None:
             continue
+        ship.campaign = campaign
         plan = sailing_repairs(ship, balance=ship.captain.balance)
         if plan.words():
             found.append(plan)

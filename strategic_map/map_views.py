@@ -36,6 +36,8 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
         "reports": positions["encounters"],
         "cities": [city.name for city in mapdata.mars_map().cities],
         # Before he sends a damaged ship out: what Parhoon repairs first, or that no yard is there (SGC-MONEY-07).
-        "sailing_repairs": [] if sight.is_umpire else sailing_repairs.before_sailing(sight.ships_in_port),
+        "sailing_repairs": []
+        if sight.is_umpire
+        else sailing_repairs.before_sailing(sight.ships_in_port, campaign=sight.campaign),
     }
     return render(request, "strategic_map/map.html", context)

@@ -9,6 +9,8 @@ import math
 from dataclasses import replace
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.rules.sky_galleons import catalog, design
@@ -55,9 +57,9 @@ def _balance(club) -> int:
     return club["jack"].balance
 
 
-def _battered(club, *, rows: int, city: str = "parhoon") -> CampaignShip:
+def _battered(club, *, rows: int, city: str = "parhoon", name: str = "Gull") -> CampaignShip:
     """A clearsight (the SGC-REPAIR-05 hull) with ``rows`` full hull rows hit and her first gun destroyed."""
-    ship = ship_for(club["campaign"], club["jack"], "clearsight", "Gull", city=city)
+    ship = ship_for(club["campaign"], club["jack"], "clearsight", name, city=city)
     if city != "parhoon":
         Captain.objects.filter(pk=club["jack"].pk).update(city=city)
     record = ShipRecord.from_json(ship.record)
@@ -255,3 +257,17 @@ def test_the_same_departure_racing_pays_the_repairs_once(club):
     assert outcomes == ["created"] + ["found"] * 5
     assert _balance(club) == 24_000 - 2 * HULL_HIT - LIGHT_GUN
     ledger.check(club["jack"])
+
+
+def test_the_map_page_costs_the_same_queries_for_one_damaged_ship_or_several(client, club):
+    _battered(club, rows=1)
+    client.force_login(club["alice"])
+    url = reverse("campaign_map", args=["syrtis"])
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(url).status_code == 200
+    for n in range(3):
+        _battered(club, rows=2, name=f"Kestrel {n}")
+    with CaptureQueriesContext(connection) as several:
+        html = client.get(url).content.decode()
+    assert html.count("leaves Parhoon the yard repairs") == 4
+    assert len(several.captured_queries) == len(one.captured_queries)
