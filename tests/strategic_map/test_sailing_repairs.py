@@ -18,6 +18,7 @@ from battles.rules.sky_galleons.record import ShipRecord
 from campaign import captains, ledger
 from campaign import yard_selectors as sel
 from campaign.models import CampaignShip, Captain, EntryKind, LedgerEntry, Role
+from campaign.sailing_repairs import plan_for
 from strategic_map import voyages
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 from tests.strategic_map.test_voyages import _race, north, ship_for
@@ -271,3 +272,34 @@ def test_the_map_page_costs_the_same_queries_for_one_damaged_ship_or_several(cli
         html = client.get(url).content.decode()
     assert html.count("leaves Parhoon the yard repairs") == 4
     assert len(several.captured_queries) == len(one.captured_queries)
+
+
+def _line(key: str, quantity: int, unit: int, why_not: str = "") -> sel.RepairLine:
+    return sel.RepairLine(key, key, "SGC-REPAIR-02", quantity, unit, available=not why_not, why_not=why_not)
+
+
+@pytest.mark.rule("SGC-MONEY-07", "SGC-AUCT-05", "SGC-START-06")
+def test_the_order_hull_then_guns_then_the_rest_passes_over_a_line_too_dear_and_what_parhoon_cannot_do():
+    bill = sel.RepairBill(
+        (
+            _line("hull", 4, 125),
+            _line("gun:1", 1, 900),
+            _line("gun:2", 1, 450, why_not="British: Parhoon does not make it (SGC-START-06)"),
+            _line("gun:3", 1, 200),
+            _line("screw_mast", 3, 100),
+            _line("recruits", 6, 5),
+        ),
+        (),
+    )
+
+    plan = plan_for(bill, balance=930, ship_name="Prize", at_parhoon=True)
+
+    # £500 of hull; the £900 gun passed over for the £200 one; two of three screw hits (£200); the £30 left
+    # makes up the men.
+    assert plan.chosen == (("hull", 4), ("gun:3", 1), ("screw_mast", 2), ("recruits", 6))
+    assert (plan.repairs, plan.recruits) == (500 + 200 + 200, 30)
+    assert [(line.key, line.quantity) for line in plan.left] == [("gun:1", 1), ("gun:2", 1), ("screw_mast", 1)]
+    assert "British" in plan.words()
+    assert plan_for(bill, balance=-50, ship_name="Prize", at_parhoon=True).cost == 0
+    elsewhere = plan_for(bill, balance=1_000, ship_name="Prize", at_parhoon=False)
+    assert (elsewhere.chosen, elsewhere.left) == ((), bill.lines)
