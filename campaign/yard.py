@@ -44,6 +44,7 @@ from campaign.models import (
     VoyageExperience,
     Yard,
 )
+from campaign.sailing_repairs import SailingRepairs, departure_key, departure_memo
 
 GONE = (ShipStatus.SOLD, ShipStatus.LOST, ShipStatus.CROWN)
 
@@ -424,6 +425,30 @@ def ship_repair(*, ship_id: int, user: User, lines: Sequence[str] | None = None,
     ship.record = sel.repaired(sel.ship_record(ship), sel.whole_record(ship), chosen).to_json()
     ship.save(update_fields=["record"])
     return ship
+
+
+def sailing_repairs_pay(
+    *, captain: Captain, ship: CampaignShip, user: User, plan: SailingRepairs, mended: ShipRecord, voyage_id: int
+) -> None:
+    """Pay for the repairs she must have before she leaves Parhoon (SGC-MONEY-03; as far as the money goes,
+    SGC-MONEY-07: the order is campaign.sailing_repairs'), and write her mended record. For the voyage service,
+    inside its transaction, with the captain and ship already locked (campaign.locks' order); the voyage's own
+    keys make a retried departure pay once. A ledger entry for each repair (new men a RECRUITS one); ``mended``
+    is her record with the plan done (campaign.sailing_repairs.record_after, which the voyage checked)."""
+    if not plan.needed:
+        return
+    for (key, _), item, price in zip(plan.chosen, plan.done, plan.prices, strict=True):
+        _pay(
+            captain,
+            price,
+            EntryKind.RECRUITS if key == sel.RECRUITS else EntryKind.REPAIR,
+            memo=departure_memo(ship.name, item),
+            ship=ship,
+            user=user,
+            key=departure_key(voyage_id, key),
+        )
+    ship.record = mended.to_json()
+    ship.save(update_fields=["record"])
 
 
 # --- crew experience ------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import User
 from battles.drawing.pdf import sheet_pdf
 from battles.drawing.record_sheet import RecordSheet, record_sheet
-from campaign import captain_selectors, economy, yard
+from campaign import captain_selectors, economy, sailing_repairs, yard
 from campaign import yard_selectors as sel
 from campaign.correction_views import ShipCorrectForm
 from campaign.models import CampaignShip, Captain, ShipStatus
@@ -179,6 +179,12 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "sheet": _sheet(ship),
         "bill": bill,
         "sale_price": sel.sale_price(ship, bill) if afloat and bill is not None else None,
+        # What voyage_start will repair (and leave) if she sails as she is (SGC-MONEY-03/07, SGC-REPAIR-01).
+        "sailing": sailing_repairs.plan_for(
+            bill, balance=ship.captain.balance, ship_name=ship.name, at_parhoon=ship.city.casefold() == sel.PARHOON
+        )
+        if afloat and bill is not None and bill.lines and ship.captain is not None and _own(request, ship)
+        else None,
         "refit_form": RefitForm(guns=_gun_choices(ship)),
         "correct_form": ShipCorrectForm(initial={"name": ship.name, "crew_quality": ship.crew_quality})
         if _umpire(request, ship)

@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from campaign import sailing_repairs
 from strategic_map import map_api, map_selectors, mapdata
 
 
@@ -34,5 +35,9 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
         "positions": positions,
         "reports": positions["encounters"],
         "cities": [city.name for city in mapdata.mars_map().cities],
+        # Before he sends a damaged ship out: what Parhoon repairs first, or that no yard is there (SGC-MONEY-07).
+        "sailing_repairs": []
+        if sight.is_umpire
+        else sailing_repairs.before_sailing(sight.ships_in_port, campaign=sight.campaign),
     }
     return render(request, "strategic_map/map.html", context)

@@ -31,8 +31,10 @@ from rest_framework.views import APIView
 from accounts.models import User
 from battles.engine.hexgrid import Hex
 from battles.engine.words import possessive
+from campaign import sailing_repairs
 from campaign.models import Campaign, CampaignShip
 from campaign.selectors import campaign_for_user
+from campaign.yard_api import RepairLineSerializer
 from config.api import StrictRequestSerializer, api_exception_handler, bounded_int
 from strategic_map import voyage_rules, voyage_selectors, voyages
 from strategic_map.mapdata import UnknownMapName, mars_map
@@ -135,6 +137,20 @@ class VoyageSerializer(serializers.Serializer[Any]):
     start_city = serializers.CharField()
     end_city = serializers.CharField()
     started_day = serializers.IntegerField()
+
+
+class SailingRepairsSerializer(serializers.Serializer[Any]):
+    paid = serializers.IntegerField(help_text="Pounds paid to the Parhoon yard before she sailed (SGC-MONEY-03).")
+    repaired = serializers.ListField(child=serializers.CharField(), help_text="What the yard repaired.")
+    left = RepairLineSerializer(many=True, help_text="What stays damaged: the money ran out, or no yard here.")
+    words = serializers.CharField(help_text="The same in words (empty: she sails whole).")
+
+
+class StartedVoyageSerializer(VoyageSerializer):
+    repairs = SailingRepairsSerializer(
+        help_text="Leaving Parhoon she is first repaired as far as her captain's money goes, hull first "
+        "(SGC-MONEY-03/07); from another city she sails as she is (SGC-REPAIR-01)."
+    )
 
 
 class RouteSerializer(serializers.Serializer[Any]):
@@ -256,10 +272,12 @@ class VoyageListApi(VoyageApiBase):
     @extend_schema(
         operation_id="voyages_start",
         request=StartRequestSerializer,
-        responses={201: VoyageSerializer, 200: VoyageSerializer},
+        responses={201: StartedVoyageSerializer, 200: StartedVoyageSerializer},
         tags=["voyages"],
-        description="Set out from the city she is in port at. The same orders again answer 200 with the voyage "
-        "they started.",
+        description="Set out from the city she is in port at. A damaged ship leaving Parhoon is first repaired as "
+        "far as her captain's money goes (hull boxes, destroyed guns, the rest of the bill, new men last), paid "
+        "from his bank; repairs says what was done and what stays damaged. The same orders again answer 200 with "
+        "the voyage they started, paying nothing again.",
     )
     def post(self, request: Request, slug: str) -> Response:
         user = _user(request)
@@ -272,7 +290,14 @@ class VoyageListApi(VoyageApiBase):
             captain_id=ship.captain_id, ship_id=ship.pk, user=user, plan=given.validated_data["plan"]
         )
         voyage = voyage_selectors.voyage_for_user(user=user, voyage_id=voyage.pk)
-        return _voyage_response(voyage, code=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        deadlines = voyage_selectors.order_deadlines(campaign=voyage.campaign, captain_ids=[voyage.captain_id])
+        body = voyage_json(voyage, deadline=deadlines[voyage.captain_id])
+        repairs = sailing_repairs.sailing_repairs_paid(
+            ship=voyage.ship, voyage_id=voyage.pk, start_city=voyage.start_city
+        )
+        body["repairs"] = repairs.to_json()
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(StartedVoyageSerializer(body).data, status=code)
 
 
 class VoyageDetailApi(VoyageApiBase):

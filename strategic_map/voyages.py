@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import ledger, locks
+from campaign import ledger, locks, sailing_repairs, yard
 from campaign.models import Captain, CaptainStatus, ShipStatus
 from strategic_map import voyage_selectors as sel
 from strategic_map.models import Voyage, VoyageStatus
@@ -46,8 +46,13 @@ def voyage_start(*, captain_id: int, ship_id: int, user: User, plan: Any) -> tup
     """The captain takes his ship out of the city she is in port at, with a plan of days. She and he are at sea
     from now; the voyage starts at the city's hex and sails its first day at the next tick.
 
+    A damaged ship leaving Parhoon is first repaired as far as her captain's money goes (SGC-MONEY-03/07, in
+    campaign.sailing_repairs' order: hull boxes, destroyed guns, the rest of the bill, new men last), paid through
+    the ledger in this transaction under the voyage's own keys; her movement and the plan are checked as she
+    will sail, mended. From any other friendly city she sails as she is: only Parhoon repairs (SGC-REPAIR-01).
+
     Returns the voyage and whether it was created now: the same orders sent twice (a double click, a retried
-    request) find the voyage they started and change nothing."""
+    request) find the voyage they started and change nothing (and pay nothing again)."""
     captain = _own_captain(captain_id, user)
     ship = locks.ship(captain.campaign, ship_id)
     if ship is None or ship.captain_id != captain.pk:
@@ -71,6 +76,10 @@ def voyage_start(*, captain_id: int, ship_id: int, user: User, plan: Any) -> tup
             f"Captain {captain.name} must be ashore at {start.city.name} to sail the {ship.name}; "
             f"he is {captain.get_status_display().lower()}{where}."
         )
+    repairs = sailing_repairs.sailing_repairs(ship, balance=captain.balance)
+    mended = sailing_repairs.record_after(ship, repairs) if repairs.needed else None
+    if mended is not None:
+        ship.record = mended.to_json()  # checked as she will sail; written (and paid) once the voyage exists
     movement = sel.ship_movement(ship, at_sea=False)
     if not movement.can_sail:
         raise VoyageRefused(movement.cannot_sail_because or f"The {ship.name} cannot sail.")
@@ -90,6 +99,10 @@ def voyage_start(*, captain_id: int, ship_id: int, user: User, plan: Any) -> tup
         plan=check.plan,
         plan_updated_at=timezone.now(),
     )
+    if mended is not None:
+        yard.sailing_repairs_pay(
+            captain=captain, ship=ship, user=user, plan=repairs, mended=mended, voyage_id=voyage.pk
+        )
     # At sea she is in no city; the arrival sets the city she comes home to.
     ship.status, ship.city = ShipStatus.AT_SEA, ""
     ship.save(update_fields=["status", "city"])

@@ -525,6 +525,10 @@
         if (!answer.ok) { confirmButton.disabled = false; say(errorWords(answer), true); return; }
         var name = shipSelect.selectedOptions[0].textContent.split(" at ")[0];
         var words = state.voyage ? "The " + name + "'s new orders stand." : "The " + name + " sails.";
+        // Leaving Parhoon the yard mends her first as far as the money goes: say what it did and what stays.
+        if (!state.voyage && answer.data && answer.data.repairs && answer.data.repairs.words) {
+          words += " " + answer.data.repairs.words;
+        }
         try { sessionStorage.setItem("smap-said", words); } catch (err) { /* private mode: no note after reload */ }
         say(words);
         window.location.reload();

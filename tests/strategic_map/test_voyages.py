@@ -124,6 +124,7 @@ def test_a_captain_sets_out_from_parhoon(client, club):
         "start_city": "Parhoon",
         "end_city": "",
         "started_day": 0,
+        "repairs": {"paid": 0, "repaired": [], "left": [], "words": ""},
     }
     club["gull"].refresh_from_db()
     club["jack"].refresh_from_db()
@@ -244,6 +245,10 @@ def test_a_ship_whose_speed_is_nothing_cannot_set_out(client, club):
     record = ShipRecord.from_json(club["gull"].record)
     damaged = replace(record, criticals=replace(record.criticals, screw_mast_hits=5))
     CampaignShip.objects.filter(pk=club["gull"].pk).update(record=damaged.to_json())
+    # Nothing in the bank: Parhoon cannot mend her screw before she sails (SGC-MONEY-07).
+    captains.captain_adjust_money(
+        captain_id=club["jack"].pk, umpire=club["umpire"], amount=-club["jack"].balance, reason="an empty purse"
+    )
     client.force_login(club["alice"])
     answer = start(client, club, [north(1)])
     assert answer.status_code == 400
