@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import QuerySet
+from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Q, QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -115,7 +115,7 @@ def hand_over_day(battle: Battle) -> int | None:
     """The last campaign day of the battle's window, when it is a campaign encounter's (strategic_map's Encounter
     links itself to the battle; the battles app only reads the link back)."""
     try:
-        encounter = battle.encounter  # type: ignore[attr-defined]
+        encounter = battle.encounter
     except ObjectDoesNotExist:
         return None
     day = getattr(encounter, "window_ends_day", None)
@@ -129,9 +129,21 @@ def hand_over_text(battle: Battle) -> str:
     return hand_over_words(hand_over_day(battle), battle.hand_over_at)
 
 
+# A battle on a clock is reminded in the last quarter of its turn (a turn of three hours: 45 minutes before), not
+# ``within`` (twelve hours would remind every turn the moment it began, beside its decision's notification).
+TURN_REMINDER_SECONDS_PER_MINUTE = 15
+
+
 def battles_to_remind(*, now: Any = None, within: timedelta = timedelta(hours=12)) -> QuerySet[Battle]:
     now = now or timezone.now()
-    return Battle.objects.filter(status=BattleStatus.WAITING, deadline__gt=now, deadline__lte=now + within)
+    quarter = ExpressionWrapper(
+        F("turn_minutes") * timedelta(seconds=TURN_REMINDER_SECONDS_PER_MINUTE), output_field=DurationField()
+    )
+    return (
+        Battle.objects.filter(status=BattleStatus.WAITING, deadline__gt=now, deadline__lte=now + within)
+        .annotate(remind_from=ExpressionWrapper(F("deadline") - quarter, output_field=DateTimeField()))
+        .filter(Q(turn_minutes__isnull=True) | Q(remind_from__lte=now))
+    )
 
 
 def remind(battle: Battle) -> int:

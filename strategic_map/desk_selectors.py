@@ -243,7 +243,7 @@ def open_encounters(*, campaign: Campaign) -> list[EncounterRow]:
     """Encounters whose battle is still to be fought or carried back, oldest first: where, what was met, which
     captains, the battle's deadline, who controls each side, the last day of its window (it ends on the campaign's
     clock, strategic_map.encounter_clock) and whose decision it awaits. Five queries however many."""
-    encounters = (
+    encounters = list(
         Encounter.objects.filter(campaign=campaign, status=EncounterStatus.BATTLE)
         .select_related("battle")
         .prefetch_related(
@@ -253,7 +253,6 @@ def open_encounters(*, campaign: Campaign) -> list[EncounterRow]:
         )
         .order_by("day", "pk")
     )
-    encounters = list(encounters)
     awaited = battle_selectors.awaited_by_battle([e.battle for e in encounters if e.battle is not None])
     rows = []
     for encounter in encounters:

@@ -15,10 +15,10 @@ The window, set when the battle opens (``encounter_window``), for an encounter m
   real minutes are ``encounter_battle_days * hours_per_day * 60``: every decision of a turn shares one deadline,
   that long after the turn began, never later than hand_over_at (battles.services._deadline).
 
-Decisions where the texts are silent (docs/strategic-map.md, "The battle's window", SGC-ENC-19): the window counts from the day
-met, not from when the battle's worker opened it; at the window's end every side, the player's and the ships
-met, is played by the AI captains to the battle's end (no draw declared by the clock), and the hand-over is
-entered in the campaign's audit with its reason.
+Decisions where the texts are silent (docs/strategic-map.md, "The battle's window", SGC-ENC-19): the window
+counts from the day met, not from when the battle's worker opened it; at the window's end every side, the
+player's and the ships met, is played by the AI captains to the battle's end (no draw declared by the clock),
+and the hand-over is entered in the campaign's audit with its reason.
 """
 
 from __future__ import annotations

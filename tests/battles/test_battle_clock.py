@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from battles import engine_io, services
+from battles import announcements, engine_io, services
 from battles.models import Battle, BattleStatus, Controller, DecisionSource
 from campaign.models import Notification
 
@@ -91,7 +91,8 @@ def test_a_side_that_misses_the_turns_deadline_plays_the_rest_of_the_turn_by_its
     assert during.filter(source=DecisionSource.DEADLINE).count() >= 1
     assert stored_before + during.filter(source=DecisionSource.DEADLINE).count() == during.count()
     # The next turn has its own deadline, in the future again.
-    assert battle.deadline is not None and battle.deadline > timezone.now()
+    assert battle.deadline is not None
+    assert battle.deadline > timezone.now()
     assert services.battles_past_deadline() == []
 
 
@@ -117,7 +118,8 @@ def test_at_the_hand_over_the_ai_fights_it_out_for_every_side_and_the_players_ke
     assert "AI captains will fight it out" in api["hand_over"]
     # The decision's notification says it too.
     told = Notification.objects.filter(user=club["alice"]).order_by("-pk").first()
-    assert told is not None and "AI captains will fight it out" in told.body
+    assert told is not None
+    assert "AI captains will fight it out" in told.body
 
     with django_capture_on_commit_callbacks(execute=True):
         resolution = services.battle_hand_over_to_ai(battle_id=battle.pk, reason="window ended")
@@ -132,3 +134,11 @@ def test_at_the_hand_over_the_ai_fights_it_out_for_every_side_and_the_players_ke
     assert services.battle_hand_over_to_ai(battle_id=battle.pk, reason="again").events == 0
     assert battle.events.count() == events
     assert "battle-hand-over" not in client.get(reverse("battle_detail", kwargs={"pk": battle.pk})).content.decode()
+
+
+def test_a_turns_deadline_is_reminded_in_the_last_quarter_of_the_turn_only(start_battle):
+    battle = start_battle(SCENARIO, turn_minutes=180, hand_over_at=timezone.now() + timedelta(days=1))
+    assert battle.deadline is not None
+    assert list(announcements.battles_to_remind()) == []  # the turn has just begun: its decision was told
+    later = battle.deadline - timedelta(minutes=40)
+    assert list(announcements.battles_to_remind(now=later)) == [battle]

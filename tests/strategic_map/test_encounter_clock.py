@@ -66,7 +66,8 @@ def test_the_battle_opens_with_its_window_a_deadline_per_turn_and_the_player_is_
     assert battle.turn_minutes == 24 * 60 // 8
     # The window ends at the next tick (the tick of day DAY + 1), as the calendar has it.
     assert battle.hand_over_at == campaign.next_tick_at
-    assert battle.deadline is not None and battle.deadline <= battle.hand_over_at
+    assert battle.deadline is not None
+    assert battle.deadline <= battle.hand_over_at
     assert battle.sides.get(key="captain").controller == Controller.PLAYER
     told = Notification.objects.get(user=met["alice"], dedupe_key=f"encounter-battle:{battle.pk}")
     assert (
