@@ -9,10 +9,11 @@ module sends after commit.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Q, QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -92,12 +93,57 @@ def _deadline_text(battle: Battle) -> str:
         return ""
     # The choice's own words as a clause ("the AI captain decides"): lower-casing its label gave "the the ai ...".
     after = DEADLINE_AFTER.get(str(battle.deadline_default), str(battle.get_deadline_default_display()))
-    return f"Deadline {battle.deadline:%a %d %b %H:%M} UTC; after it {after}."
+    text = f"Deadline {battle.deadline:%a %d %b %H:%M} UTC; after it {after}."
+    handing = hand_over_text(battle)
+    return f"{text} {handing}" if handing else text
+
+
+def hand_over_words(ends_day: int | None, hand_over_at: datetime | None) -> str:
+    """When the AI captains take a battle on the campaign's clock over, in the players' words: the campaign day
+    whose end closes the window (strategic_map.encounter_clock), and about when that is expected."""
+    if ends_day is None and hand_over_at is None:
+        return ""
+    about = f"{hand_over_at:%a %d %b %H:%M} UTC" if hand_over_at is not None else ""
+    if ends_day is None:
+        when = f"by {about}"
+    else:
+        when = f"by the end of day {ends_day}" + (f" (about {about})" if about else "")
+    return f"If the battle is not over {when}, the AI captains will fight it out for both sides."
+
+
+def hand_over_day(battle: Battle) -> int | None:
+    """The last campaign day of the battle's window, when it is a campaign encounter's (strategic_map's Encounter
+    links itself to the battle; the battles app only reads the link back)."""
+    try:
+        encounter = battle.encounter
+    except ObjectDoesNotExist:
+        return None
+    day = getattr(encounter, "window_ends_day", None)
+    return day if isinstance(day, int) else None
+
+
+def hand_over_text(battle: Battle) -> str:
+    """The players' words for when the AI captains will finish this battle, or "" when it is on no clock."""
+    if battle.is_finished or battle.hand_over_at is None:
+        return ""
+    return hand_over_words(hand_over_day(battle), battle.hand_over_at)
+
+
+# A battle on a clock is reminded in the last quarter of its turn (a turn of three hours: 45 minutes before), not
+# ``within`` (twelve hours would remind every turn the moment it began, beside its decision's notification).
+TURN_REMINDER_SECONDS_PER_MINUTE = 15
 
 
 def battles_to_remind(*, now: Any = None, within: timedelta = timedelta(hours=12)) -> QuerySet[Battle]:
     now = now or timezone.now()
-    return Battle.objects.filter(status=BattleStatus.WAITING, deadline__gt=now, deadline__lte=now + within)
+    quarter = ExpressionWrapper(
+        F("turn_minutes") * timedelta(seconds=TURN_REMINDER_SECONDS_PER_MINUTE), output_field=DurationField()
+    )
+    return (
+        Battle.objects.filter(status=BattleStatus.WAITING, deadline__gt=now, deadline__lte=now + within)
+        .annotate(remind_from=ExpressionWrapper(F("deadline") - quarter, output_field=DateTimeField()))
+        .filter(Q(turn_minutes__isnull=True) | Q(remind_from__lte=now))
+    )
 
 
 def remind(battle: Battle) -> int:

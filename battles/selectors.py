@@ -17,7 +17,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
 
 from accounts.models import User
-from battles import decision_forms, engine_io, narration, services
+from battles import announcements, decision_forms, engine_io, narration, services
 from battles.engine import dice, resolver
 from battles.engine.events import JSON, PUBLIC, JSONObject, canonical, side_only
 from battles.engine.state import pending_from_json, redact
@@ -168,6 +168,10 @@ def battle_view(viewer: Viewer) -> JSONObject:
         "phase": state.phase,
         "seq": state.seq if viewer.sees_all else served_count(viewer),
         "deadline": battle.deadline.isoformat() if battle.deadline else None,
+        "turn_minutes": battle.turn_minutes,
+        "hand_over_at": battle.hand_over_at.isoformat() if battle.hand_over_at else None,
+        "hand_over_day": announcements.hand_over_day(battle),
+        "hand_over": announcements.hand_over_text(battle),
         "over": state.over,
         "winner": state.winner,
         "result": state.result,
@@ -417,6 +421,35 @@ def awaited_sides(battle: Battle) -> list[str]:
     return _awaited(sides, open_, stored)
 
 
+def awaited_by_battle(battles: Sequence[Battle]) -> dict[int, list[BattleSide]]:
+    """The sides each battle in play waits for (an open decision with no answer stored), in side order, read from
+    the battles' loaded states and their sides prefetched: one query for the stored answers however many."""
+    in_play = [b for b in battles if not b.is_finished and b.state]
+    open_by_battle = {b.pk: _open_requests(b.state) for b in in_play}
+    open_ids = {rid for _, open_ in open_by_battle.values() for rid, _ in open_}
+    stored: set[tuple[int, str]] = (
+        set(
+            Decision.objects.live()
+            .filter(battle__in=[b.pk for b in in_play], request_id__in=open_ids)
+            .values_list("battle_id", "request_id")
+        )
+        if open_ids
+        else set()
+    )
+    awaited: dict[int, list[BattleSide]] = {}
+    for battle in battles:
+        sides = {s.key: s for s in battle.sides.all()}
+        keys, open_ = open_by_battle.get(battle.pk, ([], []))
+        answered = {rid for rid, _ in open_ if (battle.pk, rid) in stored}
+        awaited[battle.pk] = [sides[key] for key in _awaited(keys, open_, answered) if key in sides]
+    return awaited
+
+
+def awaited_words(side: BattleSide) -> str:
+    """An awaited side in a list: its name and who decides for it."""
+    return f"{side.name} ({_who(side)})"
+
+
 def battle_rows(*, battles: Iterable[Battle], user: User) -> list[BattleRow]:
     """The rows of a list of battles from ``battles_for_user`` (its sides prefetched with their players, its
     ``umpired`` annotation): the same queries for forty battles as for two, the states of those in play and
@@ -424,24 +457,14 @@ def battle_rows(*, battles: Iterable[Battle], user: User) -> list[BattleRow]:
     battles = list(battles)
     in_play = [b.pk for b in battles if not b.is_finished]
     states = dict(Battle.objects.filter(pk__in=in_play).values_list("pk", "state")) if in_play else {}
-    open_by_battle = {pk: _open_requests(state) for pk, state in states.items()}
-    open_ids = {rid for _, open_ in open_by_battle.values() for rid, _ in open_}
-    stored: set[tuple[int, str]] = (
-        set(
-            Decision.objects.live()
-            .filter(battle__in=in_play, request_id__in=open_ids)
-            .values_list("battle_id", "request_id")
-        )
-        if open_ids
-        else set()
-    )
+    for battle in battles:
+        if battle.pk in states:
+            battle.state = states[battle.pk]
+    awaited = awaited_by_battle(battles)
     rows = []
     for battle in battles:
-        sides = {s.key: s for s in battle.sides.all()}
-        keys, open_ = open_by_battle.get(battle.pk, ([], []))
-        answered = {rid for rid, _ in open_ if (battle.pk, rid) in stored}
-        waiting = [sides[key] for key in _awaited(keys, open_, answered) if key in sides]
-        names = tuple(f"{s.name} ({_who(s)})" for s in waiting)
+        waiting = awaited[battle.pk]
+        names = tuple(awaited_words(s) for s in waiting)
         umpire = getattr(battle, "umpired", None)
         if umpire is None:  # not from battles_for_user: ask the services, as the battle page does
             mine = any(services.may_decide_for(battle, s, user) for s in waiting)

@@ -110,6 +110,23 @@ class BattleViewSerializer(serializers.Serializer[Any]):
     phase = serializers.CharField()
     seq = serializers.IntegerField(help_text="How many events the log holds.")
     deadline = serializers.CharField(allow_null=True)
+    turn_minutes = serializers.IntegerField(
+        allow_null=True,
+        help_text="A battle on the campaign's clock (an encounter's window): the minutes each turn has, every "
+        "decision of a turn sharing one deadline. Null: each decision has the battle's decision hours.",
+    )
+    hand_over_at = serializers.CharField(
+        allow_null=True,
+        help_text="When the AI captains are expected to fight the rest of the battle for every side (ISO 8601, "
+        "the tick that ends the encounter's window). Null: never.",
+    )
+    hand_over_day = serializers.IntegerField(
+        allow_null=True,
+        help_text="The campaign day at whose end the AI captains take over (an encounter's window). Null: none.",
+    )
+    hand_over = serializers.CharField(
+        help_text="The same in words for the players, empty when the battle is on no clock or is over."
+    )
     over = serializers.BooleanField()
     winner = serializers.CharField(allow_null=True)
     result = serializers.CharField()

@@ -13,9 +13,10 @@ battle as it was, and the task, run again, does the work once.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -47,6 +48,8 @@ from battles.models import (
 from campaign.models import Campaign, Membership, Role
 
 DEFAULT_RULESET = "sky_galleons"
+
+logger = logging.getLogger(__name__)
 
 
 class BattleRefused(Exception):
@@ -97,10 +100,14 @@ def battle_create(
     decision_hours: int = 48,
     deadline_default: str = DeadlineDefault.AI,
     private: bool = False,
+    turn_minutes: int | None = None,
+    hand_over_at: datetime | None = None,
 ) -> Battle:
     """Start a battle from a shipped scenario (``scenario_slug``) or a scenario document. Only the
     campaign's umpire may. Sides not named in ``sides`` are run by the AI (in table mode, by the umpire).
     ``private``: only the players of its sides and the umpire may know of it (an encounter at sea).
+    ``turn_minutes``/``hand_over_at``: a battle on a clock (an encounter's window, _deadline): every decision of
+    a turn shares one deadline, and at ``hand_over_at`` the AI captains are to fight it out for every side.
     Set-up dice are rolled by the first resolution, queued after commit like every other."""
     _require_umpire(campaign=campaign, user=created_by)
     try:
@@ -114,6 +121,8 @@ def battle_create(
         raise BattleRefused(f"Unknown deadline default {deadline_default!r}.")
     if not 1 <= decision_hours <= 24 * 14:
         raise BattleRefused("Decision hours must be between 1 and 336 (two weeks).")
+    if turn_minutes is not None and turn_minutes < 1:
+        raise BattleRefused("A turn's minutes must be at least 1.")
     seed = dice.new_seed()
     try:
         initial = resolver.new_battle(rs, data, seed_commitment=dice.commitment(seed), options=options)
@@ -138,6 +147,8 @@ def battle_create(
         deadline_default=deadline_default,
         created_by=created_by,
         private=private,
+        turn_minutes=turn_minutes,
+        hand_over_at=hand_over_at,
     )
     _create_sides(battle, rs, initial, sides or {})
     _queue_resolution(battle)
@@ -436,6 +447,7 @@ def _save_events(battle: Battle, new_events: Sequence[Event]) -> None:
 
 
 def _save_state(battle: Battle, rs: Ruleset[Any], state: BattleState[Any]) -> None:
+    turn_before = battle.turn
     battle.state = engine_io.state_text(rs, state)
     battle.state_seq = state.seq
     battle.turn = state.turn
@@ -453,14 +465,26 @@ def _save_state(battle: Battle, rs: Ruleset[Any], state: BattleState[Any]) -> No
         _store_result(battle, rs, state)
     else:
         battle.status = BattleStatus.RESOLVING if _ready_to_resolve(battle, state) else BattleStatus.WAITING
-        battle.deadline = _deadline(battle, state)
+        battle.deadline = _deadline(battle, state, same_turn=turn_before == state.turn)
     battle.save()
     announcements.announce(battle, state)
 
 
-def _deadline(battle: Battle, state: BattleState[Any]) -> Any:
+def _deadline(battle: Battle, state: BattleState[Any], *, same_turn: bool) -> Any:
+    """When the open decisions fall to the deadline default (None: never).
+
+    A battle on a clock (``turn_minutes`` set, an encounter's window): every decision of one turn shares the
+    deadline set when the turn began, ``turn_minutes`` later, never later than ``hand_over_at``. A later batch of
+    the same turn (fire after movement) keeps it, even once passed: a side that let the turn's deadline go plays
+    the rest of that turn by its default (battle_apply_deadline keeps the deadline for this). A new turn gets a
+    new one. Otherwise each batch of decisions has ``decision_hours`` from when it was asked."""
     if battle.mode != BattleMode.ASYNC or not state.pending():
         return None
+    if battle.turn_minutes:
+        if same_turn and battle.deadline is not None and battle.state_seq:
+            return battle.deadline
+        deadline = timezone.now() + timedelta(minutes=battle.turn_minutes)
+        return deadline if battle.hand_over_at is None else min(deadline, battle.hand_over_at)
     if battle.deadline is not None and battle.state_seq and battle.deadline > timezone.now():
         # The same batch is still open (a side answered part of it): its deadline stands.
         return battle.deadline
@@ -506,7 +530,9 @@ def battle_apply_deadline(*, battle_id: int, now: Any = None) -> int:
         _store_decision(battle, sides[request.side], request, state, choice, DecisionSource.DEADLINE, None)
         given += 1
     battle.status = BattleStatus.RESOLVING
-    battle.deadline = None
+    if not battle.turn_minutes:
+        # On a clock the turn's deadline stands for the rest of the turn (_deadline); otherwise it is spent.
+        battle.deadline = None
     battle.save(update_fields=["status", "deadline"])
     _queue_resolution(battle)
     return given
@@ -613,6 +639,35 @@ def battle_hand_to_ai(*, battle_id: int, user: User, side_key: str) -> BattleSid
     battle.save(update_fields=["status"])
     _queue_resolution(battle)
     return side
+
+
+@transaction.atomic
+def battle_hand_over_to_ai(*, battle_id: int, reason: str) -> Resolution:
+    """The battle's time is up (an encounter's window has closed): the AI captains fight the rest of it for every
+    side, now, to its end, in this transaction (no queued task: the caller goes on with the result). Like a player's
+    hand-over, each side keeps its player and its view; only who decides changes. ``reason`` is logged with the
+    sides handed over. Stored answers not yet folded are played first. Safe to run twice: a finished battle is
+    left as it is."""
+    battle = _locked(battle_id)
+    if battle.is_finished:
+        return Resolution(0, battle.status)
+    handed = list(battle.sides.exclude(controller=Controller.AI).filter(left="").order_by("order"))
+    for side in handed:
+        side.controller = Controller.AI
+        side.save(update_fields=["controller"])
+    logger.info(
+        "battle %s handed to the AI captains (%s): %s",
+        battle.pk,
+        ", ".join(side.key for side in handed) or "every side was the AI's already",
+        reason,
+    )
+    battle.status = BattleStatus.RESOLVING
+    battle.deadline = None
+    battle.save(update_fields=["status", "deadline"])
+    resolution = battle_resolve(battle_id=battle.pk)
+    if resolution.status != BattleStatus.FINISHED:
+        raise EngineError(f"battle {battle.pk} did not end with the AI deciding for every side")
+    return resolution
 
 
 @transaction.atomic

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import User
-from battles import decision_forms, engine_io, narration, selectors, services
+from battles import announcements, decision_forms, engine_io, narration, selectors, services
 from battles.decision_forms import DecisionForm, FormError
 from battles.engine.words import and_list
 from battles.forms import BattleCreateForm, CorrectionForm, LeaveForm
@@ -179,6 +179,8 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
         "leaving_sides": leaving,
         "token": selectors.change_token(viewer, composing=bool(forms)),
         "is_umpire": viewer.is_umpire,
+        # A battle on the campaign's clock: when the AI captains take over (empty otherwise, and once over).
+        "hand_over": announcements.hand_over_text(battle),
     }
 
 

@@ -17,6 +17,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 
 from accounts.models import User
+from battles import selectors as battle_selectors
 from battles.models import Battle, BattleSide, BattleStatus, Controller
 from campaign.models import AuditEntry, Campaign, CampaignRoll, Captain, Membership, Role
 from strategic_map import calendar, map_rules, mapdata
@@ -187,6 +188,10 @@ class BattleRow:
     deadline: datetime | None
     sides: tuple[SideRow, ...]
     encounter_day: int | None
+    # An encounter's battle on the campaign's clock: the last day of its window, and the sides it waits for.
+    window_ends_day: int | None = None
+    awaited: tuple[str, ...] = ()
+    finished: bool = False
 
 
 @dataclass(frozen=True)
@@ -200,6 +205,11 @@ class EncounterRow:
     ships_met: tuple[str, ...]
     battle: BattleRow | None
 
+    @property
+    def battle_on_clock(self) -> bool:
+        """Its battle is open and runs on the campaign's clock (ends with its window)."""
+        return self.battle is not None and not self.battle.finished
+
 
 def _controller_words(side: BattleSide) -> str:
     if side.controller == Controller.PLAYER and side.user is not None:
@@ -207,7 +217,13 @@ def _controller_words(side: BattleSide) -> str:
     return "the umpire" if side.controller == Controller.UMPIRE else "the AI"
 
 
-def _battle_row(battle: Battle, encounter_day: int | None) -> BattleRow:
+def _battle_row(
+    battle: Battle,
+    encounter_day: int | None,
+    *,
+    window_ends_day: int | None = None,
+    awaited: list[BattleSide] | None = None,
+) -> BattleRow:
     return BattleRow(
         id=battle.pk,
         title=battle.title,
@@ -217,13 +233,17 @@ def _battle_row(battle: Battle, encounter_day: int | None) -> BattleRow:
         deadline=battle.deadline,
         sides=tuple(SideRow(name=side.name, controller=_controller_words(side)) for side in battle.sides.all()),
         encounter_day=encounter_day,
+        window_ends_day=window_ends_day,
+        awaited=tuple(f"{side.name} ({_controller_words(side)})" for side in (awaited or [])),
+        finished=battle.is_finished,
     )
 
 
 def open_encounters(*, campaign: Campaign) -> list[EncounterRow]:
     """Encounters whose battle is still to be fought or carried back, oldest first: where, what was met, which
-    captains, and the battle's deadline and who controls each side. Four queries however many."""
-    encounters = (
+    captains, the battle's deadline, who controls each side, the last day of its window (it ends on the campaign's
+    clock, strategic_map.encounter_clock) and whose decision it awaits. Five queries however many."""
+    encounters = list(
         Encounter.objects.filter(campaign=campaign, status=EncounterStatus.BATTLE)
         .select_related("battle")
         .prefetch_related(
@@ -233,6 +253,7 @@ def open_encounters(*, campaign: Campaign) -> list[EncounterRow]:
         )
         .order_by("day", "pk")
     )
+    awaited = battle_selectors.awaited_by_battle([e.battle for e in encounters if e.battle is not None])
     rows = []
     for encounter in encounters:
         label, _ = _place(encounter.q, encounter.r)
@@ -245,7 +266,15 @@ def open_encounters(*, campaign: Campaign) -> list[EncounterRow]:
                 result=encounter.result,
                 captains=tuple(f"Captain {voyage.captain.name}" for voyage in encounter.voyages.all()),
                 ships_met=tuple(ship.name for ship in encounter.ships.all()),
-                battle=_battle_row(encounter.battle, encounter.day) if encounter.battle is not None else None,
+                battle=None
+                if encounter.battle is None
+                else _battle_row(
+                    encounter.battle,
+                    encounter.day,
+                    # One opened before windows had a last day ends as the tick counts it (encounter_clock).
+                    window_ends_day=encounter.window_ends_day or encounter.day + max(campaign.encounter_battle_days, 1),
+                    awaited=awaited.get(encounter.battle.pk),
+                ),
             )
         )
     return rows

@@ -136,6 +136,7 @@ def desk_page(request: HttpRequest, slug: str) -> HttpResponse:
     membership = desk_selectors.desk_membership(user=_user(request), slug=slug)
     campaign = membership.campaign
     captains = desk_selectors.campaign_captains(campaign=campaign)
+    encounters = desk_selectors.open_encounters(campaign=campaign)
     context = {
         "campaign": campaign,
         "membership": membership,
@@ -144,7 +145,9 @@ def desk_page(request: HttpRequest, slug: str) -> HttpResponse:
         # strategic_map.drawing escapes every name it writes.
         "map_svg": mark_safe(map_selectors.map_svg(map_selectors.map_sight_for(membership=membership))),
         "ships": desk_selectors.ships_at_sea(campaign=campaign),
-        "encounters": desk_selectors.open_encounters(campaign=campaign),
+        "encounters": encounters,
+        # The encounter battles still being fought, each ending with its window (strategic_map.encounter_clock).
+        "clocked": [encounter for encounter in encounters if encounter.battle_on_clock],
         "battles": desk_selectors.open_battles(campaign=campaign),
         "treks": desk_selectors.treks_under_way(campaign=campaign),
         "auctions": auction_selectors.auctions_for_member(user=_user(request), campaign=campaign, open_only=True),

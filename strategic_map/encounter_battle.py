@@ -21,6 +21,8 @@ from battles.services import SideControl, battle_create
 from campaign import dice, locks
 from campaign.models import Campaign, CampaignShip, EncounterControl, Membership, Role, ShipStatus
 from strategic_map import encounter_rules as rules
+from strategic_map import news
+from strategic_map.encounter_clock import encounter_window
 from strategic_map.models import Encounter, EncounterShip
 
 PLAYER_SIDE, ENEMY_SIDE = "captain", "encountered"
@@ -172,7 +174,8 @@ def scenario_document(
 @transaction.atomic
 def encounter_battle_open(*, encounter_id: int) -> Battle | None:
     """Open the encounter's battle: roll its set-up, build the scenario, create the battle with the player's side
-    his and the other the AI's or the umpire's (Campaign.encounter_control), link the campaign ships. Idempotent:
+    his and the other the AI's or the umpire's (Campaign.encounter_control), on the campaign's clock (its window,
+    strategic_map.encounter_clock), link the campaign ships, and tell the player when the AI takes over. Idempotent:
     an encounter that has its battle (or is gone) gets nothing new; None then."""
     campaign = locks.campaign_of(Encounter, encounter_id)  # first: the set-up dice are numbered under it
     encounter = (
@@ -208,6 +211,7 @@ def encounter_battle_open(*, encounter_id: int) -> Battle | None:
         wind=rules.wind_from(rolls[0].result),
         distance=rules.sighting_distance([rolls[1].result, rolls[2].result]),
     )
+    window = encounter_window(campaign, encounter.day)
     enemy = (
         SideControl(Controller.UMPIRE)
         if campaign.encounter_control == EncounterControl.UMPIRE
@@ -221,9 +225,23 @@ def encounter_battle_open(*, encounter_id: int) -> Battle | None:
         sides={PLAYER_SIDE: SideControl(Controller.PLAYER, captain.player), ENEMY_SIDE: enemy},
         # Fog of war: the battle places the captain's ship; the rest of the club never learns of it.
         private=True,
+        # The campaign's clock (strategic_map.encounter_clock): a deadline per turn, the AI at the window's end.
+        turn_minutes=window.turn_minutes,
+        hand_over_at=window.hand_over_at,
     )
     encounter.battle = battle
-    encounter.save(update_fields=["battle"])
+    encounter.window_ends_day = window.ends_day
+    encounter.save(update_fields=["battle", "window_ends_day"])
+    news.tell_encounter_battle(
+        campaign,
+        captain,
+        battle_id=battle.pk,
+        title=battle.title,
+        day=encounter.day,
+        ends_day=window.ends_day,
+        hand_over_at=window.hand_over_at,
+        turn_minutes=window.turn_minutes,
+    )
     for ship in (*player_ships, *prizes):
         BattleShip.objects.filter(battle=battle, name=ship.name).update(campaign_ship=ship)
     return battle

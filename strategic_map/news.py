@@ -6,8 +6,11 @@ hears of an action or a homecoming through the chronicle, which never places a s
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.urls import reverse
 
+from battles.announcements import hand_over_words
 from battles.engine.words import possessive
 from campaign.models import Campaign, Captain, NotificationKind
 from campaign.notifications import notify
@@ -67,6 +70,39 @@ def tell_action(campaign: Campaign, captain: Captain, *, encounter_id: int, day:
         url=url,
         key=f"encounter-applied:{encounter_id}:{captain.pk}",
     )
+
+
+def tell_encounter_battle(
+    campaign: Campaign,
+    captain: Captain,
+    *,
+    battle_id: int,
+    title: str,
+    day: int,
+    ends_day: int,
+    hand_over_at: datetime,
+    turn_minutes: int,
+) -> None:
+    """The battle of his encounter is open: where to fight it, each turn's time, and when the AI takes over."""
+    tell_player(
+        campaign,
+        captain,
+        kind=NotificationKind.SHIP_NEWS,
+        title=f"Day {day}: action! {title}",
+        body=(
+            f"Each turn's orders are due within {_duration(turn_minutes)} of the turn's start. "
+            f"{hand_over_words(ends_day, hand_over_at)}"
+        ),
+        url=reverse("battle_detail", args=[battle_id]),
+        key=f"encounter-battle:{battle_id}",
+    )
+
+
+def _duration(minutes: int) -> str:
+    hours, rest = divmod(minutes, 60)
+    if hours and rest:
+        return f"{hours} h {rest} min"
+    return f"{hours} {'hour' if hours == 1 else 'hours'}" if hours else f"{rest} min"
 
 
 def tell_trek_week(

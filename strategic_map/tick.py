@@ -4,6 +4,10 @@ A day D (the campaign's day + 1) runs in steps, each its own transaction, so a w
 most the step it was in and a re-run does only what is left:
 
 1. ``campaign_day_open``: the CampaignDay row for D (unique per campaign and day: a second run finds it).
+1b. ``encounter_windows_close`` (strategic_map.encounter_clock): every encounter battle whose window ends on D is
+   fought to its end by the AI captains for every side and its result carried back, each battle in its own
+   transaction, so that her ship sails on today (a second run finds nothing left). The clock never waits for a
+   battle.
 2. ``voyages_sail_chunk``, until nothing is left: the next ``TICK_CHUNK_SIZE`` voyages under way that have no
    VoyageDay for D, in pk order, under the campaign's row lock. Each takes the first day of her standing plan
    (move along its path, or patrol), or holds position without orders (the chronicle notes it); one encounter
@@ -23,7 +27,8 @@ Designed here (the rules are silent, SGC-MOVE-12/13/14):
 - A ship without orders holds her position; staying in the hex is patrolling (SGC-MOVE-11), so she rolls the
   patrol number. A becalmed ship rolls it too: one die per ship per day (SGC-ENC-05).
 - A steam ship burns a day of coal for every day at sea she moves, patrols or holds (not while becalmed).
-- A ship in battle does not sail and rolls no die; her day is recorded, her orders kept.
+- A ship in battle does not sail and rolls no die; her day is recorded, her orders kept. Her battle lasts at most
+  its window (Campaign.encounter_battle_days): on the window's last day step 1b finishes it before she sails.
 - A prize in tow (CampaignShip.towed_by) sails with her tower: same hexes, no die of her own (the tow meets what
   her tower meets).
 - A ship that ends her day in a friendly city with no orders left arrives (strategic_map.arrival), queued after
@@ -49,6 +54,7 @@ from battles.rules.sky_galleons.record import ShipRecord
 from campaign import dice, locks
 from campaign.models import Campaign, CampaignRoll, CampaignShip, Captain, ChronicleEntry, ChronicleKind, ShipStatus
 from strategic_map import mapdata
+from strategic_map.encounter_clock import encounter_windows_close
 from strategic_map.encounters import encounters_draw
 from strategic_map.map_rules import EncounterNumbers, territory_numbers
 from strategic_map.models import CampaignDay, DayKind, EpicTrek, TrekStatus, Voyage, VoyageDay, VoyageStatus
@@ -459,10 +465,18 @@ def campaign_day_close(*, campaign_id: int, day: int) -> bool | None:
     return True
 
 
+def _encounter_windows_step(campaign: Campaign, day: int) -> None:
+    """Step 1b: the encounter battles whose window ends today are finished before any ship sails."""
+    closed = encounter_windows_close(campaign=campaign, day=day)
+    if closed:
+        logger.info("tick of campaign %s day %s: %s encounter battle windows closed", campaign.pk, day, closed)
+
+
 def _tick_day(campaign: Campaign, day: int) -> bool:
     """Run ``day`` to its end; whether this call finished it."""
     if campaign_day_open(campaign_id=campaign.pk, day=day) is None:
         return False
+    _encounter_windows_step(campaign, day)
     numbers = territory_numbers(campaign)
     while True:
         while voyages_sail_chunk(campaign_id=campaign.pk, day=day, numbers=numbers):
