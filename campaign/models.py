@@ -82,7 +82,6 @@ class Campaign(models.Model):
     tactical_ruleset = models.CharField(max_length=40, default="sky_galleons")
     tactical_options = models.JSONField(default=dict, blank=True)
     auction_style = models.CharField(max_length=10, choices=AuctionStyle.choices, default=AuctionStyle.OPEN)
-    auction_hours = models.PositiveIntegerField(default=48)
     # The campaign clock (issue 18): an auction closes, and the crown buys, at the end of a campaign day.
     auction_days = models.PositiveSmallIntegerField(
         default=2, help_text="Campaign days an auction stays open; it closes at the tick that ends the last."
@@ -434,7 +433,8 @@ class AuctionStatus(models.TextChoices):
 
 
 class Auction(models.Model):
-    """A prize ship, or her cargo, offered above the crown's reserve until ``closes_at`` (SGC-AUCT, SGC-CARGO).
+    """A prize ship, or her cargo, offered above the crown's reserve until the tick of ``closes_on_day`` (SGC-AUCT,
+    SGC-CARGO; campaign.auctions).
     The capturing captain takes a tenth of the sale whoever buys; with no bid the crown buys at the reserve."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="auctions")
