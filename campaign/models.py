@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from strategic_map.trek_rules import DAYS_PER_ROLL_AS_WRITTEN
+
 
 class Role(models.TextChoices):
     PLAYER = "player", "Player"
@@ -141,6 +143,15 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def trek_house_rule(self) -> str:
+        """The umpire's house rule for epic treks in words, or "" when they roll weekly as written (SGC-TREK)."""
+        days = self.trek_days_per_roll
+        if days == DAYS_PER_ROLL_AS_WRITTEN:
+            return ""
+        every = "every day" if days == 1 else f"every {days} days"
+        return f"House rule: an epic trek rolls {every} instead of weekly."
 
 
 class Membership(models.Model):

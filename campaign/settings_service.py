@@ -67,7 +67,8 @@ MOST_TURNS = 40
 
 
 def _days_between(value: int, what: str) -> str | None:
-    return None if 1 <= value <= LONGEST_DAYS else f"{what} from 1 to {LONGEST_DAYS} campaign days."
+    return None if 1 <= value <= LONGEST_DAYS else f"{what} 1 to {LONGEST_DAYS} campaign days."
+
 
 # Checks of settings, some of which only make sense together: (the settings involved, the one the problem is shown
 # on, the check).
@@ -85,12 +86,12 @@ _TOGETHER: tuple[tuple[frozenset[str], str, Callable[[Campaign], str | None]], .
     (
         frozenset({"auction_days"}),
         "auction_days",
-        lambda c: _days_between(c.auction_days, "An auction runs"),
+        lambda c: _days_between(c.auction_days, "An auction runs from"),
     ),
     (
         frozenset({"trek_days_per_roll"}),
         "trek_days_per_roll",
-        lambda c: _days_between(c.trek_days_per_roll, "An epic trek rolls every"),
+        lambda c: _days_between(c.trek_days_per_roll, "An epic trek rolls once every"),
     ),
     (
         frozenset({"encounter_battle_days"}),

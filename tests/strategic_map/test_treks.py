@@ -128,7 +128,7 @@ def test_lost_rolls_again_for_the_same_hex_and_every_roll_is_a_week(club):
     campaign = club["campaign"]
     set_table(campaign, "L")
     trek = start(club["jack"])
-    for day in (1, 2, 3):
+    for day in (1, 8, 15):  # a roll is a week: the landing day's, then every seventh day
         treks.treks_advance(campaign_id=campaign.pk, day=day)
     trek.refresh_from_db()
     assert [(r.q, r.r, r.result) for r in trek.trek_rolls.all()] == [(*WILDS, "L")] * 3
@@ -146,12 +146,12 @@ def test_after_passage_the_party_walks_its_route_or_else_the_shortest_way_home(c
     second = hexgrid.neighbour(first, 1)
     treks.trek_route_set(trek_id=trek.pk, user=club["alice"], route=[first.to_json(), second.to_json()])
     treks.treks_advance(campaign_id=campaign.pk, day=1)  # the landing hex
-    treks.treks_advance(campaign_id=campaign.pk, day=2)  # into the first hex chosen
+    treks.treks_advance(campaign_id=campaign.pk, day=8)  # a week on: into the first hex chosen
     trek.refresh_from_db()
     assert (trek.q, trek.r, trek.route) == (first.q, first.r, [second.to_json()])
     assert trek.trek_rolls.last().note.startswith(f"Into {MARS.hex_at(first.q, first.r).label}")
-    treks.treks_advance(campaign_id=campaign.pk, day=3)
-    treks.treks_advance(campaign_id=campaign.pk, day=4)  # no route left: the shortest way home
+    treks.treks_advance(campaign_id=campaign.pk, day=15)
+    treks.treks_advance(campaign_id=campaign.pk, day=22)  # no route left: the shortest way home
     trek.refresh_from_db()
     expected = trek_rules.way_home(MARS, second).path[0]
     assert (trek.q, trek.r, trek.route) == (expected.q, expected.r, [])
@@ -163,10 +163,10 @@ def test_reaching_a_friendly_city_ends_the_trek_safe_with_its_weeks_as_fame(club
     campaign = club["campaign"]
     set_table(campaign, "P")
     trek = start(club["jack"], where=NEAR_PARHOON, party=5)
-    for day in (1, 2, 3):
+    for day in (1, 8, 15):
         treks.treks_advance(campaign_id=campaign.pk, day=day)
     trek.refresh_from_db()
-    assert (trek.status, trek.end_city, trek.weeks, trek.ended_day) == (TrekStatus.SAFE, "Parhoon", 2, 2)
+    assert (trek.status, trek.end_city, trek.weeks, trek.ended_day) == (TrekStatus.SAFE, "Parhoon", 2, 8)
     jack = club["jack"]
     jack.refresh_from_db()
     assert (jack.status, jack.city, jack.fame_weeks) == (CaptainStatus.ASHORE, "parhoon", 2)
@@ -249,7 +249,7 @@ def test_advancing_costs_a_bounded_number_of_queries_per_trek(club):
         others.append(captains.captain_found(campaign=campaign, user=user, name=f"Extra {n}"))
         start(others[-1], day=1)
     with CaptureQueriesContext(connection) as four:
-        assert treks.treks_advance(campaign_id=campaign.pk, day=2) == 4
+        assert treks.treks_advance(campaign_id=campaign.pk, day=8) == 4  # Jack's second week, their first
     per_trek = len(one.captured_queries)
     assert per_trek <= 20
     assert len(four.captured_queries) <= 4 * per_trek
