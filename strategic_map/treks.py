@@ -1,7 +1,7 @@
 """Epic treks (SGC-TREK-01..28): the services. A captain who survived the loss of his ship walks home, one roll of
 the trek table a week (the rules count the rolls as the weeks the journey took): one roll every
-``Campaign.trek_days_per_roll`` campaign days, 7 as written; fewer is the umpire's house rule; the rules themselves are strategic_map.trek_rules (pure), the dice campaign.dice
-(logged, with the captain and the hex in their purpose).
+``Campaign.trek_days_per_roll`` campaign days, 7 as written, fewer a house rule. The rules themselves are
+strategic_map.trek_rules (pure), the dice campaign.dice (logged, with the captain and the hex in their purpose).
 
 Each trek advances in its own transaction under a lock on the campaign row and then the trek's row (the order the
 dice take too), and its roll for a day is unique (TrekRoll: trek, day): a day run twice, or a worker killed halfway,
