@@ -1,5 +1,5 @@
-"""Epic treks as services, API and page: a trek starts once per encounter, advances one logged roll a campaign day
-(idempotent), walks the player's route or the shortest way home, and ends SAFE (fame), CAPTURED or LOST; nobody
+"""Epic treks as services, API and page: a trek starts once per encounter, advances one logged roll a week of
+campaign days (idempotent), walks the player's route or the shortest way home, and ends SAFE (fame), CAPTURED or LOST; nobody
 but the captain's player and the umpire sees it (404)."""
 
 from __future__ import annotations
@@ -366,6 +366,63 @@ def test_the_captains_page_links_his_trek_and_the_trek_page_shows_the_way(client
     page = client.get(url).content.decode()
     assert "The epic trek of Captain Jack" in page
     assert "Shortest way home" not in page
+
+
+# --- a roll is a week ------------------------------------------------------------------------------------------------
+
+
+def rolled_days(trek: EpicTrek) -> list[int]:
+    return list(TrekRoll.objects.filter(trek=trek).order_by("seq").values_list("day", flat=True))
+
+
+@pytest.mark.rule("SGC-TREK-03", "SGC-TREK-12", "SGC-TREK-21")
+def test_a_trek_rolls_on_its_first_day_then_every_seventh_day_and_not_between(club):
+    """The rules count a trek's rolls as its weeks (SGC-TREK-21): the landing hex's roll on the day after it set out
+    (SGC-TREK-03), then one a week of campaign days."""
+    campaign = club["campaign"]
+    set_table(campaign, "L")
+    trek = start(club["jack"], day=2)
+    advanced = {day: treks.treks_advance(campaign_id=campaign.pk, day=day) for day in range(1, 18)}
+    assert [day for day, n in advanced.items() if n] == [3, 10, 17]
+    assert rolled_days(trek) == [3, 10, 17]
+    trek.refresh_from_db()
+    assert trek.weeks == trek.rolls == 3
+
+
+@pytest.mark.rule("SGC-TREK-21")
+def test_a_house_rule_of_two_days_rolls_every_second_day_and_says_so(client, club):
+    campaign = club["campaign"]
+    set_table(campaign, "L")
+    settings_service.campaign_update_settings(
+        campaign_id=campaign.pk, umpire=club["umpire"], changes={"trek_days_per_roll": 2}, reason="A short campaign"
+    )
+    audit = AuditEntry.objects.get(action="settings changed")
+    assert audit.data == {"before": {"trek_days_per_roll": 7}, "after": {"trek_days_per_roll": 2}}
+    trek = start(club["jack"])
+    for day in range(1, 7):
+        treks.treks_advance(campaign_id=campaign.pk, day=day)
+    assert rolled_days(trek) == [1, 3, 5]
+    trek.refresh_from_db()
+    assert trek.weeks == 3  # still counted in rolls: his fame weeks, whatever the days between
+
+    client.force_login(club["alice"])
+    rule = "House rule: an epic trek rolls every 2 days instead of weekly."
+    page = client.get(reverse("trek_detail", args=["syrtis", trek.pk])).content.decode()
+    assert rule in page
+    assert "The next roll comes at the end of <strong>day 7</strong>." in page
+    assert rule in client.get(reverse("campaign_standings", args=["syrtis"])).content.decode()
+
+
+def test_the_trek_page_tells_the_next_weekly_roll_and_no_house_rule_as_written(client, club):
+    trek = start(club["jack"], day=4)
+    client.force_login(club["alice"])
+    url = reverse("trek_detail", args=["syrtis", trek.pk])
+    assert "The next roll comes at the end of <strong>day 5</strong>." in client.get(url).content.decode()
+    treks.treks_advance(campaign_id=club["campaign"].pk, day=5)
+    page = client.get(url).content.decode()
+    assert "The next roll comes at the end of <strong>day 12</strong>." in page
+    assert "House rule" not in page
+    assert "House rule" not in client.get(reverse("campaign_standings", args=["syrtis"])).content.decode()
 
 
 # --- a day run twice at once (real row locks) ----------------------------------------------------------------------
