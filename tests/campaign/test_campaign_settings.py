@@ -78,7 +78,8 @@ def test_hours_past_the_calendars_end_are_refused_on_the_field(client, club):
 def test_the_clocks_settings_out_of_range_are_refused_on_the_field(client, club, setting, value, words):
     client.force_login(club["umpire"])
     page = client.get(reverse("campaign_settings", args=["syrtis"])).content.decode()
-    assert 'name="trek_days_per_roll"' in page and "Campaign days between an epic trek&#x27;s rolls" in page
+    assert 'name="trek_days_per_roll"' in page
+    assert "Campaign days between an epic trek&#x27;s rolls" in page
     refused = client.post(
         reverse("campaign_settings", args=["syrtis"]), page_data(club["campaign"], **{setting: value}, reason="Try")
     )

@@ -1,6 +1,6 @@
 """Epic treks as services, API and page: a trek starts once per encounter, advances one logged roll a week of
-campaign days (idempotent), walks the player's route or the shortest way home, and ends SAFE (fame), CAPTURED or LOST; nobody
-but the captain's player and the umpire sees it (404)."""
+campaign days (idempotent), walks the player's route or the shortest way home, and ends SAFE (fame), CAPTURED or
+LOST; nobody but the captain's player and the umpire sees it (404)."""
 
 from __future__ import annotations
 
