@@ -3,9 +3,11 @@ its closing day (campaign.auctions, strategic_map.tick), not by real time."""
 
 from __future__ import annotations
 
+import importlib
 from datetime import timedelta
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
@@ -139,3 +141,19 @@ def test_the_clocks_settings_are_checked_with_a_message_in_words(table, setting,
             campaign_id=table["campaign"].pk, umpire=table["umpire"], changes={setting: value}, reason="Faster"
         )
     assert refused.value.message_dict == {setting: [message]}
+
+
+def test_the_migration_gives_an_open_auction_the_first_tick_at_or_after_its_old_deadline(table):
+    """campaign 0017: an auction opened by real time closes at the tick at or after its old deadline."""
+    migration = importlib.import_module("campaign.migrations.0017_auctions_on_the_campaign_clock")
+    at = (timezone.now() + timedelta(hours=3)).replace(microsecond=0)
+    Campaign.objects.filter(pk=table["campaign"].pk).update(next_tick_at=at, hours_per_day=24)
+    auction = land(table)
+    done = land(table, name="Sister")
+    Auction.objects.filter(pk=auction.pk).update(closes_on_day=None, closes_at=at + timedelta(hours=30))
+    Auction.objects.filter(pk=done.pk).update(closes_on_day=None, status=AuctionStatus.CLOSED, price=1)
+    migration.closing_days(django_apps, None)
+    # Day 5 ticks at `at`, day 6 a day later, day 7 the first tick past the old deadline (30 hours after `at`).
+    auction.refresh_from_db()
+    assert (auction.closes_on_day, auction.closes_at) == (7, at + timedelta(days=2))
+    assert Auction.objects.get(pk=done.pk).closes_on_day is None  # a closed auction keeps its history
