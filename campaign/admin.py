@@ -163,7 +163,7 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
 
 @admin.register(Auction)
 class AuctionAdmin(ReadOnlyAdmin):
-    list_display = ("ship", "lot", "campaign", "reserve", "style", "status", "closes_at", "winner", "price")
+    list_display = ("ship", "lot", "campaign", "reserve", "style", "status", "closes_on_day", "winner", "price")
     list_filter = ("status", "lot", "style")
     list_select_related = ("ship", "campaign", "winner")
 
