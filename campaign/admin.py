@@ -50,8 +50,18 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
         (None, {"fields": ("name", "slug", "description", "webhook_url", "created_by", "created_at")}),
         ("Calendar", {"fields": ("day", "hours_per_day", "order_deadline_hours")}),
         ("Battles", {"fields": ("tactical_ruleset", "tactical_options")}),
-        ("Auctions and prizes", {"fields": ("auction_style", "auction_hours", "merchant_cargo_fraction")}),
-        ("Encounters", {"fields": ("holdback_voyages",)}),
+        ("Auctions and prizes", {"fields": ("auction_style", "auction_days", "merchant_cargo_fraction")}),
+        (
+            "Encounters and treks",
+            {
+                "fields": (
+                    "holdback_voyages",
+                    "encounter_battle_days",
+                    "encounter_battle_turns",
+                    "trek_days_per_roll",
+                )
+            },
+        ),
         ("Winning", {"fields": ("winner_by", "time_limit_weeks", "money_goal", "rank_dead_below_living")}),
         (
             "Starting out",
@@ -153,7 +163,7 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
 
 @admin.register(Auction)
 class AuctionAdmin(ReadOnlyAdmin):
-    list_display = ("ship", "lot", "campaign", "reserve", "style", "status", "closes_at", "winner", "price")
+    list_display = ("ship", "lot", "campaign", "reserve", "style", "status", "closes_on_day", "winner", "price")
     list_filter = ("status", "lot", "style")
     list_select_related = ("ship", "campaign", "winner")
 

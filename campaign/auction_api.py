@@ -54,7 +54,14 @@ class AuctionSerializer(serializers.Serializer[Any]):
     reserve = serializers.IntegerField()
     cargo_tons = serializers.IntegerField()
     opened_at = serializers.DateTimeField()
-    closes_at = serializers.DateTimeField()
+    closes_at = serializers.DateTimeField(
+        help_text="When the tick of the closing day is expected (the close itself, once closed)."
+    )
+    closes_on_day = serializers.IntegerField(
+        allow_null=True, help_text="The campaign day at whose end (its tick) the auction closes."
+    )
+    closes = serializers.CharField(help_text='In words: "at the end of day 5 (about 28 Nov, 20:00 UTC)", or "closed".')
+    bidding = serializers.BooleanField(help_text="Whether bids are taken: open, and its closing day not passed.")
     status = serializers.CharField(help_text="open or closed")
     highest_bid = serializers.IntegerField(allow_null=True)
     highest_bidder = serializers.CharField(allow_null=True)

@@ -9,7 +9,7 @@ umpire, who runs the auctions, sees every bid. A campaign the user is not in ans
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import QuerySet, Sum
@@ -32,6 +32,7 @@ from campaign.models import (
     Role,
     ShipStatus,
 )
+from strategic_map import calendar
 
 # What a sealed bid says of itself while the auction is open, whether it leads or not.
 SEALED = "sealed"
@@ -57,7 +58,10 @@ class AuctionView:
     reserve: int
     cargo_tons: int
     opened_at: datetime
-    closes_at: datetime
+    closes_at: datetime  # when the tick of closes_on_day is expected (campaign.auctions)
+    closes_on_day: int | None
+    closes: str  # "at the end of day 5 (about 28 Nov, 20:00 UTC)"
+    bidding: bool  # open, and the campaign not yet past the closing day
     status: str
     highest_bid: int | None  # open auctions while open; the winning price after the close
     highest_bidder: str | None
@@ -74,8 +78,43 @@ def _membership(user: User, campaign: Campaign) -> Membership:
     return membership
 
 
-def _view(auction: Auction, bids: list[Bid], *, user: User, umpire: bool) -> AuctionView:
+_ASK = object()
+
+
+def tick_expected_at(campaign: Campaign, day: int, *, now: datetime, next_tick: object = _ASK) -> datetime:
+    """When the tick that runs ``day`` is expected: the next tick (day campaign.day + 1) when the calendar has it
+    (its extensions too; ``next_tick`` if the caller read it already), now if it is overdue, and each later day
+    ``hours_per_day`` after. A paused or unscheduled campaign is reckoned as if its next tick were a day away."""
+    step = timedelta(hours=max(campaign.hours_per_day, 1))
+    if next_tick is _ASK:
+        next_tick = calendar.next_tick_at(campaign)
+    assert next_tick is None or isinstance(next_tick, datetime)
+    start = now + step if next_tick is None else max(next_tick, now)
+    return start + step * max(day - campaign.day - 1, 0)
+
+
+def closing_words(campaign: Campaign, day: int, *, expected: datetime) -> str:
+    """When an open auction closes, in the room's words: the day, and about when its tick comes."""
+    if campaign.paused:
+        return f"at the end of day {day} (the campaign is paused: the auction stays open until its clock runs)"
+    return f"at the end of day {day} (about {expected:%-d %b, %H:%M} UTC)"
+
+
+def _view(
+    auction: Auction, bids: list[Bid], *, user: User, umpire: bool, next_ticks: dict[int, datetime | None]
+) -> AuctionView:
     closed = auction.status == AuctionStatus.CLOSED
+    campaign, now = auction.campaign, timezone.now()
+    day = auction.closes_on_day
+    if closed:
+        closes_at, closes = auction.closed_at or auction.closes_at, "closed"
+    elif day is None:  # not on the clock (an auction made by hand): its stored time is all there is
+        closes_at, closes = auction.closes_at, f"about {auction.closes_at:%-d %b, %H:%M} UTC"
+    else:
+        if campaign.pk not in next_ticks:
+            next_ticks[campaign.pk] = calendar.next_tick_at(campaign)
+        closes_at = tick_expected_at(campaign, day, now=now, next_tick=next_ticks[campaign.pk])
+        closes = closing_words(campaign, day, expected=closes_at)
     sealed = auction.style == AuctionStyle.SEALED
     if closed:
         top_amount = auction.price
@@ -98,7 +137,10 @@ def _view(auction: Auction, bids: list[Bid], *, user: User, umpire: bool) -> Auc
         reserve=auction.reserve,
         cargo_tons=auction.cargo_tons,
         opened_at=auction.opened_at,
-        closes_at=auction.closes_at,
+        closes_at=closes_at,
+        closes_on_day=day,
+        closes=closes,
+        bidding=not closed and (day is None or campaign.day < day),
         status=auction.status,
         highest_bid=top_amount,
         highest_bidder=top_bidder,
@@ -118,11 +160,12 @@ def _view(auction: Auction, bids: list[Bid], *, user: User, umpire: bool) -> Auc
 
 
 def _views(auctions: QuerySet[Auction], *, user: User, umpire: bool) -> list[AuctionView]:
-    rows = list(auctions.select_related("ship", "captor", "winner"))
+    rows = list(auctions.select_related("campaign", "ship", "captor", "winner"))
     bids: dict[int, list[Bid]] = {auction.pk: [] for auction in rows}
     for bid in Bid.objects.filter(auction__in=rows).select_related("captain").order_by("pk"):
         bids[bid.auction_id].append(bid)
-    return [_view(auction, bids[auction.pk], user=user, umpire=umpire) for auction in rows]
+    next_ticks: dict[int, datetime | None] = {}  # one calendar read per campaign, not per lot
+    return [_view(auction, bids[auction.pk], user=user, umpire=umpire, next_ticks=next_ticks) for auction in rows]
 
 
 def auctions_for_member(*, user: User, campaign: Campaign, open_only: bool = False) -> list[AuctionView]:
@@ -143,10 +186,12 @@ def auction_for_member(*, user: User, auction_id: int) -> AuctionView:
     return _views(Auction.objects.filter(pk=auction.pk), user=user, umpire=umpire)[0]
 
 
-def auctions_due(*, now: datetime | None = None) -> QuerySet[Auction]:
-    """Open auctions whose deadline has passed: the close task's work."""
-    return Auction.objects.filter(status=AuctionStatus.OPEN, closes_at__lte=now or timezone.now()).order_by(
-        "closes_at", "pk"
+def auctions_due(*, campaign_id: int, day: int) -> list[int]:
+    """The campaign's open auctions whose closing day is ``day`` or earlier, in pk order: the tick's work."""
+    return list(
+        Auction.objects.filter(campaign_id=campaign_id, status=AuctionStatus.OPEN, closes_on_day__lte=day)
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
 
 

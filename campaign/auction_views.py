@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
 
 from django import forms
 from django.contrib import messages
@@ -22,7 +21,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -65,21 +63,6 @@ def friendly_cities() -> list[str]:
     return sorted(names, key=lambda name: (name != "Parhoon", name))
 
 
-def closes_in_words(closes_at: datetime, now: datetime) -> str:
-    """The time left to bid, in words to the minute: 'in 1 day 3 hours', 'in under a minute'."""
-    seconds = int((closes_at - now).total_seconds())
-    if seconds <= 0:
-        return "now: bidding is over"
-    if seconds < 60:
-        return "in under a minute"
-    minutes = seconds // 60
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    units = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    shown = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in units if n][:2]
-    return "in " + " ".join(shown)
-
-
 @dataclass(frozen=True)
 class Lot:
     """One auction as the room shows it: the selector's view, her ship, and what this user may do."""
@@ -90,7 +73,7 @@ class Lot:
     token: str
     may_buy: bool
     buy_net_cost: int
-    bidding: bool  # open and before the deadline
+    bidding: bool  # open, and the campaign not past the closing day
 
     @property
     def sealed(self) -> bool:
@@ -122,9 +105,9 @@ def live_token(view: AuctionView, closes_in: str) -> str:
     return hashlib.sha256(repr(seen).encode()).hexdigest()[:16]
 
 
-def _lot(view: AuctionView, ship: LotShip, user: User, now: datetime) -> Lot:
-    closes_in = closes_in_words(view.closes_at, now)
-    bidding = view.status == AuctionStatus.OPEN and now < view.closes_at
+def _lot(view: AuctionView, ship: LotShip, user: User) -> Lot:
+    closes_in = view.closes  # the campaign day it closes at the end of (campaign.auctions), and about when
+    bidding = view.bidding
     return Lot(
         view=view,
         ship=ship,
@@ -138,10 +121,9 @@ def _lot(view: AuctionView, ship: LotShip, user: User, now: datetime) -> Lot:
 
 def _room(request: HttpRequest, membership: Membership) -> HttpResponse:
     user, campaign = _user(request), membership.campaign
-    now = timezone.now()
     ships = auction_selectors.lot_ships(campaign=campaign)
     lots = [
-        _lot(view, ships[view.id], user, now)
+        _lot(view, ships[view.id], user)
         for view in auction_selectors.auctions_for_membership(user=user, membership=membership)
     ]
     bidders = list(auction_selectors.bidding_captains(user=user, campaign=campaign))
@@ -173,8 +155,7 @@ def auction_live(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     user = _user(request)
     membership = membership_for_user(user=user, slug=slug)
     view = auction_selectors.auction_for_membership(user=user, membership=membership, auction_id=pk)
-    now = timezone.now()
-    closes_in = closes_in_words(view.closes_at, now)
+    closes_in = view.closes
     token = live_token(view, closes_in)
     if token == request.GET.get("v"):
         return HttpResponse(status=204)
@@ -189,7 +170,7 @@ def auction_live(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         token=token,
         may_buy=False,
         buy_net_cost=0,
-        bidding=view.status == AuctionStatus.OPEN and now < view.closes_at,
+        bidding=view.bidding,
     )
     bidders = list(auction_selectors.bidding_captains(user=user, campaign=membership.campaign))
     escrow = auction_selectors.escrow_by_captain(captains=bidders)

@@ -19,6 +19,11 @@ Designed here (the rules are written for one player, whose prize the crown alway
   himself at the close, at a fresh roll of the same formula (the market's price on the day): a gamble that
   pays when the landing roll was low. Were he paid the crown's price instead, every bid would be a certain
   loss and the cargo auction an empty form. The captor's tenth is of the auction's price either way.
+- The clock (issue 18): an auction runs ``Campaign.auction_days`` campaign days. A prize landed while the campaign
+  is on day D (its last finished tick), or during the tick that runs day D, closes at the tick that runs day
+  D + auction_days (``Auction.closes_on_day``), a step of that tick (``auctions_close_due``, strategic_map.tick).
+  Bidding stays open until then, however long real time runs: a paused campaign keeps its auctions open.
+  ``closes_at`` is only when that tick is expected, for the pages.
 - The captor may buy his own prize ship outright at the crown's price while her auction is open (SGC-AUCT-03/04);
   not her cargo, which would only give him back its price.
 """
@@ -27,14 +32,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from campaign import dice, economy, ledger, locks
+from campaign import auction_selectors, dice, economy, ledger, locks
 from campaign.models import (
     CAPTAIN_AWAY,
     CAPTAIN_GONE,
@@ -53,6 +58,7 @@ from campaign.models import (
     ShipStatus,
 )
 from strategic_map.mapdata import UnknownMapName, mars_map
+from strategic_map.models import CampaignDay
 
 FRIENDLY = "friendly"
 # Bids still holding their money in escrow.
@@ -111,6 +117,13 @@ def _has_rival_players(campaign: Campaign, captor: Captain) -> bool:
     )
 
 
+def landing_day(campaign: Campaign) -> int:
+    """The campaign day a prize lands on: the day a tick is running (its CampaignDay open, not finished), else the
+    campaign's day (the last finished). Either way the auction gets its ``auction_days`` ticks after it."""
+    ticking = CampaignDay.objects.filter(campaign=campaign, day=campaign.day + 1, finished_at__isnull=True).exists()
+    return campaign.day + 1 if ticking else campaign.day
+
+
 # --- landing a prize --------------------------------------------------------------------------------------------
 
 
@@ -136,6 +149,7 @@ def prize_land(*, ship_id: int, city: str) -> list[Auction]:
         raise ValidationError({"ship": f"The {ship.name} is not a prize: only a captured ship is auctioned."})
     landing = friendly_city(city)
     now = timezone.now()
+    closes_on_day = landing_day(campaign) + campaign.auction_days
     common = {
         "campaign": campaign,
         "ship": ship,
@@ -143,7 +157,8 @@ def prize_land(*, ship_id: int, city: str) -> list[Auction]:
         "style": campaign.auction_style,
         "city": landing.key,
         "opened_at": now,
-        "closes_at": now + timedelta(hours=campaign.auction_hours),
+        "closes_on_day": closes_on_day,
+        "closes_at": auction_selectors.tick_expected_at(campaign, closes_on_day, now=now),
     }
     auctions = [Auction.objects.create(lot=LotKind.SHIP, reserve=economy.crown_price(ship.original_price), **common)]
     tons = ship.cargo_tons
@@ -178,11 +193,15 @@ def prize_land(*, ship_id: int, city: str) -> list[Auction]:
 # --- bidding ----------------------------------------------------------------------------------------------------
 
 
-def _require_open(auction: Auction, now: datetime) -> None:
+def _require_open(auction: Auction) -> None:
+    """Bids are taken while the auction is open and its campaign has not passed its closing day (the campaign row
+    is locked: the tick's close waits for a bid, and a bid for the close)."""
     if auction.status != AuctionStatus.OPEN:
         raise ValidationError({"auction": f"The auction of {_lot_name(auction)} is closed."})
-    if now >= auction.closes_at:
-        raise ValidationError({"auction": f"The auction of {_lot_name(auction)} closed at {auction.closes_at:%c}."})
+    if auction.closes_on_day is not None and auction.campaign.day >= auction.closes_on_day:
+        raise ValidationError(
+            {"auction": f"The auction of {_lot_name(auction)} closed at the end of day {auction.closes_on_day}."}
+        )
 
 
 def _players_captain(captain_id: int, user: User, auction: Auction) -> Captain:
@@ -293,7 +312,7 @@ def bid_place(*, auction_id: int, captain_id: int, user: User, amount: int, idem
             if earlier.auction_id == auction.pk and earlier.amount == amount:
                 return earlier
             raise ValidationError({"idempotency_key": "This key was already used for another bid."})
-    _require_open(auction, timezone.now())
+    _require_open(auction)
     if amount <= auction.reserve:
         raise ValidationError({"amount": f"A bid must be above the crown's reserve of £{auction.reserve:,}."})
     if is_open and held is not None and amount <= held.amount:
@@ -343,7 +362,7 @@ def prize_buy_outright(*, auction_id: int, captain_id: int, user: User) -> Aucti
         raise PermissionDenied("Only the captain who took the prize may buy her outright.")
     if auction.lot != LotKind.SHIP:
         raise ValidationError({"auction": "Only the prize ship can be bought outright; her cargo goes to auction."})
-    _require_open(auction, timezone.now())
+    _require_open(auction)
     active = list(Bid.objects.filter(auction=auction, status__in=ACTIVE_BIDS).select_related("auction__ship"))
     locked = locks.captains(auction.campaign, {captain.pk} | {bid.captain_id for bid in active})
     for bid in active:
@@ -484,13 +503,27 @@ def _close(auction: Auction, *, now: datetime) -> None:
 
 
 @transaction.atomic
-def auction_close(*, auction_id: int) -> Auction:
-    """Close an auction at or after its deadline (SGC-AUCT, SGC-CARGO). Closing it again does nothing."""
+def auction_close(*, auction_id: int, day: int | None = None) -> Auction:
+    """Close an auction whose closing day has come (SGC-AUCT-01, SGC-CARGO): ``day`` is the day the calling tick
+    runs, by default the campaign's last finished day. The held bid buys, or the crown at the reserve. Closing
+    it again does nothing; before its day it is refused."""
     auction = _lock_auction(auction_id)
     if auction.status == AuctionStatus.CLOSED:
         return auction
-    now = timezone.now()
-    if now < auction.closes_at:
-        raise ValidationError({"auction": f"The auction of {_lot_name(auction)} runs until {auction.closes_at:%c}."})
-    _close(auction, now=now)
+    today = auction.campaign.day if day is None else day
+    if auction.closes_on_day is not None and today < auction.closes_on_day:
+        raise ValidationError(
+            {"auction": f"The auction of {_lot_name(auction)} runs until the end of day {auction.closes_on_day}."}
+        )
+    _close(auction, now=timezone.now())
     return auction
+
+
+def auctions_close_due(*, campaign_id: int, day: int) -> int:
+    """The tick's auction step for ``day``: close every open auction of the campaign whose closing day is ``day``
+    or earlier, each in its own transaction (campaign, auction, captains, ship: campaign.locks); how many this
+    call closed. A re-run finds them closed and moves no money twice (the ledger's keys too)."""
+    due = auction_selectors.auctions_due(campaign_id=campaign_id, day=day)
+    for auction_id in due:
+        auction_close(auction_id=auction_id, day=day)
+    return len(due)

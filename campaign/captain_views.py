@@ -152,6 +152,14 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "campaign/standings.html", context)
 
 
+CLOCK_LIMITS = {
+    "auction_days": settings_service.LONGEST_DAYS,
+    "trek_days_per_roll": settings_service.LONGEST_DAYS,
+    "encounter_battle_days": settings_service.LONGEST_DAYS,
+    "encounter_battle_turns": settings_service.MOST_TURNS,
+}
+
+
 class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
     reason = forms.CharField(max_length=300, help_text="Why: the change is audited.")
 
@@ -169,12 +177,24 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
             "encounter_control": "Who commands the ships met",
             "tactical_ruleset": "Battle rules",
             "tactical_options": "Tactical options",
+            "auction_days": "Campaign days an auction runs",
+            "trek_days_per_roll": "Campaign days between an epic trek's rolls",
+            "encounter_battle_days": "Campaign days to fight an encounter's battle",
+            "encounter_battle_turns": "Turns an encounter's battle is expected to take",
         }
         help_texts = {
             "hours_per_day": "From one day's tick to the next: 24 plays a day a day, 168 a day a week.",
             "order_deadline_hours": "Orders for the next day close this many hours into the day, before it ticks.",
             "starting_advance": "The colonial administration's advance to each new captain (£30,000 in the rules).",
             "tactical_options": "The battles' options as JSON; {} plays the rules as written.",
+            "auction_days": "A prize's auction closes at the end of this many campaign days after she lands; "
+            "then the highest bid buys her, or the crown at its reserve. From 1 to 28.",
+            "trek_days_per_roll": "A captain walking home rolls on the trek table once a week in the rules: 7. "
+            "Fewer days is a house rule, shown to the players. From 1 to 28.",
+            "encounter_battle_days": "An encounter's battle must be fought within this many campaign days; "
+            "the AI captains finish what is left. From 1 to 28.",
+            "encounter_battle_turns": "How many turns such a battle is expected to take: each turn's deadline is "
+            "the window shared out between them. From 1 to 40.",
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -188,6 +208,9 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
         hours.widget.attrs["min"] = 1
         fraction.validators.extend([MinValueValidator(0), MaxValueValidator(1)])
         fraction.widget.attrs.update(min=0, max=1)
+        # The clock's settings: the browser's own limits; the service's checks say the same in words.
+        for key, most in CLOCK_LIMITS.items():
+            self.fields[key].widget.attrs.update(min=1, max=most)
 
 
 @login_required

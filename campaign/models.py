@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from strategic_map.trek_rules import DAYS_PER_ROLL_AS_WRITTEN
+
 
 class Role(models.TextChoices):
     PLAYER = "player", "Player"
@@ -82,7 +84,6 @@ class Campaign(models.Model):
     tactical_ruleset = models.CharField(max_length=40, default="sky_galleons")
     tactical_options = models.JSONField(default=dict, blank=True)
     auction_style = models.CharField(max_length=10, choices=AuctionStyle.choices, default=AuctionStyle.OPEN)
-    auction_hours = models.PositiveIntegerField(default=48)
     # The campaign clock (issue 18): an auction closes, and the crown buys, at the end of a campaign day.
     auction_days = models.PositiveSmallIntegerField(
         default=2, help_text="Campaign days an auction stays open; it closes at the tick that ends the last."
@@ -142,6 +143,15 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def trek_house_rule(self) -> str:
+        """The umpire's house rule for epic treks in words, or "" when they roll weekly as written (SGC-TREK)."""
+        days = self.trek_days_per_roll
+        if days == DAYS_PER_ROLL_AS_WRITTEN:
+            return ""
+        every = "every day" if days == 1 else f"every {days} days"
+        return f"House rule: an epic trek rolls {every} instead of weekly."
 
 
 class Membership(models.Model):
@@ -434,7 +444,8 @@ class AuctionStatus(models.TextChoices):
 
 
 class Auction(models.Model):
-    """A prize ship, or her cargo, offered above the crown's reserve until ``closes_at`` (SGC-AUCT, SGC-CARGO).
+    """A prize ship, or her cargo, offered above the crown's reserve until the tick of ``closes_on_day`` (SGC-AUCT,
+    SGC-CARGO; campaign.auctions).
     The capturing captain takes a tenth of the sale whoever buys; with no bid the crown buys at the reserve."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="auctions")

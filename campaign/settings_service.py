@@ -23,7 +23,7 @@ SETTINGS = (
     "tactical_ruleset",
     "tactical_options",
     "auction_style",
-    "auction_hours",
+    "auction_days",
     "holdback_voyages",
     "merchant_cargo_fraction",
     "time_limit_weeks",
@@ -40,6 +40,10 @@ SETTINGS = (
     # SGC-TREK-25: which reading of the epic trek losses the campaign plays.
     "encounter_control",
     "trek_losses",
+    # The campaign clock (issue 18): a trek's roll (the rules: a week), an encounter battle's window and turns.
+    "trek_days_per_roll",
+    "encounter_battle_days",
+    "encounter_battle_turns",
     "webhook_url",
 )
 
@@ -53,9 +57,18 @@ def plain_settings(campaign: Campaign, keys: Iterable[str] = SETTINGS) -> dict[s
     return {key: _plain(getattr(campaign, key)) for key in keys}
 
 
-# The longest a campaign day or an auction may last: far past any club's wish, and short of the calendar's end
-# (the next tick and an auction's close are reckoned by adding these hours to now).
+# The longest a campaign day may last: far past any club's wish, and short of the calendar's end (the next tick is
+# reckoned by adding these hours to now).
 LONGEST_HOURS = 24 * 365
+# The campaign clock's settings in days (an auction, a trek's roll, an encounter battle's window): from one day to
+# four weeks; and the turns an encounter battle is expected to take (SG battles rarely pass a few dozen).
+LONGEST_DAYS = 28
+MOST_TURNS = 40
+
+
+def _days_between(value: int, what: str) -> str | None:
+    return None if 1 <= value <= LONGEST_DAYS else f"{what} 1 to {LONGEST_DAYS} campaign days."
+
 
 # Checks of settings, some of which only make sense together: (the settings involved, the one the problem is shown
 # on, the check).
@@ -71,11 +84,27 @@ _TOGETHER: tuple[tuple[frozenset[str], str, Callable[[Campaign], str | None]], .
         ),
     ),
     (
-        # The auction's close is reckoned from it: a number past the calendar's end could not be.
-        frozenset({"auction_hours"}),
-        "auction_hours",
+        frozenset({"auction_days"}),
+        "auction_days",
+        lambda c: _days_between(c.auction_days, "An auction runs from"),
+    ),
+    (
+        frozenset({"trek_days_per_roll"}),
+        "trek_days_per_roll",
+        lambda c: _days_between(c.trek_days_per_roll, "An epic trek rolls once every"),
+    ),
+    (
+        frozenset({"encounter_battle_days"}),
+        "encounter_battle_days",
+        lambda c: _days_between(c.encounter_battle_days, "An encounter's battle is fought within"),
+    ),
+    (
+        frozenset({"encounter_battle_turns"}),
+        "encounter_battle_turns",
         lambda c: (
-            None if c.auction_hours <= LONGEST_HOURS else f"An auction runs {LONGEST_HOURS:,} hours (a year) at most."
+            None
+            if 1 <= c.encounter_battle_turns <= MOST_TURNS
+            else f"An encounter's battle is expected to take from 1 to {MOST_TURNS} turns."
         ),
     ),
     (

@@ -1,5 +1,5 @@
-"""Sending what campaign.notifications queued, and closing prize auctions at their deadline. Safe to run twice:
-each task checks whether its work is done."""
+"""Sending what campaign.notifications queued (prize auctions close at the campaign's tick: campaign.auctions).
+Safe to run twice: each task checks whether its work is done."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
-from campaign import auction_selectors, auctions
 from campaign.models import Notification, WebhookDelivery
 
 WEBHOOK_TIMEOUT = 10
@@ -46,18 +45,6 @@ def send_notification_email(notification_id: int) -> bool:
         notification.emailed_at = timezone.now()
         notification.save(update_fields=["emailed_at"])
     return True
-
-
-@shared_task(name="campaign.close_due_auctions", acks_late=True)
-def close_due_auctions() -> int:
-    """Close every auction past its deadline (beat, every minute); the number handled. Each closes in its own
-    transaction under its row lock; one closed meanwhile (a second run, a worker given the message again) is
-    left as it is."""
-    handled = 0
-    for auction_id in auction_selectors.auctions_due().values_list("pk", flat=True):
-        auctions.auction_close(auction_id=auction_id)
-        handled += 1
-    return handled
 
 
 @shared_task(name="campaign.deliver_webhook", bind=True, max_retries=6)

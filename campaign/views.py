@@ -87,9 +87,18 @@ CREATE_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "Encounters and battles",
-        ("encounter_control", "holdback_voyages", "trek_losses", "tactical_ruleset", "tactical_options"),
+        (
+            "encounter_control",
+            "holdback_voyages",
+            "encounter_battle_days",
+            "encounter_battle_turns",
+            "trek_losses",
+            "trek_days_per_roll",
+            "tactical_ruleset",
+            "tactical_options",
+        ),
     ),
-    ("Auctions and prizes", ("auction_style", "auction_hours", "merchant_cargo_fraction")),
+    ("Auctions and prizes", ("auction_style", "auction_days", "merchant_cargo_fraction")),
     ("Winning", ("winner_by", "time_limit_weeks", "money_goal", "rank_dead_below_living")),
     ("The club's chat", ("webhook_url",)),
 )

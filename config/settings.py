@@ -231,11 +231,6 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "battles.remind_deadlines",
         "schedule": float(env_int("BATTLE_REMINDER_SECONDS", 15 * 60)),
     },
-    # Prize auctions whose deadline has passed are closed: the winner pays, or the crown buys (campaign.auctions).
-    "close-due-auctions": {
-        "task": "campaign.close_due_auctions",
-        "schedule": float(env_int("AUCTION_CLOSE_SECONDS", 60)),
-    },
     # Campaigns whose next day is due tick it (strategic_map.tick): every ship at sea sails the day.
     "tick-due-campaigns": {
         "task": "strategic_map.tick_due_campaigns",

@@ -13,8 +13,10 @@ most the step it was in and a re-run does only what is left:
    (move along its path, or patrol), or holds position without orders (the chronicle notes it); one encounter
    die per ship for the territory of the hex she ends in; VoyageDay rows, voyages and coal bunkers written in
    bulk. A bounded number of queries per chunk, whatever its size.
-3. The epic treks under way walk their day (strategic_map.treks).
-4. ``campaign_day_close``: the day is finished, the campaign's day is D and its next tick a day later.
+3. The epic treks under way walk their day (strategic_map.treks): a roll every ``trek_days_per_roll`` days.
+4. ``auctions_close_due``: every open auction whose closing day is D or earlier closes (campaign.auctions), each
+   in its own transaction.
+5. ``campaign_day_close``: the day is finished, the campaign's day is D and its next tick a day later.
 
 Every die comes from the campaign's seed and the roll's number (campaign.dice); the voyages are taken in pk
 order and the chunk that died with a worker committed nothing, so a re-run rolls the very dice it would have.
@@ -52,6 +54,7 @@ from django.utils import timezone
 from battles.engine.hexgrid import Hex, distance
 from battles.rules.sky_galleons.record import ShipRecord
 from campaign import dice, locks
+from campaign.auctions import auctions_close_due
 from campaign.models import Campaign, CampaignRoll, CampaignShip, Captain, ChronicleEntry, ChronicleKind, ShipStatus
 from strategic_map import mapdata
 from strategic_map.encounter_clock import encounter_windows_close
@@ -483,6 +486,7 @@ def _tick_day(campaign: Campaign, day: int) -> bool:
             pass
         if EpicTrek.objects.filter(campaign_id=campaign.pk, status=TrekStatus.UNDER_WAY).exists():
             treks_advance(campaign_id=campaign.pk, day=day)
+        auctions_close_due(campaign_id=campaign.pk, day=day)
         closed = campaign_day_close(campaign_id=campaign.pk, day=day)
         if closed is not None:
             return closed

@@ -397,3 +397,18 @@ def roll_words(*, hex_: MapHex, die: int, result: RollResult, note: str = "") ->
     """A roll in the log, in words."""
     words = f"{hex_words(hex_)}: rolled {die}, {result.words}"
     return f"{note}. {words}" if note else words
+
+
+# --- the calendar: a roll is a week -----------------------------------------------------------------------------
+
+# The rules roll once a week (the number of rolls is the weeks the journey took): a campaign's trek_days_per_roll.
+DAYS_PER_ROLL_AS_WRITTEN = 7
+
+
+def next_roll_day(*, started_day: int, last_roll_day: int | None, days_per_roll: int) -> int:
+    """The campaign day of a trek's next roll: its first (the landing hex, SGC-TREK-03) on the day after it set out,
+    each later one ``days_per_roll`` days after the one before (a week as written: a roll is a week, SGC-TREK and
+    the checklist's note). Reckoned from the last roll, so an umpire's change of the setting moves the next."""
+    if last_roll_day is None:
+        return started_day + 1
+    return last_roll_day + max(days_per_roll, 1)

@@ -41,6 +41,16 @@ def trek_rolls(*, trek: EpicTrek) -> QuerySet[TrekRoll]:
     return TrekRoll.objects.filter(trek=trek).select_related("roll").order_by("seq")
 
 
+def trek_next_roll_day(*, trek: EpicTrek) -> int | None:
+    """The campaign day whose tick makes the trek's next roll (trek_rules.next_roll_day); None once it is over."""
+    if trek.status != TrekStatus.UNDER_WAY:
+        return None
+    last = TrekRoll.objects.filter(trek=trek).order_by("-seq").values_list("day", flat=True).first()
+    return trek_rules.next_roll_day(
+        started_day=trek.started_day, last_roll_day=last, days_per_roll=trek.campaign.trek_days_per_roll
+    )
+
+
 def trek_under_way(*, captain_id: int) -> EpicTrek | None:
     """The trek a captain is on, if any (for a link from his page)."""
     return EpicTrek.objects.filter(captain_id=captain_id, status=TrekStatus.UNDER_WAY).first()

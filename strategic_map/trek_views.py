@@ -122,6 +122,7 @@ def trek_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "here_words": trek_rules.hex_words(mars.hex_at(trek.q, trek.r)),
         "rolls": trek_selectors.trek_rolls(trek=trek),
         "under_way": under_way,
+        "next_roll_day": trek_selectors.trek_next_roll_day(trek=trek),
         "may_choose": under_way and trek.captain.player_id == _user(request).pk,
         "way_home": way_home,
         "way_home_labels": [mars.hex_at(h.q, h.r).label for h in way_home.path] if way_home else [],

@@ -1,6 +1,7 @@
 """Epic treks (SGC-TREK-01..28): the services. A captain who survived the loss of his ship walks home, one roll of
-the trek table per campaign day; the rules themselves are strategic_map.trek_rules (pure), the dice campaign.dice
-(logged, with the captain and the hex in their purpose).
+the trek table a week (the rules count the rolls as the weeks the journey took): one roll every
+``Campaign.trek_days_per_roll`` campaign days, 7 as written, fewer a house rule. The rules themselves are
+strategic_map.trek_rules (pure), the dice campaign.dice (logged, with the captain and the hex in their purpose).
 
 Each trek advances in its own transaction under a lock on the campaign row and then the trek's row (the order the
 dice take too), and its roll for a day is unique (TrekRoll: trek, day): a day run twice, or a worker killed halfway,
@@ -11,11 +12,12 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Max
 
 from accounts.models import User
 from battles.engine.hexgrid import Hex
 from campaign import auctions, dice, locks
-from campaign.models import Captain, CaptainStatus, ChronicleEntry, ChronicleKind
+from campaign.models import Campaign, Captain, CaptainStatus, ChronicleEntry, ChronicleKind
 from strategic_map import map_rules, mapdata, news, trek_rules
 from strategic_map.models import EpicTrek, TrekRoll, TrekStatus
 
@@ -162,16 +164,23 @@ def trek_route_home(*, trek_id: int, user: User) -> EpicTrek:
 
 
 def treks_advance(*, campaign_id: int, day: int) -> int:
-    """Walk every trek under way in the campaign one roll for campaign day ``day``; the number advanced.
+    """Roll every trek under way in the campaign whose next roll falls on campaign day ``day`` (or before it: a
+    day missed is made up once, not one roll per missed day); the number advanced.
 
-    A trek rolls from the day after it started (its landing hex first, SGC-TREK-03). Idempotent per (trek, day):
-    a trek that has its roll for the day is left alone."""
-    waiting = list(
+    Idempotent per (trek, day): a trek that has its roll for the day is left alone."""
+    days_per_roll = Campaign.objects.filter(pk=campaign_id).values_list("trek_days_per_roll", flat=True).get()
+    under_way = (
         EpicTrek.objects.filter(campaign_id=campaign_id, status=TrekStatus.UNDER_WAY, started_day__lt=day)
-        .exclude(trek_rolls__day=day)
+        .annotate(last_roll_day=Max("trek_rolls__day"))
         .order_by("pk")
-        .values_list("pk", flat=True)
+        .values_list("pk", "started_day", "last_roll_day")
     )
+    waiting = [
+        trek_id
+        for trek_id, started_day, last_roll_day in under_way
+        if trek_rules.next_roll_day(started_day=started_day, last_roll_day=last_roll_day, days_per_roll=days_per_roll)
+        <= day
+    ]
     return sum(1 for trek_id in waiting if _trek_roll(campaign_id=campaign_id, trek_id=trek_id, day=day))
 
 
@@ -187,10 +196,17 @@ def _trek_roll(*, campaign_id: int, trek_id: int, day: int) -> bool:
             .select_related("captain")
             .get(pk=trek_id, campaign=campaign)
         )
-        if trek.status != TrekStatus.UNDER_WAY or TrekRoll.objects.filter(trek=trek, day=day).exists():
+        if trek.status != TrekStatus.UNDER_WAY:
             return False
         captain = trek.captain
-        last = TrekRoll.objects.filter(trek=trek).order_by("-seq").only("result").first()
+        last = TrekRoll.objects.filter(trek=trek).order_by("-seq").only("result", "day").first()
+        due = trek_rules.next_roll_day(
+            started_day=trek.started_day,
+            last_roll_day=None if last is None else last.day,
+            days_per_roll=campaign.trek_days_per_roll,
+        )
+        if due > day:  # rolled already this week (a re-run of the day, or a second worker)
+            return False
         here = Hex(trek.q, trek.r)
         if last is None:
             note = "The landing hex"

@@ -1,21 +1,19 @@
 """The auction room in real browsers (issue 6): the umpire lands Alice's prize; Bob bids, Carol outbids him and
-Bob's page shows her bid by polling, without a reload; the auction closes on time by the close task; Carol wins,
+Bob's page shows her bid by polling, without a reload; the tick of its closing day closes the auction; Carol wins,
 Bob's money comes back from escrow, Alice has her tenth (SGC-AUCT-01/02/05), and the pages show it."""
 
 from __future__ import annotations
 
-import time
-from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from campaign import economy, ledger, tasks
+from campaign import economy, ledger
 from campaign.models import Auction, AuctionStatus, CampaignShip, Captain, ShipStatus
+from strategic_map import tick
 from tests.browser.conftest import DESKTOP, SCREENSHOTS
 from tests.campaign.auction_tables import SWIFTWOOD_PRICE, prize
 from tests.campaign.auction_tables import table as auction_table
@@ -24,7 +22,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 RESERVE = economy.crown_price(SWIFTWOOD_PRICE)
 # Long enough for two players to bid on a slow machine, short enough to wait for.
-BIDDING_SECONDS = 30
 
 
 @pytest.fixture
@@ -97,9 +94,8 @@ def test_a_second_player_outbids_a_third_in_an_auction_that_closes_on_time(live_
     umpire.get_by_role("button", name="Land the prize").click()
     expect(umpire.locator(".message--success")).to_contain_text("The Swiftwood is landed and under the hammer.")
     auction = Auction.objects.get(ship=swiftwood)
-    # The umpire's auction length is in hours; this one closes a few seconds ahead.
-    deadline = timezone.now() + timedelta(seconds=BIDDING_SECONDS)
-    Auction.objects.filter(pk=auction.pk).update(closes_at=deadline)
+    # The auction runs the campaign's two days: it closes at the tick of day 2.
+    assert auction.closes_on_day == 2
 
     # Bob bids above the crown's reserve; his money goes into escrow.
     bob_page = tab(found["bob"])
@@ -127,11 +123,12 @@ def test_a_second_player_outbids_a_third_in_an_auction_that_closes_on_time(live_
     assert bob_page.evaluate("window.sameDocument === true")
     shot(bob_page, "auction-room-outbid")
 
-    # The close task leaves it open until its deadline, then closes it.
-    assert tasks.close_due_auctions() == 0
+    # The tick of day 1 leaves it open; the tick of day 2, its closing day, closes it.
+    expect(live_bob).to_contain_text("Closes at the end of day 2")
+    assert tick.campaign_tick(campaign_id=auction.campaign_id) == [1]
     assert Auction.objects.get(pk=auction.pk).status == AuctionStatus.OPEN
-    time.sleep(max((deadline - timezone.now()).total_seconds(), 0) + 0.5)
-    assert tasks.close_due_auctions() == 1
+    assert tick.campaign_tick(campaign_id=auction.campaign_id) == [2]
+    assert Auction.objects.get(pk=auction.pk).status == AuctionStatus.CLOSED
 
     # Bob's page reloads itself once the lot has closed: Carol has her, and his money is all his again.
     closed_row = bob_page.locator(f"tr#auction-{auction.pk}")

@@ -18,16 +18,14 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from battles.engine import dice as battle_dice
 from battles.models import Battle, BattleStatus
-from campaign import economy, ledger, tasks, yard_selectors
+from campaign import auctions, economy, ledger, yard_selectors
 from campaign.models import (
     Auction,
     AuctionStatus,
@@ -333,9 +331,8 @@ def test_two_players_and_an_umpire_play_a_campaign_week_and_a_third_sees_none_of
     assert amount.evaluate("input => input.validity.rangeUnderflow") is True
     assert not Bid.objects.filter(auction__ship=prize).exists()
     assert balance(drake) == drake_before
-    # The auction's hours go by; the beat's close task closes every lot past its deadline.
-    Auction.objects.filter(ship=prize).update(closes_at=timezone.now() - timedelta(seconds=1))
-    assert tasks.close_due_auctions() == 2
+    # The auction's days go by: the tick of its closing day closes both lots (the tick's auction step).
+    assert auctions.auctions_close_due(campaign_id=ship_lot.campaign_id, day=ship_lot.closes_on_day) == 2
     ship_lot.refresh_from_db()
     cargo_lot.refresh_from_db()
     for sold in (ship_lot, cargo_lot):

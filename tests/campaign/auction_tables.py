@@ -3,15 +3,12 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
-
-from django.utils import timezone
 
 from accounts.models import User
 from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from campaign import auctions, captains
-from campaign.models import Auction, AuctionStyle, CampaignShip, LotKind, Role, ShipStatus
+from campaign.models import Auction, AuctionStyle, Campaign, CampaignShip, LotKind, Role, ShipStatus
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 PLAYERS = ("alice", "bob", "carol")
@@ -68,4 +65,5 @@ def bid(found: dict[str, Any], auction: Auction, who: str, amount: int) -> None:
 
 
 def deadline_passes(auction: Auction) -> None:
-    Auction.objects.filter(pk=auction.pk).update(closes_at=timezone.now() - timedelta(seconds=1))
+    """The auction's closing day comes: as if the campaign's day were its closing day (campaign.auctions)."""
+    Auction.objects.filter(pk=auction.pk).update(closes_on_day=Campaign.objects.get(pk=auction.campaign_id).day)

@@ -19,6 +19,7 @@ from campaign.models import (
     AuctionStyle,
     Bid,
     BidStatus,
+    Campaign,
     CampaignRoll,
     CampaignShip,
     Captain,
@@ -90,7 +91,8 @@ def bid(table, auction: Auction, who: str, amount: int, key: str = "") -> Bid:
 
 
 def deadline_passes(auction: Auction) -> None:
-    Auction.objects.filter(pk=auction.pk).update(closes_at=timezone.now() - timedelta(seconds=1))
+    """The auction's closing day comes: as if the campaign's day were its closing day (campaign.auctions)."""
+    Auction.objects.filter(pk=auction.pk).update(closes_on_day=Campaign.objects.get(pk=auction.campaign_id).day)
 
 
 def balance(table, who: str) -> int:
@@ -121,6 +123,9 @@ def test_a_prize_landed_at_a_friendly_city_goes_to_auction_at_half_her_price_wit
 
     assert (ship_lot.reserve, ship_lot.captor, ship_lot.city) == (56_300, table["captains"]["alice"], "parhoon")
     assert ship_lot.style == AuctionStyle.OPEN
+    # Day 0 (nothing ticked yet): the auction runs two campaign days and closes at the tick of day 2, about two
+    # days of 24 hours from now (the campaign's next tick is not scheduled: reckoned a day away).
+    assert ship_lot.closes_on_day == 2
     assert before + timedelta(hours=48) <= ship_lot.closes_at <= timezone.now() + timedelta(hours=48)
     roll = CampaignRoll.objects.get(campaign=table["campaign"])
     assert "Warm Winds" in roll.purpose
@@ -135,12 +140,13 @@ def test_a_prize_landed_at_a_friendly_city_goes_to_auction_at_half_her_price_wit
 
 def test_the_umpires_auction_settings_set_the_style_and_the_deadline(table):
     campaign = table["campaign"]
-    campaign.auction_style, campaign.auction_hours = AuctionStyle.SEALED, 6
+    campaign.auction_style, campaign.auction_days, campaign.day, campaign.hours_per_day = AuctionStyle.SEALED, 5, 3, 6
     campaign.save()
     ship_lot, cargo_lot = land(table)
     assert cargo_lot is None  # an empty hold is not auctioned
     assert ship_lot.style == AuctionStyle.SEALED
-    assert ship_lot.closes_at - ship_lot.opened_at == timedelta(hours=6)
+    assert ship_lot.closes_on_day == 8
+    assert ship_lot.closes_at - ship_lot.opened_at == timedelta(hours=5 * 6)
 
 
 def test_landing_the_same_prize_twice_opens_nothing_new_and_rolls_no_second_die(table):
@@ -503,7 +509,7 @@ def test_a_captain_who_outbids_the_crown_for_a_cargo_sells_it_on_at_a_fresh_roll
 # --- the close task ---------------------------------------------------------------------------------------------------
 
 
-def test_the_close_task_closes_the_auctions_past_their_deadline_and_running_it_twice_is_harmless(table):
+def test_the_tick_closes_the_auctions_whose_day_has_come_and_running_it_twice_is_harmless(table):
     due, _ = land(table)
     later = auctions.prize_land(
         ship_id=CampaignShip.objects.create(
@@ -516,11 +522,11 @@ def test_the_close_task_closes_the_auctions_past_their_deadline_and_running_it_t
         ).pk,
         city="Parhoon",
     )[0]
-    deadline_passes(due)
-    assert list(auction_selectors.auctions_due()) == [due]
+    Auction.objects.filter(pk=later.pk).update(closes_on_day=3)
+    assert auction_selectors.auctions_due(campaign_id=table["campaign"].pk, day=2) == [due.pk]
 
-    assert tasks.close_due_auctions.delay().get() == 1
-    assert tasks.close_due_auctions.delay().get() == 0
+    assert auctions.auctions_close_due(campaign_id=table["campaign"].pk, day=2) == 1
+    assert auctions.auctions_close_due(campaign_id=table["campaign"].pk, day=2) == 0
 
     due.refresh_from_db()
     later.refresh_from_db()
@@ -528,10 +534,11 @@ def test_the_close_task_closes_the_auctions_past_their_deadline_and_running_it_t
     assert kinds(table, "alice") == [(EntryKind.PRIZE_SHARE, 5_630)]
 
 
-def test_the_beat_schedule_closes_auctions_every_minute():
-    entry = settings.CELERY_BEAT_SCHEDULE["close-due-auctions"]
-    assert (entry["task"], entry["schedule"]) == ("campaign.close_due_auctions", 60.0)
-    assert tasks.close_due_auctions.acks_late
+def test_no_beat_task_closes_auctions_by_real_time():
+    """The one path that closes an auction is the campaign's tick: no real-time deadline in the beat."""
+    tasks_named = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert not any("auction" in name for name in tasks_named)
+    assert not hasattr(tasks, "close_due_auctions")
 
 
 def test_a_bid_beyond_all_the_money_on_mars_is_refused_plainly(table):

@@ -36,18 +36,20 @@ def page_data(campaign: Campaign, **changes) -> dict:
 def test_the_umpire_changes_settings_with_a_reason_and_the_audit_keeps_before_and_after(client, club):
     client.force_login(club["umpire"])
     assert client.get(reverse("campaign_settings", args=["syrtis"])).status_code == 200
-    data = page_data(club["campaign"], auction_style="sealed", auction_hours=24, reason="Sealed bids this season")
+    data = page_data(
+        club["campaign"], auction_style="sealed", auction_days=3, trek_days_per_roll=2, reason="Sealed bids this season"
+    )
 
     response = client.post(reverse("campaign_settings", args=["syrtis"]), data)
 
     assert response.status_code == 302
     campaign = Campaign.objects.get(pk=club["campaign"].pk)
-    assert (campaign.auction_style, campaign.auction_hours) == ("sealed", 24)
+    assert (campaign.auction_style, campaign.auction_days, campaign.trek_days_per_roll) == ("sealed", 3, 2)
     audit = AuditEntry.objects.get(action="settings changed")
     assert audit.reason == "Sealed bids this season"
     assert audit.data == {
-        "before": {"auction_style": "open", "auction_hours": 48},
-        "after": {"auction_style": "sealed", "auction_hours": 24},
+        "before": {"auction_style": "open", "auction_days": 2, "trek_days_per_roll": 7},
+        "after": {"auction_style": "sealed", "auction_days": 3, "trek_days_per_roll": 2},
     }
 
 
@@ -64,6 +66,28 @@ def test_hours_past_the_calendars_end_are_refused_on_the_field(client, club):
     assert Campaign.objects.get(pk=club["campaign"].pk).hours_per_day == 24
 
 
+@pytest.mark.parametrize(
+    ("setting", "value", "words"),
+    [
+        ("auction_days", "0", "An auction runs from 1 to 28 campaign days."),
+        ("trek_days_per_roll", "29", "An epic trek rolls once every 1 to 28 campaign days."),
+        ("encounter_battle_days", "0", "An encounter&#x27;s battle is fought within 1 to 28 campaign days."),
+        ("encounter_battle_turns", "41", "An encounter&#x27;s battle is expected to take from 1 to 40 turns."),
+    ],
+)
+def test_the_clocks_settings_out_of_range_are_refused_on_the_field(client, club, setting, value, words):
+    client.force_login(club["umpire"])
+    page = client.get(reverse("campaign_settings", args=["syrtis"])).content.decode()
+    assert 'name="trek_days_per_roll"' in page
+    assert "Campaign days between an epic trek&#x27;s rolls" in page
+    refused = client.post(
+        reverse("campaign_settings", args=["syrtis"]), page_data(club["campaign"], **{setting: value}, reason="Try")
+    )
+    assert refused.status_code == 422
+    assert words in refused.content.decode()
+    assert not AuditEntry.objects.exists()
+
+
 def test_a_player_gets_no_settings_page(client, club):
     client.force_login(club["alice"])
     assert client.get(reverse("campaign_settings", args=["syrtis"])).status_code == 403
@@ -73,7 +97,7 @@ def test_a_player_gets_no_settings_page(client, club):
 
 def test_bad_settings_are_refused_with_the_reason(client, club):
     client.force_login(club["umpire"])
-    no_reason = client.post(reverse("campaign_settings", args=["syrtis"]), page_data(club["campaign"], auction_hours=6))
+    no_reason = client.post(reverse("campaign_settings", args=["syrtis"]), page_data(club["campaign"], auction_days=6))
     assert no_reason.status_code == 422
     bad = client.post(
         reverse("campaign_settings", args=["syrtis"]),
@@ -88,7 +112,7 @@ def test_bad_settings_are_refused_with_the_reason(client, club):
         )
     with pytest.raises(PermissionDenied):
         campaign_update_settings(
-            campaign_id=club["campaign"].pk, umpire=club["alice"], changes={"auction_hours": 1}, reason="Mine"
+            campaign_id=club["campaign"].pk, umpire=club["alice"], changes={"auction_days": 1}, reason="Mine"
         )
     with pytest.raises(ValidationError, match="Not settings"):
         campaign_update_settings(campaign_id=club["campaign"].pk, umpire=club["umpire"], changes={"day": 9}, reason="x")

@@ -11,13 +11,10 @@ roll is read from the ledger."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Sum
-from django.utils import timezone
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -38,6 +35,7 @@ from campaign.models import (
     AuctionStyle,
     Bid,
     BidStatus,
+    Campaign,
     CampaignShip,
     Captain,
     CaptainStatus,
@@ -54,6 +52,12 @@ pytestmark = pytest.mark.django_db
 ESCROW = (BidStatus.HELD, BidStatus.SEALED)
 PLAYERS = 3
 ADVANCE = 30_000
+
+
+def day_has_come(auction: Auction) -> bool:
+    """Whether the campaign has reached the auction's closing day (campaign.auctions: the clock, not real time)."""
+    day = Campaign.objects.get(pk=auction.campaign_id).day
+    return auction.closes_on_day is not None and day >= auction.closes_on_day
 
 
 class MoneyMachine(RuleBasedStateMachine):
@@ -160,7 +164,7 @@ class MoneyMachine(RuleBasedStateMachine):
         expected = (
             auction.status == AuctionStatus.OPEN
             and captain.status not in CAPTAIN_AWAY
-            and timezone.now() < auction.closes_at
+            and not day_has_come(auction)
             and amount > floor
             and amount <= captain.balance + released_to_him
         )
@@ -198,7 +202,7 @@ class MoneyMachine(RuleBasedStateMachine):
             assert (
                 auction.status == AuctionStatus.CLOSED
                 or rival.status in CAPTAIN_AWAY
-                or timezone.now() >= auction.closes_at
+                or day_has_come(auction)
                 or amount > rival.balance + (own.amount if own else 0)
             )
             return
@@ -211,13 +215,14 @@ class MoneyMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.auction_ids)
     @rule(which=st.integers(0, 7))
     def the_deadline_passes(self, which: int) -> None:
-        Auction.objects.filter(pk=self.auction(which).pk).update(closes_at=timezone.now() - timedelta(seconds=1))
+        auction = self.auction(which)
+        Auction.objects.filter(pk=auction.pk).update(closes_on_day=Campaign.objects.get(pk=auction.campaign_id).day)
 
     @precondition(lambda self: self.auction_ids)
     @rule(which=st.integers(0, 7))
     def close(self, which: int) -> None:
         auction = self.auction(which)
-        due = auction.status == AuctionStatus.CLOSED or timezone.now() >= auction.closes_at
+        due = auction.status == AuctionStatus.CLOSED or day_has_come(auction)
         top = Bid.objects.filter(auction=auction, status=BidStatus.HELD).first()
         try:
             closed = auctions.auction_close(auction_id=auction.pk)
@@ -240,7 +245,7 @@ class MoneyMachine(RuleBasedStateMachine):
             auction.lot == LotKind.SHIP
             and auction.status == AuctionStatus.OPEN
             and captor.status not in CAPTAIN_AWAY
-            and timezone.now() < auction.closes_at
+            and not day_has_come(auction)
             and captor.balance + (own or 0) >= auction.reserve
         )
         try:

@@ -45,7 +45,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def busy_campaign(django_capture_on_commit_callbacks):
     umpire = UserFactory(username="umpire")
-    campaign = CampaignFactory(created_by=umpire, slug="syrtis", auction_hours=12)
+    campaign = CampaignFactory(created_by=umpire, slug="syrtis", auction_days=3)
     MembershipFactory(campaign=campaign, user=umpire, role=Role.UMPIRE)
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     for player in (alice, bob):

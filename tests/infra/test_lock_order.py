@@ -5,11 +5,9 @@ rules pay it (the captor's tenths, the bidder's payments, the crown's purchases)
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
 
 import pytest
 from django.db import OperationalError, connection, connections, transaction
-from django.utils import timezone
 
 from campaign import auctions, captains, economy, ledger
 from campaign.models import (
@@ -97,9 +95,8 @@ def test_a_prizes_ship_and_cargo_lots_closed_together_never_deadlock_and_pay_exa
         if n % 2 == 0:
             ship_bid = ship_lot.reserve + 500
             auctions.bid_place(auction_id=ship_lot.pk, captain_id=bidder.pk, user=bidder.player, amount=ship_bid)
-        Auction.objects.filter(pk__in=[ship_lot.pk, cargo_lot.pk]).update(
-            closes_at=timezone.now() - timedelta(seconds=1)
-        )
+        # Their closing day comes: both close at its tick (the campaign's day reaches it).
+        Auction.objects.filter(pk__in=[ship_lot.pk, cargo_lot.pk]).update(closes_on_day=campaign.day)
 
         errors = close_together(ship_lot, cargo_lot) if n % 4 < 2 else close_together(cargo_lot, ship_lot)
         deadlocks += errors

@@ -108,8 +108,7 @@ def test_a_sealed_lead_released_passes_to_the_next_highest_bid(table):
     _released(table, bid)
     drakes.refresh_from_db()
     assert drakes.status == BidStatus.HELD
-    Auction.objects.filter(pk=auction.pk).update(closes_at=auction.opened_at)
-    closed = auctions.auction_close(auction_id=auction.pk)
+    closed = auctions.auction_close(auction_id=auction.pk, day=auction.closes_on_day)  # the tick of its day
     assert (closed.winner_id, closed.price) == (table.drake.pk, 2_100)
 
 

@@ -1,6 +1,6 @@
-"""Epic treks as services, API and page: a trek starts once per encounter, advances one logged roll a campaign day
-(idempotent), walks the player's route or the shortest way home, and ends SAFE (fame), CAPTURED or LOST; nobody
-but the captain's player and the umpire sees it (404)."""
+"""Epic treks as services, API and page: a trek starts once per encounter, advances one logged roll a week of
+campaign days (idempotent), walks the player's route or the shortest way home, and ends SAFE (fame), CAPTURED or
+LOST; nobody but the captain's player and the umpire sees it (404)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_lost_rolls_again_for_the_same_hex_and_every_roll_is_a_week(club):
     campaign = club["campaign"]
     set_table(campaign, "L")
     trek = start(club["jack"])
-    for day in (1, 2, 3):
+    for day in (1, 8, 15):  # a roll is a week: the landing day's, then every seventh day
         treks.treks_advance(campaign_id=campaign.pk, day=day)
     trek.refresh_from_db()
     assert [(r.q, r.r, r.result) for r in trek.trek_rolls.all()] == [(*WILDS, "L")] * 3
@@ -146,12 +146,12 @@ def test_after_passage_the_party_walks_its_route_or_else_the_shortest_way_home(c
     second = hexgrid.neighbour(first, 1)
     treks.trek_route_set(trek_id=trek.pk, user=club["alice"], route=[first.to_json(), second.to_json()])
     treks.treks_advance(campaign_id=campaign.pk, day=1)  # the landing hex
-    treks.treks_advance(campaign_id=campaign.pk, day=2)  # into the first hex chosen
+    treks.treks_advance(campaign_id=campaign.pk, day=8)  # a week on: into the first hex chosen
     trek.refresh_from_db()
     assert (trek.q, trek.r, trek.route) == (first.q, first.r, [second.to_json()])
     assert trek.trek_rolls.last().note.startswith(f"Into {MARS.hex_at(first.q, first.r).label}")
-    treks.treks_advance(campaign_id=campaign.pk, day=3)
-    treks.treks_advance(campaign_id=campaign.pk, day=4)  # no route left: the shortest way home
+    treks.treks_advance(campaign_id=campaign.pk, day=15)
+    treks.treks_advance(campaign_id=campaign.pk, day=22)  # no route left: the shortest way home
     trek.refresh_from_db()
     expected = trek_rules.way_home(MARS, second).path[0]
     assert (trek.q, trek.r, trek.route) == (expected.q, expected.r, [])
@@ -163,10 +163,10 @@ def test_reaching_a_friendly_city_ends_the_trek_safe_with_its_weeks_as_fame(club
     campaign = club["campaign"]
     set_table(campaign, "P")
     trek = start(club["jack"], where=NEAR_PARHOON, party=5)
-    for day in (1, 2, 3):
+    for day in (1, 8, 15):
         treks.treks_advance(campaign_id=campaign.pk, day=day)
     trek.refresh_from_db()
-    assert (trek.status, trek.end_city, trek.weeks, trek.ended_day) == (TrekStatus.SAFE, "Parhoon", 2, 2)
+    assert (trek.status, trek.end_city, trek.weeks, trek.ended_day) == (TrekStatus.SAFE, "Parhoon", 2, 8)
     jack = club["jack"]
     jack.refresh_from_db()
     assert (jack.status, jack.city, jack.fame_weeks) == (CaptainStatus.ASHORE, "parhoon", 2)
@@ -249,7 +249,7 @@ def test_advancing_costs_a_bounded_number_of_queries_per_trek(club):
         others.append(captains.captain_found(campaign=campaign, user=user, name=f"Extra {n}"))
         start(others[-1], day=1)
     with CaptureQueriesContext(connection) as four:
-        assert treks.treks_advance(campaign_id=campaign.pk, day=2) == 4
+        assert treks.treks_advance(campaign_id=campaign.pk, day=8) == 4  # Jack's second week, their first
     per_trek = len(one.captured_queries)
     assert per_trek <= 20
     assert len(four.captured_queries) <= 4 * per_trek
@@ -366,6 +366,63 @@ def test_the_captains_page_links_his_trek_and_the_trek_page_shows_the_way(client
     page = client.get(url).content.decode()
     assert "The epic trek of Captain Jack" in page
     assert "Shortest way home" not in page
+
+
+# --- a roll is a week ------------------------------------------------------------------------------------------------
+
+
+def rolled_days(trek: EpicTrek) -> list[int]:
+    return list(TrekRoll.objects.filter(trek=trek).order_by("seq").values_list("day", flat=True))
+
+
+@pytest.mark.rule("SGC-TREK-03", "SGC-TREK-12", "SGC-TREK-21")
+def test_a_trek_rolls_on_its_first_day_then_every_seventh_day_and_not_between(club):
+    """The rules count a trek's rolls as its weeks (SGC-TREK-21): the landing hex's roll on the day after it set out
+    (SGC-TREK-03), then one a week of campaign days."""
+    campaign = club["campaign"]
+    set_table(campaign, "L")
+    trek = start(club["jack"], day=2)
+    advanced = {day: treks.treks_advance(campaign_id=campaign.pk, day=day) for day in range(1, 18)}
+    assert [day for day, n in advanced.items() if n] == [3, 10, 17]
+    assert rolled_days(trek) == [3, 10, 17]
+    trek.refresh_from_db()
+    assert trek.weeks == trek.rolls == 3
+
+
+@pytest.mark.rule("SGC-TREK-21")
+def test_a_house_rule_of_two_days_rolls_every_second_day_and_says_so(client, club):
+    campaign = club["campaign"]
+    set_table(campaign, "L")
+    settings_service.campaign_update_settings(
+        campaign_id=campaign.pk, umpire=club["umpire"], changes={"trek_days_per_roll": 2}, reason="A short campaign"
+    )
+    audit = AuditEntry.objects.get(action="settings changed")
+    assert audit.data == {"before": {"trek_days_per_roll": 7}, "after": {"trek_days_per_roll": 2}}
+    trek = start(club["jack"])
+    for day in range(1, 7):
+        treks.treks_advance(campaign_id=campaign.pk, day=day)
+    assert rolled_days(trek) == [1, 3, 5]
+    trek.refresh_from_db()
+    assert trek.weeks == 3  # still counted in rolls: his fame weeks, whatever the days between
+
+    client.force_login(club["alice"])
+    rule = "House rule: an epic trek rolls every 2 days instead of weekly."
+    page = client.get(reverse("trek_detail", args=["syrtis", trek.pk])).content.decode()
+    assert rule in page
+    assert "The next roll comes at the end of <strong>day 7</strong>." in page
+    assert rule in client.get(reverse("campaign_standings", args=["syrtis"])).content.decode()
+
+
+def test_the_trek_page_tells_the_next_weekly_roll_and_no_house_rule_as_written(client, club):
+    trek = start(club["jack"], day=4)
+    client.force_login(club["alice"])
+    url = reverse("trek_detail", args=["syrtis", trek.pk])
+    assert "The next roll comes at the end of <strong>day 5</strong>." in client.get(url).content.decode()
+    treks.treks_advance(campaign_id=club["campaign"].pk, day=5)
+    page = client.get(url).content.decode()
+    assert "The next roll comes at the end of <strong>day 12</strong>." in page
+    assert "House rule" not in page
+    assert "House rule" not in client.get(reverse("campaign_standings", args=["syrtis"])).content.decode()
 
 
 # --- a day run twice at once (real row locks) ----------------------------------------------------------------------
