@@ -8,7 +8,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from campaign.models import Invitation
-from campaign.services import DEMO_CAMPAIGN_NAME, DEMO_CAMPAIGN_SLUG, DEMO_PASSWORD
+from strategic_map.demo import DEMO_CAMPAIGN_NAME, DEMO_CAMPAIGN_SLUG, DEMO_PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from campaign.services import demo_seed
+from strategic_map.demo import demo_seed
 
 # Addresses a server listens on but a browser cannot be sent to (and ALLOWED_HOSTS would refuse as a Host):
 # the links name the loopback address instead.

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from campaign.models import Campaign, Invitation, Membership, Role
-from campaign.services import DEMO_CAMPAIGN_SLUG, DEMO_PASSWORD
+from strategic_map.demo import DEMO_CAMPAIGN_SLUG, DEMO_PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def test_seed_demo_creates_the_campaign_and_prints_the_logins():
 
     campaign = Campaign.objects.get(slug=DEMO_CAMPAIGN_SLUG)
     roles = dict(Membership.objects.filter(campaign=campaign).values_list("user__username", "role"))
-    assert roles == {"umpire": Role.UMPIRE, "alice": Role.PLAYER, "bob": Role.PLAYER}
+    assert roles == {"umpire": Role.UMPIRE, "alice": Role.PLAYER, "bob": Role.PLAYER, "carol": Role.PLAYER}
     for username in roles:
         assert User.objects.get(username=username).check_password(DEMO_PASSWORD)
         assert username in output
@@ -131,17 +131,28 @@ def test_seed_demo_refuses_to_run_in_production(settings):
 
 
 @pytest.mark.django_db
-def test_the_demo_campaign_has_captains_with_ships_and_a_prize_in_the_auction_room():
+def test_the_demo_campaign_is_in_motion_on_day_0():
+    """Alice at sea with a prize in tow, Bob's orders given from Parhoon, Carol on a trek, a prize at auction."""
     from campaign import ledger
-    from campaign.models import Auction, CampaignShip, Captain
-    from campaign.services import demo_seed
+    from campaign.models import Auction, CampaignShip, Captain, CaptainStatus, ShipStatus
+    from strategic_map.demo import demo_seed
+    from strategic_map.models import EpicTrek, TrekStatus, Voyage, VoyageStatus
 
     seeded = demo_seed()
     again = demo_seed()
 
-    captains = Captain.objects.filter(campaign=seeded.campaign)
-    assert sorted(c.name for c in captains) == ["Alice Fairweather", "Robert Drummond"]
-    assert CampaignShip.objects.filter(campaign=seeded.campaign, captain__isnull=False).count() == 2
-    assert Auction.objects.filter(campaign=seeded.campaign, status="open").count() == 2  # the ship and her cargo
+    campaign = seeded.campaign
+    captains = {c.name: c for c in Captain.objects.filter(campaign=campaign)}
+    assert sorted(captains) == ["Alice Fairweather", "Catherine Vane", "Robert Drummond"]
+    assert captains["Alice Fairweather"].status == CaptainStatus.AT_SEA
+    assert captains["Robert Drummond"].status == CaptainStatus.AT_SEA
+    assert captains["Catherine Vane"].status == CaptainStatus.TREKKING
+    under_way = {v.ship.name: v for v in Voyage.objects.filter(campaign=campaign, status=VoyageStatus.UNDER_WAY)}
+    assert sorted(under_way) == ["Dart", "Gull"]
+    assert under_way["Gull"].plan and under_way["Dart"].plan
+    assert CampaignShip.objects.get(campaign=campaign, name="Red Jenny").towed_by == under_way["Dart"].ship
+    assert CampaignShip.objects.get(campaign=campaign, name="Kestrel").status == ShipStatus.LOST
+    assert EpicTrek.objects.get(campaign=campaign).status == TrekStatus.UNDER_WAY
+    assert Auction.objects.filter(campaign=campaign, status="open").count() == 2  # the Warm Winds and her cargo
     assert again.created == 0
-    assert ledger.check_campaign(seeded.campaign) == 2
+    assert ledger.check_campaign(campaign) == 3
