@@ -7,9 +7,10 @@ campaign loop on the campaign clock:
 - Alice Fairweather's Dart is two days out of Parhoon with a prize in tow, the pirate Bloodrunner *Red Jenny*,
   taken before the demo begins; she comes home on day 2 and the prize goes under the hammer (SGC-MONEY-01). Her
   earlier prize, the merchant *Warm Winds*, is already in the auction room (closing on day 2).
-- Robert Drummond's Gull sails on day 1 for the Astusapes highlands, the High Martians' country, patrols there and
-  comes home: the territory's patrol number (5 on 1D6, SGC-ENC-04) makes encounters and their battles a near
-  certainty, each settled within its window of campaign days.
+- Robert Drummond's Gull, a Sky Runner, sails on day 1 over the border into the Neutral West, patrols there for ten
+  days and comes home: the territory's patrol number (3 on 1D6, SGC-ENC-04) makes encounters and their battles
+  likely, each settled within its window of campaign days; the High Martians there may cost him his ship and send
+  him walking too.
 - Catherine Vane lost her kite the Kestrel over the Neutral West before the demo begins and is walking home: her
   epic trek rolls once a week (SGC-TREK-03), on days 1 and 8.
 
@@ -78,10 +79,11 @@ PARHOON = (7, 8)
 # Alice: two days out, one hex a day home (the prize in tow slows her, SGC-MOVE-13).
 ALICE_AT = (7, 6)
 ALICE_HOME = ([[7, 7]], [[7, 8]])
-# Bob: two hexes a day (a screw galley, SGC-MOVE-03) north into the Astusapes, eight days' patrol, and home.
-BOB_OUT = ([[7, 7], [7, 6]], [[7, 5], [7, 4]])
-BOB_PATROL_DAYS = 8
-BOB_HOME = ([[7, 5], [7, 6]], [[7, 7], [7, 8]])
+# Bob: two hexes a day (a screw galley, SGC-MOVE-03) north over the border into the Neutral West, ten days' patrol
+# there (the patrol number is 3 on 1D6, SGC-ENC-04), and home.
+BOB_OUT = ([[7, 7], [7, 6]],)
+BOB_PATROL_DAYS = 10
+BOB_HOME = ([[7, 7], [7, 8]],)
 # Carol: crash-landed in the Neutral West, two hexes west of Parhoon, with four of her men.
 CAROL_LANDED = (5, 10)
 CAROL_PARTY = 5
@@ -188,8 +190,11 @@ def _demo_stories(campaign: Campaign, users: dict[str, User]) -> int:
     alice = captains.captain_found(campaign=campaign, user=users["alice"], name="Alice Fairweather")
     bob = captains.captain_found(campaign=campaign, user=users["bob"], name="Robert Drummond")
     carol = captains.captain_found(campaign=campaign, user=users["carol"], name="Catherine Vane")
-    return 3 + _alice_comes_home(alice, users["alice"]) + _bob_sails(bob, users["bob"]) + _carol_walks(
-        carol, users["carol"]
+    return (
+        3
+        + _alice_comes_home(alice, users["alice"])
+        + _bob_sails(bob, users["bob"])
+        + _carol_walks(carol, users["carol"])
     )
 
 
@@ -243,8 +248,8 @@ def _alice_comes_home(alice: Captain, user: User) -> int:
 
 
 def _bob_sails(bob: Captain, user: User) -> int:
-    """Bob's Gull, her orders given: out to the Astusapes, a patrol, and home (sailing from the first tick)."""
-    gull = yard.ship_buy_class(captain_id=bob.pk, user=user, class_id="clearsight", name="Gull")
+    """Bob's Gull, her orders given: out to the Neutral West, a patrol, and home (sailing from the first tick)."""
+    gull = yard.ship_buy_class(captain_id=bob.pk, user=user, class_id="sky_runner", name="Gull")
     plan = (
         [{"kind": "move", "path": path} for path in BOB_OUT]
         + [{"kind": "patrol"}] * BOB_PATROL_DAYS

@@ -237,33 +237,29 @@ def test_make_run_serves_a_styled_working_site(chromium: Browser, make_run: Runn
     assert ico_answer.headers["content-type"] in {"image/x-icon", "image/vnd.microsoft.icon"}
     assert ico_answer.body()[:4] == b"\x00\x00\x01\x00"  # an ICO file's header
 
-    # The map planner (planner.js) plans a voyage for Alice's ship in port at Parhoon (0812).
+    # The map planner (planner.js) changes the orders of Alice's Dart, at sea in the demo (a campaign in motion,
+    # strategic_map.demo): her plan home is read back, cleared and given again hex by hex to Parhoon (0812).
     page.goto(f"{campaign_url.group(1)}map/")
     expect(page.locator("#strategic-map g.smap__hex")).to_have_count(500)
     ship = page.locator("#planner-ship option", has_text=re.compile(r"^Dart at "))
+    expect(ship).to_have_attribute("value", re.compile(r"^voyage:"))
     page.get_by_label("Ship", exact=True).select_option(ship.get_attribute("value"))
-    expect(page.locator("#planner-status")).to_contain_text("Click hexes")
-    for q, r in ((8, 7), (9, 7)):
-        page.locator(f'#strategic-map g.smap__hex[data-q="{q}"][data-r="{r}"]').click()
-    patrol = page.get_by_role("button", name="Patrol here a day")
-    expect(patrol).to_be_enabled()
-    patrol.click()
     rows = page.locator("#planner-days tbody tr")
-    expect(rows.last.locator("td").first).to_have_text("Patrol")
-    assert rows.count() >= 2
-    confirm = page.get_by_role("button", name="Confirm the voyage")
+    expect(rows).to_have_count(2)  # the demo's two days home
+    page.get_by_role("button", name="Clear").click()
+    expect(rows).to_have_count(0)
+    for q, r in ((7, 7), (7, 8)):
+        page.locator(f'#strategic-map g.smap__hex[data-q="{q}"][data-r="{r}"]').click()
+    expect(rows.first.locator("td").first).to_contain_text("Sail")
+    confirm = page.get_by_role("button", name="Confirm the new orders")
     expect(confirm).to_be_enabled()
     assert served(tab, "/static/strategic_map/planner.js")
     assert served(tab, "/static/strategic_map/map.css")
     shoot(page, "make-run-planner")
-    # Once the voyage is stored the planner reloads the page, which then says so; the Dart is now a voyage to
-    # re-plan, no longer a ship in port.
+    # Once the orders are stored the planner reloads the page, which then says so.
     with page.expect_navigation():
         confirm.click()
-    expect(page.locator("#planner-status")).to_have_text(re.compile("The Dart sails"))
-    expect(page.locator("#planner-ship option", has_text=re.compile(r"^Dart at "))).to_have_attribute(
-        "value", re.compile(r"^voyage:")
-    )
+    expect(page.locator("#planner-status")).to_have_text(re.compile("The Dart's new orders stand"))
 
     # The API docs: Swagger UI (drf-spectacular-sidecar's assets) renders the operations.
     page.goto(f"{make_run.url}/api/docs/")

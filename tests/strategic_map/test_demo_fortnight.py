@@ -11,10 +11,9 @@ epic trek rolling once a week (SGC-TREK-03, a roll is a week). The story of each
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from itertools import pairwise
 from dataclasses import dataclass
 from io import StringIO
+from itertools import pairwise
 
 import pytest
 from django.core.management import call_command
@@ -50,7 +49,7 @@ class Fortnight:
     prizes_landed: list[tuple[int, str]]
     auctions_closed: list[tuple[str, int, int]]  # (lot, price, the day it closed)
     prize_money: int
-    trek_roll_days: list[int]
+    trek_roll_days: dict[str, list[int]]  # captain -> the days his trek rolled
     in_battle_at_end: int
 
     def story(self) -> str:
@@ -72,9 +71,6 @@ def _settled_day(encounter: Encounter) -> int | None:
 def fortnight(campaign: Campaign) -> Fortnight:
     encounters = list(Encounter.objects.filter(campaign=campaign).order_by("day", "pk"))
     closed = Auction.objects.filter(campaign=campaign, status=AuctionStatus.CLOSED).order_by("pk")
-    day_of_close = {
-        entry.text: entry.day for entry in ChronicleEntry.objects.filter(campaign=campaign, kind=ChronicleKind.AUCTION_WON)
-    }
     return Fortnight(
         encounters=[(e.day, e.result) for e in encounters],
         battles_settled=[(e.day, day) for e in encounters if (day := _settled_day(e)) is not None],
@@ -84,28 +80,36 @@ def fortnight(campaign: Campaign) -> Fortnight:
                 "day", "pk"
             )
         ],
-        auctions_closed=[
-            (auction.lot, auction.price or 0, next((d for t, d in day_of_close.items() if auction.ship.name in t), -1))
-            for auction in closed.select_related("ship")
-        ],
+        auctions_closed=[(auction.lot, auction.price or 0, auction.closes_on_day or 0) for auction in closed],
         prize_money=sum(
             LedgerEntry.objects.filter(
                 captain__campaign=campaign, kind__in=(EntryKind.PRIZE_SHARE, EntryKind.CARGO_SHARE)
             ).values_list("amount", flat=True)
         ),
-        trek_roll_days=list(TrekRoll.objects.filter(trek__campaign=campaign).order_by("seq").values_list("day", flat=True)),
+        trek_roll_days=_trek_rolls(campaign),
         in_battle_at_end=campaign.ships.filter(status=ShipStatus.IN_BATTLE).count(),
     )
 
 
+def _trek_rolls(campaign: Campaign) -> dict[str, list[int]]:
+    rolls: dict[str, list[int]] = {}
+    for name, day in (
+        TrekRoll.objects.filter(trek__campaign=campaign)
+        .order_by("trek", "seq")
+        .values_list("trek__captain__name", "day")
+    ):
+        rolls.setdefault(name, []).append(day)
+    return rolls
+
+
 @pytest.fixture(params=range(len(SEEDS)), ids=[f"seed{n}" for n in range(1, 6)])
-def played(request: pytest.FixtureRequest) -> Iterator[tuple[Campaign, Fortnight]]:
+def played(request: pytest.FixtureRequest) -> tuple[Campaign, Fortnight]:
     seeded = demo_seed(seed=SEEDS[request.param])
     call_command("campaign_tick", DEMO_CAMPAIGN_SLUG, "--days", str(FORTNIGHT), stdout=StringIO())
     campaign = Campaign.objects.get(pk=seeded.campaign.pk)
     result = fortnight(campaign)
     print(f"\nDemo fortnight, seed {request.param + 1}: {result.story()}")
-    yield campaign, result
+    return campaign, result
 
 
 @pytest.mark.rule("SGC-ENC-19", "SGC-ENC-20", "SGC-MONEY-01", "SGC-AUCT-01", "SGC-TREK-03")
@@ -118,7 +122,8 @@ def test_the_demo_fortnight_shows_encounters_battles_a_prize_sold_and_a_trek(pla
     due = Encounter.objects.filter(campaign=campaign, day__lte=FORTNIGHT - window)
     assert due.exists(), "no encounter early enough for its battle to be settled in the fortnight"
     for encounter in due.select_related("battle"):
-        assert encounter.battle is not None and encounter.battle.status == BattleStatus.FINISHED, encounter
+        assert encounter.battle is not None, encounter
+        assert encounter.battle.status == BattleStatus.FINISHED, encounter
         assert encounter.applied_at is not None, f"the result of {encounter} never came back"
     fighting = Encounter.objects.filter(campaign=campaign, battle__status__in=BattleStatus.values).exclude(
         battle__status=BattleStatus.FINISHED
@@ -130,6 +135,7 @@ def test_the_demo_fortnight_shows_encounters_battles_a_prize_sold_and_a_trek(pla
     assert any(lot == "ship" for lot, _, _ in result.auctions_closed), "no prize ship auctioned in the fortnight"
     assert result.prize_money > 0
     # The epic trek rolls once a week: its first roll on day 1 (the landing hex), then every seventh day.
-    assert result.trek_roll_days[:1] == [1]
-    assert all(later - earlier == campaign.trek_days_per_roll for earlier, later in pairwise(result.trek_roll_days))
+    assert result.trek_roll_days["Catherine Vane"][:1] == [1]
+    for days in result.trek_roll_days.values():
+        assert all(later - earlier == campaign.trek_days_per_roll for earlier, later in pairwise(days)), days
     assert ledger.check_campaign(campaign) >= 3

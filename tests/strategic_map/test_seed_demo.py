@@ -149,7 +149,8 @@ def test_the_demo_campaign_is_in_motion_on_day_0():
     assert captains["Catherine Vane"].status == CaptainStatus.TREKKING
     under_way = {v.ship.name: v for v in Voyage.objects.filter(campaign=campaign, status=VoyageStatus.UNDER_WAY)}
     assert sorted(under_way) == ["Dart", "Gull"]
-    assert under_way["Gull"].plan and under_way["Dart"].plan
+    assert under_way["Gull"].plan
+    assert under_way["Dart"].plan
     assert CampaignShip.objects.get(campaign=campaign, name="Red Jenny").towed_by == under_way["Dart"].ship
     assert CampaignShip.objects.get(campaign=campaign, name="Kestrel").status == ShipStatus.LOST
     assert EpicTrek.objects.get(campaign=campaign).status == TrekStatus.UNDER_WAY
