@@ -14,6 +14,7 @@ the numbers. ``make bench`` runs it through benchmarks/test_bench_scenarios.py.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
 import sys
@@ -29,11 +30,11 @@ from battles.engine import simulate
 from battles.rules.sky_galleons import scenario
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 
-SCENARIOS = (
+SCENARIOS = (  # the book's order, Scenario 1 to 7
     "thieves-fall-out",
-    "slash-and-run",
-    "diplomatic-incident",
     "john-bulls-tyranny",
+    "diplomatic-incident",
+    "slash-and-run",
     "hearts-of-oak",
     "the-great-raid",
     "pitched-battle",
@@ -123,13 +124,26 @@ def markdown(rows: Iterable[Row], *, runs: int, number: int) -> str:
 
 
 def table(
-    slugs: Sequence[str] = SCENARIOS, *, runs: int = RUNS, number: int = NUMBER, processes: int = PROCESSES
+    slugs: Sequence[str] = SCENARIOS,
+    *,
+    runs: int = RUNS,
+    number: int = NUMBER,
+    processes: int = PROCESSES,
+    out: Path | None = None,
 ) -> list[Row]:
+    """The rows, one scenario after another; with ``out``, the table so far is written after each scenario
+    (a long run shows its progress) and every battle's outcome to ``out`` with the suffix .json."""
     rows = []
+    raw: dict[str, list[dict[str, Any]]] = {}
     for slug in slugs:
         started = time.monotonic()
         played = outcomes(slug, runs, number=number, processes=processes)
         rows.append(summarise(slug, played, time.monotonic() - started))
+        if out is not None:
+            raw[slug] = played
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(markdown(rows, runs=runs, number=number))
+            out.with_suffix(".json").write_text(json.dumps({"number": number, "outcomes": raw}))
         print(f"{slug}: {runs} runs in {rows[-1].seconds:.0f} s", file=sys.stderr, flush=True)
         for reason, count in rows[-1].reasons.items():
             print(f"  {count:4d}  {reason}", file=sys.stderr, flush=True)
@@ -144,11 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=PROCESSES)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
-    rows = table(args.slugs, runs=args.runs, number=args.number, processes=args.processes)
-    text = markdown(rows, runs=args.runs, number=args.number)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
-    print(text)
+    rows = table(args.slugs, runs=args.runs, number=args.number, processes=args.processes, out=args.out)
+    print(markdown(rows, runs=args.runs, number=args.number))
     return 0
 
 

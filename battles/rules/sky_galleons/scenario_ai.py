@@ -73,7 +73,7 @@ GARRISON_REACH = 1  # hexes from the zone held: a ship beside the kraag top, whe
 # Until this turn a careful side lands no party while an enemy galley can still fly: beside the top the ship
 # is the galleys' to rake and board, and a wait for them is spent on them. By turn 10 the party still has its
 # ten turns away and the rolls to come back before the turn limit (SG-SCN-39). Measured: 40 runs, turns 6 and
-# 8 no better than none, 10 to 40 about alike.
+# 8 no better than none, 10 to 40 about alike (measured under the old 40-turn limit; the stand-in is now 60).
 GALLEYS_FIRST_UNTIL = 10
 STAND_OFF = 8  # hexes from the landing party's hex: out of the batteries' reach, two moves from the pick-up
 
@@ -219,6 +219,7 @@ def runs_now(board: Board, record: ShipRecord) -> bool:
         (bool(hints(board, record.side).get("run_when_free")) and free)
         or carrying_off(board, record)
         or carries_the_party_home(board, record)
+        or raid_called_off(board, record.side)
     )
 
 
@@ -374,6 +375,20 @@ def carries_the_party_home(board: Board, record: ShipRecord) -> bool:
         return False
     state = special_rules.party_state(board, record.side)
     return state["state"] == "rescued" and state.get("ship") == record.name
+
+
+def raid_called_off(board: Board, side: str) -> bool:
+    """A careful side whose party is still aboard and has no ship left that could land it and climb off the
+    land again (SG-SCN-37/38; the hull hits that bring a ship's ceiling down to the landing height are never
+    made good, SG-DMG-14) goes home: it can no longer win (SG-SCN-41), and circling the kraag until the
+    stand-in turn limit would only turn a lost raid into a stalemate."""
+    rule = _landing_rule(board, side)
+    if rule is None or not careful(board, side) or special_rules.party_state(board, side)["state"] != "aboard":
+        return False
+    return not any(
+        _can_land_party(s, int(str(rule["men"]))) and can_climb_off(s, str(rule["altitude"]))
+        for s in special_rules.party_ships(board, rule)
+    )
 
 
 def landing_goal(board: Board, record: ShipRecord, turn: int = 0) -> Hex | None:
