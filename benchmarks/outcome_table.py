@@ -119,7 +119,8 @@ def markdown(rows: Iterable[Row], *, runs: int, number: int) -> str:
         "| Scenario | Runs | Wins | Draws | Turn-limit endings | Median turns |",
         "| --- | ---: | --- | ---: | ---: | ---: |",
     ]
-    lines += ["| " + " | ".join(row.cells()) + " |" for row in rows]
+    ordered = sorted(rows, key=lambda row: SCENARIOS.index(row.slug) if row.slug in SCENARIOS else len(SCENARIOS))
+    lines += ["| " + " | ".join(row.cells()) + " |" for row in ordered]
     return "\n".join(lines) + "\n"
 
 
