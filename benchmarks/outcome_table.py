@@ -53,13 +53,20 @@ def play(job: tuple[str, int, int]) -> dict[str, Any]:
     return {"winner": outcome["winner"], "reason": str(outcome["reason"]), "turns": int(outcome["turns"])}
 
 
-def outcomes(slug: str, runs: int, *, number: int = NUMBER, processes: int = PROCESSES) -> list[dict[str, Any]]:
-    """``runs`` battles of ``slug`` on runs 0..runs-1 of ``number``, in run order."""
+def outcomes(
+    slug: str, runs: int, *, number: int = NUMBER, processes: int = PROCESSES, progress: Path | None = None
+) -> list[dict[str, Any]]:
+    """``runs`` battles of ``slug`` on runs 0..runs-1 of ``number``, in run order; with ``progress``, each
+    outcome is appended to that file (a JSON line) as it comes, so a long run can be read before it ends."""
     jobs = [(slug, number, run) for run in range(runs)]
-    if processes <= 1:
-        return [play(job) for job in jobs]
-    with get_context("fork").Pool(processes) as pool:
-        return pool.map(play, jobs, chunksize=max(1, runs // (processes * 8)))
+    played: list[dict[str, Any]] = []
+    with get_context("fork").Pool(max(processes, 1)) as pool:
+        for job, outcome in zip(jobs, pool.imap(play, jobs, chunksize=2), strict=True):
+            played.append(outcome)
+            if progress is not None:
+                with progress.open("a") as log:
+                    log.write(json.dumps({"slug": slug, "run": job[2], **outcome}) + "\n")
+    return played
 
 
 @dataclass(frozen=True)
@@ -136,9 +143,12 @@ def table(
     (a long run shows its progress) and every battle's outcome to ``out`` with the suffix .json."""
     rows = []
     raw: dict[str, list[dict[str, Any]]] = {}
+    if out is not None:
+        out.with_suffix(".progress.jsonl").unlink(missing_ok=True)
     for slug in slugs:
         started = time.monotonic()
-        played = outcomes(slug, runs, number=number, processes=processes)
+        progress = None if out is None else out.with_suffix(".progress.jsonl")
+        played = outcomes(slug, runs, number=number, processes=processes, progress=progress)
         rows.append(summarise(slug, played, time.monotonic() - started))
         if out is not None:
             raw[slug] = played
