@@ -118,9 +118,10 @@ def commit() -> str:
     return found.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
-def markdown(rows: Iterable[Row], *, runs: int, number: int) -> str:
+def markdown(rows: Iterable[Row], *, runs: int, number: int, made_at: str = "") -> str:
+    made_at = made_at or commit()
     lines = [
-        f"Made at commit {commit()} with `python -m benchmarks.outcome_table --runs {runs} --number {number}`: "
+        f"Made at commit {made_at} with `python -m benchmarks.outcome_table --runs {runs} --number {number}`: "
         f"run n of each scenario is played on `simulate.seed_for({number}, n)`, n = 0..{runs - 1}.",
         "",
         "| Scenario | Runs | Wins | Draws | Turn-limit endings | Median turns |",
@@ -143,6 +144,7 @@ def table(
     (a long run shows its progress) and every battle's outcome to ``out`` with the suffix .json."""
     rows = []
     raw: dict[str, list[dict[str, Any]]] = {}
+    made_at = commit()  # the code the battles run on, whatever is committed while they run
     if out is not None:
         out.with_suffix(".progress.jsonl").unlink(missing_ok=True)
     for slug in slugs:
@@ -153,7 +155,7 @@ def table(
         if out is not None:
             raw[slug] = played
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(markdown(rows, runs=runs, number=number))
+            out.write_text(markdown(rows, runs=runs, number=number, made_at=made_at))
             out.with_suffix(".json").write_text(json.dumps({"number": number, "outcomes": raw}))
         print(f"{slug}: {runs} runs in {rows[-1].seconds:.0f} s", file=sys.stderr, flush=True)
         for reason, count in rows[-1].reasons.items():
