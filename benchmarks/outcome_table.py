@@ -54,11 +54,17 @@ def play(job: tuple[str, int, int]) -> dict[str, Any]:
 
 
 def outcomes(
-    slug: str, runs: int, *, number: int = NUMBER, processes: int = PROCESSES, progress: Path | None = None
+    slug: str,
+    runs: int,
+    *,
+    number: int = NUMBER,
+    processes: int = PROCESSES,
+    progress: Path | None = None,
+    first: int = 0,
 ) -> list[dict[str, Any]]:
     """``runs`` battles of ``slug`` on runs 0..runs-1 of ``number``, in run order; with ``progress``, each
     outcome is appended to that file (a JSON line) as it comes, so a long run can be read before it ends."""
-    jobs = [(slug, number, run) for run in range(runs)]
+    jobs = [(slug, number, run) for run in range(first, first + runs)]
     played: list[dict[str, Any]] = []
     with get_context("fork").Pool(max(processes, 1)) as pool:
         for job, outcome in zip(jobs, pool.imap(play, jobs, chunksize=2), strict=True):
@@ -118,11 +124,11 @@ def commit() -> str:
     return found.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
-def markdown(rows: Iterable[Row], *, runs: int, number: int, made_at: str = "") -> str:
+def markdown(rows: Iterable[Row], *, runs: int, number: int, made_at: str = "", first: int = 0) -> str:
     made_at = made_at or commit()
     lines = [
         f"Made at commit {made_at} with `python -m benchmarks.outcome_table --runs {runs} --number {number}`: "
-        f"run n of each scenario is played on `simulate.seed_for({number}, n)`, n = 0..{runs - 1}.",
+        f"run n of each scenario is played on `simulate.seed_for({number}, n)`, n = {first}..{first + runs - 1}.",
         "",
         "| Scenario | Runs | Wins | Draws | Turn-limit endings | Median turns |",
         "| --- | ---: | --- | ---: | ---: | ---: |",
@@ -139,6 +145,7 @@ def table(
     number: int = NUMBER,
     processes: int = PROCESSES,
     out: Path | None = None,
+    first: int = 0,
 ) -> list[Row]:
     """The rows, one scenario after another; with ``out``, the table so far is written after each scenario
     (a long run shows its progress) and every battle's outcome to ``out`` with the suffix .json."""
@@ -150,13 +157,13 @@ def table(
     for slug in slugs:
         started = time.monotonic()
         progress = None if out is None else out.with_suffix(".progress.jsonl")
-        played = outcomes(slug, runs, number=number, processes=processes, progress=progress)
+        played = outcomes(slug, runs, number=number, processes=processes, progress=progress, first=first)
         rows.append(summarise(slug, played, time.monotonic() - started))
         if out is not None:
             raw[slug] = played
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(markdown(rows, runs=runs, number=number, made_at=made_at))
-            out.with_suffix(".json").write_text(json.dumps({"number": number, "outcomes": raw}))
+            out.write_text(markdown(rows, runs=runs, number=number, made_at=made_at, first=first))
+            out.with_suffix(".json").write_text(json.dumps({"number": number, "first": first, "outcomes": raw}))
         print(f"{slug}: {runs} runs in {rows[-1].seconds:.0f} s", file=sys.stderr, flush=True)
         for reason, count in rows[-1].reasons.items():
             print(f"  {count:4d}  {reason}", file=sys.stderr, flush=True)
@@ -169,10 +176,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=RUNS)
     parser.add_argument("--number", type=int, default=NUMBER, help="the simulation number the seeds derive from")
     parser.add_argument("--processes", type=int, default=PROCESSES)
+    parser.add_argument("--first", type=int, default=0, help="the first run (a later slice of the same seeds)")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
-    rows = table(args.slugs, runs=args.runs, number=args.number, processes=args.processes, out=args.out)
-    print(markdown(rows, runs=args.runs, number=args.number))
+    rows = table(
+        args.slugs, runs=args.runs, number=args.number, processes=args.processes, out=args.out, first=args.first
+    )
+    print(markdown(rows, runs=args.runs, number=args.number, first=args.first))
     return 0
 
 
