@@ -489,18 +489,20 @@ def landing_move(
     if record.status == "landed" and record.position == goal:
         return []  # a complete turn stationary: the party goes ashore or comes aboard (SG-SCN-38)
 
+    def too_low(altitude: str) -> int:
+        return 1 if altitude_level(altitude) <= altitude_level(board.terrain.ground(goal)) else 0
+
     def key(plan: tuple[list[str], list[movement.Step]]) -> tuple[int, int, int, int]:
         steps = plan[1]
-        if not steps:
-            return (1, 0, hexgrid.distance(record.position, goal), 0)  # type: ignore[arg-type]
+        if not steps:  # staying put is judged as a move would be: a ship below the land there climbs on
+            return (1, too_low(record.altitude), hexgrid.distance(record.position, goal), 0)  # type: ignore[arg-type]
         last = steps[-1]
         if last.ends == movement.LANDED and last.hex == goal:
             return (0, 0, 0, len(steps))
         if last.ends:
             return (2, 99, 0, 0)
         # on the way: as near as it gets, high enough to clear the land round the goal
-        low = 1 if altitude_level(last.altitude) <= altitude_level(board.terrain.ground(goal)) else 0
-        return (1, low, hexgrid.distance(last.hex, goal), -len(steps))
+        return (1, too_low(last.altitude), hexgrid.distance(last.hex, goal), -len(steps))
 
     best = min(moves, key=key)
     return list[JSON](best[0])

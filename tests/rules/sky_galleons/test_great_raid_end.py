@@ -10,8 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from battles.engine import dice, resolver
-from battles.rules.sky_galleons import scenario, tactics, victory
+from battles.engine import dice, hexgrid, resolver
+from battles.rules.sky_galleons import scenario, scenario_ai, tactics, victory
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS, Board
 
 S6 = "the-great-raid"
@@ -85,3 +85,32 @@ def test_the_raiders_go_home_when_no_ship_could_land_the_party_and_climb_off_aga
     away = {"state": "away", "ship": "Danger", "hex": [13, 6], "turn": 10, "men": 10, "posts": {}}
     ashore = replace(crippled, marks={**crippled.marks, "landing party british": away})
     assert not tactics.running(ashore, ashore.ship("Sandflea"))  # the party ashore: she waits to fetch it
+
+
+@pytest.mark.rule("SG-SCN-38", "SG-SCN-40")
+def test_a_ship_below_the_height_of_the_party_s_hex_climbs_on_to_fetch_it_rather_than_wait_there():
+    """Seen in a stalled raid: the Danger, flying Low off the kraag with the party back beside the top at
+    Medium, held still for thirty turns because staying put was scored as if she were high enough."""
+    data = scenario.load_data(S6)
+    state = resolver.new_battle(SKY_GALLEONS, data, seed_commitment=dice.commitment(b"raid"))
+    board = state.board
+    danger = replace(board.ship("Danger"), position=hexgrid.Hex.from_json([14, 12]), altitude="L", facing=2)
+    back = {
+        "state": "back",
+        "ship": "Danger",
+        "hex": [15, 6],
+        "turn": 13,
+        "men": 2,
+        "posts": {"officers": 1, "marines": 1},
+    }
+    board = replace(
+        board.with_ship(danger),
+        marks={**board.marks, "landing party british": back},
+        placed=tuple(s.name for s in board.ships),
+    )
+    assert danger.position is not None
+    assert board.terrain.ground(danger.position) in ("G", "VL")  # flying Low, below the goal's Medium
+    state = state.evolve(board=board)
+    moves = SKY_GALLEONS.traced_moves(state, danger)
+    assert scenario_ai.landing_goal(board, danger, 30) == hexgrid.Hex.from_json([15, 6])
+    assert scenario_ai.landing_move(board, danger, moves, 30) != []
