@@ -4,6 +4,7 @@ One command writes the outcome table that docs/scenarios.md keeps as the baselin
 
     python -m benchmarks.outcome_table                       # 500 runs of each scenario, var/outcome-table.md
     python -m benchmarks.outcome_table --runs 200 thieves-fall-out the-great-raid   # a probe
+    python -m benchmarks.outcome_table --first 500 --runs 500 thieves-fall-out      # runs 500..999 only
 
 Run ``n`` of a scenario is played on ``simulate.seed_for(number, n)`` (``--number``, 1 by default), so the same
 command gives the same table on the same commit. The battles are shared among ``--processes`` worker
