@@ -73,7 +73,7 @@ GARRISON_REACH = 1  # hexes from the zone held: a ship beside the kraag top, whe
 # Until this turn a careful side lands no party while an enemy galley can still fly: beside the top the ship
 # is the galleys' to rake and board, and a wait for them is spent on them. By turn 10 the party still has its
 # ten turns away and the rolls to come back before the turn limit (SG-SCN-39). Measured: 40 runs, turns 6 and
-# 8 no better than none, 10 to 40 about alike.
+# 8 no better than none, 10 to 40 about alike (measured under the old 40-turn limit; the stand-in is now 60).
 GALLEYS_FIRST_UNTIL = 10
 STAND_OFF = 8  # hexes from the landing party's hex: out of the batteries' reach, two moves from the pick-up
 
@@ -219,6 +219,7 @@ def runs_now(board: Board, record: ShipRecord) -> bool:
         (bool(hints(board, record.side).get("run_when_free")) and free)
         or carrying_off(board, record)
         or carries_the_party_home(board, record)
+        or raid_called_off(board, record.side)
     )
 
 
@@ -376,6 +377,20 @@ def carries_the_party_home(board: Board, record: ShipRecord) -> bool:
     return state["state"] == "rescued" and state.get("ship") == record.name
 
 
+def raid_called_off(board: Board, side: str) -> bool:
+    """A careful side whose party is still aboard and has no ship left that could land it and climb off the
+    land again (SG-SCN-37/38; the hull hits that bring a ship's ceiling down to the landing height are never
+    made good, SG-DMG-14) goes home: it can no longer win (SG-SCN-41), and circling the kraag until the
+    stand-in turn limit would only turn a lost raid into a stalemate."""
+    rule = _landing_rule(board, side)
+    if rule is None or not careful(board, side) or special_rules.party_state(board, side)["state"] != "aboard":
+        return False
+    return not any(
+        _can_land_party(s, int(str(rule["men"]))) and can_climb_off(s, str(rule["altitude"]))
+        for s in special_rules.party_ships(board, rule)
+    )
+
+
 def landing_goal(board: Board, record: ShipRecord, turn: int = 0) -> Hex | None:
     """Where this ship should be landed for the landing party, or None when it has no part in it: the
     party's hex once it is back (or for the ship that left it, while it is away), else the nearest hex
@@ -474,18 +489,20 @@ def landing_move(
     if record.status == "landed" and record.position == goal:
         return []  # a complete turn stationary: the party goes ashore or comes aboard (SG-SCN-38)
 
+    def too_low(altitude: str) -> int:
+        return 1 if altitude_level(altitude) <= altitude_level(board.terrain.ground(goal)) else 0
+
     def key(plan: tuple[list[str], list[movement.Step]]) -> tuple[int, int, int, int]:
         steps = plan[1]
-        if not steps:
-            return (1, 0, hexgrid.distance(record.position, goal), 0)  # type: ignore[arg-type]
+        if not steps:  # staying put is judged as a move would be: a ship below the land there climbs on
+            return (1, too_low(record.altitude), hexgrid.distance(record.position, goal), 0)  # type: ignore[arg-type]
         last = steps[-1]
         if last.ends == movement.LANDED and last.hex == goal:
             return (0, 0, 0, len(steps))
         if last.ends:
             return (2, 99, 0, 0)
         # on the way: as near as it gets, high enough to clear the land round the goal
-        low = 1 if altitude_level(last.altitude) <= altitude_level(board.terrain.ground(goal)) else 0
-        return (1, low, hexgrid.distance(last.hex, goal), -len(steps))
+        return (1, too_low(last.altitude), hexgrid.distance(last.hex, goal), -len(steps))
 
     best = min(moves, key=key)
     return list[JSON](best[0])

@@ -445,15 +445,25 @@ def gun_values(guns: Battery, at: Spot, there: Spot, armor: int) -> tuple[float,
 # --- targets ----------------------------------------------------------------------------------------------
 
 
-def target_key(board: Board, ship: ShipRecord, enemy: ShipRecord) -> tuple[float, str]:
-    """Lower is better: near, damaged, weakly armed enemies first; a merchant is a prize worth a detour."""
+def target_key(board: Board, ship: ShipRecord, enemy: ShipRecord) -> tuple[float, int, str]:
+    """Lower is better: near, damaged, weakly armed enemies first; a merchant is a prize worth a detour.
+    Between enemies alike, the one whose side comes next after ours round the table (``seat``), not the
+    first name in the alphabet: with three captains alike, a name would set two of them on the same one."""
     assert ship.position is not None
     assert enemy.position is not None
     distance = hexgrid.distance(ship.position, enemy.position)
     gap = abs(level(ship.altitude) - level(enemy.altitude))
     guns = sum(1 for g in enemy.guns if fires_at_ships(g) and g.manned > 0)
     prize = 2.0 if is_merchant(board, enemy) else 0.0
-    return distance + 0.5 * gap - 4.0 * damage(board, enemy) + 0.3 * guns - prize, enemy.name
+    value = distance + 0.5 * gap - 4.0 * damage(board, enemy) + 0.3 * guns - prize
+    return value, seat(board, ship.side, enemy.side), enemy.name
+
+
+def seat(board: Board, side: str, other: str) -> int:
+    """How many places after ``side`` round the table ``other`` sits, in the side order the turns follow
+    (SG-SCN-05): 1 for the next side, and so on. Every side counts from itself, so no side is favoured."""
+    order = list(board.side_order)
+    return (order.index(other) - order.index(side)) % len(order)
 
 
 def side_target(board: Board, side: str) -> str | None:
@@ -466,7 +476,9 @@ def side_target(board: Board, side: str) -> str | None:
     wanted = scenario_ai.prize(board, side)
     if wanted is not None:
         return wanted
-    return min(theirs, key=lambda e: (sum(target_key(board, s, e)[0] for s in ours), e.name)).name
+    return min(
+        theirs, key=lambda e: (sum(target_key(board, s, e)[0] for s in ours), seat(board, side, e.side), e.name)
+    ).name
 
 
 def ship_target(board: Board, ship: ShipRecord) -> ShipRecord | None:

@@ -302,4 +302,23 @@ def _rescue(board: Board, side: str) -> Result | None:
         return Result(other, "the landing party is overwhelmed", ())
     if not board.fighting(side):
         return Result(other, f"{side} has no ship left to bring the party home", ())
+    if state["state"] == "aboard" and not _can_make_up_party(board, side):
+        return Result(other, f"{side} has no ship left that can make up the landing party", ())
     return None
+
+
+def _can_make_up_party(board: Board, side: str) -> bool:
+    """Some ship of the side named by its landing party rule can still send the party the rule asks for: the
+    men, an officer and every marine (SG-SCN-37). Men lost are not made good, so once none can, the party is
+    never landed and the British cannot win (SG-SCN-41): the hostages are lost, no turn limit needed."""
+    for rule in special_rules.rules(board, "landing_party"):
+        if rule["side"] != side:
+            continue
+        for record in special_rules.party_ships(board, rule):
+            try:
+                special_rules.landing_party_composition(record, int(str(rule["men"])))
+            except ValueError:
+                continue
+            return True
+        return False
+    return True
