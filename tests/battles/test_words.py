@@ -62,7 +62,11 @@ def test_an_options_form_asks_its_question_once():
 @pytest.mark.parametrize("default", [DeadlineDefault.AI, DeadlineDefault.HOLD])
 def test_the_deadline_sentence_reads(default):
     battle = SimpleNamespace(
-        deadline=timezone.now(), deadline_default=default, get_deadline_default_display=lambda: default.label
+        deadline=timezone.now(),
+        deadline_default=default,
+        get_deadline_default_display=lambda: default.label,
+        is_finished=False,
+        hand_over_at=None,  # a battle on no campaign clock
     )
     text = announcements._deadline_text(battle)
     assert "the the" not in text.lower()
