@@ -172,8 +172,8 @@ def demo_seed(*, reset_passwords: bool = False, seed: str | None = None) -> Demo
             campaign=campaign, user=users[demo.username], defaults={"role": demo.role}
         )
         created += int(made)
-    invitation, made = _open_invitation(campaign, umpire)
-    created += made
+    invitation, invited = _open_invitation(campaign, umpire)
+    created += invited
     created += _demo_stories(campaign, users)
     if campaign.next_tick_at is None:
         # The calendar runs from the start: the first day ticks a campaign day from now (or at the umpire's button).
