@@ -39,6 +39,7 @@ PRIZE_IN_TOW = ("Prize Ship in Tow", "warm_winds", "Golden Dawn", "")
 MERCHANT = ("Enemy Merchantman", "warm_winds", "Golden Dawn", "Green")
 
 
+@arrival_fixtures.NEEDS_RESEED
 @pytest.mark.rule("SGC-MONEY-08", "SGC-EXP-01")
 def test_home_from_a_fight_prizes_to_the_auction_room_experience_once_then_repaired_at_parhoon(fight, table):
     # Seed "arrival-11": the Gull takes the pirate and the prize she towed, and is knocked about doing it.

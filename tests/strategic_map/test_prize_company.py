@@ -30,6 +30,7 @@ def men(ship: CampaignShip) -> tuple[int, int]:
     return record.men_alive, record.crew.deckhands
 
 
+@arrival_fixtures.NEEDS_RESEED
 @pytest.mark.rule("SGC-MONEY-08", "SG-BRD-22")
 def test_the_guard_of_the_prisoners_stays_with_the_prize_until_she_is_landed(fight, table):
     assert men(table.gull) == (29, 3)
