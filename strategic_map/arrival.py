@@ -42,6 +42,7 @@ from campaign.models import (
     ShipStatus,
 )
 from strategic_map import news, treks
+from strategic_map.encounter_locks import encounter_locked
 from strategic_map.models import (
     Encounter,
     EncounterShip,
@@ -230,15 +231,8 @@ class _Action:
 def encounter_result_apply(*, encounter_id: int) -> bool:
     """Carry a finished encounter battle's result back into the campaign (damage, casualties, prizes in tow,
     ships lost, treks). Idempotent (Encounter.applied_at); False when there was nothing to do."""
-    campaign = locks.campaign_of(Encounter, encounter_id)  # campaign.locks' order: campaign, encounter, voyages,
-    encounter = (  # captains, ships
-        None
-        if campaign is None
-        else Encounter.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("battle")
-        .filter(pk=encounter_id)
-        .first()
-    )
+    # campaign.locks' order: campaign, encounter, voyages, captains, ships.
+    campaign, encounter = encounter_locked(encounter_id)
     if campaign is None or encounter is None or encounter.applied_at is not None or encounter.battle is None:
         return False
     encounter.campaign = campaign

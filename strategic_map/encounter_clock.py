@@ -33,9 +33,9 @@ from django.utils import timezone
 
 from battles import services as battle_services
 from battles.models import BattleStatus, Controller
-from campaign import locks
 from campaign.models import AuditEntry, Campaign
 from strategic_map import arrival
+from strategic_map.encounter_locks import encounter_locked
 from strategic_map.models import Encounter
 
 logger = logging.getLogger(__name__)
@@ -97,15 +97,7 @@ def encounter_window_close(*, encounter_id: int, day: int) -> bool:
     """Close one encounter's window on ``day``: the battle handed to the AI captains for every side and fought to
     its end, its result carried back. Locks as campaign.locks orders: the campaign, the encounter, then the battle
     (battles.services) and the voyages, captains and ships (the apply). False when there was nothing to do."""
-    campaign = locks.campaign_of(Encounter, encounter_id)
-    encounter = (
-        None
-        if campaign is None
-        else Encounter.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("battle")
-        .filter(pk=encounter_id)
-        .first()
-    )
+    campaign, encounter = encounter_locked(encounter_id)
     if campaign is None or encounter is None or encounter.applied_at is not None or encounter.battle is None:
         return False
     battle = encounter.battle
