@@ -208,11 +208,8 @@ def fates(encounter: Encounter) -> dict[str, str]:
     return {ship["name"]: ship["fate"] for ship in battle_of(encounter).result.data["ships"]}
 
 
-# Issue 18 changed the engine (lob guns on a 6, kites' allowance fixed at the roll, simultaneous fire, the AI's
-# choice between rivals): the seed "arrival-11" no longer ends with the Gull boarding the Black Wing and the Golden
-# Dawn striking, and a search of arrival-0..199 found no other seed with both prizes (a boarding capture came 3
-# times in 200, never beside a second prize). These tests wait for a new seed (or a fight that makes the double
-# capture sure); strict, so that they fail loudly once they pass again.
-NEEDS_RESEED = pytest.mark.xfail(
-    strict=True, reason="issue 18's engine gives no double capture on arrival-11: a new seed is to be found"
-)
+# The seed of a fight where the Gull boards and takes the Golden Dawn (a marine detailed to guard her prisoners)
+# and sends the Black Wing down, knocked about herself. Issue 18's engine (lob guns on a 6, kites' allowance fixed
+# at the roll, simultaneous fire) ended the double capture of "arrival-11"; a search of arrival-0..199 found a
+# boarding capture on 57, 90 and 116, never beside a second prize, so the tests take one prize and one wreck.
+BOARDING = "arrival-116"

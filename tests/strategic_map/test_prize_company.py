@@ -30,33 +30,31 @@ def men(ship: CampaignShip) -> tuple[int, int]:
     return record.men_alive, record.crew.deckhands
 
 
-@arrival_fixtures.NEEDS_RESEED
 @pytest.mark.rule("SGC-MONEY-08", "SG-BRD-22")
 def test_the_guard_of_the_prisoners_stays_with_the_prize_until_she_is_landed(fight, table):
     assert men(table.gull) == (29, 3)
-    # Seed "arrival-11": the Gull's boarders take the Black Wing (a marine detailed to guard her 22 prisoners),
-    # the Golden Dawn strikes to her (nobody boarded her, nobody guards her), and the Gull loses 4 men.
-    encounter = fight([PIRATE, PRIZE_IN_TOW], seed="arrival-11")
+    # Seed arrival_fixtures.BOARDING: the Gull's boarders take the Golden Dawn (a marine detailed to guard her 25
+    # prisoners), the Black Wing goes down, and the Gull loses 9 men.
+    encounter = fight([PIRATE, PRIZE_IN_TOW], seed=arrival_fixtures.BOARDING)
     result = {e["name"]: e for e in BattleResult.objects.get(battle=encounter.battle).data["ships"]}
-    assert result["Black Wing"]["prize"]["guard"] == {"rank": "marines", "ship": "Gull"}, "the engine changed: reseed"
-    assert result["Black Wing"]["prize"]["prize_crew"] == {}  # held and taken in tow, not crewed
-    assert result["Black Wing"]["prize"]["prisoners"] == 22
-    assert result["Golden Dawn"]["prize"] is None
-    assert (result["Gull"]["crew"]["lost"], result["Gull"]["crew"]["away"]["guards"]) == (4, 1)
+    assert result["Golden Dawn"]["prize"]["guard"] == {"rank": "marines", "ship": "Gull"}, "the engine changed: reseed"
+    assert result["Golden Dawn"]["prize"]["prize_crew"] == {}  # held and taken in tow, not crewed
+    assert result["Golden Dawn"]["prize"]["prisoners"] == 25
+    assert result["Black Wing"]["prize"] is None
+    assert (result["Gull"]["crew"]["lost"], result["Gull"]["crew"]["away"]["guards"]) == (9, 1)
 
-    # At sea, home-bound: 29 - 4 killed = 25 alive, one of them aboard the Black Wing with her prisoners.
-    prizes = {p.name: p for p in CampaignShip.objects.filter(status=ShipStatus.PRIZE)}
-    assert {p.towed_by_id for p in prizes.values()} == {table.gull.pk}
-    assert set(prizes) == {"Black Wing", "Golden Dawn"}
+    # At sea, home-bound: 29 - 9 killed = 20 alive, one of them aboard the Golden Dawn with her prisoners.
+    prize = CampaignShip.objects.get(status=ShipStatus.PRIZE)
+    assert (prize.name, prize.towed_by_id) == ("Golden Dawn", table.gull.pk)
     alive_aboard, deckhands = men(table.gull)
-    assert alive_aboard == 24
-    assert ShipRecord.from_json(prizes["Black Wing"].record).men_alive == 22  # her own men, prisoners
+    assert alive_aboard == 19
+    assert ShipRecord.from_json(prize.record).men_alive == 25  # her own men, prisoners
 
     # Landed at Parhoon: the prisoners go to the prize court and the guard comes back aboard the Gull.
     arrival.voyage_arrive(voyage_id=table.voyage.pk, city="Parhoon", day=5)
-    assert men(table.gull) == (25, deckhands + 1)
+    assert men(table.gull) == (20, deckhands + 1)
     arrival.voyage_arrive(voyage_id=table.voyage.pk, city="Parhoon", day=6)  # the tick run twice: once only
-    assert men(table.gull) == (25, deckhands + 1)
+    assert men(table.gull) == (20, deckhands + 1)
 
 
 @pytest.mark.rule("SGC-MONEY-08", "SG-BRD-21", "SG-BRD-22")
