@@ -45,10 +45,10 @@ from typing import Any
 
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog, design
-from battles.rules.sky_galleons.catalog import ShipClass
 from battles.rules.sky_galleons.combat import _Log
-from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, ordnance_kinds
+from galleons import catalog, design
+from galleons.catalog import ShipClass
+from galleons.record import Gun, ShipRecord, altitude_level, ordnance_kinds
 
 CHAIN_REACTION = "chain_reaction_magazine"
 DESIGN_EXCEPTION = "design_exception"

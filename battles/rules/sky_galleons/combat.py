@@ -66,9 +66,9 @@ from typing import Any, Protocol, TypeVar
 
 from battles.engine import hexgrid
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.catalog import RangeBands, SmallArm
-from battles.rules.sky_galleons.record import (
+from galleons import catalog
+from galleons.catalog import RangeBands, SmallArm
+from galleons.record import (
     ORDNANCE_PREFIX,
     Gun,
     Moment,

@@ -44,7 +44,7 @@ from typing import Any
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog, close_action, design
+from battles.rules.sky_galleons import close_action
 from battles.rules.sky_galleons.combat import (
     CombatRules,
     FireRefused,
@@ -75,7 +75,8 @@ from battles.rules.sky_galleons.combat import (
     to_hit_modifiers,
 )
 from battles.rules.sky_galleons.movement import Terrain, collision_modifiers
-from battles.rules.sky_galleons.record import (
+from galleons import catalog, design
+from galleons.record import (
     ORDNANCE_PREFIX,
     Crew,
     Criticals,

@@ -33,7 +33,7 @@ from battles.engine.hexgrid import Hex
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog, close_action, combat, movement, ordnance
+from battles.rules.sky_galleons import close_action, combat, movement, ordnance
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.ordnance import (
@@ -49,7 +49,8 @@ from battles.rules.sky_galleons.ordnance import (
     RocketSolution,
     Torpedo,
 )
-from battles.rules.sky_galleons.record import (
+from galleons import catalog
+from galleons.record import (
     Moment,
     Ordnance,
     ShipRecord,

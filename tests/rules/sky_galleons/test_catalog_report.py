@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.design import (
+from galleons import catalog
+from galleons.design import (
     ClassComparison,
     catalog_comparisons,
     catalog_report_markdown,
