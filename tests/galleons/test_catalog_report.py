@@ -22,7 +22,7 @@ from galleons.design import (
     compare_with_catalog,
 )
 
-PROJECT_DIR = Path(__file__).resolve().parents[3]
+PROJECT_DIR = Path(__file__).resolve().parents[2]
 REPORT = PROJECT_DIR / "docs" / "catalog-rating-report.md"
 
 # class id -> (differences rated minus published, design rules the class breaks).
