@@ -1,6 +1,6 @@
 """Class rules: what the ship descriptions of Cloudships & Gunboats say of one class alone (SG-CLS-*).
 
-The rules are data: each catalog class may carry a ``class_rules`` list in ``data/ship-catalog.json``, one
+The rules are data: each catalog class may carry a ``class_rules`` list in ``galleons/data/ship-catalog.json``, one
 entry per rule, ``{"rule": <kind>, "clauses": [...], ...its figures}``. This module reads them for a ship
 record (by its ``class_id``; a ship built from a design has none) and says what each kind does. The engine
 asks at a few hooks: combat's magazine, untrimmed check and fire solution, the ruleset's fire declaration

@@ -11,7 +11,7 @@ Effects without dice have ``faces`` [] and ``total`` None. The roller is ``(purp
 faces``: the ruleset hands in a roller that rolls through ``ctx.roll`` with the roll's modifiers and judgement, so
 every die is the battle's logged die, logged whole; tests hand in :class:`FixedDice`.
 
-Numbers and tables come from ``data/combat-tables.json``; each of its entries names its clauses and, where
+Numbers and tables come from ``galleons/data/combat-tables.json``; each of its entries names its clauses and, where
 the text is ambiguous, silent or lost, the reading this module applies (``decision``). The readings that
 shape this module most:
 

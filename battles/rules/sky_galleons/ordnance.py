@@ -16,7 +16,7 @@ counts as a gun or a magazine (:func:`gun_hit_targets`, :func:`magazine_targets`
 targets (:func:`ground_hit`).
 
 The numbers and the readings chosen where the text is silent, garbled or in conflict are in
-``data/ordnance.json``; the weapons' own figures (Pen, DV, range, crew) in ``data/weapons.json``. The
+``galleons/data/ordnance.json``; the weapons' own figures (Pen, DV, range, crew) in ``galleons/data/weapons.json``. The
 readings that shape this module most:
 
 * Cloudships & Gunboats governs (SG-CG-01): a Smutts torpedo strikes with a ram's chance (SG-CG-28), a

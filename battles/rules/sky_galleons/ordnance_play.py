@@ -15,7 +15,7 @@ scenario loader and the AI captain call through a few hooks:
 * fire: Hale salvoes, Smutts launches, grapnel shots, ground batteries firing and being fired at;
 * the AI: ordnance orders, avoiding torpedoes and mines, bombing, salvoes and launches.
 
-How the text's silences are read here is in ``data/ordnance.json`` ("play"). State lives on the records
+How the text's silences are read here is in ``galleons/data/ordnance.json`` ("play"). State lives on the records
 (``ShipRecord.ordnance``, ``emplacement``) and on the board (``Board.torpedoes``, ``Board.victory_side``);
 every change is an event the ruleset folds, so a battle replays exactly.
 """

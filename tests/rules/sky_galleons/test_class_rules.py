@@ -502,7 +502,7 @@ def test_czarina_stat_block() -> None:
 def test_hull_7_galley_stat_block() -> None:
     # The block at line 2257 (Hs 7 ram, 21 turncranks, 695 t, crew 5+2+53). The checklist files it under the
     # Endtime, whose heading it follows; the catalog gives it to the Hullcutter, whose heading it precedes
-    # (data/catalog-notes.md): it has the ram and rogues of the Hullcutter's text, which the Endtime's
+    # (galleons/data/catalog-notes.md): it has the ram and rogues of the Hullcutter's text, which the Endtime's
     # legend lacks. The figures check either way.
     block = catalog.ship_class("Hullcutter")
     assert (block.hull_size, block.ram, block.tonnage) == (7, True, 695)
