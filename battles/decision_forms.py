@@ -35,8 +35,8 @@ from battles.engine.events import JSON, canonical
 from battles.engine.state import BattleState
 from battles.engine.words import capfirst, possessive
 from battles.rules.sky_galleons import combat, flying, movement, ordnance, portable_guns, signals, special_rules
-from battles.rules.sky_galleons.record import altitude_levels
 from battles.rules.sky_galleons.ruleset import party_of
+from galleons.record import altitude_levels
 
 # Steps in words, with what they cost (SG-MOV-02..04, SG-ALT-04..06, SG-KITE-07).
 STEP_WORDS = {

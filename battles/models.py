@@ -1,8 +1,8 @@
 """Battles' stored data: the reference tables of ship classes and weapon types, and battles in play.
 
-The ship and weapon tables are a read-only mirror of ``battles/rules/sky_galleons/data`` (loaded by
+The ship and weapon tables are a read-only mirror of ``galleons/data`` (loaded by
 ``manage.py load_reference_data``) for the admin and the yard; the engine reads the pure catalog
-(``battles.rules.sky_galleons.catalog``) directly.
+(``galleons.catalog``) directly.
 """
 
 from __future__ import annotations

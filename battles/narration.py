@@ -70,7 +70,7 @@ def names_for(sides: Mapping[str, str], board: Any) -> Names:
 
 
 def _weapon_name(weapon_id: str) -> str:
-    from battles.rules.sky_galleons import catalog  # only for Sky Galleons boards; the ids stand otherwise
+    from galleons import catalog  # only for Sky Galleons boards; the ids stand otherwise
 
     try:
         return catalog.weapon(weapon_id).name

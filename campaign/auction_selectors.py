@@ -17,7 +17,6 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
-from battles.rules.sky_galleons.record import ShipRecord
 from campaign.models import (
     CAPTAIN_AWAY,
     Auction,
@@ -32,6 +31,7 @@ from campaign.models import (
     Role,
     ShipStatus,
 )
+from galleons.record import ShipRecord
 from strategic_map import calendar
 
 # What a sealed bid says of itself while the auction is open, whether it leads or not.

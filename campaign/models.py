@@ -365,7 +365,7 @@ class CampaignShip(models.Model):
     @property
     def class_name(self) -> str:
         """Her class as the catalog spells it ("Sky Runner", never the id "sky_runner"), or "Own design"."""
-        from battles.rules.sky_galleons import catalog
+        from galleons import catalog
 
         record_name = self.record.get("class_name") if isinstance(self.record, dict) else None
         if record_name:

@@ -25,9 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from battles.rules.sky_galleons.record import ShipRecord
 from campaign import yard_selectors as sel
 from campaign.models import Campaign, CampaignShip, EntryKind, LedgerEntry
+from galleons.record import ShipRecord
 
 
 @dataclass(frozen=True)

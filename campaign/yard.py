@@ -19,17 +19,6 @@ from django.db import transaction
 
 from accounts.models import User
 from battles.engine.words import possessive, without_article
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons import design as sg_design
-from battles.rules.sky_galleons.catalog import UnknownShipClass
-from battles.rules.sky_galleons.design import DesignInputError, ShipDesign
-from battles.rules.sky_galleons.record import (
-    HullRow,
-    ShipRecord,
-    altitude_level,
-    ship_record_from_class,
-    ship_record_from_design,
-)
 from campaign import dice, economy, ledger, locks
 from campaign import yard_selectors as sel
 from campaign.models import (
@@ -45,6 +34,17 @@ from campaign.models import (
     Yard,
 )
 from campaign.sailing_repairs import SailingRepairs, departure_key, departure_memo
+from galleons import catalog
+from galleons import design as sg_design
+from galleons.catalog import UnknownShipClass
+from galleons.design import DesignInputError, ShipDesign
+from galleons.record import (
+    HullRow,
+    ShipRecord,
+    altitude_level,
+    ship_record_from_class,
+    ship_record_from_design,
+)
 
 GONE = (ShipStatus.SOLD, ShipStatus.LOST, ShipStatus.CROWN)
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from django import forms
 
-from battles.rules.sky_galleons import design
 from campaign import yard_selectors as sel
+from galleons import design
 
 WEAPON_ROWS = 6
 EXOTIC_ROWS = 3
@@ -102,7 +102,7 @@ class DesignForm(forms.Form):
         return [(self[f"exotic_{i}"], self[f"exotic_count_{i}"]) for i in range(EXOTIC_ROWS)]
 
     def design_json(self) -> dict[str, Any]:
-        """The design in the rater's JSON format (battles.rules.sky_galleons.design). A weapon row without a
+        """The design in the rater's JSON format (galleons.design). A weapon row without a
         mount (or a mount without a weapon) is passed on as it is, so the parser names what is missing."""
         data = self.cleaned_data
         propulsion: dict[str, Any] = {"type": data["propulsion"]}

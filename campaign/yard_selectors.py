@@ -1,7 +1,7 @@
 """Reads for the Parhoon yard: what it can build and at what price (SGC-START-02..09), the live quote for a
 design, what a ship is fitted with now, and her repair bill (SGC-REPAIR-01..06, SGC-MONEY-03/07).
 
-The rules of ship design are the engine's (battles.rules.sky_galleons.design): a design is legal when the rater
+The rules of ship design are the engine's (galleons.design): a design is legal when the rater
 reports no violation, and Parhoon builds it when none of the violations is one the rater raises for a Martian
 yard (campaign-rules.json yard/yard_clauses). Nothing here writes; campaign.yard does.
 
@@ -20,9 +20,11 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from battles.rules.sky_galleons import catalog, design
-from battles.rules.sky_galleons.design import DesignInputError, RuleViolation, ShipDesign, ShipRating
-from battles.rules.sky_galleons.record import (
+from campaign import economy
+from campaign.models import Campaign, CampaignShip, Captain, CaptainStatus, ShipStatus
+from galleons import catalog, design
+from galleons.design import DesignInputError, RuleViolation, ShipDesign, ShipRating
+from galleons.record import (
     NO_PARTY,
     Criticals,
     Gun,
@@ -32,8 +34,6 @@ from battles.rules.sky_galleons.record import (
     ship_record_from_class,
     ship_record_from_design,
 )
-from campaign import economy
-from campaign.models import Campaign, CampaignShip, Captain, CaptainStatus, ShipStatus
 
 PARHOON = "parhoon"
 # A ship no yard will work on again, so no repair bill is drawn for her: lost, or sold away.

@@ -24,10 +24,7 @@ from django.utils import timezone
 
 from battles import engine_io
 from battles.models import BattleResult, BattleShip, BattleStatus
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons import design as sg_design
 from battles.rules.sky_galleons.close_action import PartyError, all_home
-from battles.rules.sky_galleons.record import NO_PARTY, ShipRecord
 from campaign import auctions, locks, yard
 from campaign import yard_selectors as yard_sel
 from campaign.auctions import friendly_city, prize_land
@@ -41,6 +38,9 @@ from campaign.models import (
     CrewQuality,
     ShipStatus,
 )
+from galleons import catalog
+from galleons import design as sg_design
+from galleons.record import NO_PARTY, ShipRecord
 from strategic_map import news, treks
 from strategic_map.encounter_locks import encounter_locked
 from strategic_map.models import (

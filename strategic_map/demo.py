@@ -31,8 +31,6 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.record import ship_record_from_class
 from campaign import auctions, captains, yard
 from campaign.models import (
     Campaign,
@@ -47,6 +45,8 @@ from campaign.models import (
     ShipStatus,
 )
 from campaign.services import campaign_create
+from galleons import catalog
+from galleons.record import ship_record_from_class
 from strategic_map import treks, voyages
 from strategic_map.models import Voyage
 

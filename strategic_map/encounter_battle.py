@@ -16,10 +16,10 @@ from typing import Any
 from django.db import transaction
 
 from battles.models import Battle, BattleShip, Controller
-from battles.rules.sky_galleons.record import ShipRecord, altitude_level
 from battles.services import SideControl, battle_create
 from campaign import dice, locks
 from campaign.models import Campaign, CampaignShip, EncounterControl, Membership, Role, ShipStatus
+from galleons.record import ShipRecord, altitude_level
 from strategic_map import encounter_rules as rules
 from strategic_map import news
 from strategic_map.encounter_clock import encounter_window

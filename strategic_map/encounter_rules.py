@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from battles.rules.sky_galleons import catalog
+from galleons import catalog
 
 # A ship's part in an encounter: a fighting ship on her own or at the head of the line, an escort, a merchant
 # under way, a prize being towed home by her captor.

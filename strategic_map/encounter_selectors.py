@@ -12,9 +12,9 @@ from django.http import Http404
 from django.urls import reverse
 
 from accounts.models import User
-from battles.rules.sky_galleons import catalog
 from campaign.models import Campaign, Membership, Role
 from campaign.selectors import membership_for_user
+from galleons import catalog
 from strategic_map import mapdata
 from strategic_map.models import Encounter
 

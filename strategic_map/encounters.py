@@ -16,9 +16,9 @@ from functools import partial
 from django.db import transaction
 from django.db.models import Count
 
-from battles.rules.sky_galleons import catalog
 from campaign import dice
 from campaign.models import Campaign, CampaignRoll, CampaignShip, Captain, CaptainStatus, ShipStatus
+from galleons import catalog
 from strategic_map import encounter_rules as rules
 from strategic_map.models import Encounter, EncounterShip, Voyage, VoyageDay, VoyageStatus
 

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from django.db import models, transaction
 
 from battles.models import ShipClass, WeaponType
-from battles.rules.sky_galleons import catalog
+from galleons import catalog
 from strategic_map import mapdata
 from strategic_map.models import City, MapHex, Territory
 

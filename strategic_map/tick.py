@@ -52,10 +52,10 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from battles.engine.hexgrid import Hex, distance
-from battles.rules.sky_galleons.record import ShipRecord
 from campaign import dice, locks
 from campaign.auctions import auctions_close_due
 from campaign.models import Campaign, CampaignRoll, CampaignShip, Captain, ChronicleEntry, ChronicleKind, ShipStatus
+from galleons.record import ShipRecord
 from strategic_map import mapdata
 from strategic_map.encounter_clock import encounter_windows_close
 from strategic_map.encounters import encounters_draw

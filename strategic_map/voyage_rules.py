@@ -26,7 +26,7 @@ from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import class_rules, close_action
-from battles.rules.sky_galleons.record import ShipRecord
+from galleons.record import ShipRecord
 from strategic_map.mapdata import City, MarsMap, UnknownMapName
 
 RULES = DataFile(Path(__file__).resolve().parent / "data" / "voyage-rules.json")

@@ -42,8 +42,8 @@ from django.utils.safestring import SafeString
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from battles.engine.words import capfirst
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.record import table
+from galleons import catalog
+from galleons.record import table
 
 SIZE = 24.0  # pixels from a hex's centre to a corner
 SQRT3 = math.sqrt(3)

@@ -31,8 +31,8 @@ from django.utils.safestring import SafeString
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.record import Gun, Moment, ShipRecord, ship_record_from_class, table
+from galleons import catalog
+from galleons.record import Gun, Moment, ShipRecord, ship_record_from_class, table
 
 WHOLE, LOST, UNKNOWN = "whole", "lost", "unknown"
 # A gun's crew circle with nobody at it: dead, moved to another post, or never supplied (SG-CG-93).

@@ -21,9 +21,9 @@ from battles.drawing.record_sheet import LOST, UNKNOWN, WHOLE, record_sheet, ren
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from battles.rules.sky_galleons import scenario
-from battles.rules.sky_galleons.record import HullRow, ship_record_from_class
 from battles.rules.sky_galleons.ruleset import MOVE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
+from galleons.record import HullRow, ship_record_from_class
 from tests.factories import UserFactory
 from tests.rules.sky_galleons import battle_harness as h
 

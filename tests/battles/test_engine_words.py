@@ -33,7 +33,7 @@ def test_no_name_is_made_possessive_by_hand():
     by_hand = re.compile(r"\}\}?'s\b")
     found = [
         f"{path.relative_to(root)}:{n}"
-        for folder in ("battles", "campaign", "strategic_map", "templates", "accounts")
+        for folder in ("battles", "galleons", "campaign", "strategic_map", "templates", "accounts")
         for path in sorted((root / folder).rglob("*"))
         if path.suffix in (".py", ".html", ".txt") and "migrations" not in path.parts
         for n, line in enumerate(path.read_text().splitlines(), 1)

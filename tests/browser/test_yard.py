@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from battles.rules.sky_galleons import catalog
 from campaign.models import CampaignShip, Role
+from galleons import catalog
 from tests.browser.campaign_steps import buy_ship, found_captain, signed_in_tab
 from tests.browser.conftest import SCREENSHOTS
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.models import User
-from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from campaign import auctions, captains
 from campaign.models import Auction, AuctionStyle, Campaign, CampaignShip, LotKind, Role, ShipStatus
+from galleons.record import ShipRecord, ship_record_from_class
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 PLAYERS = ("alice", "bob", "carol")

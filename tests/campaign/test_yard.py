@@ -13,8 +13,6 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connections, transaction
 
-from battles.rules.sky_galleons import catalog, design
-from battles.rules.sky_galleons.record import Criticals, ShipRecord, ship_record_from_class
 from campaign import captains, ledger, yard
 from campaign import yard_selectors as sel
 from campaign.dice import die_for
@@ -30,6 +28,8 @@ from campaign.models import (
     ShipStatus,
     VoyageExperience,
 )
+from galleons import catalog, design
+from galleons.record import Criticals, ShipRecord, ship_record_from_class
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

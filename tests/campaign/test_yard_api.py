@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.record import ShipRecord
 from campaign import captains, yard
 from campaign import yard_selectors as sel
 from campaign.models import CampaignShip, Captain, ChronicleEntry, EntryKind, LedgerEntry, Role, ShipStatus
+from galleons import catalog
+from galleons.record import ShipRecord
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

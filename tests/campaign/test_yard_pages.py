@@ -12,11 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.record import Criticals, ShipRecord
 from campaign import captains, yard
 from campaign import yard_selectors as sel
 from campaign.models import CampaignShip, Captain, EntryKind, LedgerEntry, Role, ShipStatus
+from galleons import catalog
+from galleons.record import Criticals, ShipRecord
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

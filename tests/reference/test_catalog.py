@@ -1,4 +1,4 @@
-"""The pure ship catalog and weapon loaders (battles.rules.sky_galleons.catalog)."""
+"""The pure ship catalog and weapon loaders (galleons.catalog)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from battles.rules.sky_galleons import catalog
+from galleons import catalog
 from strategic_map import mapdata
 
 FULLY_STATED = {"whisperdeath", "warm_winds", "clearsight", "hullcutter", "hamburg", "eagle", "ranger"}
@@ -204,7 +204,7 @@ def test_loaders_parse_once_and_records_are_frozen():
 def test_the_pure_loaders_import_no_django():
     probe = (
         "import sys\n"
-        "import battles.rules.sky_galleons.catalog as c, strategic_map.mapdata as m\n"
+        "import galleons.catalog as c, strategic_map.mapdata as m\n"
         "c.ship_classes(); c.weapons(); m.mars_map()\n"
         "bad = sorted(n for n in sys.modules if n.split('.')[0] in "
         "{'django', 'rest_framework', 'celery', 'campaign', 'accounts', 'config'}"

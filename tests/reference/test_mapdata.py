@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from battles.rules.sky_galleons import catalog
+from battles.rules.sky_galleons import datafiles
+from galleons import catalog
 from strategic_map import mapdata
 from strategic_map.mapdata import mars_map
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
-PROJECT_PACKAGES = ("config", "accounts", "campaign", "strategic_map", "battles")
+PROJECT_PACKAGES = ("config", "accounts", "campaign", "strategic_map", "battles", "galleons")
 
 ENCOUNTER_NUMBERS = {
     "Neutral West": (1, 3),
@@ -196,7 +197,7 @@ def test_no_project_module_builds_a_path_into_the_shared_folder():
                 if path_into_shared.search(line):
                     offenders.append(f"{path.relative_to(PROJECT_DIR).as_posix()}:{number}")
     assert offenders == []
-    for data_dir in (mapdata.DATA_DIR, catalog.DATA_DIR):
+    for data_dir in (mapdata.DATA_DIR, catalog.DATA_DIR, datafiles.DATA_DIR):
         assert data_dir.is_relative_to(PROJECT_DIR)
         assert data_dir.is_dir()
 
@@ -218,7 +219,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django
 django.setup()
 import config.urls
-from battles.rules.sky_galleons import catalog
+from galleons import catalog
 from strategic_map import mapdata
 catalog.ship_classes(); catalog.weapons(); catalog.small_arms(); catalog.encounter_tables()
 mapdata.mars_map()

@@ -14,10 +14,10 @@ import pytest
 
 from battles import services
 from battles.models import Battle, BattleMode, BattleShip
-from battles.rules.sky_galleons.record import ship_record_from_class
 from battles.services import SideControl
 from campaign import captains, yard
 from campaign.models import Campaign, CampaignShip, Captain, CaptainStatus, Role, ShipStatus
+from galleons.record import ship_record_from_class
 from strategic_map.models import Encounter, EncounterShip, Voyage
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 

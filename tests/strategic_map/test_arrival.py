@@ -6,9 +6,6 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons import design as sg_design
-from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from campaign import economy, ledger, yard
 from campaign import yard_selectors as sel
 from campaign.models import (
@@ -24,6 +21,9 @@ from campaign.models import (
     ShipStatus,
     VoyageExperience,
 )
+from galleons import catalog
+from galleons import design as sg_design
+from galleons.record import ShipRecord, ship_record_from_class
 from strategic_map import arrival
 from strategic_map.models import Voyage, VoyageStatus
 from tests.strategic_map import arrival_fixtures

@@ -11,7 +11,6 @@ from django.db import transaction
 
 from battles import services
 from battles.models import BattleMode, BattleShip
-from battles.rules.sky_galleons.record import ShipRecord
 from battles.services import SideControl
 from campaign import ledger
 from campaign.models import (
@@ -24,6 +23,7 @@ from campaign.models import (
     LotKind,
     ShipStatus,
 )
+from galleons.record import ShipRecord
 from strategic_map import arrival, arrival_tasks
 from strategic_map.models import Encounter, EncounterShip, EncounterStatus, EpicTrek, VoyageStatus
 from tests.infra.test_celery_worker import wait_for

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.record import ship_record_from_class
 from battles.rules.sky_galleons.scenario import ScenarioError, parse
+from galleons import catalog
+from galleons.record import ship_record_from_class
 from strategic_map import encounter_rules as rules
 from strategic_map.encounter_rules import ESCORT, MERCHANT, PRIZE, RAIDER, WantedShip
 
@@ -354,7 +354,7 @@ def record_scenario(record_json: dict, **entry: object) -> dict:
 def test_a_record_entry_carries_damage_and_crew_and_resets_what_belongs_to_one_battle():
     from dataclasses import replace
 
-    from battles.rules.sky_galleons.record import Criticals, Party
+    from galleons.record import Criticals, Party
 
     record = ship_record_from_class("clearsight", name="Old Gull", crew_quality="crack")
     hit_row = replace(record.hull_rows[0], hits=1)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from battles.rules.sky_galleons import catalog
 from campaign.dice import die_for
+from galleons import catalog
 from strategic_map import encounter_rules as rules
 from strategic_map import mapdata
 

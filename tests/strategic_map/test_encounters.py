@@ -16,7 +16,6 @@ from django.test.utils import CaptureQueriesContext
 
 from battles import services as battle_services
 from battles.models import Battle, BattleShip, BattleStatus, Controller
-from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from campaign import captains, locks
 from campaign.dice import die_for
 from campaign.models import (
@@ -29,6 +28,7 @@ from campaign.models import (
     Role,
     ShipStatus,
 )
+from galleons.record import ShipRecord, ship_record_from_class
 from strategic_map import encounter_battle, mapdata
 from strategic_map.encounters import encounters_draw
 from strategic_map.models import DayKind, Encounter, EncounterShip, Voyage, VoyageDay

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.record import ship_record_from_class
+from galleons import catalog
+from galleons.record import ship_record_from_class
 from strategic_map import mapdata, voyage_rules
 
 

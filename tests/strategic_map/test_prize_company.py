@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from battles.models import BattleResult
-from battles.rules.sky_galleons.record import ShipRecord
 from campaign.models import CampaignShip, ShipStatus
+from galleons.record import ShipRecord
 from strategic_map import arrival
 from tests.strategic_map import arrival_fixtures
 from tests.strategic_map.test_arrival import PIRATE, PRIZE_IN_TOW

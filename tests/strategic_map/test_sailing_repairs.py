@@ -13,12 +13,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles.rules.sky_galleons import catalog, design
-from battles.rules.sky_galleons.record import ShipRecord
 from campaign import captains, ledger
 from campaign import yard_selectors as sel
 from campaign.models import CampaignShip, Captain, EntryKind, LedgerEntry, Role
 from campaign.sailing_repairs import plan_for
+from galleons import catalog, design
+from galleons.record import ShipRecord
 from strategic_map import voyages
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 from tests.strategic_map.test_voyages import _race, north, ship_for

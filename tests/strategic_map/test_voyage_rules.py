@@ -10,8 +10,8 @@ import pytest
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from battles.rules.sky_galleons import catalog, design
-from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
+from galleons import catalog, design
+from galleons.record import ShipRecord, ship_record_from_class
 from strategic_map import voyage_rules as vr
 from strategic_map.mapdata import mars_map
 

@@ -17,10 +17,10 @@ from django.db import connections
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from campaign import captains
 from campaign.models import CampaignShip, Captain, CaptainStatus, Role, ShipStatus
+from galleons import catalog
+from galleons.record import ShipRecord, ship_record_from_class
 from strategic_map import voyages
 from strategic_map.models import CampaignMapRules, OrderExtension, Voyage, VoyageStatus
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory

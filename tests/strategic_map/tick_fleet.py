@@ -8,8 +8,8 @@ from typing import Any
 
 from accounts.models import User
 from battles.engine.hexgrid import Hex, distance, from_odd_q, neighbour
-from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from campaign.models import Campaign, CampaignShip, Captain, CaptainStatus, ShipStatus
+from galleons.record import ShipRecord, ship_record_from_class
 from strategic_map.mapdata import mars_map
 from strategic_map.models import CampaignMapRules, Voyage
 

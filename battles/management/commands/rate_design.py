@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from battles.rules.sky_galleons import catalog, design
+from galleons import catalog, design
 
 PROJECT_DIR = Path(__file__).resolve().parents[3]
 REPORT_PATH = PROJECT_DIR / "docs" / "catalog-rating-report.md"
@@ -22,7 +22,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", nargs="?", help="a design as JSON (see battles/rules/sky_galleons/design.py)")
+        parser.add_argument("file", nargs="?", help="a design as JSON (see galleons/design.py)")
         parser.add_argument("--class", dest="ship_class", help="a catalog class name or id (any case)")
         parser.add_argument(
             "--catalog-report",

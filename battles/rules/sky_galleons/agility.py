@@ -36,7 +36,6 @@ from typing import Any
 from battles.engine import hexgrid
 from battles.engine.jsonread import DataFile
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog, design
 from battles.rules.sky_galleons.combat import (
     CombatRules,
     FireRefused,
@@ -47,10 +46,12 @@ from battles.rules.sky_galleons.combat import (
     _apply_hit,
     _Log,
 )
+from battles.rules.sky_galleons.datafiles import DATA_DIR
 from battles.rules.sky_galleons.movement import Step
-from battles.rules.sky_galleons.record import Gun, Moment, ShipRecord, altitude_level, fire_rate, table
+from galleons import catalog, design
+from galleons.record import Gun, Moment, ShipRecord, altitude_level, fire_rate, table
 
-AGILITY_FILE = catalog.DATA_DIR / "agility.json"
+AGILITY_FILE = DATA_DIR / "agility.json"
 
 
 AGILITY_TABLES = DataFile(AGILITY_FILE)

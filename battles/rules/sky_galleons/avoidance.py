@@ -23,7 +23,7 @@ from battles.engine.hexgrid import Hex
 from battles.engine.resolver import Context
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import close_action, movement
-from battles.rules.sky_galleons.record import Moment, ShipRecord
+from galleons.record import Moment, ShipRecord
 
 if TYPE_CHECKING:
     from battles.rules.sky_galleons.ruleset import Board, SkyGalleons

@@ -1,6 +1,6 @@
 """Class rules: what the ship descriptions of Cloudships & Gunboats say of one class alone (SG-CLS-*).
 
-The rules are data: each catalog class may carry a ``class_rules`` list in ``data/ship-catalog.json``, one
+The rules are data: each catalog class may carry a ``class_rules`` list in ``galleons/data/ship-catalog.json``, one
 entry per rule, ``{"rule": <kind>, "clauses": [...], ...its figures}``. This module reads them for a ship
 record (by its ``class_id``; a ship built from a design has none) and says what each kind does. The engine
 asks at a few hooks: combat's magazine, untrimmed check and fire solution, the ruleset's fire declaration
@@ -45,10 +45,10 @@ from typing import Any
 
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog, design
-from battles.rules.sky_galleons.catalog import ShipClass
 from battles.rules.sky_galleons.combat import _Log
-from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, ordnance_kinds
+from galleons import catalog, design
+from galleons.catalog import ShipClass
+from galleons.record import Gun, ShipRecord, altitude_level, ordnance_kinds
 
 CHAIN_REACTION = "chain_reaction_magazine"
 DESIGN_EXCEPTION = "design_exception"

@@ -24,9 +24,9 @@ from typing import Any
 
 from battles.engine.jsonread import DataFile
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.combat import Happening, Roller, _Log, marine_arms
-from battles.rules.sky_galleons.record import (
+from battles.rules.sky_galleons.datafiles import DATA_DIR
+from galleons.record import (
     CREW_COUNTS,
     NO_PARTY,
     PARTY_RANKS,
@@ -35,7 +35,7 @@ from battles.rules.sky_galleons.record import (
     party_rank,
 )
 
-CLOSE_ACTION_FILE = catalog.DATA_DIR / "close-action.json"
+CLOSE_ACTION_FILE = DATA_DIR / "close-action.json"
 
 
 CLOSE_TABLES = DataFile(CLOSE_ACTION_FILE)

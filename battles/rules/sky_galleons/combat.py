@@ -11,7 +11,7 @@ Effects without dice have ``faces`` [] and ``total`` None. The roller is ``(purp
 faces``: the ruleset hands in a roller that rolls through ``ctx.roll`` with the roll's modifiers and judgement, so
 every die is the battle's logged die, logged whole; tests hand in :class:`FixedDice`.
 
-Numbers and tables come from ``data/combat-tables.json``; each of its entries names its clauses and, where
+Numbers and tables come from ``galleons/data/combat-tables.json``; each of its entries names its clauses and, where
 the text is ambiguous, silent or lost, the reading this module applies (``decision``). The readings that
 shape this module most:
 
@@ -66,9 +66,9 @@ from typing import Any, Protocol, TypeVar
 
 from battles.engine import hexgrid
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.catalog import RangeBands, SmallArm
-from battles.rules.sky_galleons.record import (
+from galleons import catalog
+from galleons.catalog import RangeBands, SmallArm
+from galleons.record import (
     ORDNANCE_PREFIX,
     Gun,
     Moment,

@@ -38,11 +38,12 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile, read_list, read_object, read_opt_int, read_opt_str, read_str
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog, close_action, combat
+from battles.rules.sky_galleons import close_action, combat
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import MARINES, CombatRules, FireSolution, Happening, Roller, _Log
+from battles.rules.sky_galleons.datafiles import DATA_DIR
 from battles.rules.sky_galleons.movement import CLIMB, DESCEND, PlanError, Terrain
-from battles.rules.sky_galleons.record import (
+from galleons.record import (
     NO_PARTY,
     PARTY_RANKS,
     Crew,
@@ -59,7 +60,7 @@ from battles.rules.sky_galleons.record import (
     tstrs,
 )
 
-FLYING_TABLES = DataFile(catalog.DATA_DIR / "flying.json")
+FLYING_TABLES = DataFile(DATA_DIR / "flying.json")
 fint = FLYING_TABLES.whole
 fstrs = FLYING_TABLES.texts
 

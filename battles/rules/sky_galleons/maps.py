@@ -29,7 +29,7 @@ from battles.engine import hexgrid
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.record import altitude_levels
+from galleons.record import altitude_levels
 
 MAP_DIR = Path(__file__).parent / "maps"
 MAP_FORMAT = "red-captain/sky-galleons-map"

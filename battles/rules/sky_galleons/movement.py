@@ -56,7 +56,7 @@ from typing import Final, Literal
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from battles.engine.words import possessive
-from battles.rules.sky_galleons.record import (
+from galleons.record import (
     Moment,
     ShipRecord,
     altitude_level,

@@ -16,7 +16,7 @@ counts as a gun or a magazine (:func:`gun_hit_targets`, :func:`magazine_targets`
 targets (:func:`ground_hit`).
 
 The numbers and the readings chosen where the text is silent, garbled or in conflict are in
-``data/ordnance.json``; the weapons' own figures (Pen, DV, range, crew) in ``data/weapons.json``. The
+``galleons/data/ordnance.json``; the weapons' own figures (Pen, DV, range, crew) in ``galleons/data/weapons.json``. The
 readings that shape this module most:
 
 * Cloudships & Gunboats governs (SG-CG-01): a Smutts torpedo strikes with a ram's chance (SG-CG-28), a
@@ -44,7 +44,7 @@ from typing import Any
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog, close_action, design
+from battles.rules.sky_galleons import close_action
 from battles.rules.sky_galleons.combat import (
     CombatRules,
     FireRefused,
@@ -75,7 +75,8 @@ from battles.rules.sky_galleons.combat import (
     to_hit_modifiers,
 )
 from battles.rules.sky_galleons.movement import Terrain, collision_modifiers
-from battles.rules.sky_galleons.record import (
+from galleons import catalog, design
+from galleons.record import (
     ORDNANCE_PREFIX,
     Crew,
     Criticals,

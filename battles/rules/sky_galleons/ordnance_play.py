@@ -15,7 +15,7 @@ scenario loader and the AI captain call through a few hooks:
 * fire: Hale salvoes, Smutts launches, grapnel shots, ground batteries firing and being fired at;
 * the AI: ordnance orders, avoiding torpedoes and mines, bombing, salvoes and launches.
 
-How the text's silences are read here is in ``data/ordnance.json`` ("play"). State lives on the records
+How the text's silences are read here is in ``galleons/data/ordnance.json`` ("play"). State lives on the records
 (``ShipRecord.ordnance``, ``emplacement``) and on the board (``Board.torpedoes``, ``Board.victory_side``);
 every change is an event the ruleset folds, so a battle replays exactly.
 """
@@ -33,7 +33,7 @@ from battles.engine.hexgrid import Hex
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog, close_action, combat, movement, ordnance
+from battles.rules.sky_galleons import close_action, combat, movement, ordnance
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.ordnance import (
@@ -49,7 +49,8 @@ from battles.rules.sky_galleons.ordnance import (
     RocketSolution,
     Torpedo,
 )
-from battles.rules.sky_galleons.record import (
+from galleons import catalog
+from galleons.record import (
     Moment,
     Ordnance,
     ShipRecord,

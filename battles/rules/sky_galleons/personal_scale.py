@@ -21,10 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battles.engine.jsonread import DataFile
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.catalog import FieldGun, Weapon
+from battles.rules.sky_galleons.datafiles import DATA_DIR
+from galleons import catalog
+from galleons.catalog import FieldGun, Weapon
 
-PERSONAL_COMBAT_FILE = catalog.DATA_DIR / "personal-combat.json"
+PERSONAL_COMBAT_FILE = DATA_DIR / "personal-combat.json"
 PERSONAL = DataFile(PERSONAL_COMBAT_FILE)
 
 

@@ -37,7 +37,7 @@ from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import movement
 from battles.rules.sky_galleons.movement import Allowance
-from battles.rules.sky_galleons.record import ShipRecord
+from galleons.record import ShipRecord
 
 if TYPE_CHECKING:
     from battles.rules.sky_galleons.ruleset import Board, SkyGalleons

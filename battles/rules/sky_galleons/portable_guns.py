@@ -26,7 +26,7 @@ from battles.engine.jsonread import read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import combat
-from battles.rules.sky_galleons.record import Moment, ShipRecord
+from galleons.record import Moment, ShipRecord
 
 if TYPE_CHECKING:
     from battles.rules.sky_galleons.ruleset import Board

@@ -26,12 +26,13 @@ from typing import Any
 
 from battles.engine.jsonread import DataFile, read_int, read_list, read_object, read_opt_str, read_str
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.close_action import all_home
 from battles.rules.sky_galleons.combat import Happening, Roller, _Log, marine_arms, note
-from battles.rules.sky_galleons.record import NO_PARTY, Party, ShipRecord, assign_relief, men_at_posts, table, tstrs
+from battles.rules.sky_galleons.datafiles import DATA_DIR
+from galleons import catalog
+from galleons.record import NO_PARTY, Party, ShipRecord, assign_relief, men_at_posts, table, tstrs
 
-PRIZES_FILE = catalog.DATA_DIR / "prizes.json"
+PRIZES_FILE = DATA_DIR / "prizes.json"
 PRIZES = DataFile(PRIZES_FILE)
 
 HOLD, CREW, SCUTTLE = "hold", "crew", "scuttle"

@@ -26,10 +26,12 @@ from typing import Any
 from battles.engine.jsonread import DataFile
 from battles.engine.ruleset import engine_result
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import catalog, flying, ordnance_play, prizes, special_rules
+from battles.rules.sky_galleons import flying, ordnance_play, prizes, special_rules
 from battles.rules.sky_galleons.close_action import all_home, disband_party
 from battles.rules.sky_galleons.combat import casualty_posts
-from battles.rules.sky_galleons.record import (
+from battles.rules.sky_galleons.datafiles import DATA_DIR
+from battles.rules.sky_galleons.ruleset import CAPTURED, CRASH_LANDED, CRASHED, STRUCK, Board
+from galleons.record import (
     CREW_COUNTS,
     MANEUVER_POST,
     NO_PARTY,
@@ -37,9 +39,8 @@ from battles.rules.sky_galleons.record import (
     men_at_posts,
     ship_record_from_class,
 )
-from battles.rules.sky_galleons.ruleset import CAPTURED, CRASH_LANDED, CRASHED, STRUCK, Board
 
-RESULTS = DataFile(catalog.DATA_DIR / "results.json")
+RESULTS = DataFile(DATA_DIR / "results.json")
 
 # The version of this format: a change a reader must know about bumps it.
 FORMAT = 1

@@ -59,7 +59,7 @@ from battles.rules.sky_galleons.flying import FLY, FlyingParty
 from battles.rules.sky_galleons.movement import PlanError, Terrain
 from battles.rules.sky_galleons.ordnance import Torpedo
 from battles.rules.sky_galleons.prizes import Prize
-from battles.rules.sky_galleons.record import (
+from galleons.record import (
     NO_PARTY,
     Moment,
     ShipRecord,

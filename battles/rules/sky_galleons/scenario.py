@@ -23,7 +23,7 @@ from battles.rules.sky_galleons import flying, maps, ordnance_play, setup_rules,
 from battles.rules.sky_galleons.close_action import PartyError, all_home
 from battles.rules.sky_galleons.flying import FlyingParty
 from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.record import (
+from galleons.record import (
     NO_PARTY,
     Criticals,
     ShipRecord,

@@ -50,7 +50,7 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.rules.sky_galleons import maps, movement, setup_rules, special_rules, victory
 from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.record import ShipRecord, altitude_level
+from galleons.record import ShipRecord, altitude_level
 
 if TYPE_CHECKING:
     from battles.rules.sky_galleons.ruleset import Board

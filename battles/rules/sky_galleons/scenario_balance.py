@@ -17,10 +17,12 @@ from fractions import Fraction
 from typing import Any
 
 from battles.engine.jsonread import DataFile
-from battles.rules.sky_galleons import catalog, design, scenario
-from battles.rules.sky_galleons.record import ShipRecord, tstrs
+from battles.rules.sky_galleons import scenario
+from battles.rules.sky_galleons.datafiles import DATA_DIR
+from galleons import catalog, design
+from galleons.record import ShipRecord, tstrs
 
-BALANCE_TABLES = DataFile(catalog.DATA_DIR / "scenario-balance.json")
+BALANCE_TABLES = DataFile(DATA_DIR / "scenario-balance.json")
 BRITISH, MARTIAN = "british", "martian"
 # The ground a side may have (ordnance_play.ground_setup), by its records' emplacement, in the report's words.
 GROUND_WORDS = {

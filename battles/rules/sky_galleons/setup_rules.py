@@ -32,7 +32,7 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.rules.sky_galleons import maps
 from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.record import ShipRecord, altitude_levels
+from galleons.record import ShipRecord, altitude_levels
 
 if TYPE_CHECKING:
     from battles.rules.sky_galleons.ruleset import Board

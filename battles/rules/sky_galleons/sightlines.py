@@ -37,7 +37,7 @@ from typing import Final
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile
-from battles.rules.sky_galleons.record import ShipRecord, altitude_level
+from galleons.record import ShipRecord, altitude_level
 
 OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json")
 

@@ -27,7 +27,7 @@ from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile, read_object
 from battles.engine.resolver import Context
 from battles.engine.words import possessive
-from battles.rules.sky_galleons.record import ShipRecord
+from galleons.record import ShipRecord
 
 if TYPE_CHECKING:
     from battles.rules.sky_galleons.ruleset import Board

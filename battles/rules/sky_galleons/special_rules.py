@@ -47,9 +47,10 @@ from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import catalog, maps, movement, setup_rules
+from battles.rules.sky_galleons import maps, movement, setup_rules
 from battles.rules.sky_galleons.movement import Allowance, Terrain
-from battles.rules.sky_galleons.record import (
+from galleons import catalog
+from galleons.record import (
     Criticals,
     Gun,
     ShipRecord,

@@ -61,7 +61,6 @@ from battles.rules.sky_galleons import (
 )
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.record import Gun, ShipRecord, altitude_level, oint, tint
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
     AVOID_COLLISION,
@@ -79,6 +78,7 @@ from battles.rules.sky_galleons.ruleset import (
     SkyGalleons,
     party_of,
 )
+from galleons.record import Gun, ShipRecord, altitude_level, oint, tint
 
 State = BattleState[Board]
 

@@ -14,7 +14,7 @@ import pytest
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import ORIGIN, Hex
-from battles.rules.sky_galleons import agility, catalog
+from battles.rules.sky_galleons import agility
 from battles.rules.sky_galleons.close_action import ram_hits
 from battles.rules.sky_galleons.combat import (
     MARINES,
@@ -26,7 +26,8 @@ from battles.rules.sky_galleons.combat import (
     roll_to_hit,
 )
 from battles.rules.sky_galleons.movement import AHEAD, CLIMB, STARBOARD, Step
-from battles.rules.sky_galleons.record import Moment, ShipRecord, fire_rate, ship_record_from_class
+from galleons import catalog
+from galleons.record import Moment, ShipRecord, fire_rate, ship_record_from_class
 
 NOW = Moment(2, 1)
 AGILITY = CombatRules(agility=True)

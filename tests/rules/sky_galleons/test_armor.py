@@ -17,7 +17,7 @@ from battles.rules.sky_galleons.combat import (
     fire,
     fire_solution,
 )
-from battles.rules.sky_galleons.record import Moment, ShipRecord, ship_record_from_class
+from galleons.record import Moment, ShipRecord, ship_record_from_class
 
 NOW = Moment(2, 2)
 HULL, CREW, GUN, CRITICAL = 1, 3, 5, 6

@@ -15,7 +15,6 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import close_action
-from battles.rules.sky_galleons.record import Party
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
     BOARD,
@@ -30,6 +29,7 @@ from battles.rules.sky_galleons.ruleset import (
 from battles.rules.sky_galleons.ruleset import (
     SKY_GALLEONS as RS,
 )
+from galleons.record import Party
 from tests.rules.sky_galleons.battle_harness import drive
 
 State = BattleState[Board]

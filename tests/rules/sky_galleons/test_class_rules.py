@@ -13,7 +13,7 @@ import pytest
 from battles.engine import dice, hexgrid, resolver
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import catalog, class_rules, design
+from battles.rules.sky_galleons import class_rules
 from battles.rules.sky_galleons.combat import (
     FixedDice,
     Shot,
@@ -22,10 +22,11 @@ from battles.rules.sky_galleons.combat import (
     fire_reaches_magazine,
     fire_solution,
 )
-from battles.rules.sky_galleons.record import Moment, ShipRecord, ship_record_from_class
 from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, ORDERS, Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import fire_orders
+from galleons import catalog, design
+from galleons.record import Moment, ShipRecord, ship_record_from_class
 
 State = BattleState[Board]
 NOW = Moment(3, 1)
@@ -53,7 +54,7 @@ def test_every_class_rule_is_a_known_kind_and_the_catalog_keeps_to_it() -> None:
     galley = design.parse_design(
         {"yard": "martian", "hull": "wood", "hull_size": 2, "propulsion": {"type": "screw_galley", "turncranks": 8}}
     )
-    from battles.rules.sky_galleons.record import ship_record_from_design
+    from galleons.record import ship_record_from_design
 
     assert class_rules.rules_of(ship_record_from_design(galley, name="D")) == ()
 
@@ -501,7 +502,7 @@ def test_czarina_stat_block() -> None:
 def test_hull_7_galley_stat_block() -> None:
     # The block at line 2257 (Hs 7 ram, 21 turncranks, 695 t, crew 5+2+53). The checklist files it under the
     # Endtime, whose heading it follows; the catalog gives it to the Hullcutter, whose heading it precedes
-    # (data/catalog-notes.md): it has the ram and rogues of the Hullcutter's text, which the Endtime's
+    # (galleons/data/catalog-notes.md): it has the ram and rogues of the Hullcutter's text, which the Endtime's
     # legend lacks. The figures check either way.
     block = catalog.ship_class("Hullcutter")
     assert (block.hull_size, block.ram, block.tonnage) == (7, True, 695)

@@ -10,7 +10,7 @@ import pytest
 from battles.rules.sky_galleons import close_action
 from battles.rules.sky_galleons.close_action import PartyError, boarding_round
 from battles.rules.sky_galleons.combat import FixedDice, lose_trim
-from battles.rules.sky_galleons.record import (
+from galleons.record import (
     Moment,
     Party,
     ShipRecord,

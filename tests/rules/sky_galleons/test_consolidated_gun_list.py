@@ -4,7 +4,7 @@ The two tables (European naval and field guns, sky-galleons-of-mars.txt:2918-294
 smoothbores, 2944-2959) are transcribed below by hand from the supplement, naval mount then field gun columns,
 the asterisked corrections kept (SG-CG-05). Each row is checked against
 three things: the source line the catalog stored for it (so the transcription and the data read the same
-text), the catalog's parsed figures (battles/rules/sky_galleons/data/weapons.json through catalog.weapon), and
+text), the catalog's parsed figures (galleons/data/weapons.json through catalog.weapon), and
 what the figures do: the design rating's tons and pounds, and on a ship record the rate of fire and reload,
 every range band, and the penetration and damage value at close and long range. test_weapon_tables.py checks
 the Sky Galleons tables (SG-FIRE-19..39) the same way; this file is the consolidated list's own rows. The
@@ -18,10 +18,10 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.combat import fire_gun_marked
-from battles.rules.sky_galleons.design import parse_design, rate_design
-from battles.rules.sky_galleons.record import FireRate, Moment, fire_rate
+from galleons import catalog
+from galleons.design import parse_design, rate_design
+from galleons.record import FireRate, Moment, fire_rate
 from tests.rules.sky_galleons.test_weapon_tables import GUN, SINGLE_PEN, armed, shoot
 
 CONSOLIDATED = "cloudships_and_gunboats_consolidated_list"

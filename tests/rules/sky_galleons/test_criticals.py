@@ -21,7 +21,7 @@ from battles.rules.sky_galleons.combat import (
     repair,
     trim_recovers,
 )
-from battles.rules.sky_galleons.record import Criticals, Moment, ShipRecord, ship_record_from_class
+from galleons.record import Criticals, Moment, ShipRecord, ship_record_from_class
 
 NOW = Moment(4, 1)
 

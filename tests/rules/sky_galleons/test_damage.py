@@ -9,7 +9,7 @@ import pytest
 from battles.engine.hexgrid import ORIGIN, Hex
 from battles.rules.sky_galleons.combat import FixedDice, Shot, apply_hit, crew_casualties, fire
 from battles.rules.sky_galleons.combat import hull_hits as mark_hull
-from battles.rules.sky_galleons.record import Moment, ShipRecord, ship_record_from_class
+from galleons.record import Moment, ShipRecord, ship_record_from_class
 
 NOW = Moment(3, 1)
 ALL = ("bow", "starboard", "stern", "port")

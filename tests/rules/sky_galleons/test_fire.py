@@ -19,7 +19,7 @@ from battles.rules.sky_galleons.combat import (
     roll_to_hit,
     sight_lines,
 )
-from battles.rules.sky_galleons.record import Criticals, Moment, ShipRecord, ship_record_from_class
+from galleons.record import Criticals, Moment, ShipRecord, ship_record_from_class
 
 NOW = Moment(2, 1)
 # Flat-top axial hexes around a ship at (0, 0) facing 0 (north): ahead, astern, to starboard, to port.

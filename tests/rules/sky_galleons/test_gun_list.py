@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from battles.rules.sky_galleons import catalog, personal_scale
+from battles.rules.sky_galleons import personal_scale
 from battles.rules.sky_galleons.personal_scale import Area, IndirectFire, NoFieldRating
+from galleons import catalog
 
 
 @pytest.mark.rule("SG-CG-01", "SG-CG-05")

@@ -42,7 +42,7 @@ from battles.rules.sky_galleons.movement import (
     trace,
     turns_in_hex,
 )
-from battles.rules.sky_galleons.record import Criticals, Moment, ShipRecord, ship_record_from_class, tint
+from galleons.record import Criticals, Moment, ShipRecord, ship_record_from_class, tint
 
 NOW = Moment(1, 1)
 MAP = Terrain(30, 30)

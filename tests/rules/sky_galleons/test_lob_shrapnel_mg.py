@@ -25,7 +25,7 @@ from battles.rules.sky_galleons.combat import (
     train_portable_gun,
     weapon_limit_problems,
 )
-from battles.rules.sky_galleons.record import (
+from galleons.record import (
     Criticals,
     Gun,
     Moment,

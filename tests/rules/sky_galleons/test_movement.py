@@ -37,7 +37,7 @@ from battles.rules.sky_galleons.movement import (
     trace,
     turns_in_hex,
 )
-from battles.rules.sky_galleons.record import (
+from galleons.record import (
     Criticals,
     HullRow,
     Moment,

@@ -11,7 +11,7 @@ import pytest
 
 from battles.engine.hexgrid import ORIGIN, Hex
 from battles.rules.sky_galleons.combat import CombatRules, FixedDice, fire, fire_solution
-from battles.rules.sky_galleons.record import Moment, ShipRecord, ship_record_from_class
+from galleons.record import Moment, ShipRecord, ship_record_from_class
 
 NOW = Moment(2, 1)
 NEX = CombatRules(nonexploding_rounds=True)

@@ -28,7 +28,6 @@ from battles.rules.sky_galleons.combat import (
     fire_solution,
     resolve_fire,
 )
-from battles.rules.sky_galleons.design import parse_design, rate_design
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.ordnance import (
     BOMB_RACK,
@@ -38,7 +37,8 @@ from battles.rules.sky_galleons.ordnance import (
     OrdnanceError,
     Torpedo,
 )
-from battles.rules.sky_galleons.record import (
+from galleons.design import parse_design, rate_design
+from galleons.record import (
     Moment,
     ShipRecord,
     assign_gun_crew,

@@ -30,7 +30,6 @@ from battles.rules.sky_galleons import (
     tactics,
     victory,
 )
-from battles.rules.sky_galleons.record import ShipRecord, altitude_level, ship_record_from_class
 from battles.rules.sky_galleons.ruleset import (
     AVOID,
     BOARD,
@@ -44,6 +43,7 @@ from battles.rules.sky_galleons.ruleset import (
     Board,
 )
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
+from galleons.record import ShipRecord, altitude_level, ship_record_from_class
 from tests.rules.sky_galleons.battle_harness import calm
 
 State = BattleState[Board]
@@ -245,7 +245,7 @@ def test_s2_the_irish_marines_fire_modern_rifles():
     assert combat.marine_arms(ram) == "modern_rifle"
     ram = replace(ram, position=hex_(10, 10))
     aphid = replace(aphid, position=hex_(11, 10))
-    from battles.rules.sky_galleons.record import Moment
+    from galleons.record import Moment
 
     solution = combat.fire_solution(
         ram, combat.MARINES, aphid, now=Moment(1, 1, 2), rules=combat.CombatRules(small_arms=True)

@@ -12,8 +12,8 @@ from battles.engine.decisions import Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import combat
-from battles.rules.sky_galleons.record import Crew
 from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, ORDERS, SKY_GALLEONS, Board
+from galleons.record import Crew
 
 SEED = b"sequence"
 

@@ -15,10 +15,10 @@ from battles.engine.events import canonical, visible_events
 from battles.engine.hexgrid import Hex
 from battles.engine.state import redact
 from battles.rules.sky_galleons import signals
-from battles.rules.sky_galleons.record import ShipRecord, ship_record_from_class
 from battles.rules.sky_galleons.ruleset import FIRST, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain
+from galleons.record import ShipRecord, ship_record_from_class
 from tests.rules.sky_galleons.battle_harness import State, at, calm, drive, kinds, refused, scenario, ship, start
 
 NORTH, SOUTH = 0, 3

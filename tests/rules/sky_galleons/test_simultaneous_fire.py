@@ -18,8 +18,8 @@ from battles.engine.hexgrid import ORIGIN, Hex
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import combat
 from battles.rules.sky_galleons.combat import FixedDice, fire_solution, resolve_fire
-from battles.rules.sky_galleons.record import Moment, ShipRecord, ship_record_from_class
 from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, SKY_GALLEONS, Board
+from galleons.record import Moment, ShipRecord, ship_record_from_class
 
 NOW = Moment(2, 1)
 AHEAD_2 = Hex(0, -2)

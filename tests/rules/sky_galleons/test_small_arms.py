@@ -26,7 +26,7 @@ from battles.rules.sky_galleons.combat import (
     to_hit_modifiers,
     trim_modifiers,
 )
-from battles.rules.sky_galleons.record import Crew, Criticals, Moment, ShipRecord, ship_record_from_class
+from galleons.record import Crew, Criticals, Moment, ShipRecord, ship_record_from_class
 
 NOW = Moment(2, 1)
 SMALL_ARMS = CombatRules(small_arms=True)

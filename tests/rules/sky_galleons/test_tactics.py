@@ -12,9 +12,9 @@ from battles.engine import dice, events, hexgrid, policies, resolver
 from battles.engine.decisions import DecisionRequest
 from battles.engine.state import BattleState, redact
 from battles.rules.sky_galleons import scenario as scenarios
-from battles.rules.sky_galleons.record import HullRow, ShipRecord
 from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, ORDERS, POSITION, SKY_GALLEONS, Board
 from battles.rules.sky_galleons.tactics import Captain
+from galleons.record import HullRow, ShipRecord
 
 RS = SKY_GALLEONS
 THIEVES = scenarios.load_data("thieves-fall-out")

@@ -1,6 +1,6 @@
 """The weapon characteristics tables (SG-FIRE-19..39): Martian cannon and Royal Navy guns.
 
-Each table row is checked twice: the catalog figures (battles/rules/sky_galleons/catalog.py) equal the
+Each table row is checked twice: the catalog figures (galleons/catalog.py) equal the
 clause's figures, and the figures take effect on a ship record: the shots and reload of ``fire_rate`` and
 ``Gun.ready``, the range band, penetration and damage value of ``fire_solution``, the dice ``roll_to_hit``
 throws. The weapon under test is put in gun 1 of a catalog ship (a forward pivot firing bow, port and
@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 import pytest
 
 from battles.engine.hexgrid import Hex
-from battles.rules.sky_galleons import catalog
 from battles.rules.sky_galleons.combat import (
     CombatRules,
     FireSolution,
@@ -27,7 +26,8 @@ from battles.rules.sky_galleons.combat import (
     range_band,
     roll_to_hit,
 )
-from battles.rules.sky_galleons.record import FireRate, Moment, ShipRecord, fire_rate, ship_record_from_class
+from galleons import catalog
+from galleons.record import FireRate, Moment, ShipRecord, fire_rate, ship_record_from_class
 
 GUN = "1"  # gun 1 of the Swiftwood (a rogue) and of the Aphid (a 4" short): forward pivot, bow/port/starboard
 ALTITUDE = "M"

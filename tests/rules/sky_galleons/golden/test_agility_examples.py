@@ -13,10 +13,11 @@ from fractions import Fraction
 import pytest
 
 from battles.engine.hexgrid import ORIGIN, Hex
-from battles.rules.sky_galleons import agility, catalog
+from battles.rules.sky_galleons import agility
 from battles.rules.sky_galleons.close_action import ram_hits
 from battles.rules.sky_galleons.combat import CombatRules, FixedDice, fire
-from battles.rules.sky_galleons.record import Moment, ShipRecord, ship_record_from_class
+from galleons import catalog
+from galleons.record import Moment, ShipRecord, ship_record_from_class
 
 
 def ship(name: str, cls: str, *, at: Hex = ORIGIN) -> ShipRecord:

@@ -26,7 +26,7 @@ from battles.rules.sky_galleons.combat import (
     repair,
     roll_to_hit,
 )
-from battles.rules.sky_galleons.record import Moment, ShipRecord, ship_record_from_class
+from galleons.record import Moment, ShipRecord, ship_record_from_class
 
 ROGUE = "1"  # Swiftwood's forward rogue, range 3/6
 

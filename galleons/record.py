@@ -9,10 +9,13 @@ officers, deckhands, maneuvering crew rows and marines, the fire burning aboard 
 after maneuvering crew losses, screw hits and boiler damage, how fast a short-handed gun fires, whether
 anyone is at the helm or the trim station.
 
-Rules that change a record (damage, criticals, casualties, fires, repairs) live in ``combat.py``, and those
-of the exotic ordnance (the record's ``ordnance`` items: Hale batteries, liquid fire racks, mines, drogues,
-Smutts torpedoes...) in ``ordnance.py``; this module only builds records, reads them and makes the crew
-assignments the Initiative Phase allows.
+Rules that change a record (damage, criticals, casualties, fires, repairs) live in the Sky Galleons tactical
+ruleset's ``combat.py``, and those of the exotic ordnance (the record's ``ordnance`` items: Hale batteries,
+liquid fire racks, mines, drogues, Smutts torpedoes...) in its ``ordnance.py``; this module only builds
+records, reads them and makes the crew assignments the Initiative Phase allows. The record is the campaign's
+ship (docs/galleons.md), so it lives outside ``battles/rules``: a module named below without a package
+(``combat.py``, ``agility.py``, ``flying.py``...) is one of ``battles/rules/sky_galleons``, which imports
+this one, never the reverse.
 
 ``to_json`` / ``from_json`` round-trip exactly: ``ShipRecord.from_json(r.to_json()) == r`` and the JSON
 of the result is the JSON given. The figures come from ``data/combat-tables.json`` (each entry names its
@@ -40,9 +43,9 @@ from typing import Any, cast
 
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile
-from battles.rules.sky_galleons import catalog, design
-from battles.rules.sky_galleons.catalog import ShipClass, Weapon
-from battles.rules.sky_galleons.design import ShipDesign, ShipRating
+from galleons import catalog, design
+from galleons.catalog import ShipClass, Weapon
+from galleons.design import ShipDesign, ShipRating
 
 COMBAT_TABLES_FILE = catalog.DATA_DIR / "combat-tables.json"
 ORDNANCE_FILE = catalog.DATA_DIR / "ordnance.json"

@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.design import (
+from galleons import catalog
+from galleons.design import (
     ClassComparison,
     catalog_comparisons,
     catalog_report_markdown,
     compare_with_catalog,
 )
 
-PROJECT_DIR = Path(__file__).resolve().parents[3]
+PROJECT_DIR = Path(__file__).resolve().parents[2]
 REPORT = PROJECT_DIR / "docs" / "catalog-rating-report.md"
 
 # class id -> (differences rated minus published, design rules the class breaks).

@@ -1,4 +1,4 @@
-"""The ship design rater (battles/rules/sky_galleons/design.py), clause by clause (SGD-*)."""
+"""The ship design rater (galleons/design.py), clause by clause (SGD-*)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.design import (
+from galleons import catalog
+from galleons.design import (
     DesignInputError,
     ShipRating,
     altitude_after_hull_hits,

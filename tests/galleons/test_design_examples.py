@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.design import (
+from galleons import catalog
+from galleons.design import (
     design_from_catalog,
     halved_galley_speed,
     halved_steam_speed,

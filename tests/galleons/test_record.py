@@ -1,4 +1,4 @@
-"""The Sky Galleons ship record (battles/rules/sky_galleons/record.py): layout, derived figures, JSON."""
+"""The Sky Galleons ship record (galleons/record.py): layout, derived figures, JSON."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from battles.engine.hexgrid import Hex
-from battles.rules.sky_galleons import catalog
-from battles.rules.sky_galleons.record import (
+from galleons import catalog
+from galleons.record import (
     Criticals,
     FireRate,
     Moment,
