@@ -27,6 +27,7 @@ from battles.models import Battle, OddsRun, OddsStatus
 from battles.selectors import visible_battles
 from battles.services import BattleRefused, shipped_scenarios
 from campaign.models import Campaign, Membership
+from config import task_queue
 
 MAX_RUNS = 1000
 CHUNK = 10  # runs between saves: the progress bar's step, and what a killed worker may have to redo
@@ -70,14 +71,12 @@ def odds_request(
 
 
 def _start(run_id: int) -> None:
-    from battles.tasks import run_odds
-
     if settings.CELERY_TASK_ALWAYS_EAGER:
         # The embedded default has no worker: play in a thread so the request that asked does not wait
         # minutes; the page's progress bar polls the row like it would with a worker.
         threading.Thread(target=_run_in_thread, args=(run_id,), daemon=True).start()
     else:
-        run_odds.delay(run_id)
+        task_queue.after_commit("battles.run_odds", run_id)  # by name: battles.tasks imports this module
 
 
 def _run_in_thread(run_id: int) -> None:

@@ -46,6 +46,7 @@ from battles.models import (
     DecisionSource,
 )
 from campaign.models import Campaign, Membership, Role
+from config import task_queue
 
 DEFAULT_RULESET = "sky_galleons"
 
@@ -209,10 +210,7 @@ def _sync_ships(battle: Battle, side: BattleSide, entry: Mapping[str, JSON]) -> 
 
 
 def _queue_resolution(battle: Battle) -> None:
-    from battles.tasks import resolve_battle  # tasks import services
-
-    battle_id = battle.pk
-    transaction.on_commit(lambda: resolve_battle.delay(battle_id))
+    task_queue.after_commit("battles.resolve_battle", battle.pk)  # by name: battles.tasks imports this module
 
 
 # --- deciding --------------------------------------------------------------------------------------------

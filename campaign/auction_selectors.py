@@ -17,6 +17,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
+from campaign.map_link import the_map
 from campaign.models import (
     CAPTAIN_AWAY,
     Auction,
@@ -32,7 +33,6 @@ from campaign.models import (
     ShipStatus,
 )
 from galleons.record import ShipRecord
-from strategic_map import calendar
 
 # What a sealed bid says of itself while the auction is open, whether it leads or not.
 SEALED = "sealed"
@@ -87,7 +87,7 @@ def tick_expected_at(campaign: Campaign, day: int, *, now: datetime, next_tick: 
     ``hours_per_day`` after. A paused or unscheduled campaign is reckoned as if its next tick were a day away."""
     step = timedelta(hours=max(campaign.hours_per_day, 1))
     if next_tick is _ASK:
-        next_tick = calendar.next_tick_at(campaign)
+        next_tick = the_map().next_tick_at(campaign)
     assert next_tick is None or isinstance(next_tick, datetime)
     start = now + step if next_tick is None else max(next_tick, now)
     return start + step * max(day - campaign.day - 1, 0)
@@ -112,7 +112,7 @@ def _view(
         closes_at, closes = auction.closes_at, f"about {auction.closes_at:%-d %b, %H:%M} UTC"
     else:
         if campaign.pk not in next_ticks:
-            next_ticks[campaign.pk] = calendar.next_tick_at(campaign)
+            next_ticks[campaign.pk] = the_map().next_tick_at(campaign)
         closes_at = tick_expected_at(campaign, day, now=now, next_tick=next_ticks[campaign.pk])
         closes = closing_words(campaign, day, expected=closes_at)
     sealed = auction.style == AuctionStyle.SEALED

@@ -27,10 +27,10 @@ from accounts.models import User
 from battles.engine.words import possessive
 from campaign import auction_selectors, auctions, economy
 from campaign.auction_selectors import AuctionView, LotShip
+from campaign.map_link import the_map
 from campaign.models import AuctionStatus, AuctionStyle, Campaign, Captain, LotKind, Membership
 from campaign.refusals import refusal_words
 from campaign.selectors import membership_for_user
-from strategic_map.mapdata import mars_map
 
 # The largest bid a form takes: far above any prize, well inside the database's integers.
 MAX_BID = 10**12
@@ -58,8 +58,7 @@ class LandForm(forms.Form):
 
 def friendly_cities() -> list[str]:
     """The cities with a prize court (the map's friendly cities), Parhoon first."""
-    atlas = mars_map()
-    names = [city.name for city in atlas.cities if atlas.hex_at_offset(city.col, city.row).allegiance == "friendly"]
+    names = [city.name for city in the_map().cities() if city.friendly]
     return sorted(names, key=lambda name: (name != "Parhoon", name))
 
 

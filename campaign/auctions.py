@@ -40,6 +40,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaign import auction_selectors, dice, economy, ledger, locks
+from campaign.map_link import the_map
 from campaign.models import (
     CAPTAIN_AWAY,
     CAPTAIN_GONE,
@@ -57,10 +58,7 @@ from campaign.models import (
     LotKind,
     ShipStatus,
 )
-from strategic_map.mapdata import UnknownMapName, mars_map
-from strategic_map.models import CampaignDay
 
-FRIENDLY = "friendly"
 # Bids still holding their money in escrow.
 ACTIVE_BIDS = (BidStatus.HELD, BidStatus.SEALED)
 
@@ -73,20 +71,17 @@ class LandingCity:
 
 def friendly_city(name: str) -> LandingCity:
     """The map's city of this name if prizes may be sold there (SGC-MONEY-06, designed: its hex is friendly)."""
-    try:
-        city = mars_map().city(name.strip())
-    except UnknownMapName as error:
-        raise ValidationError({"city": f"There is no city called {name!r} on the map."}) from error
-    if mars_map().hex_at_offset(city.col, city.row).allegiance != FRIENDLY:
+    city = the_map().city(name.strip())
+    if city is None:
+        raise ValidationError({"city": f"There is no city called {name!r} on the map."})
+    if not city.friendly:
         raise ValidationError({"city": f"{city.name} is not a friendly city: no prize court sits there."})
-    return LandingCity(key=city.name.casefold(), name=city.name)
+    return LandingCity(key=city.key, name=city.name)
 
 
 def _city_name(key: str) -> str:
-    try:
-        return mars_map().city(key).name
-    except UnknownMapName:
-        return key.title()
+    city = the_map().city(key)
+    return key.title() if city is None else city.name
 
 
 def _lot_name(auction: Auction) -> str:
@@ -118,10 +113,9 @@ def _has_rival_players(campaign: Campaign, captor: Captain) -> bool:
 
 
 def landing_day(campaign: Campaign) -> int:
-    """The campaign day a prize lands on: the day a tick is running (its CampaignDay open, not finished), else the
+    """The campaign day a prize lands on: the day a tick is running (begun, not finished: campaign.map_link), else the
     campaign's day (the last finished). Either way the auction gets its ``auction_days`` ticks after it."""
-    ticking = CampaignDay.objects.filter(campaign=campaign, day=campaign.day + 1, finished_at__isnull=True).exists()
-    return campaign.day + 1 if ticking else campaign.day
+    return campaign.day + 1 if the_map().day_ticking(campaign, campaign.day + 1) else campaign.day
 
 
 # --- landing a prize --------------------------------------------------------------------------------------------

@@ -20,10 +20,10 @@ from accounts.models import User
 from campaign import auction_selectors, captain_selectors, captains, settings_service, standings
 from campaign.chart import wealth_chart_svg
 from campaign.correction_views import CaptainRenameForm
+from campaign.map_link import the_map
 from campaign.models import Campaign, CaptainStatus
 from campaign.refusals import refusal_words
 from campaign.selectors import membership_for_user
-from strategic_map import trek_selectors
 
 LEDGER_ROWS = 200
 
@@ -80,9 +80,7 @@ def captain_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ships": captain_selectors.captain_ships(captain=captain),
         "ledger": captain_selectors.captain_ledger(captain=captain)[:LEDGER_ROWS],
         "escrow": auction_selectors.escrow_held(captain=captain),
-        "trek": trek_selectors.trek_under_way(captain_id=captain.pk)
-        if captain.status == CaptainStatus.TREKKING
-        else None,
+        "trek": the_map().trek_under_way(captain.pk) if captain.status == CaptainStatus.TREKKING else None,
         "adjust_form": AdjustForm() if membership.is_umpire else None,
         "status_form": StatusForm(initial={"status": captain.status, "city": captain.city})
         if membership.is_umpire

@@ -13,8 +13,6 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from strategic_map.trek_rules import DAYS_PER_ROLL_AS_WRITTEN
-
 
 class Role(models.TextChoices):
     PLAYER = "player", "Player"
@@ -67,6 +65,11 @@ class NewCaptain(models.TextChoices):
     NEVER = "never", "No: a player's campaign ends with his captain's"
 
 
+# SGC-TREK: an epic trek rolls once a week, the number of rolls being the weeks it took (strategic_map.trek_rules
+# reckons the days between rolls from the campaign's trek_days_per_roll).
+DAYS_PER_ROLL_AS_WRITTEN = 7
+
+
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60, unique=True)
@@ -117,7 +120,7 @@ class Campaign(models.Model):
     trek_losses = models.CharField(max_length=16, choices=TrekLosses.choices, default=TrekLosses.PER_SIX)
     # SGC-TREK: a roll of the trek table is a week of walking. Fewer days a roll is a house rule (audited).
     trek_days_per_roll = models.PositiveSmallIntegerField(
-        default=7, help_text="Campaign days between an epic trek's rolls (the rules: 7, a week)."
+        default=DAYS_PER_ROLL_AS_WRITTEN, help_text="Campaign days between an epic trek's rolls (the rules: 7, a week)."
     )
     # An encounter's battle is fought within a window of campaign days; the clock never waits for it.
     encounter_battle_days = models.PositiveSmallIntegerField(

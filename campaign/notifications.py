@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaign.models import Campaign, Membership, Notification, Role, WebhookDelivery
+from config import task_queue
 
 
 def notify(
@@ -42,10 +43,9 @@ def notify(
         if created:
             made.append(notification)
     if made:
-        from campaign.tasks import send_notification_email  # tasks import this module
-
-        ids = [n.pk for n in made if n.user.email]
-        transaction.on_commit(lambda: [send_notification_email.delay(pk) for pk in ids])
+        for notification in made:
+            if notification.user.email:
+                task_queue.after_commit("campaign.send_notification_email", notification.pk)
     return made
 
 
@@ -57,9 +57,7 @@ def post_to_webhook(*, campaign: Campaign, text: str, dedupe_key: str) -> Webhoo
         campaign=campaign, dedupe_key=dedupe_key[:120], defaults={"text": text}
     )
     if created:
-        from campaign.tasks import deliver_webhook
-
-        transaction.on_commit(lambda: deliver_webhook.delay(delivery.pk))
+        task_queue.after_commit("campaign.deliver_webhook", delivery.pk)
     return delivery
 
 

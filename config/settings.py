@@ -98,6 +98,8 @@ INSTALLED_APPS = [
     "campaign",
     "strategic_map",
     "battles",
+    # Above campaign and strategic_map: the whole-campaign export and import (its commands).
+    "campaign_transfer",
 ]
 
 MIDDLEWARE = [

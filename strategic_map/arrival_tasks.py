@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
-from django.db import transaction
 
+from config import task_queue
 from strategic_map import arrival
 from strategic_map.models import Encounter
 
@@ -35,4 +35,4 @@ def on_battle_finished(sender: Any, *, battle_id: int, **kwargs: Any) -> None:
         Encounter.objects.filter(battle_id=battle_id, applied_at__isnull=True).values_list("pk", flat=True).first()
     )
     if encounter_id is not None:
-        transaction.on_commit(lambda: encounter_result_apply_task.delay(encounter_id))
+        task_queue.after_commit("strategic_map.encounter_result_apply", encounter_id)

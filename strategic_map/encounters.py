@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import partial
 
 from django.db import transaction
 from django.db.models import Count
 
 from campaign import dice
 from campaign.models import Campaign, CampaignRoll, CampaignShip, Captain, CaptainStatus, ShipStatus
+from config import task_queue
 from galleons import catalog
 from strategic_map import encounter_rules as rules
 from strategic_map.models import Encounter, EncounterShip, Voyage, VoyageDay, VoyageStatus
@@ -195,8 +195,6 @@ def encounters_draw(*, campaign: Campaign, day: int, hits: Sequence[VoyageDay]) 
     )
     Captain.objects.filter(pk__in=[m.captain.pk for m in meetings]).update(status=CaptainStatus.IN_BATTLE)
 
-    from strategic_map.encounter_tasks import encounter_battle_open  # the task imports the battle opener
-
-    for encounter in encounters:
-        transaction.on_commit(partial(encounter_battle_open.delay, encounter.pk))
+    for encounter in encounters:  # by name: the task's module imports the battle opener, which imports this one
+        task_queue.after_commit("strategic_map.encounter_battle_open", encounter.pk)
     return encounters

@@ -55,6 +55,7 @@ from battles.engine.hexgrid import Hex, distance
 from campaign import dice, locks
 from campaign.auctions import auctions_close_due
 from campaign.models import Campaign, CampaignRoll, CampaignShip, Captain, ChronicleEntry, ChronicleKind, ShipStatus
+from config import task_queue
 from galleons.record import ShipRecord
 from strategic_map import mapdata
 from strategic_map.encounter_clock import encounter_windows_close
@@ -428,11 +429,10 @@ def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
 
 
 def _queue_arrival(*, voyage_id: int, city: str, day: int) -> None:
-    from strategic_map.tick_tasks import voyage_arrive_task
-
     # Robust: an arrival that cannot be queued (or, run eagerly, fails) does not undo the day. The ship is still
-    # under way in a friendly city with no orders, so the next day's tick sends her in again.
-    transaction.on_commit(lambda: voyage_arrive_task.delay(voyage_id, city, day), robust=True)
+    # under way in a friendly city with no orders, so the next day's tick sends her in again. By name: the task's
+    # module (strategic_map.tick_tasks) imports this one.
+    task_queue.after_commit("strategic_map.tick_arrival", voyage_id, city, day, robust=True)
 
 
 def _next_tick(campaign: Campaign, now: datetime) -> datetime:
@@ -511,8 +511,4 @@ def campaign_tick(*, campaign_id: int, days: int = 1, through_day: int | None = 
 def campaign_tick_queue(*, campaign: Campaign, days: int = 1) -> None:
     """Queue the campaign's next ``days`` days on the worker after the caller's transaction commits (the umpire's
     "run the day now"). Queued twice, they still run once: the task ticks through a fixed day."""
-    from strategic_map.tick_tasks import campaign_tick_task
-
-    through_day = campaign.day + days
-    campaign_id = campaign.pk
-    transaction.on_commit(lambda: campaign_tick_task.delay(campaign_id, through_day, days))
+    task_queue.after_commit("strategic_map.campaign_tick", campaign.pk, campaign.day + days, days)

@@ -401,8 +401,8 @@ def roll_words(*, hex_: MapHex, die: int, result: RollResult, note: str = "") ->
 
 # --- the calendar: a roll is a week -----------------------------------------------------------------------------
 
-# The rules roll once a week (the number of rolls is the weeks the journey took): a campaign's trek_days_per_roll.
-DAYS_PER_ROLL_AS_WRITTEN = 7
+# The rules roll once a week (the number of rolls is the weeks the journey took); a campaign's trek_days_per_roll
+# says how many days a roll is (campaign.models.DAYS_PER_ROLL_AS_WRITTEN as written, fewer as a house rule).
 
 
 def next_roll_day(*, started_day: int, last_roll_day: int | None, days_per_roll: int) -> int:

@@ -1,5 +1,5 @@
 """A campaign exported to its JSON document and imported back is the same campaign: exporting the import gives
-the same document (campaign/transfer.py, export_campaign / import_campaign)."""
+the same document (campaign_transfer/document.py, export_campaign / import_campaign)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from campaign.models import (
     Notification,
     Role,
 )
-from campaign.transfer import FORMAT, ImportRefused, export_campaign, import_campaign
+from campaign_transfer.document import FORMAT, ImportRefused, export_campaign, import_campaign
 from strategic_map import desk
 from strategic_map.models import (
     CampaignDay,
@@ -128,7 +128,7 @@ def test_every_campaign_model_is_in_the_document():
     many-to-many fields), or left out here on purpose."""
     from django.apps import apps
 
-    from campaign.transfer import TABLES
+    from campaign_transfer.document import TABLES
 
     exported = {model for _, model, _ in TABLES}
     # Reference tables, loaded from data files.

@@ -1,4 +1,4 @@
-"""Restore a campaign from an export_campaign document (campaign/transfer.py):
+"""Restore a campaign from an export_campaign document (campaign_transfer/document.py):
 
     python manage.py import_campaign FILE [--slug NEW-SLUG]
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from campaign.transfer import ImportRefused, import_campaign
+from campaign_transfer.document import ImportRefused, import_campaign
 
 
 class Command(BaseCommand):

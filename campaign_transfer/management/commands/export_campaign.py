@@ -1,4 +1,4 @@
-"""Write a campaign as a versioned JSON document (campaign/transfer.py):
+"""Write a campaign as a versioned JSON document (campaign_transfer/document.py):
 
     python manage.py export_campaign SLUG [--output FILE]
 
@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaign.models import Campaign
-from campaign.transfer import export_campaign
+from campaign_transfer.document import export_campaign
 
 
 class Command(BaseCommand):
