@@ -132,16 +132,18 @@ class Text(Field):
 
 @dataclass(frozen=True, kw_only=True)
 class Hex(Field):
-    """A hex as the map's ``[column, row]``, one of ``allowed`` (empty: any hex)."""
+    """A hex as the map's ``[column, row]``: one of ``allowed`` (empty: any hex), or with ``only_allowed``
+    False any hex, ``allowed`` being those offered (where the rules judge the hex with the other fields)."""
 
     allowed: tuple[tuple[int, int], ...] = ()
+    only_allowed: bool = True
     default: tuple[int, int] | None = None
     kind = "hex"
 
     def describe(self) -> JSONObject:
         default: JSON = None if self.default is None else list(self.default)
         allowed: JSON = [list(spot) for spot in self.allowed]
-        return {**super().describe(), "allowed": allowed, "default": default}
+        return {**super().describe(), "allowed": allowed, "only_allowed": self.only_allowed, "default": default}
 
 
 @dataclass(frozen=True)
@@ -265,14 +267,22 @@ def leaves(schema: AnswerSchema | Field) -> Iterator[tuple[str, Field]]:
 
 
 def _leaves(item: Field, name: str) -> Iterator[tuple[str, Field]]:
-    if isinstance(item, Group) and not item.widget:
+    """The drawn fields under ``item``; a field without a heading takes the heading of what holds it."""
+    parts = item.fields if isinstance(item, Group) and not item.widget else None
+    parts = item.items if isinstance(item, Repeat) else parts
+    if parts is None:
+        yield name, item
+        return
+    for sub in parts:
+        inherited = sub if sub.section or not item.section else replace(sub, section=item.section)
+        yield from _leaves(inherited, child_name(name, sub.key))
+
+
+def leaves_under(item: Field, name: str) -> Iterator[tuple[str, Field]]:
+    """The fields inside a group drawn as one control (a party of men by rank), with their posted names."""
+    if isinstance(item, Group):
         for sub in item.fields:
             yield from _leaves(sub, child_name(name, sub.key))
-    elif isinstance(item, Repeat):
-        for sub in item.items:
-            yield from _leaves(sub, child_name(name, sub.key))
-    else:
-        yield name, item
 
 
 def find(schema: AnswerSchema, name: str) -> Field | None:
@@ -474,7 +484,7 @@ def _read_hex(item: Hex, name: str, text: str | None, reading: _Reading) -> JSON
     if len(spot) != 2 or not all(type(n) is int for n in spot):
         reading.wrong(name, item, "a hex as [column, row]")
         return None
-    if item.allowed and (spot[0], spot[1]) not in item.allowed:
+    if item.allowed and item.only_allowed and (spot[0], spot[1]) not in item.allowed:
         reading.wrong(name, item, "not one of the hexes offered")
     return spot
 
