@@ -215,19 +215,19 @@ def _pending(viewer: Viewer, rs: Any, seen: Any) -> Iterable[JSONObject]:
         .filter(battle=viewer.battle, request_id__in=[r.id for r in seen.requests])
         .values_list("request_id", flat=True)
     )
+    names = {s.key: s.name for s in viewer.battle.sides.all()}
     for request in seen.pending():
         entry: JSONObject = {"id": request.id, "side": request.side, "kind": request.kind}
         if request.side in mine or viewer.sees_all:
             entry.update(request.to_json())
             entry["candidates"] = _candidates(rs, seen, request) if request.side in mine else None
-            entry["schema"] = _schema(viewer, rs, seen, request) if request.side in mine else None
+            entry["schema"] = _schema(rs, seen, request, names) if request.side in mine else None
         entry["submitted"] = request.id in answered
         yield entry
 
 
-def _schema(viewer: Viewer, rs: Any, state: Any, request: Any) -> JSON:
+def _schema(rs: Any, state: Any, request: Any, sides: dict[str, str]) -> JSON:
     """How an answer to the request is spelled (battles.engine.answers), on the state as its side sees it."""
-    sides = {s.key: s.name for s in viewer.battle.sides.all()}
     schema: AnswerSchema = rs.answer_schema(redact(state, request.side), request, sides=sides)
     return schema.to_json()
 
