@@ -247,3 +247,13 @@ def test_the_schema_as_json_names_every_field_and_its_limits() -> None:
     assert attack["merge"] is True
     json.dumps(data)  # plain JSON all through
     assert [name for name, _ in answers.leaves(orders())][:3] == ["crew.0", "strike", "parties.0.men.deckhands"]
+
+
+def test_offered_hexes_may_leave_the_verdict_to_the_rules_and_headings_pass_down() -> None:
+    offered = AnswerSchema("d7", Hex(key="hex", allowed=((0, 0),), only_allowed=False))
+    assert answers.assemble(offered, {"hex": ["[5, 5]"]}) == [5, 5]  # judged by the ruleset with the rest
+    board = Group(
+        key="",
+        fields=(Repeat(key="boardings", items=(Group(key="0", section="Gull's party", fields=(Number(key="men"),)),)),),
+    )
+    assert [(name, item.section) for name, item in answers.leaves(board)] == [("boardings.0.men", "Gull's party")]
