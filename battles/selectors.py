@@ -19,6 +19,7 @@ from django.http import Http404
 from accounts.models import User
 from battles import announcements, decision_forms, engine_io, narration, services
 from battles.engine import dice, resolver
+from battles.engine.answers import AnswerSchema
 from battles.engine.events import JSON, PUBLIC, JSONObject, canonical, side_only
 from battles.engine.state import pending_from_json, redact
 from battles.models import Battle, BattleEvent, BattleResult, BattleSide, Controller, Decision
@@ -214,13 +215,21 @@ def _pending(viewer: Viewer, rs: Any, seen: Any) -> Iterable[JSONObject]:
         .filter(battle=viewer.battle, request_id__in=[r.id for r in seen.requests])
         .values_list("request_id", flat=True)
     )
+    names = {s.key: s.name for s in viewer.battle.sides.all()}
     for request in seen.pending():
         entry: JSONObject = {"id": request.id, "side": request.side, "kind": request.kind}
         if request.side in mine or viewer.sees_all:
             entry.update(request.to_json())
             entry["candidates"] = _candidates(rs, seen, request) if request.side in mine else None
+            entry["schema"] = _schema(rs, seen, request, names) if request.side in mine else None
         entry["submitted"] = request.id in answered
         yield entry
+
+
+def _schema(rs: Any, state: Any, request: Any, sides: dict[str, str]) -> JSON:
+    """How an answer to the request is spelled (battles.engine.answers), on the state as its side sees it."""
+    schema: AnswerSchema = rs.answer_schema(redact(state, request.side), request, sides=sides)
+    return schema.to_json()
 
 
 def _candidates(rs: Any, state: Any, request: Any) -> JSON:

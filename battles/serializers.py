@@ -89,6 +89,14 @@ class PendingDecisionSerializer(serializers.Serializer[Any]):
     candidates = serializers.JSONField(
         required=False, help_text="Legal answers to offer (the options, or a sample always holding the default)."
     )
+    schema = serializers.JSONField(
+        required=False,
+        help_text=(
+            "How an answer is spelled, as a tree of fields (battles.engine.answers): kinds one, many, number, text, "
+            "hex, path, group and repeat, each with key, label, hint, clause, limits, options and default; "
+            "the answer posted is still plain JSON, judged by the ruleset."
+        ),
+    )
 
 
 class RulesetSerializer(serializers.Serializer[Any]):

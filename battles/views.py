@@ -242,7 +242,8 @@ def battle_decision(request: HttpRequest, pk: int, request_id: str) -> HttpRespo
             return _answered(request, battle, "That decision is no longer open.")
         return _decision_fragment(request, battle, form)
     data = request.POST
-    plan: list[str] | None = None
+    # A path's form is built on the posted plan: what it may end with depends on where it ends.
+    plan = decision_forms.posted_plan(data) if data.get("form") == "move" else None
     try:
         if data.get("use_default"):
             choice = engine_io.current_state(battle).request(request_id)
@@ -250,9 +251,11 @@ def battle_decision(request: HttpRequest, pk: int, request_id: str) -> HttpRespo
                 raise BattleRefused(f"There is no open decision {request_id!r}.", status=409)
             answer = choice.default
         else:
-            answer = decision_forms.choice_from_post(data.get("form", ""), data)
-            if data.get("form") == "move" and isinstance(answer, list):
-                plan = [str(t) for t in answer]
+            try:
+                posted_form = selectors.decision_form(viewer, request_id, plan=plan)
+            except Http404:  # answered meanwhile: the page says where the battle stands
+                return _answered(request, battle, "That decision is no longer open.", error=True)
+            answer = decision_forms.choice_from_post(posted_form, data)
         services.battle_submit_decision(
             battle_id=battle.pk,
             user=user,
@@ -359,7 +362,7 @@ def battle_correct(request: HttpRequest, pk: int) -> HttpResponse:
                 if text:
                     answer = json.loads(text)
                 elif answer_form is not None:
-                    answer = decision_forms.choice_from_post(answer_form.form, request.POST)
+                    answer = decision_forms.choice_from_post(answer_form, request.POST)
                 else:
                     raise FormError("Give the right answer.")
                 services.battle_correct_decision(

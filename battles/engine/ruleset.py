@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
+from battles.engine import answers
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject, canonical, plain
 from battles.engine.state import BattleState
@@ -77,6 +78,15 @@ class Ruleset(Protocol[B]):
 
     def candidates(self, state: BattleState[B], request: DecisionRequest) -> Sequence[JSON]: ...
 
+    def answer_schema(
+        self,
+        state: BattleState[B],
+        request: DecisionRequest,
+        *,
+        partial: JSON = None,
+        sides: Mapping[str, str] | None = None,
+    ) -> answers.AnswerSchema: ...
+
     def check_invariants(self, state: BattleState[B]) -> list[str]: ...
 
     def example_scenarios(self) -> Sequence[Mapping[str, JSON]]: ...
@@ -119,6 +129,19 @@ class BaseRuleset(Generic[B]):
     def candidates(self, state: BattleState[B], request: DecisionRequest) -> Sequence[JSON]:
         """Legal answers an AI policy may pick from: the options, or at least the default."""
         return request.options if request.options is not None else [request.default]
+
+    def answer_schema(
+        self,
+        state: BattleState[B],
+        request: DecisionRequest,
+        *,
+        partial: JSON = None,
+        sides: Mapping[str, str] | None = None,
+    ) -> answers.AnswerSchema:
+        """How an answer to ``request`` is spelled, on the state as its side sees it (engine/answers.py):
+        by default one of the listed options, or raw JSON for an open-ended request. ``partial``: an answer
+        being built (a path so far), for live feedback; ``sides``: the sides' names for labels."""
+        return answers.default_schema(request)
 
     def check_invariants(self, state: BattleState[B]) -> list[str]:
         return []

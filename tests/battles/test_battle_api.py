@@ -164,6 +164,10 @@ def test_a_players_decisions_are_his_sides_with_their_legal_answers(start_battle
     assert alice[0]["rule"] == request.rule
     assert request.default in alice[0]["candidates"]
     assert bob == []
+    schema = alice[0]["schema"]  # how an answer is spelled: fields with their labels, choices and clause
+    assert schema["request"] == request.id
+    assert schema["clause"] == request.rule
+    assert schema["root"]["kind"] in {"one", "many", "number", "text", "hex", "path", "group", "repeat"}
 
 
 def test_outside_my_campaigns_everything_is_404(start_battle, club, outsider, post):

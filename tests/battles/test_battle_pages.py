@@ -286,7 +286,8 @@ def test_the_move_is_built_from_legal_steps_only(client, club, start_battle, dja
 
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            decide(battle, request.id), {"form": "move", "plan": json.dumps(plan), "attack": "", "idempotency_key": "m"}
+            decide(battle, request.id),
+            {"form": "move", "steps": json.dumps(plan), "attack": "", "idempotency_key": "m"},
         )
     assert response.status_code == 302
     assert Decision.objects.get(battle=battle, request_id=request.id).choice == plan
@@ -304,7 +305,7 @@ def test_a_move_beyond_the_allowance_is_refused_with_the_rule(
 
     response = client.post(
         decide(battle, request.id),
-        {"form": "move", "plan": json.dumps(["ahead"] * 12), "idempotency_key": "far"},
+        {"form": "move", "steps": json.dumps(["ahead"] * 12), "idempotency_key": "far"},
         **HTMX,
     )
 
@@ -340,7 +341,7 @@ def test_every_form_of_a_battle_offers_only_legal_choices(club, start_battle, dj
             if form.move is not None:
                 for step in form.move.steps:
                     plan = [*form.move.plan, step.value]
-                    held = form.move.held and plan == form.request.default[: len(plan)]
+                    held = bool(form.move.note) and plan == form.request.default[: len(plan)]
                     assert held or decision_forms.legal(rs, seen, form.request, plan), step
         form = forms[0]
         choice = services.ai_choice(rs, state, form.request, engine_io.seed_bytes(battle))
@@ -359,7 +360,7 @@ def test_the_fire_form_offers_each_gun_its_legal_targets(
     state = redact(engine_io.current_state(battle), "british")
 
     html = client.get(page(battle)).content.decode()
-    shots = [json.loads(v.replace("&quot;", '"')) for v in re.findall(r'name="shot-\d+" value="([^"]+)"', html)]
+    shots = [json.loads(v.replace("&quot;", '"')) for v in re.findall(r'name="shots\.\d+" value="([^"]+)"', html)]
     solutions = {(s.firer, s.gun_id, s.target) for s in rs.solutions(state, "british")}
     assert shots
     assert {(s["ship"], s["gun"], s["target"]) for s in shots} <= solutions | {

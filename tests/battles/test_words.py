@@ -14,6 +14,7 @@ from django.utils import timezone
 from battles import announcements, decision_forms, narration
 from battles.engine.decisions import DecisionRequest
 from battles.models import DeadlineDefault
+from battles.rules.sky_galleons import answers as sg_answers
 
 
 def test_narration_never_writes_s_apostrophe_s():
@@ -27,7 +28,8 @@ def test_a_listed_option_keeps_the_capitals_of_the_names_in_it():
     request = DecisionRequest(
         id="r1", side="pirates", kind="avoid", phase="move", rule="", default=True, options=("ram the Sky Runner",)
     )
-    words = decision_forms.option_words(request, "ram the Sky Runner", narration.Names({}, {}))
+    asked = sg_answers.Asked(rs=None, state=None, request=request, sides={})  # a listed option needs neither
+    words = sg_answers.option_words(asked, "ram the Sky Runner")
     assert words == "Ram the Sky Runner"
 
 
@@ -42,7 +44,8 @@ def test_an_options_form_asks_its_question_once():
         options=("pirates", "british"),
         prompt="who moves first this turn?",
     )
-    field = decision_forms._options_field(request, narration.Names({"pirates": "Pirates"}, {}))
+    schema = sg_answers.schema(None, None, request, sides={"pirates": "Pirates"})  # listed: no state needed
+    field = decision_forms.groups(schema)[0].fields[0]
     form = SimpleNamespace(
         id="r1",
         form="options",

@@ -7,6 +7,7 @@ a turn limit, so that random play always ends.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battles.engine import dice, events, policies, resolver, ruleset, simulate, state
+from battles.engine import answers, dice, events, policies, resolver, ruleset, simulate, state
 from battles.engine.decisions import ENGINE_CLAUSES, Rejection
 from battles.engine.events import Event
 from tests.conformance.duel_ruleset import DUEL
@@ -254,3 +255,32 @@ def test_the_rulesets_own_ai_ends_every_battle_within_the_rules(rs, scenario, se
     assert outcome.state.over
     rebuilt = fold_checking(rs, initial, outcome.events, every=SAMPLE)
     assert state.state_to_json(rs, rebuilt) == state.state_to_json(rs, outcome.state)
+
+
+@pytest.mark.parametrize("rs", RULESETS, ids=lambda rs: f"{rs.key}-{rs.version}")
+def test_every_pending_decision_has_an_answer_schema_that_spells_its_answers(rs):
+    """Each open request's answer schema (battles.engine.answers) is plain JSON, and every answer the
+    ruleset offers that the schema can spell as form fields assembles back to itself; a ruleset on the
+    generic default spells its defaults and candidates, all of them."""
+    generic = type(rs).answer_schema is ruleset.BaseRuleset.answer_schema
+    scenario = (rs.example_scenarios() or [None])[0]
+    seed = SEEDS[0]
+    current = resolver.resolve(rs, resolver.new_battle(rs, scenario, seed_commitment=dice.commitment(seed)), seed).state
+    picker = policies.RandomPolicy(seed)
+    for _ in range(12):
+        if current.over:
+            break
+        request = current.pending()[0]
+        seen = state.redact(current, request.side)
+        schema = rs.answer_schema(seen, request)
+        assert schema.request == request.id
+        assert json.loads(json.dumps(schema.to_json())) == schema.to_json()
+        for answer in [request.default, *rs.candidates(seen, request)]:
+            try:
+                fields = answers.disassemble(schema, answer)
+            except answers.AnswerError:
+                assert not generic, (rs.key, request.kind, answer)
+                continue
+            assert answers.assemble(schema, fields) == answer, (rs.key, request.kind, answer)
+        choice = picker.choose(rs, seen, request)
+        current = resolver.submit(rs, current, side=request.side, request_id=request.id, choice=choice, seed=seed).state

@@ -24,6 +24,7 @@ from typing import Any
 
 from battles.engine import dice as dice_
 from battles.engine import hexgrid
+from battles.engine.answers import AnswerSchema
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event, JSONObject
 from battles.engine.hexgrid import Hex
@@ -34,6 +35,7 @@ from battles.engine.state import BattleState
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import (
     agility,
+    answers,
     avoidance,
     class_rules,
     close_action,
@@ -2840,6 +2842,17 @@ class SkyGalleons(BaseRuleset[Board]):
         if conflict is not None:
             return Rejection(*conflict)
         return ordnance_play.special_problem(self, state, side, choice["shots"])
+
+    def answer_schema(
+        self,
+        state: BattleState[Board],
+        request: DecisionRequest,
+        *,
+        partial: JSON = None,
+        sides: Mapping[str, str] | None = None,
+    ) -> AnswerSchema:
+        """What an answer to ``request`` may be, as fields offering only legal choices (answers.py)."""
+        return answers.schema(self, state, request, partial=partial, sides=sides)
 
     def candidates(self, state: BattleState[Board], request: DecisionRequest) -> Sequence[JSON]:
         if request.kind == MOVE:
