@@ -31,12 +31,14 @@ def pitched():
 
 
 def test_bench_draw_pitched_battle_map(benchmark, pitched):
-    """The map with every counter, a selected gun's arcs and range rings, and a three-hex move."""
+    """The map with every counter, a selected gun's arcs and range rings, and a three-hex move: the ruleset's
+    map view and the SVG drawn from it."""
     _, board, _ = pitched
     triumph = next(s for s in board["ships"] if s["name"] == "Triumph")
     q, r = triumph["position"]
     path = [[q, r], [q + 1, r - 1], [q + 2, r - 1]]
-    svg = benchmark(render_hexmap, board, selected="Triumph", gun="1", arcs=True, rings=True, path=path)
+    focus = {"selected": "Triumph", "gun": "1", "arcs": True, "rings": True}
+    svg = benchmark(lambda: render_hexmap(RS.map_view(board, focus), path=path))
     assert len(ET.fromstring(svg).findall(".//{http://www.w3.org/2000/svg}g[@data-ship]")) == 11
     benchmark.extra_info["svg_bytes"] = len(svg.encode())
 

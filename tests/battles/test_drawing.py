@@ -15,7 +15,8 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 
-from battles.drawing.hexmap import SIZE, hexmap, render_hexmap
+from battles.drawing import hexmap as drawing
+from battles.drawing.hexmap import SIZE
 from battles.drawing.pdf import latin1, sheet_pdf
 from battles.drawing.record_sheet import LOST, UNKNOWN, WHOLE, record_sheet, render_record_sheet
 from battles.engine import hexgrid
@@ -29,6 +30,20 @@ from tests.rules.sky_galleons import battle_harness as h
 
 SVG = "{http://www.w3.org/2000/svg}"
 SEED = b"drawing" * 4
+
+
+FOCUS = ("selected", "gun", "arcs", "rings")
+
+
+def hexmap(board: dict[str, Any], **options: Any) -> drawing.HexMap:
+    """The Sky Galleons map view of ``board`` with the focus asked for, as the renderer lays it out."""
+    focus = {k: v for k, v in options.items() if k in FOCUS}
+    return drawing.hexmap(RS.map_view(board, focus), **{k: v for k, v in options.items() if k not in FOCUS})
+
+
+def render_hexmap(board: dict[str, Any], **options: Any) -> str:
+    focus = {k: v for k, v in options.items() if k in FOCUS}
+    return drawing.render_hexmap(RS.map_view(board, focus), **{k: v for k, v in options.items() if k not in FOCUS})
 
 
 @pytest.fixture(scope="module")
@@ -276,9 +291,9 @@ def test_two_maps_on_a_page_keep_their_ids_apart(pitched):
 
 def test_template_tags_draw_the_map_and_a_sheet(pitched):
     page = Template(
-        "{% load battle_drawing %}<div>{% hexmap board selected='Triumph' uid='m' %}"
+        "{% load battle_drawing %}<div>{% hexmap board rules=rules selected='Triumph' uid='m' %}"
         "{% record_sheet triumph board=board turn=1 %}</div>"
-    ).render(Context({"board": pitched, "triumph": ship(pitched, "Triumph")}))
+    ).render(Context({"board": pitched, "triumph": ship(pitched, "Triumph"), "rules": RS}))
     assert page.count("<svg") == 1 + len(ship(pitched, "Triumph")["guns"])  # the map, and a glyph per gun
     assert 'id="m"' in page
     assert 'class="sheet"' in page

@@ -11,14 +11,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from battles import announcements, decision_forms, narration
+from battles import announcements, decision_forms, engine_io, narration
 from battles.engine.decisions import DecisionRequest
 from battles.models import DeadlineDefault
 
 
 def test_narration_never_writes_s_apostrophe_s():
     names = narration.Names({}, {})
-    text = narration.narrate({"kind": "ship", "ship": "Warm Winds"}, names)
+    text = narration.narrate({"kind": "ship", "ship": "Warm Winds"}, names, engine_io.ruleset_for("sky_galleons"))
     assert "Warm Winds' record sheet" in text
     assert "s's" not in text
 
