@@ -13,8 +13,9 @@ import pytest
 
 from battles.drawing.hexmap import render_hexmap
 from battles.drawing.pdf import sheet_pdf
-from battles.drawing.record_sheet import record_sheet, render_record_sheet
+from battles.drawing.record_sheet import render_record_sheet
 from battles.rules.sky_galleons import scenario
+from battles.rules.sky_galleons.presentation.sheets import record_sheet, sheet_data
 from battles.rules.sky_galleons.ruleset import MOVE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from tests.rules.sky_galleons import battle_harness as h
@@ -49,7 +50,10 @@ def test_bench_draw_pitched_battle_record_sheets(benchmark, pitched):
     starts = {s["name"]: s for s in start["ships"]}
 
     def draw() -> list[str]:
-        return [render_record_sheet(s, start=starts.get(s["name"]), board=board, turn=turn) for s in board["ships"]]
+        return [
+            render_record_sheet(sheet_data(record_sheet(s, start=starts.get(s["name"]), board=board, turn=turn)))
+            for s in board["ships"]
+        ]
 
     sheets = benchmark(draw)
     assert len(sheets) == 11
@@ -62,7 +66,9 @@ def test_bench_print_pitched_battle_record_sheets_pdf(benchmark, pitched):
     starts = {s["name"]: s for s in start["ships"]}
 
     def draw() -> bytes:
-        return sheet_pdf([record_sheet(s, start=starts.get(s["name"]), board=board, turn=turn) for s in board["ships"]])
+        return sheet_pdf(
+            [sheet_data(record_sheet(s, start=starts.get(s["name"]), board=board, turn=turn)) for s in board["ships"]]
+        )
 
     data = benchmark.pedantic(draw, rounds=5, iterations=1, warmup_rounds=1)
     assert data.startswith(b"%PDF")

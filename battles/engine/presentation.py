@@ -153,18 +153,21 @@ class Row:
 
 @dataclass(frozen=True)
 class Fact:
-    """A plain fact on the sheet: a label and its value in words (``known`` False: drawn as unknown)."""
+    """A plain fact on the sheet: a label and its value in words (``known`` False: drawn as unknown); an
+    ``aside`` drawn small beside the value (a speed now, below the speed printed)."""
 
     label: str
     value: str
     known: bool = True
     look: str = ""
+    aside: str = ""
 
 
 @dataclass(frozen=True)
 class Item:
-    """A line of a list section (a gun, a weapon): its key, name, circles (crew), detail, summary and
-    ``values`` a look may draw (aspects, armour...)."""
+    """A line of a list (a gun): its key, name, crew circles, detail and summary in words, its state, and
+    ``values`` a look may draw (``aspects``: [name, from, to, on] in degrees clockwise from the bow;
+    ``armor``...)."""
 
     key: str
     name: str
@@ -176,31 +179,50 @@ class Item:
 
 
 @dataclass(frozen=True)
-class Section:
-    """One part of a sheet: a heading, subheadings over groups of rows, facts, items, notes. ``look`` names
-    the ruleset's style for it ("hull", "crew", "guns"...)."""
+class Block:
+    """Part of a section, drawn in this order: a subheading, rows of boxes, facts, items, notes; ``empty``
+    is said when it holds none of these, in the style ``empty_look`` names. ``look``: set, the facts are drawn
+    as a list in that style."""
 
-    key: str
-    title: str
-    look: str = ""
-    summary: str = ""
-    groups: tuple[tuple[str, tuple[Row, ...]], ...] = ()
+    heading: str = ""
+    rows: tuple[Row, ...] = ()
     facts: tuple[Fact, ...] = ()
     items: tuple[Item, ...] = ()
     notes: tuple[str, ...] = ()
     empty: str = ""
+    look: str = ""
+    empty_look: str = "none"
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of a sheet with its heading and a summary beside it; ``wide`` sections span the sheet above
+    the others. ``look`` names the ruleset's style for it ("hull", "crew", "guns"...)."""
+
+    key: str
+    title: str
+    blocks: tuple[Block, ...] = ()
+    look: str = ""
+    summary: str = ""
+    wide: bool = False
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        return tuple(row for block in self.blocks for row in block.rows)
 
 
 @dataclass(frozen=True)
 class RecordSheet:
-    """One piece's record sheet as a side sees it. ``badges``: the figures in the sheet's enclosure (hull
-    size, armour, speed: label, value, and a ``look`` each); ``whole``: the side's own piece, all of it."""
+    """One piece's record sheet as a side sees it: its title and subtitle, ``lead`` figures before the title
+    and ``badges`` after it (hull size, armor, speed: each Fact's look says how it is framed), facts, sections,
+    notes. ``whole``: the side's own piece, all of it; otherwise as seen."""
 
     key: str
     title: str
-    subtitle: str
-    look: str
-    whole: bool
+    subtitle: str = ""
+    look: str = ""
+    whole: bool = True
+    lead: tuple[Fact, ...] = ()
     badges: tuple[Fact, ...] = ()
     facts: tuple[Fact, ...] = ()
     sections: tuple[Section, ...] = ()
@@ -229,9 +251,9 @@ class Presentation(Protocol):
 
     def map_view(self, view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView: ...
 
-    def record_sheets(
-        self, view: JSON, starts: Mapping[str, JSON] | None = None, turn: int | None = None
-    ) -> Sequence[RecordSheet]: ...
+    def record_sheet(
+        self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
+    ) -> RecordSheet | None: ...
 
 
 # --- the generic defaults ------------------------------------------------------------------------------
@@ -369,13 +391,11 @@ def generic_sheet(piece: Mapping[str, JSON], sides: Mapping[str, str]) -> Record
         elif key not in skip and not key.endswith("_max") and isinstance(value, str | int | float | bool):
             facts.append(Fact(_words(key), str(value)))
     side = str(piece.get("side", ""))
-    section = Section("record", "Record", groups=(("", tuple(rows)),), empty="Nothing to cross off.")
+    section = Section("record", "Record", (Block(rows=tuple(rows), empty="Nothing to cross off."),))
     return RecordSheet(
         key=str(piece.get("name")),
         title=str(piece.get("name")),
         subtitle=sides.get(side, side),
-        look="",
-        whole=True,
         facts=tuple(facts),
         sections=(section,),
     )
@@ -402,9 +422,12 @@ class GenericPresentation:
         as a selected piece)."""
         return generic_map(view, focus)
 
-    def record_sheets(
-        self, view: JSON, starts: Mapping[str, JSON] | None = None, turn: int | None = None
-    ) -> Sequence[RecordSheet]:
-        """A sheet for each piece on the board view; ``starts``: each piece as that side saw it at the start
-        (by key), for boxes crossed off since; ``turn``: the turn now."""
-        return [generic_sheet(piece, _side_names(view)) for piece in pieces_of(view)]
+    def record_sheet(
+        self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
+    ) -> RecordSheet | None:
+        """The sheet of one piece on the board view (None for a piece not on it). ``start``: the piece as
+        that side saw it at the start of the battle, for boxes crossed off since; ``turn``: the turn now;
+        ``status``: her state in words off the battle board (a campaign's ship in port), where the battle's
+        own state means nothing."""
+        found = next((p for p in pieces_of(view) if str(p.get("name")) == piece), None)
+        return generic_sheet(found, _side_names(view)) if found is not None else None

@@ -110,12 +110,13 @@ def test_the_generic_map_sizes_itself_from_the_pieces_when_the_view_does_not_say
 
 def test_the_generic_sheets_cross_off_counts_below_their_maximum() -> None:
     view = {"ships": [{"name": "Ajax", "side": "a", "hull": 3, "hull_max": 5, "speed": 4, "crew": None, "crew_max": 2}]}
-    (sheet,) = GENERIC.record_sheets(view)
+    sheet = GENERIC.record_sheet(view, "Ajax")
     assert isinstance(sheet, RecordSheet)
+    assert GENERIC.record_sheet(view, "Nobody") is None
     assert sheet.title == "Ajax"
     section = sheet.section("record")
     assert section is not None
-    hull, crew = section.groups[0][1]
+    hull, crew = section.rows
     assert [b.state for b in hull.boxes] == [WHOLE] * 3 + [LOST] * 2
     assert not crew.known
     assert ("Speed", "4") in [(f.label, f.value) for f in sheet.facts]

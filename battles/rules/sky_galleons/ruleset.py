@@ -28,7 +28,7 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event, JSONObject
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
-from battles.engine.presentation import MapView
+from battles.engine.presentation import MapView, RecordSheet
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
@@ -60,7 +60,7 @@ from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happeni
 from battles.rules.sky_galleons.flying import FLY, FlyingParty
 from battles.rules.sky_galleons.movement import PlanError, Terrain
 from battles.rules.sky_galleons.ordnance import Torpedo
-from battles.rules.sky_galleons.presentation import map_view, narration
+from battles.rules.sky_galleons.presentation import map_view, narration, sheets
 from battles.rules.sky_galleons.prizes import Prize
 from battles.rules.sky_galleons.record import (
     NO_PARTY,
@@ -583,6 +583,11 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def map_view(self, view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
         return map_view.map_view(view, focus)
+
+    def record_sheet(
+        self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
+    ) -> RecordSheet | None:
+        return sheets.ship_sheet(view, piece, start=start, turn=turn, status=status)
 
     # --- helpers ----------------------------------------------------------------------------------------
 
