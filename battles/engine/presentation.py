@@ -303,9 +303,11 @@ def pieces_of(view: JSON) -> list[Mapping[str, JSON]]:
 
 
 def hex_of(value: JSON) -> Hex | None:
-    if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
+    """An axial ``[q, r]`` of a board view as a Hex; None for anything else (a piece not placed)."""
+    if isinstance(value, list) and len(value) == 2:
         q, r = value
-        return Hex(int(str(q)), int(str(r)))
+        if type(q) is int and type(r) is int:
+            return Hex(q, r)
     return None
 
 
@@ -315,8 +317,9 @@ def _piece_hex(piece: Mapping[str, JSON]) -> Hex | None:
 
 def _size(view: Mapping[str, JSON], placed: Sequence[Hex]) -> tuple[int, int]:
     for source in (view, view.get("terrain")):
-        if isinstance(source, Mapping) and type(source.get("cols")) is int and type(source.get("rows")) is int:
-            return int(str(source["cols"])), int(str(source["rows"]))
+        cols, rows = (source.get("cols"), source.get("rows")) if isinstance(source, Mapping) else (None, None)
+        if type(cols) is int and type(rows) is int:
+            return cols, rows
     spots = [hexgrid.to_odd_q(h) for h in placed]
     return max((c for c, _ in spots), default=0) + 1, max((r for _, r in spots), default=0) + 1
 
