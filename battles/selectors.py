@@ -491,7 +491,7 @@ def _who(side: BattleSide) -> str:
 
 def battle_names(battle: Battle, board: JSON) -> narration.Names:
     """How the log and the forms call the battle's sides and guns."""
-    return narration.names_for({s.key: s.name for s in battle.sides.all()}, board)
+    return narration.names_for({s.key: s.name for s in battle.sides.all()}, board, engine_io.rules_of(battle))
 
 
 def decision_forms_for(
@@ -538,10 +538,9 @@ def narrated_log(viewer: Viewer, *, details: bool = False, events: Sequence[JSON
     bookkeeping lines too."""
     battle = viewer.battle
     seen = event_log(viewer) if events is None else events
-    board = engine_io.rules_of(battle).board_view(
-        engine_io.current_state(battle), None if viewer.sees_all else viewer.side
-    )
-    lines = narration.narrate_log(seen, battle_names(battle, board))
+    rs = engine_io.rules_of(battle)
+    board = rs.board_view(engine_io.current_state(battle), None if viewer.sees_all else viewer.side)
+    lines = narration.narrate_log(seen, battle_names(battle, board), rs)
     turns: dict[int, list[narration.Line]] = {}
     for line in lines:
         if details or not line.detail:
@@ -573,7 +572,7 @@ def replay_frame(viewer: Viewer, turn: int | None = None) -> ReplayFrame:
     state = resolver.replay(rs, engine_io.initial_state(battle), upto)
     side = None if viewer.sees_all else viewer.side
     seen = [v for e in upto if e.turn == chosen and (v := rs.event_view(e, side)) is not None]
-    lines = narration.narrate_log(seen, battle_names(battle, rs.board_view(state, side)))
+    lines = narration.narrate_log(seen, battle_names(battle, rs.board_view(state, side)), rs)
     return ReplayFrame(
         turn=chosen,
         turns=turns,

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from battles import engine_io
 from battles.drawing.pdf import sheet_pdf
-from battles.drawing.record_sheet import RecordSheet, record_sheet
+from battles.engine.presentation import RecordSheet
 from battles.selectors import battle_for_user, ship_for_viewer, viewer_for
 
 
@@ -33,7 +34,9 @@ def _sheet(request: HttpRequest, battle_id: int, name: str) -> tuple[RecordSheet
     battle = battle_for_user(user=user, battle_id=battle_id)
     viewer = viewer_for(battle=battle, user=user, side=request.GET.get("side") or None)
     seen = ship_for_viewer(viewer, name)
-    sheet = record_sheet(seen.ship, start=seen.start, board=seen.board, turn=seen.turn)
+    sheet = engine_io.rules_of(battle).record_sheet(seen.board, name, start=seen.start, turn=seen.turn)
+    if sheet is None:
+        raise Http404("No such ship on the board you see.")
     return sheet, {"battle": battle, "viewer": viewer, "turn": seen.turn}
 
 

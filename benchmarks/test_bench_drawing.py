@@ -13,8 +13,9 @@ import pytest
 
 from battles.drawing.hexmap import render_hexmap
 from battles.drawing.pdf import sheet_pdf
-from battles.drawing.record_sheet import record_sheet, render_record_sheet
+from battles.drawing.record_sheet import render_record_sheet
 from battles.rules.sky_galleons import scenario
+from battles.rules.sky_galleons.presentation.sheets import record_sheet, sheet_data
 from battles.rules.sky_galleons.ruleset import MOVE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from tests.rules.sky_galleons import battle_harness as h
@@ -31,12 +32,14 @@ def pitched():
 
 
 def test_bench_draw_pitched_battle_map(benchmark, pitched):
-    """The map with every counter, a selected gun's arcs and range rings, and a three-hex move."""
+    """The map with every counter, a selected gun's arcs and range rings, and a three-hex move: the ruleset's
+    map view and the SVG drawn from it."""
     _, board, _ = pitched
     triumph = next(s for s in board["ships"] if s["name"] == "Triumph")
     q, r = triumph["position"]
     path = [[q, r], [q + 1, r - 1], [q + 2, r - 1]]
-    svg = benchmark(render_hexmap, board, selected="Triumph", gun="1", arcs=True, rings=True, path=path)
+    focus = {"selected": "Triumph", "gun": "1", "arcs": True, "rings": True}
+    svg = benchmark(lambda: render_hexmap(RS.map_view(board, focus), path=path))
     assert len(ET.fromstring(svg).findall(".//{http://www.w3.org/2000/svg}g[@data-ship]")) == 11
     benchmark.extra_info["svg_bytes"] = len(svg.encode())
 
@@ -47,7 +50,10 @@ def test_bench_draw_pitched_battle_record_sheets(benchmark, pitched):
     starts = {s["name"]: s for s in start["ships"]}
 
     def draw() -> list[str]:
-        return [render_record_sheet(s, start=starts.get(s["name"]), board=board, turn=turn) for s in board["ships"]]
+        return [
+            render_record_sheet(sheet_data(record_sheet(s, start=starts.get(s["name"]), board=board, turn=turn)))
+            for s in board["ships"]
+        ]
 
     sheets = benchmark(draw)
     assert len(sheets) == 11
@@ -60,7 +66,9 @@ def test_bench_print_pitched_battle_record_sheets_pdf(benchmark, pitched):
     starts = {s["name"]: s for s in start["ships"]}
 
     def draw() -> bytes:
-        return sheet_pdf([record_sheet(s, start=starts.get(s["name"]), board=board, turn=turn) for s in board["ships"]])
+        return sheet_pdf(
+            [sheet_data(record_sheet(s, start=starts.get(s["name"]), board=board, turn=turn)) for s in board["ships"]]
+        )
 
     data = benchmark.pedantic(draw, rounds=5, iterations=1, warmup_rounds=1)
     assert data.startswith(b"%PDF")

@@ -20,8 +20,9 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
+from battles import engine_io
 from battles.drawing.pdf import sheet_pdf
-from battles.drawing.record_sheet import RecordSheet, record_sheet
+from battles.engine.presentation import RecordSheet
 from campaign import captain_selectors, economy, sailing_repairs, yard
 from campaign import yard_selectors as sel
 from campaign.correction_views import ShipCorrectForm
@@ -145,9 +146,15 @@ def _sheet(ship: CampaignShip) -> RecordSheet:
     """Her sheet drawn against the ship she was built as (whole, every man aboard), so her damage is crossed off;
     her status the campaign's (in port, at sea, lost...), not the last battle's "Flying"."""
     where = f" at {ship.city.title()}" if ship.city and ship.status == ShipStatus.IN_PORT else ""
-    return record_sheet(
-        ship.record, start=sel.whole_record(ship).to_json(), status=f"{ship.get_status_display()}{where}"
+    name = str(ship.record.get("name", ship.name))
+    sheet = engine_io.ruleset_for(ship.campaign.tactical_ruleset).record_sheet(
+        {"ships": [ship.record]},
+        name,
+        start=sel.whole_record(ship).to_json(),
+        status=f"{ship.get_status_display()}{where}",
     )
+    assert sheet is not None  # the view holds her
+    return sheet
 
 
 def _own(request: HttpRequest, ship: CampaignShip) -> bool:

@@ -1,10 +1,10 @@
-"""A printable ship record sheet: the same :class:`~battles.drawing.record_sheet.RecordSheet` the page draws,
-laid out on an A4 page with fpdf2 (pure Python, no system libraries).
+"""A printable record sheet of any ruleset: the same :class:`~battles.engine.presentation.RecordSheet` the page
+draws, laid out on A4 pages with fpdf2 (pure Python, no system libraries).
 
-The layout follows the rule book's form from the top down: the enclosure (hull size in a square, the name,
-armor in a hexagon, movement allowance in a circle), the guns with their aspects and crew circles, the hull
-hit boxes by altitude, the crew boxes, then fire, criticals, ordnance and the Endurance track. Crossed boxes
-are crossed; unknown ones are dashed with a "?", never drawn as zero.
+From the top down: the enclosure (its figures framed by their look: a square for "hull-size", a hexagon for
+"armor", a circle for "speed", plain text otherwise; the title and subtitle), the notes and facts, then each
+section (the wide ones first) with its blocks: subheadings, rows of boxes, facts, items with their aspects and
+crew circles, notes. Crossed boxes are crossed; unknown ones are dashed with a "?", never drawn as zero.
 
 fpdf2's built-in fonts cover Latin-1 only; any other character in a name is written by its closest Latin-1
 spelling (accents dropped) or "?", so a sheet always prints.
@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 from fpdf import FPDF
 
-from battles.drawing.record_sheet import EMPTY, LOST, UNKNOWN, WEDGE_SPANS, Box, GunLine, RecordSheet, Row
+from battles.drawing.record_sheet import aspects
+from battles.engine.presentation import EMPTY, LOST, UNKNOWN, Block, Box, Fact, Item, RecordSheet, Row, Section
 
 MARGIN = 12.0  # mm
 BOX = 4.2  # a hull or crew box, mm
@@ -106,7 +107,7 @@ def sheet_pdf(sheets: Sequence[RecordSheet]) -> bytes:
     pdf.set_margins(MARGIN, MARGIN, MARGIN)
     pdf.set_auto_page_break(False)
     pdf.set_creator("Red Captain")
-    pdf.set_title(latin1(", ".join(s.name for s in sheets) + " - ship record"))
+    pdf.set_title(latin1(", ".join(s.title for s in sheets) + " - record sheet"))
     for sheet in sheets:
         pdf.add_page()
         _draw(pdf, sheet)
@@ -117,49 +118,34 @@ def _draw(pdf: SheetPDF, sheet: RecordSheet) -> None:
     _enclosure(pdf, sheet)
     for note in sheet.notes:
         pdf.para(note, italic=True, size=8.5)
-    pdf.para("   ".join(f"{fact.label}: {fact.value}" for fact in sheet.facts), size=8.5)
+    if sheet.facts:
+        pdf.para("   ".join(f"{fact.label}: {fact.value}" for fact in sheet.facts), size=8.5)
+    for section in [s for s in sheet.sections if s.wide] + [s for s in sheet.sections if not s.wide]:
+        _section(pdf, section)
 
-    pdf.heading("Guns")
-    if not sheet.guns:
-        pdf.para("No guns.")
-    for gun in sheet.guns:
-        _gun(pdf, gun)
 
-    pdf.heading(f"Hull hits ({sheet.hull_summary})")
-    for row in sheet.hull:
-        _row(pdf, row, marked=row.css == "sheet-row--ceiling", gone=row.css == "sheet-row--gone")
+def _section(pdf: SheetPDF, section: Section) -> None:
+    pdf.heading(f"{section.title} ({section.summary})" if section.summary else section.title)
+    for block in section.blocks:
+        _block(pdf, block)
 
-    pdf.heading("Crew")
-    pdf.subheading("Bridge")
-    _row(pdf, sheet.bridge)
-    pdf.subheading("Deck")
-    for row in sheet.deck:
-        _row(pdf, row)
-    pdf.subheading(f"Maneuver: {sheet.maneuver_kind}")
-    for row in sheet.maneuver:
-        _row(pdf, row, gone=row.css == "sheet-row--gone")
-    pdf.subheading("Marines")
-    for row in sheet.marines:
-        _row(pdf, row)
-    for fact in sheet.parties:
-        pdf.para(fact.value, bold=f"{fact.label}:")
-    if sheet.casualty_order:
-        pdf.para(sheet.casualty_order, bold="Casualties taken from:", size=8)
 
-    pdf.heading("Fire and criticals")
-    pdf.para(sheet.fire.value, bold=f"{sheet.fire.label}:")
-    for fact in sheet.criticals or ():
-        pdf.para(fact.value, bold=f"{fact.label}:")
-    if not sheet.criticals:
-        pdf.para("No critical damage.")
-    if sheet.endurance is not None:
-        pdf.subheading("Endurance")
-        _row(pdf, sheet.endurance)
-    if sheet.ordnance:
-        pdf.subheading("Ordnance")
-        pdf.para("; ".join(f"{item.label}: {item.value}" for item in sheet.ordnance), size=8.5)
-    if not sheet.whole:
-        pdf.para("Ordnance still stowed aboard her is not seen.", italic=True, size=8)
+def _block(pdf: SheetPDF, block: Block) -> None:
+    if block.heading:
+        pdf.subheading(block.heading)
+    for row in block.rows:
+        _row(pdf, row, marked=row.look == "ceiling", gone=row.look == "gone")
+    if block.look and block.facts:  # a list: one paragraph
+        pdf.para("; ".join(f"{fact.label}: {fact.value}" for fact in block.facts), size=8.5)
+    elif block.facts:
+        for fact in block.facts:
+            pdf.para(fact.value, bold=f"{fact.label}:")
+    for item in block.items:
+        _item(pdf, item)
+    for note in block.notes:
+        pdf.para(note, italic=True, size=8)
+    if block.empty and not (block.rows or block.facts or block.items or block.notes):
+        pdf.para(block.empty)
 
 
 def _enclosure(pdf: SheetPDF, sheet: RecordSheet) -> None:
@@ -167,34 +153,47 @@ def _enclosure(pdf: SheetPDF, sheet: RecordSheet) -> None:
     pdf.set_draw_color(*INK)
     pdf.set_line_width(0.6)
     pdf.rect(x, y, w, h)
-    # Hull size in a square, lower left of the enclosure as on the form.
-    pdf.set_line_width(0.5)
-    pdf.rect(x + 3, y + h - 13, 10, 10)
-    _centred(pdf, x + 8, y + h - 8, str(sheet.hull_size), 13, bold=True)
-    # The name and what she is.
+    # The lead figure (hull size) in a square, lower left of the enclosure as on the form.
+    left = x + 3.0
+    for figure in sheet.lead:
+        _figure(pdf, figure, left + 5, y + h / 2, y, h)
+        left += 14.0
     pdf.set_text_color(*INK)
     pdf.set_font("times", "B", 18)
-    pdf.text(x + 17, y + 9, latin1(sheet.name))
+    pdf.text(left, y + 9, latin1(sheet.title))
     pdf.set_font("helvetica", "", 9)
     pdf.set_text_color(*MUTED)
-    what = " - ".join(p for p in (_class(sheet), sheet.nation, sheet.side_name) if p)
-    pdf.text(x + 17, y + 15, latin1(what))
+    pdf.text(left, y + 15, latin1(sheet.subtitle.replace(" · ", " - ")))
     pdf.set_text_color(*INK)
-    # Armor in a hexagon, speed in a circle, at the right.
-    cx = x + w - 30
-    _hexagon(pdf, cx, y + h / 2, 6.0, str(sheet.armor))
-    pdf.set_line_width(0.6)
-    pdf.circle(x + w - 11, y + h / 2, 8.0)
-    _centred(pdf, x + w - 11, y + h / 2 - (1.5 if sheet.speed_now else 0), sheet.speed, 15, bold=True)
-    if sheet.speed_now is not None and sheet.speed_now != sheet.speed:
-        pdf.set_text_color(*RUST)
-        _centred(pdf, x + w - 11, y + h / 2 + 4.5, f"now {sheet.speed_now}", 6.5)
-        pdf.set_text_color(*INK)
+    # The other figures from the right: the last (speed) rightmost.
+    right = x + w - 11
+    for figure in reversed(sheet.badges):
+        _figure(pdf, figure, right, y + h / 2, y, h)
+        right -= 19.0
     pdf.set_y(y + h + 2)
 
 
-def _class(sheet: RecordSheet) -> str:
-    return f"{sheet.class_name} class" if sheet.class_name and sheet.class_name != sheet.name else ""
+def _figure(pdf: SheetPDF, figure: Fact, cx: float, cy: float, top: float, height: float) -> None:
+    """One of the enclosure's figures, framed by its look."""
+    if figure.look == "hull-size":
+        pdf.set_line_width(0.5)
+        pdf.rect(cx - 5, top + height - 13, 10, 10)
+        _centred(pdf, cx, top + height - 8, figure.value, 13, bold=True)
+    elif figure.look == "armor":
+        _hexagon(pdf, cx, cy, 6.0, figure.value)
+    elif figure.look == "speed":
+        pdf.set_line_width(0.6)
+        pdf.circle(cx, cy, 8.0)
+        _centred(pdf, cx, cy - (1.5 if figure.aside else 0), figure.value, 15, bold=True)
+        if figure.aside:
+            pdf.set_text_color(*RUST)
+            _centred(pdf, cx, cy + 4.5, figure.aside, 6.5)
+            pdf.set_text_color(*INK)
+    else:
+        _centred(pdf, cx, cy - 2, figure.value, 12, bold=True)
+        pdf.set_text_color(*MUTED)
+        _centred(pdf, cx, cy + 3.5, figure.label, 6)
+        pdf.set_text_color(*INK)
 
 
 def _centred(pdf: SheetPDF, x: float, y: float, text: str, size: float, *, bold: bool = False) -> None:
@@ -256,17 +255,17 @@ def _row(pdf: SheetPDF, row: Row, *, marked: bool = False, gone: bool = False) -
     pdf.set_y(y0 + lines * (BOX + GAP) + 0.6)
 
 
-def _gun(pdf: SheetPDF, gun: GunLine) -> None:
+def _item(pdf: SheetPDF, gun: Item) -> None:
     pdf.need(17)
     y = pdf.get_y()
     x = MARGIN
     # The aspects the gun fires into, as wedges round a hull pointing up.
     cx, cy, r = x + 4, y + 3.5, 3.5
     pdf.set_line_width(0.15)
-    for aspect, (first, last) in WEDGE_SPANS.items():
+    for _, first, last, on in aspects(gun):
         steps = [first + (last - first) * i / 8 for i in range(9)]
         points = [(cx, cy)] + [(cx + r * math.sin(math.radians(a)), cy - r * math.cos(math.radians(a))) for a in steps]
-        if aspect in gun.arcs:
+        if on:
             pdf.set_fill_color(*RUST)
             pdf.polygon(points, style="DF")
         else:
@@ -278,7 +277,7 @@ def _gun(pdf: SheetPDF, gun: GunLine) -> None:
     )
     # The gun box with its type, and a box drawn round an armored gun (SG-ARM-10).
     pdf.set_font("helvetica", "B", 9)
-    label = latin1(f"{gun.id}  {gun.name}")
+    label = latin1(f"{gun.key}  {gun.name}")
     width = pdf.get_string_width(label) + 4
     bx = x + 10
     pdf.set_draw_color(*INK)
@@ -306,18 +305,18 @@ def _gun(pdf: SheetPDF, gun: GunLine) -> None:
             pdf.set_fill_color(*INK)
             pdf.circle(px + 1.6, y + 3.5, 1.6, style="DF")
         px += 4.0
-    if gun.armor is not None:
-        _hexagon(pdf, px + 3.5, y + 3.5, 2.8, str(gun.armor), size=7.5)
+    armor = gun.values.get("armor")
+    if armor is not None:
+        _hexagon(pdf, px + 3.5, y + 3.5, 2.8, str(armor), size=7.5)
         px += 7.5
     end = px + 1
-    if gun.armored:
+    marks = gun.values.get("marks")
+    if isinstance(marks, list) and "armored" in marks:
         pdf.set_line_width(0.5)
         pdf.rect(bx - 1.2, y, end - bx + 1.2, 7)
     pdf.set_font("helvetica", "", 7.5)
     pdf.set_text_color(*MUTED)
-    detail = f"{gun.mount} - fires {', '.join(gun.arcs) or 'nowhere'}"
-    if gun.figures:
-        detail += f" - {gun.figures.replace(' · ', ', ')}"
+    detail = gun.detail.replace(" · ", " - ")
     if gun.state:
         detail += f" - {gun.state.upper()}"
     detail = latin1(detail)

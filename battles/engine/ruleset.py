@@ -13,7 +13,9 @@ data, and five pieces of behaviour the generic resolver drives:
   suite;
 - ``board_view`` and ``event_view``: the board and the log as one side may see them (hidden information
   stays with its side until the rules reveal it);
-- ``battle_result``: what the battle hands on when it ends (the campaign's input), as plain versioned JSON.
+- ``battle_result``: what the battle hands on when it ends (the campaign's input), as plain versioned JSON;
+- the presentation (``battles/engine/presentation.py``): names, the log in words, the map and the record
+  sheets as data, each with a generic default.
 
 Variants subclass a ruleset and override only what differs. A ruleset package registers an instance on
 import (``register(SkyGalleons())`` in ``battles/rules/sky_galleons/__init__.py``); ``discover()``
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_check
 from battles.engine import answers
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject, canonical, plain
+from battles.engine.presentation import GenericPresentation, Presentation
 from battles.engine.state import BattleState
 
 if TYPE_CHECKING:
@@ -57,7 +60,7 @@ class Setup(Generic[B]):
 
 
 @runtime_checkable
-class Ruleset(Protocol[B]):
+class Ruleset(Presentation, Protocol[B]):
     key: str
     version: str
     title: str
@@ -110,8 +113,9 @@ def engine_result(state: BattleState[Any]) -> JSONObject:
     return {"winner": state.winner, "reason": state.result, "turns": state.turn, "over": state.over}
 
 
-class BaseRuleset(Generic[B]):
-    """Defaults for the optional parts of the protocol; subclass and fill in the rest."""
+class BaseRuleset(GenericPresentation, Generic[B]):
+    """Defaults for the optional parts of the protocol (the presentation's in GenericPresentation); subclass
+    and fill in the rest."""
 
     key: str = ""
     version: str = ""
@@ -153,6 +157,14 @@ class BaseRuleset(Generic[B]):
         """Who is in the battle, for the battle app's lists: each side's key, display name and ships
         (``{"side", "name", "ships": [{"name", "class"}]}``). By default the bare side keys."""
         return [{"side": side, "name": side, "ships": []} for side in state.sides]
+
+    def side_name(self, state: BattleState[B], side: str) -> str:
+        """A side's display name, as the roster gives it."""
+        return next((str(s["name"]) for s in self.roster(state) if s.get("side") == side), side)
+
+    def piece_name(self, state: BattleState[B], piece: str) -> str:
+        """A piece's name in words; by default its key is its name."""
+        return piece
 
     def board_view(self, state: BattleState[B], side: str | None) -> JSON:
         """The board as ``side`` may see it (None: the umpire, who sees everything). A ruleset whose board

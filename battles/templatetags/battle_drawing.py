@@ -1,6 +1,12 @@
 """Template tags for drawing a battle: ``{% load battle_drawing %}``, then ``{% hexmap board selected=name
-gun=gun_id arcs=True rings=True path=hexes %}`` and ``{% record_sheet ship start=ship_at_start board=board
-turn=turn %}`` (battles/drawing/hexmap.py and record_sheet.py say what each option does)."""
+gun=gun_id arcs=True rings=True path=hexes %}``, ``{% record_sheet ship start=ship_at_start board=board
+turn=turn %}`` and ``{% draw_sheet sheet %}`` for a RecordSheet already made (battles/drawing/hexmap.py and
+record_sheet.py say what each option does).
+
+The ruleset that says what is on the map and the sheets is the battle's (``battle`` in the template's
+context), or the one given as ``rules=``; the map's focus (``selected``, ``gun``, ``arcs``, ``rings``...) goes
+to its ``map_view``, the drawing options (``path``, ``coordinates``, ``size``, ``uid``) to the renderer.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +16,38 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
+from battles import engine_io
 from battles.drawing.hexmap import render_hexmap
 from battles.drawing.record_sheet import render_record_sheet
+from battles.engine.presentation import RecordSheet
 
 register = template.Library()
 
+DRAWING = ("path", "coordinates", "size", "uid")
+
+
+@register.simple_tag(takes_context=True)
+def hexmap(context: template.Context, board: Mapping[str, Any], rules: Any = None, **options: Any) -> SafeString:
+    rules = rules if rules is not None else engine_io.rules_of(context["battle"])
+    focus = {k: v for k, v in options.items() if k not in DRAWING}
+    return render_hexmap(rules.map_view(board, focus), **{k: v for k, v in options.items() if k in DRAWING})
+
+
+@register.simple_tag(takes_context=True)
+def record_sheet(
+    context: template.Context,
+    ship: Mapping[str, Any],
+    rules: Any = None,
+    start: Any = None,
+    board: Any = None,
+    turn: int | None = None,
+) -> SafeString:
+    rules = rules if rules is not None else engine_io.rules_of(context["battle"])
+    view = board if board is not None else {"ships": [ship]}
+    sheet = rules.record_sheet(view, str(ship.get("name")), start=start, turn=turn)
+    return render_record_sheet(sheet) if sheet is not None else SafeString("")
+
 
 @register.simple_tag
-def hexmap(board: Mapping[str, Any], **options: Any) -> SafeString:
-    return render_hexmap(board, **options)
-
-
-@register.simple_tag
-def record_sheet(ship: Mapping[str, Any], **options: Any) -> SafeString:
-    return render_record_sheet(ship, **options)
+def draw_sheet(sheet: RecordSheet) -> SafeString:
+    return render_record_sheet(sheet)

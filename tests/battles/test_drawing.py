@@ -15,12 +15,15 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 
-from battles.drawing.hexmap import SIZE, hexmap, render_hexmap
+from battles.drawing import hexmap as drawing
+from battles.drawing import record_sheet as sheet_drawing
+from battles.drawing.hexmap import SIZE
 from battles.drawing.pdf import latin1, sheet_pdf
-from battles.drawing.record_sheet import LOST, UNKNOWN, WHOLE, record_sheet, render_record_sheet
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
+from battles.engine.presentation import LOST, UNKNOWN, WHOLE
 from battles.rules.sky_galleons import scenario
+from battles.rules.sky_galleons.presentation.sheets import record_sheet, sheet_data
 from battles.rules.sky_galleons.ruleset import MOVE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import HullRow, ship_record_from_class
@@ -29,6 +32,25 @@ from tests.rules.sky_galleons import battle_harness as h
 
 SVG = "{http://www.w3.org/2000/svg}"
 SEED = b"drawing" * 4
+
+
+FOCUS = ("selected", "gun", "arcs", "rings")
+
+
+def hexmap(board: dict[str, Any], **options: Any) -> drawing.HexMap:
+    """The Sky Galleons map view of ``board`` with the focus asked for, as the renderer lays it out."""
+    focus = {k: v for k, v in options.items() if k in FOCUS}
+    return drawing.hexmap(RS.map_view(board, focus), **{k: v for k, v in options.items() if k not in FOCUS})
+
+
+def render_record_sheet(ship: dict[str, Any], **options: Any) -> str:
+    """A Sky Galleons ship's sheet as the app's renderer draws it."""
+    return sheet_drawing.render_record_sheet(sheet_data(record_sheet(ship, **options)))
+
+
+def render_hexmap(board: dict[str, Any], **options: Any) -> str:
+    focus = {k: v for k, v in options.items() if k in FOCUS}
+    return drawing.render_hexmap(RS.map_view(board, focus), **{k: v for k, v in options.items() if k not in FOCUS})
 
 
 @pytest.fixture(scope="module")
@@ -276,12 +298,12 @@ def test_two_maps_on_a_page_keep_their_ids_apart(pitched):
 
 def test_template_tags_draw_the_map_and_a_sheet(pitched):
     page = Template(
-        "{% load battle_drawing %}<div>{% hexmap board selected='Triumph' uid='m' %}"
-        "{% record_sheet triumph board=board turn=1 %}</div>"
-    ).render(Context({"board": pitched, "triumph": ship(pitched, "Triumph")}))
+        "{% load battle_drawing %}<div>{% hexmap board rules=rules selected='Triumph' uid='m' %}"
+        "{% record_sheet triumph rules=rules board=board turn=1 %}</div>"
+    ).render(Context({"board": pitched, "triumph": ship(pitched, "Triumph"), "rules": RS}))
     assert page.count("<svg") == 1 + len(ship(pitched, "Triumph")["guns"])  # the map, and a glyph per gun
     assert 'id="m"' in page
-    assert 'class="sheet"' in page
+    assert 'class="sheet sheet--ship-record"' in page
 
 
 # --- the record sheet -------------------------------------------------------------------------------------------
@@ -364,7 +386,7 @@ def test_maneuvering_crew_lost_fill_the_rows_from_the_top():
     ship_now["crew"]["maneuver_lost"] = 6
     rows = record_sheet(ship_now, start=start).maneuver
     assert [row.lost for row in rows] == [5, 1, 0]
-    assert rows[0].css == "sheet-row--gone"
+    assert rows[0].look == "gone"
 
 
 def test_gun_crew_circles_show_the_men_at_the_gun():
@@ -437,7 +459,7 @@ def pdf_text(data: bytes) -> str:
 
 def test_pdf_sheet_is_a_pdf_with_the_ship_on_it():
     start, ship_now = triumph_hit(17)
-    data = sheet_pdf([record_sheet(ship_now, start=start)])
+    data = sheet_pdf([sheet_data(record_sheet(ship_now, start=start))])
     assert data.startswith(b"%PDF")
     text = pdf_text(data)
     assert "(Triumph)" in text
@@ -448,7 +470,7 @@ def test_pdf_writes_names_outside_latin1():
     assert latin1("\u00c6gir \u2013 \u0141\u00f3d\u017a \u706b") == "\u00c6gir - L\u00f3dz ?"
     _, ship_now = triumph_hit(0)
     ship_now["name"] = "\u0141\u00f3d\u017a"
-    assert "(L\u00f3dz)" in pdf_text(sheet_pdf([record_sheet(ship_now)]))
+    assert "(L\u00f3dz)" in pdf_text(sheet_pdf([sheet_data(record_sheet(ship_now))]))
 
 
 # --- the views --------------------------------------------------------------------------------------------------
@@ -504,7 +526,7 @@ def test_html_sheet_page_for_the_umpire_and_a_player(client, club, tyranny):
     page = client.get(sheet_url(tyranny, "Aphid", pdf=False))
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'class="sheet"' in html
+    assert 'class="sheet sheet--ship-record"' in html
     assert "Casualties taken from" in html
     client.force_login(club["alice"])
     html = client.get(sheet_url(tyranny, "Aphid", pdf=False)).content.decode()

@@ -1,6 +1,7 @@
-"""The battle log in plain language (battles.narration): every event of a whole AI battle of each shipped
-scenario reads as a sentence, the dice say what they were for, what they needed and what came of them, and a
-field blanked for a side's view or an event kind nobody taught the narrator still gives a readable sentence."""
+"""The battle log in plain language (battles.narration, told by the Sky Galleons ruleset): every event of a
+whole AI battle of each shipped scenario reads as a sentence, the dice say what they were for, what they needed
+and what came of them, and a field blanked for a side's view or an event kind nobody taught the narrator still
+gives a readable sentence."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 
 from battles import engine_io, narration
 from battles.engine import simulate
+
+SG = engine_io.ruleset_for("sky_galleons")
 
 ARTEFACTS = re.compile(r"\bNone\b|[{}\[\]]{2}|\{|\}|\bnull\b|\bTrue\b|\bFalse\b")
 
@@ -26,9 +29,9 @@ def scenarios() -> dict[str, Any]:
 def test_every_event_of_an_ai_battle_narrates_to_a_clean_sentence(slug: str) -> None:
     rs = engine_io.ruleset_for("sky_galleons")
     fought = simulate.simulate(rs, scenarios()[slug], seed=simulate.seed_for(7))
-    names = narration.names_for({}, rs.board_view(fought.initial, None))
+    names = narration.names_for({}, rs.board_view(fought.initial, None), rs)
 
-    lines = narration.narrate_log([e.to_json() for e in fought.events], names)
+    lines = narration.narrate_log([e.to_json() for e in fought.events], names, rs)
 
     assert len(lines) == len(fought.events)
     for line, event in zip(lines, fought.events, strict=True):
@@ -53,7 +56,7 @@ def test_a_to_hit_roll_says_what_it_needed_what_was_rolled_and_what_came_of_it()
         "sides": 6,
     }
 
-    assert narration.narrate(event) == (
+    assert narration.narrate(event, rules=SG) == (
         "To hit: Aphid gun 1 vs Fenian Ram, close range 3, different altitude -1: needs 3+; "
         "rolled 5, -1 for different altitude, 4: hit."
     )
@@ -70,21 +73,24 @@ def test_small_arms_dice_are_counted_in_words() -> None:
         "outcome": "hit:2,miss:1",
     }
 
-    assert narration.narrate(event).endswith("rolled 5, 3, 6: 2 hits, 1 miss.")
+    assert narration.narrate(event, rules=SG).endswith("rolled 5, 3, 6: 2 hits, 1 miss.")
 
 
 def test_a_gun_is_named_by_its_weapon_when_the_board_is_known() -> None:
     board = {"ships": [{"name": "Aphid", "guns": [{"id": "1", "weapon": "4in_short"}]}]}
-    names = narration.names_for({"british": "Royal Navy"}, board)
+    names = narration.names_for({"british": "Royal Navy"}, board, SG)
 
     text = narration.narrate(
         {"kind": "fire", "ship": "Aphid", "gun": "1", "target": "Fenian Ram", "band": "close", "range": 2, "shots": 1},
         names,
+        SG,
     )
 
     assert text.startswith("Aphid's gun 1 (20-pdr")
     assert text.endswith("fires at Fenian Ram, close range 2.")
-    assert narration.narrate({"kind": "initiative", "winner": "british"}, names) == "Royal Navy wins the initiative."
+    assert (
+        narration.narrate({"kind": "initiative", "winner": "british"}, names, SG) == "Royal Navy wins the initiative."
+    )
 
 
 def test_blanked_fields_are_left_out_not_written_as_none() -> None:
@@ -95,21 +101,23 @@ def test_blanked_fields_are_left_out_not_written_as_none() -> None:
     moved = {"kind": "moved", "ship": None, "step": "ahead", "hex": None}
 
     for event in (effects, asked, crew, moved):
-        text = narration.narrate(event)
+        text = narration.narrate(event, rules=SG)
         assert text
         assert "None" not in text, text
-    assert narration.narrate(effects) == "2 crew casualties on Aphid."
-    assert narration.narrate(asked) == "Irish is asked to decide: fire."
+    assert narration.narrate(effects, rules=SG) == "2 crew casualties on Aphid."
+    assert narration.narrate(asked, rules=SG) == "Irish is asked to decide: fire."
 
 
 def test_an_unknown_event_kind_still_reads() -> None:
-    text = narration.narrate({"kind": "kraken sighted", "where": "off the port bow", "count": 2, "clauses": ["X-1"]})
+    text = narration.narrate(
+        {"kind": "kraken sighted", "where": "off the port bow", "count": 2, "clauses": ["X-1"]}, rules=SG
+    )
 
     assert text == "Kraken sighted: where off the port bow, count 2."
 
 
 def test_the_bookkeeping_is_marked_as_detail() -> None:
-    assert narration.is_detail({"kind": "stage", "stage": "moving"})
-    assert narration.is_detail({"kind": "effects", "notes": []})
-    assert not narration.is_detail({"kind": "effects", "notes": [{"what": "a hit"}]})
-    assert not narration.is_detail({"kind": "roll"})
+    assert narration.is_detail({"kind": "stage", "stage": "moving"}, SG)
+    assert narration.is_detail({"kind": "effects", "notes": []}, SG)
+    assert not narration.is_detail({"kind": "effects", "notes": [{"what": "a hit"}]}, SG)
+    assert not narration.is_detail({"kind": "roll"}, SG)

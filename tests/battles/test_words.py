@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from battles import announcements, decision_forms, narration
+from battles import announcements, decision_forms, engine_io, narration
 from battles.engine.decisions import DecisionRequest
 from battles.models import DeadlineDefault
 from battles.rules.sky_galleons import answers as sg_answers
@@ -19,7 +19,7 @@ from battles.rules.sky_galleons import answers as sg_answers
 
 def test_narration_never_writes_s_apostrophe_s():
     names = narration.Names({}, {})
-    text = narration.narrate({"kind": "ship", "ship": "Warm Winds"}, names)
+    text = narration.narrate({"kind": "ship", "ship": "Warm Winds"}, names, engine_io.ruleset_for("sky_galleons"))
     assert "Warm Winds' record sheet" in text
     assert "s's" not in text
 

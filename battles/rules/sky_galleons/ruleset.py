@@ -29,9 +29,11 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event, JSONObject
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
+from battles.engine.presentation import MapView, RecordSheet
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
+from battles.engine.telling import Names
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import (
     agility,
@@ -60,6 +62,7 @@ from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happeni
 from battles.rules.sky_galleons.flying import FLY, FlyingParty
 from battles.rules.sky_galleons.movement import PlanError, Terrain
 from battles.rules.sky_galleons.ordnance import Torpedo
+from battles.rules.sky_galleons.presentation import map_view, narration, sheets
 from battles.rules.sky_galleons.prizes import Prize
 from galleons.record import (
     NO_PARTY,
@@ -568,6 +571,25 @@ class SkyGalleons(BaseRuleset[Board]):
         from battles.rules.sky_galleons import visibility
 
         return visibility.event_seen(event, side)
+
+    # --- presentation (presentation/) ------------------------------------------------------------------
+
+    def names(self, view: JSON, sides: Mapping[str, str]) -> Names:
+        return narration.names_for(view, sides)
+
+    def narrate(self, event: Mapping[str, Any], names: Names) -> str | None:
+        return narration.narrate(event, names)
+
+    def is_detail(self, event: Mapping[str, Any]) -> bool:
+        return narration.is_detail(event)
+
+    def map_view(self, view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
+        return map_view.map_view(view, focus)
+
+    def record_sheet(
+        self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
+    ) -> RecordSheet | None:
+        return sheets.ship_sheet(view, piece, start=start, turn=turn, status=status)
 
     # --- helpers ----------------------------------------------------------------------------------------
 
