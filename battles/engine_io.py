@@ -12,6 +12,7 @@ from battles.engine import events as events_
 from battles.engine import ruleset as ruleset_
 from battles.engine import state as state_
 from battles.engine.events import Event
+from battles.engine.outcome import BattleOutcome
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
 
@@ -58,3 +59,18 @@ def event_from_row(data: dict[str, Any]) -> Event:
 
 def event_row_data(event: Event) -> events_.JSONObject:
     return event.to_json()
+
+
+def battle_outcome(battle: Battle) -> BattleOutcome | None:
+    """A finished battle's typed outcome, the campaign's only reading of it: the one stored with its result, or
+    for a result stored before outcomes were, the ruleset's outcome of its first and last states. None before
+    the battle has a result."""
+    from battles.models import BattleResult  # as above: this module is read before the apps are ready
+
+    stored = BattleResult.objects.filter(battle=battle).values_list("data", flat=True).first()
+    if stored is None:
+        return None
+    kept = stored.get(BattleResult.OUTCOME_KEY) if isinstance(stored, dict) else None
+    if isinstance(kept, dict):
+        return BattleOutcome.from_json(kept)
+    return rules_of(battle).outcome(initial_state(battle), current_state(battle))

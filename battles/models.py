@@ -331,7 +331,10 @@ class BattleEvent(models.Model):
 
 
 class BattleResult(models.Model):
-    """What the campaign takes from a finished battle (battles.results.result_of)."""
+    """A finished battle's result: the ruleset's own report (Ruleset.battle_result), and under ``OUTCOME_KEY`` the
+    typed outcome the campaign reads (battles.engine.outcome; battles.selectors.battle_outcome)."""
+
+    OUTCOME_KEY = "outcome"
 
     battle = models.OneToOneField(Battle, on_delete=models.CASCADE, related_name="result")
     data = models.JSONField()

@@ -53,7 +53,7 @@ def odds_request(
             raise BattleRefused("This battle's scenario cannot be simulated.")
         scenario_slug, ruleset_key, options = battle.scenario_slug, battle.ruleset_key, battle.options
     else:
-        ruleset_key = "sky_galleons"
+        ruleset_key = campaign.tactical_ruleset or settings.DEFAULT_RULESET
         if scenario_slug not in shipped_scenarios(ruleset_key):
             raise BattleRefused(f"No scenario {scenario_slug!r}.")
     run = OddsRun.objects.create(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
@@ -48,7 +49,7 @@ from battles.models import (
 from campaign.models import Campaign, Membership, Role
 from config import task_queue
 
-DEFAULT_RULESET = "sky_galleons"
+DEFAULT_RULESET: str = settings.DEFAULT_RULESET
 
 logger = logging.getLogger(__name__)
 
@@ -415,13 +416,12 @@ def _next_answer(
 
 def ai_choice(rs: Ruleset[Any], state: BattleState[Any], request: DecisionRequest, seed: bytes) -> JSON:
     """The ruleset's AI captain's answer for the request's side (its dice derive from the battle's seed)."""
-    policy = simulate.policy_for(rs, seed, request.side)
-    return policy.choose(rs, redact(state, request.side), request)
+    return simulate.ai_answer(rs, state, request, seed)
 
 
 def leaving_choice(rs: Ruleset[Any], state: BattleState[Any], request: DecisionRequest, seed: bytes, how: str) -> JSON:
     """The answer of a side that surrendered or withdraws (the ruleset's leaving policy)."""
-    policy = rs.leaving_policy(seed + b"|" + request.side.encode(), request.side, how)  # type: ignore[attr-defined]
+    policy = rs.leaving_policy(seed + b"|" + request.side.encode(), request.side, how)
     choice: JSON = policy.choose(rs, redact(state, request.side), request)
     return choice
 
@@ -497,11 +497,10 @@ def _store_result(battle: Battle, rs: Ruleset[Any], state: BattleState[Any]) -> 
 
 
 def battle_result_data(rs: Ruleset[Any], initial: BattleState[Any], final: BattleState[Any]) -> JSON:
-    """The ruleset's result for the campaign, or the engine's outcome where it gives none."""
-    make = getattr(rs, "battle_result", None)
-    if make is not None:
-        return plain(make(initial, final))
-    return plain(simulate.outcome_of(rs, final))
+    """The ruleset's result, and beside it the typed outcome the campaign reads (battles.engine.outcome)."""
+    data = dict(rs.battle_result(initial, final))
+    data[BattleResult.OUTCOME_KEY] = rs.outcome(initial, final).to_json()
+    return plain(data)
 
 
 # --- deadlines -------------------------------------------------------------------------------------------
@@ -539,10 +538,9 @@ def battle_apply_deadline(*, battle_id: int, now: Any = None) -> int:
 def deadline_choice(
     battle: Battle, rs: Ruleset[Any], state: BattleState[Any], request: DecisionRequest, seed: bytes
 ) -> JSON:
-    """Hold course (the request's own default) and fire at will (the AI's shots), or the AI for all."""
-    fire_kinds: tuple[str, ...] = getattr(rs, "fire_kinds", ())
-    if battle.deadline_default == DeadlineDefault.HOLD and request.kind not in fire_kinds:
-        return request.default
+    """Hold course (the ruleset's deadline default: SG fires at will), or the AI for all."""
+    if battle.deadline_default == DeadlineDefault.HOLD:
+        return rs.deadline_default(state, request, seed)
     return ai_choice(rs, state, request, seed)
 
 
@@ -694,8 +692,6 @@ def battle_leave(*, battle_id: int, user: User, side_key: str, how: str) -> Batt
         _save_events(battle, conceded.events)
         _save_state(battle, rs, conceded.state)
         return side
-    if getattr(rs, "leaving_policy", None) is None:
-        raise BattleRefused(f"This ruleset has no way to {how}; concede instead.")
     battle.status = BattleStatus.RESOLVING
     battle.save(update_fields=["status"])
     _queue_resolution(battle)

@@ -341,6 +341,9 @@ STORAGES = {
     },
 }
 
+# The tactical ruleset a battle or a campaign gets when none is chosen (a key of battles.engine.ruleset's registry).
+DEFAULT_RULESET = "sky_galleons"
+
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -13,9 +13,13 @@ data, and five pieces of behaviour the generic resolver drives:
   suite;
 - ``board_view`` and ``event_view``: the board and the log as one side may see them (hidden information
   stays with its side until the rules reveal it);
-- ``battle_result``: what the battle hands on when it ends (the campaign's input), as plain versioned JSON;
+- ``battle_result``: what the battle hands on when it ends, as plain versioned JSON (the stored result);
 - the presentation (``battles/engine/presentation.py``): names, the log in words, the map and the record
-  sheets as data, each with a generic default.
+  sheets as data, each with a generic default;
+- the battle app's hooks, each with a generic default in ``BaseRuleset``: ``ai_policy`` (who plays a side no
+  one plays), ``leaving_policy`` (who answers for a side that surrendered or withdraws), ``deadline_default``
+  (the answer a side gets when its deadline passes), ``summary`` (one line for lists), ``tally`` (the odds
+  calculator's figures), ``outcome`` (the typed battle outcome, the only thing a campaign reads: outcome.py).
 
 Variants subclass a ruleset and override only what differs. A ruleset package registers an instance on
 import (``register(SkyGalleons())`` in ``battles/rules/sky_galleons/__init__.py``); ``discover()``
@@ -33,10 +37,12 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_check
 from battles.engine import answers
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject, canonical, plain
+from battles.engine.outcome import FIGHTING, BattleOutcome, ShipOutcome
 from battles.engine.presentation import GenericPresentation, Presentation
 from battles.engine.state import BattleState
 
 if TYPE_CHECKING:
+    from battles.engine.policies import Policy
     from battles.engine.resolver import Context
 
 B = TypeVar("B")
@@ -101,6 +107,19 @@ class Ruleset(Presentation, Protocol[B]):
     def event_view(self, event: Event, side: str | None) -> JSONObject | None: ...
 
     def battle_result(self, initial: BattleState[B], final: BattleState[B]) -> JSONObject: ...
+
+    # The battle app's hooks (BaseRuleset's defaults: random play, defaults, engine figures).
+    def ai_policy(self, seed: bytes, side: str) -> Policy: ...
+
+    def leaving_policy(self, seed: bytes, side: str, how: str) -> Policy: ...
+
+    def deadline_default(self, state: BattleState[B], request: DecisionRequest, seed: bytes) -> JSON: ...
+
+    def summary(self, state: BattleState[B]) -> str: ...
+
+    def tally(self, state: BattleState[B]) -> JSONObject: ...
+
+    def outcome(self, initial: BattleState[B], final: BattleState[B]) -> BattleOutcome: ...
 
 
 # The version of the default battle result's format; a ruleset's own result carries its own.
@@ -185,6 +204,70 @@ class BaseRuleset(GenericPresentation, Generic[B]):
             "version": final.version,
             "battle": engine_result(final),
         }
+
+    # --- the battle app's hooks -------------------------------------------------------------------------
+
+    def ai_policy(self, seed: bytes, side: str) -> Policy:
+        """Who plays ``side`` when no one does (``seed``: the side's own): by default random legal play."""
+        from battles.engine.policies import RandomPolicy  # policies reads this module
+
+        return RandomPolicy(seed, f"random {side}")
+
+    def leaving_policy(self, seed: bytes, side: str, how: str) -> Policy:
+        """Who answers for a side that surrendered or withdraws (``how``) while its pieces are still on the
+        map: by default the side lets everything take its default course."""
+        from battles.engine.policies import DefaultPolicy
+
+        return DefaultPolicy()
+
+    def deadline_default(self, state: BattleState[B], request: DecisionRequest, seed: bytes) -> JSON:
+        """The answer a side gets when its deadline passes ("hold course"): by default the request's own."""
+        return request.default
+
+    def summary(self, state: BattleState[B]) -> str:
+        """One short line for lists: the turn, and each side's pieces where the roster names them."""
+        if state.over:
+            head = f"Over after turn {state.turn}" + (f": {state.result}" if state.result else "")
+        else:
+            head = f"Turn {state.turn}" if state.turn else "Before the first turn"
+        counts = [(str(e["name"]), len(e["ships"]) if isinstance(e["ships"], list) else 0) for e in self.roster(state)]
+        if not any(n for _, n in counts):
+            return head
+        if len({n for _, n in counts}) == 1:
+            return f"{head}, {counts[0][1]} ships a side"
+        return head + ", " + ", ".join(f"{name} {n}" for name, n in counts)
+
+    def tally(self, state: BattleState[B]) -> JSONObject:
+        """The battle in figures for the odds calculator (winner, reason, turns; a ruleset adds ``sides``)."""
+        return engine_result(state)
+
+    def outcome(self, initial: BattleState[B], final: BattleState[B]) -> BattleOutcome:
+        """The typed outcome a campaign reads: by default the engine's result and the roster's ships, each
+        on the side she started on and still fighting (a ruleset that knows fates overrides this)."""
+        ships = [
+            ShipOutcome(
+                name=str(ship["name"]),
+                side_at_start=str(entry["side"]),
+                side_at_end=str(entry["side"]),
+                fate=FIGHTING,
+                class_id=str(ship.get("class") or "") or None,
+            )
+            for entry in self.roster(final)
+            for ship in _objects(entry.get("ships"))
+        ]
+        return BattleOutcome(
+            ruleset=final.ruleset,
+            version=final.version,
+            winner=final.winner,
+            reason=final.result,
+            turns=final.turn,
+            over=final.over,
+            ships=tuple(ships),
+        )
+
+
+def _objects(value: JSON) -> list[JSONObject]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
 class OptionError(ValueError):

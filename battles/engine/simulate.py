@@ -1,7 +1,7 @@
 """Auto-resolve battles with AI policies, once or many times: the odds calculator.
 
-``simulate`` plays one battle from a scenario with every side run by the ruleset's AI (its ``ai_policy``,
-else the engine's RandomPolicy) and returns the log and the ruleset's outcome. ``odds`` plays ``runs``
+``simulate`` plays one battle from a scenario with every side run by the ruleset's AI (its ``ai_policy``)
+and returns the log and the ruleset's figures (its ``tally``). ``odds`` plays ``runs``
 battles on seeds derived from one number and sums the outcomes up into a distribution. Pure and
 deterministic: the same number gives the same battles, event for event.
 """
@@ -11,14 +11,15 @@ from __future__ import annotations
 import hashlib
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from battles.engine import dice, policies, resolver
+from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON, Event
-from battles.engine.ruleset import Ruleset, engine_result
-from battles.engine.state import BattleState
+from battles.engine.ruleset import Ruleset
+from battles.engine.state import BattleState, redact
 
 MAX_DECISIONS = 20_000
 
@@ -29,10 +30,13 @@ def seed_for(number: int, run: int = 0) -> bytes:
 
 
 def policy_for(ruleset: Ruleset[Any], seed: bytes, side: str) -> policies.Policy:
-    """The ruleset's own AI captain for ``side`` if it has one, else random legal play."""
-    make: Callable[[bytes, str], policies.Policy] | None = getattr(ruleset, "ai_policy", None)
-    side_seed = seed + b"|" + side.encode()
-    return make(side_seed, side) if make is not None else policies.RandomPolicy(side_seed, f"random {side}")
+    """The ruleset's AI captain for ``side``, on the side's own dice drawn from the battle's ``seed``."""
+    return ruleset.ai_policy(seed + b"|" + side.encode(), side)
+
+
+def ai_answer(ruleset: Ruleset[Any], state: BattleState[Any], request: DecisionRequest, seed: bytes) -> JSON:
+    """The ruleset's AI captain's answer to ``request``, seeing the battle as the request's side may."""
+    return policy_for(ruleset, seed, request.side).choose(ruleset, redact(state, request.side), request)
 
 
 @dataclass(frozen=True)
@@ -45,11 +49,8 @@ class Simulation:
 
 
 def outcome_of(ruleset: Ruleset[Any], state: BattleState[Any]) -> dict[str, Any]:
-    """The ruleset's own summary (``outcome``) or the engine's: winner, reason, turns."""
-    summary: Callable[[BattleState[Any]], dict[str, Any]] | None = getattr(ruleset, "outcome", None)
-    if summary is not None:
-        return summary(state)
-    return engine_result(state)
+    """The ruleset's figures for the odds calculator (``tally``): winner, reason, turns, and its own."""
+    return dict(ruleset.tally(state))
 
 
 def simulate(

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from battles.engine import answers, dice, events, policies, resolver, ruleset, simulate, state
 from battles.engine.decisions import ENGINE_CLAUSES, Rejection
 from battles.engine.events import Event
+from battles.engine.outcome import BattleOutcome
 from tests.conformance.duel_ruleset import DUEL
 
 ruleset.register(DUEL)
@@ -284,3 +285,37 @@ def test_every_pending_decision_has_an_answer_schema_that_spells_its_answers(rs)
             assert answers.assemble(schema, fields) == answer, (rs.key, request.kind, answer)
         choice = picker.choose(rs, seen, request)
         current = resolver.submit(rs, current, side=request.side, request_id=request.id, choice=choice, seed=seed).state
+
+
+@pytest.mark.parametrize(("rs", "scenario"), scenario_cases())
+def test_the_outcome_is_typed_versioned_and_agrees_with_the_battle(rs, scenario):
+    """What a campaign reads of any ruleset's battle: BaseRuleset's defaults or the ruleset's own."""
+    initial, played_ = played(rs, scenario, SEEDS[0])
+    final = played_.state
+    made = rs.outcome(initial, final)
+    assert isinstance(made, BattleOutcome)
+    assert (made.ruleset, made.version, made.winner, made.turns, made.over) == (
+        rs.key,
+        rs.version,
+        final.winner,
+        final.turn,
+        True,
+    )
+    assert BattleOutcome.from_json(json.loads(json.dumps(made.to_json()))) == made
+    for ship in made.ships:
+        assert {ship.side_at_start, ship.side_at_end} <= set(final.sides), ship.name
+        assert 0 <= ship.crew_lost <= max(ship.crew_at_start, ship.crew_lost)
+    assert rs.summary(final).startswith(f"Over after turn {final.turn}")
+    assert rs.tally(final)["winner"] == final.winner
+
+
+def test_the_duel_gives_its_outcome_through_the_defaults():
+    """The test ruleset overrides none of the battle app's hooks: the engine's defaults serve it."""
+    for hook in ("outcome", "summary", "tally", "ai_policy", "leaving_policy", "deadline_default"):
+        assert hook not in vars(type(DUEL)), hook
+    initial, played_ = played(DUEL, DUEL.example_scenarios()[0], SEEDS[0])
+    made = DUEL.outcome(initial, played_.state)
+    assert made.reason == played_.state.result
+    assert [ship.name for ship in made.ships] == [
+        str(s["name"]) for e in DUEL.roster(played_.state) for s in e["ships"]
+    ]

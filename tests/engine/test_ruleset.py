@@ -115,3 +115,66 @@ def test_discover_imports_every_ruleset_package(tmp_path, monkeypatch, clean_reg
 
 def test_discover_finds_the_project_rules_package():
     assert ruleset.discover()[0] == "battles.rules"
+
+
+# --- the battle app's hooks: generic defaults -------------------------------------------------------------
+
+
+def _played(rs, seed=b"toy hooks"):
+    initial = resolver.new_battle(rs, {"turns": 2}, seed_commitment=dice.commitment(seed))
+    chosen = {side: policies.RandomPolicy(seed + side.encode(), side) for side in initial.sides}
+    return initial, policies.auto_play(rs, initial, seed=seed, policies=chosen).state
+
+
+def test_the_default_ai_is_random_play_and_leaving_takes_the_defaults():
+    rs = toy.Bidding()
+    initial = resolver.resolve(rs, resolver.new_battle(rs, {"turns": 2}, seed_commitment=dice.commitment(b"s")), b"s")
+    (request, *_) = initial.state.pending()
+    initial = initial.state
+    ai = rs.ai_policy(b"s|a", "a")
+    assert isinstance(ai, policies.RandomPolicy)
+    assert ai.name == "random a"
+    assert ai.choose(rs, initial, request) in rs.candidates(initial, request)
+    assert rs.leaving_policy(b"s|a", "a", "surrender").choose(rs, initial, request) == request.default
+    assert rs.deadline_default(initial, request, b"s") == request.default
+
+
+def test_the_default_summary_tally_and_outcome():
+    rs = toy.Bidding()
+    initial, final = _played(rs)
+    assert rs.summary(initial) == "Before the first turn"
+    assert rs.summary(final) == f"Over after turn 2: {final.result}"
+    assert rs.tally(final) == ruleset.engine_result(final)
+    made = rs.outcome(initial, final)
+    assert (made.ruleset, made.version, made.winner, made.turns, made.over) == (
+        "toy-bidding",
+        "1",
+        final.winner,
+        2,
+        True,
+    )
+    assert made.ships == ()  # the toy's roster names no ships
+
+
+class Fleets(toy.Bidding):
+    def roster(self, state):
+        return [
+            {
+                "side": "a",
+                "name": "Alpha",
+                "ships": [{"name": "A1", "class": "sloop"}, {"name": "A2", "class": "brig"}],
+            },
+            {"side": "b", "name": "Beta", "ships": [{"name": "B1", "class": "sloop"}]},
+        ]
+
+
+def test_the_default_outcome_and_summary_read_the_roster():
+    rs = Fleets()
+    initial, final = _played(rs)
+    assert rs.summary(initial) == "Before the first turn, Alpha 2, Beta 1"
+    ships = rs.outcome(initial, final).ships
+    assert [(s.name, s.side_at_start, s.side_at_end, s.fate, s.class_id) for s in ships] == [
+        ("A1", "a", "a", "fighting", "sloop"),
+        ("A2", "a", "a", "fighting", "brig"),
+        ("B1", "b", "b", "fighting", "sloop"),
+    ]

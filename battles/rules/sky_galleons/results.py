@@ -13,7 +13,7 @@
 
 The readings (men away and men moved between posts, who goes down with a crashed ship, a captain's fate,
 which ordnance is spent) are in ``data/results.json``; docs/engine.md "The battle result" shows the format.
-``SkyGalleons.outcome`` stays the odds calculator's summary: a ship's casualties here are its ``crew_lost``
+``SkyGalleons.tally`` is the odds calculator's summary: a ship's casualties here are its ``crew_lost``
 there (men who joined her are counted apart, never as casualties given back).
 """
 

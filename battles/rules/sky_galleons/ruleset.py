@@ -23,12 +23,13 @@ from functools import cached_property
 from typing import Any
 
 from battles.engine import dice as dice_
-from battles.engine import hexgrid
+from battles.engine import hexgrid, simulate
 from battles.engine.answers import AnswerSchema
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event, JSONObject
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
+from battles.engine.policies import Policy
 from battles.engine.presentation import MapView, RecordSheet
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
@@ -526,20 +527,23 @@ class SkyGalleons(BaseRuleset[Board]):
             marks=read_object(d.get("marks", {})),
         )
 
-    def ai_policy(self, seed: bytes, side: str) -> Any:
+    def ai_policy(self, seed: bytes, side: str) -> Policy:
         """The AI captain for a side (battles.engine.simulate.policy_for): tactics.Captain."""
         from battles.rules.sky_galleons.tactics import Captain  # tactics builds on this module
 
         return Captain(seed, f"captain {side}")
 
-    def leaving_policy(self, seed: bytes, side: str, how: str) -> Any:
+    def leaving_policy(self, seed: bytes, side: str, how: str) -> Policy:
         """Who answers for a side that surrendered or withdraws in the battle app (tactics.Leaving)."""
         from battles.rules.sky_galleons.tactics import Leaving
 
         return Leaving(seed, f"leaving {side}", how)
 
-    # The decisions "hold course and fire at will" answers with the AI's shots (the battle app's deadline).
-    fire_kinds = (FIRE,)
+    def deadline_default(self, state: BattleState[Board], request: DecisionRequest, seed: bytes) -> JSON:
+        """Hold course and fire at will: the request's default, but the AI captain's shots for fire."""
+        if request.kind == FIRE:
+            return simulate.ai_answer(self, state, request, seed)
+        return request.default
 
     def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
         return [scenario.load_data(slug) for slug in scenario.available()]
@@ -3089,8 +3093,8 @@ class SkyGalleons(BaseRuleset[Board]):
 
         return results.result(initial, final)
 
-    def outcome(self, state: BattleState[Board]) -> dict[str, Any]:
-        """The result for the campaign and the odds calculator: winner, turns, each ship's fate and damage."""
+    def tally(self, state: BattleState[Board]) -> JSONObject:
+        """The odds calculator's figures: winner, turns, each side's losses, each ship's fate and damage."""
         board = state.board
         ships: list[dict[str, Any]] = []
         for ship in board.ships:

@@ -724,7 +724,7 @@ def test_a_crash_landing_is_recorded_as_one_the_crew_safe() -> None:
     assert out.data["reason"] == "crash-landed"
     assert "SG-ALT-12" in out.data["clauses"]
     assert accepted.state.board.out["A"] == "crash-landed"
-    fates = {s["name"]: s["fate"] for s in RS.outcome(accepted.state)["ships"]}
+    fates = {s["name"]: s["fate"] for s in RS.tally(accepted.state)["ships"]}
     assert fates["A"] == "crash-landed"
 
 

@@ -428,7 +428,7 @@ def test_a_leaderless_ship_with_enemy_boarders_aboard_surrenders_to_them() -> No
     assert state.board.out["Runner"] == CAPTURED
     assert state.board.captured["Runner"] == "a"
     assert state.winner == "a"
-    result = RS.outcome(state)
+    result = RS.tally(state)
     assert next(s for s in result["ships"] if s["name"] == "Runner")["captured_by"] == "a"
     assert result["sides"]["a"]["prizes"] == 1
 

@@ -611,7 +611,7 @@ def test_a_scenario_party_that_cannot_be_played_is_refused_with_the_reason(entry
 def test_flying_parties_alone_keep_no_side_in_the_fight_and_the_outcome_lists_them() -> None:
     seed = b"hm-end"
     state, request = flown(FORM, seed)
-    outcome = RS.outcome(state)
+    outcome = RS.tally(state)
     assert outcome["flying_parties"] == [
         {
             "name": request.ships[0],

@@ -102,7 +102,7 @@ def test_captains_play_a_raid_with_batteries_mines_and_torpedoes_to_the_end_and_
         e for e in outcome.events if e.kind == "fire" and e.data["ship"] in ("Rod One", "Lobber", "Kraag")
     ]
     assert fired_by_batteries, "the ground batteries fire"
-    result = RS.outcome(outcome.state)
+    result = RS.tally(outcome.state)
     assert {g["kind"] for g in result["ground"]} == {"battery", "minefield", "city"}
 
 

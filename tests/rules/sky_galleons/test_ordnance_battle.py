@@ -955,7 +955,7 @@ def test_hexes_fired_at_take_each_hit_s_damage_value_and_the_bombardment_wins_wh
     hits = list(notes(events, "damage points on Town"))
     assert hits
     assert all("SG-BOMB-01" in n["clauses"] for n in hits)
-    outcome = RS.outcome(state)
+    outcome = RS.tally(state)
     assert [g["name"] for g in outcome["ground"]] == ["Town (8,12)", "Town (9,12)"]
     assert all(g["points"] >= g["needed"] == 3 and g["fate"] == "destroyed" for g in outcome["ground"])
     assert [s["name"] for s in outcome["ships"]] == ["Reliant", "Gull"]

@@ -82,7 +82,7 @@ def test_a_taken_ship_is_held_by_her_boarders_and_a_marine_guards_her_prisoners(
     reaver = state.board.ship("Reaver")
     assert reaver.boarding == "Runner"
     assert reaver.boarders.marines == BOARDERS.marines - 1  # the guard is no longer a boarder
-    outcome = RS.outcome(state)
+    outcome = RS.tally(state)
     runner = next(s for s in outcome["ships"] if s["name"] == "Runner")
     assert (runner["fate"], runner["prize"], runner["captured_by"]) == (CAPTURED, "held", "a")
     reaver_out = next(s for s in outcome["ships"] if s["name"] == "Reaver")
@@ -172,7 +172,7 @@ def test_a_crewed_prize_fights_for_her_captor_with_the_boarders_as_her_company()
     assert moved is not None
     assert moved.side == "a"
     # The outcome: still her first owner's ship, captured; her prize crew are her captors' men, alive.
-    outcome = RS.outcome(state)
+    outcome = RS.tally(state)
     entry = next(s for s in outcome["ships"] if s["name"] == "Runner")
     assert (entry["side"], entry["fate"], entry["prize"], entry["prize_fate"]) == ("b", CAPTURED, "crewed", "fighting")
     assert outcome["sides"]["a"]["prizes_crewed"] == 1
@@ -243,7 +243,7 @@ def test_scuttling_withdraws_all_but_one_officer_then_she_crashes() -> None:
     assert reaver.boarding is None
     assert reaver.party.officers == reaver_before.boarders.officers - (1 if roll.data["dice"] == [1] else 0)
     assert runner.grappled_with == ()
-    outcome = RS.outcome(state)
+    outcome = RS.tally(state)
     assert outcome["sides"]["a"]["prizes_scuttled"] == 1
     assert next(s for s in outcome["ships"] if s["name"] == "Runner")["prize"] == "scuttled"
 

@@ -51,7 +51,7 @@ def captain(result: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def crew_lost(state: State, name: str) -> int:
-    (found,) = [s for s in RS.outcome(state)["ships"] if s["name"] == name]
+    (found,) = [s for s in RS.tally(state)["ships"] if s["name"] == name]
     return int(found["crew_lost"])
 
 

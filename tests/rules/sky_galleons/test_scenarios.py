@@ -135,7 +135,7 @@ def test_the_last_captain_flying_wins():
         state = _submit(state, request, {"crew": [], "strike": strike}, seed)
     assert state.over
     assert state.winner == sides[0]
-    outcome = SKY_GALLEONS.outcome(state)
+    outcome = SKY_GALLEONS.tally(state)
     assert [s["fate"] for s in outcome["ships"]] == ["fighting", "struck", "struck"]
 
 

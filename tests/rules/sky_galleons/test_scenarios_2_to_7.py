@@ -937,7 +937,7 @@ def test_every_so_many_turns_with_no_british_ship_over_the_city_the_martians_get
     assert state.board.crew_at_start["Bloodrunner 1"] == new.crew_aboard
     state, _, _ = drive(state, reinforcement_at((22, 11)), seed)
     assert {s.name for s in state.board.ships} >= {"Bloodrunner 1", "Bloodrunner 2"}  # turns 3 and 4: another
-    assert [o["name"] for o in RS.outcome(state)["ships"]].count("Bloodrunner 2") == 1
+    assert [o["name"] for o in RS.tally(state)["ships"]].count("Bloodrunner 2") == 1
 
 
 @pytest.mark.rule("SG-SCN-24")

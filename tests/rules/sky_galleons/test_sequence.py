@@ -234,7 +234,7 @@ def test_a_side_may_strike_its_colours_and_the_battle_ends():
     )
     assert state.over
     assert state.winner == "red"
-    assert SKY_GALLEONS.outcome(state)["sides"]["blue"]["captured"] == 1
+    assert SKY_GALLEONS.tally(state)["sides"]["blue"]["captured"] == 1
 
 
 def test_the_turn_limit_ends_the_battle_undecided():

@@ -145,7 +145,7 @@ def test_captains_fight_thieves_fall_out_to_a_finish(thieves):
     finished = [p for p in first if p.state.over and p.state.turn <= TURN_LIMIT // 2]
     assert len(finished) >= 16, [p.state.turn for p in first]
     for played in first:
-        outcome = RS.outcome(played.state)
+        outcome = RS.tally(played.state)
         assert to_hit_rolls(played) >= 10, "the captains close and fire"
         assert sum(ship["hull_hits"] for ship in outcome["ships"]) > 0, "and their shots tell"
         assert outcome["winner"] is not None or not played.state.board.sides_fighting()
