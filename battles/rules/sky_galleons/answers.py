@@ -27,6 +27,7 @@ from battles.engine.answers import AnswerSchema, Field, Group, Hex, Many, Number
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
+from battles.engine.telling import value_words
 from battles.engine.words import and_list, capfirst, possessive
 from battles.rules.sky_galleons import (
     combat,
@@ -197,22 +198,6 @@ def option_words(asked: Asked, option: JSON) -> str:
             return "Hold on and do not avoid"
         return capfirst(value_words(option))
     return value_words(option)
-
-
-def value_words(value: Any) -> str:
-    """Any JSON value in words: lists joined, objects as key value pairs."""
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, str):
-        return value.replace("_", " ")
-    if isinstance(value, list):
-        return and_list(value_words(v) for v in value) if value else "none"
-    if isinstance(value, Mapping):
-        parts = [f"{str(k).replace('_', ' ')} {value_words(v)}" for k, v in value.items() if v is not None]
-        return ", ".join(parts) if parts else "nothing"
-    return str(value)
 
 
 def plan_words(plan: Sequence[str]) -> str:
