@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from battles.engine import answers
+from battles.engine.bridge import CampaignBridge
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject, canonical, plain
 from battles.engine.outcome import FIGHTING, BattleOutcome, ShipOutcome
@@ -72,6 +73,8 @@ class Ruleset(Presentation, Protocol[B]):
     title: str
     options: tuple[OptionSpec, ...]
     tables: Mapping[str, JSON]
+    # How a campaign's encounters are fought with this ruleset (bridge.py); None: standalone battles only.
+    campaign_bridge: CampaignBridge | None
 
     def setup(self, scenario: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[B]: ...
 
@@ -141,6 +144,7 @@ class BaseRuleset(GenericPresentation, Generic[B]):
     title: str = ""
     options: tuple[OptionSpec, ...] = ()
     tables: Mapping[str, JSON] = {}
+    campaign_bridge: CampaignBridge | None = None
 
     def board_to_json(self, board: B) -> JSON:
         raise NotImplementedError(f"{type(self).__name__} must say how its board is written as JSON")
