@@ -62,10 +62,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from battles.engine import hexgrid
 from battles.engine.words import possessive
+from battles.rules.sky_galleons import class_rules
+from battles.rules.sky_galleons.dice import DiceExhausted as DiceExhausted
+from battles.rules.sky_galleons.dice import FixedDice as FixedDice
+from battles.rules.sky_galleons.dice import Happening as Happening
+from battles.rules.sky_galleons.dice import Judgement as Judgement
+from battles.rules.sky_galleons.dice import Roller as Roller
+from battles.rules.sky_galleons.dice import _Log as _Log
+from battles.rules.sky_galleons.dice import _no_dice
+from battles.rules.sky_galleons.dice import note as note
 from galleons import catalog
 from galleons.catalog import RangeBands, SmallArm
 from galleons.record import (
@@ -80,68 +89,6 @@ from galleons.record import (
     tint,
     tstrs,
 )
-
-T = TypeVar("T")
-
-Happening = dict[str, Any]
-
-
-Judgement = Callable[[tuple[int, ...], int], str]
-
-
-class Roller(Protocol):
-    """The dice: ``count`` dice of ``sides`` sides for ``purpose``, their faces in order.
-
-    The roll's modifiers, what it needs, how its outcome is judged from (faces, total) and the ship it
-    concerns come along, so a ruleset can log the roll whole as it happens; a test roller may ignore them.
-    """
-
-    def __call__(
-        self,
-        purpose: str,
-        count: int,
-        sides: int,
-        *,
-        modifiers: Mapping[str, int],
-        needed: str,
-        judge: Judgement,
-        ship: str,
-    ) -> tuple[int, ...]: ...
-
-
-class DiceExhausted(LookupError):
-    """A :class:`FixedDice` was asked for more dice than it was given."""
-
-
-class FixedDice:
-    """A roller that hands out the faces it was given, in order, and remembers what each roll was for.
-
-    For tests and worked examples: ``FixedDice(5, 2, 6)``. A face outside the die's sides is an error, so
-    a test cannot quietly feed a 6 to a 2-sided pick. ``left`` is what was not used.
-    """
-
-    def __init__(self, *faces: int) -> None:
-        self._faces = list(faces)
-        self.calls: list[tuple[str, tuple[int, ...], int]] = []
-
-    def __call__(self, purpose: str, count: int, sides: int, **_described: Any) -> tuple[int, ...]:
-        if len(self._faces) < count:
-            raise DiceExhausted(f"{purpose}: wanted {count} dice, {len(self._faces)} left")
-        rolled = tuple(self._faces[:count])
-        del self._faces[:count]
-        bad = [face for face in rolled if not 1 <= face <= sides]
-        if bad:
-            raise ValueError(f"{purpose}: faces {bad} on a {sides}-sided die")
-        self.calls.append((purpose, rolled, sides))
-        return rolled
-
-    @property
-    def left(self) -> tuple[int, ...]:
-        return tuple(self._faces)
-
-    @property
-    def purposes(self) -> list[str]:
-        return [purpose for purpose, _, _ in self.calls]
 
 
 def _flag(*path: str) -> Callable[[], bool]:
@@ -180,86 +127,6 @@ class FireRefused(ValueError):
         self.clause = clause
         self.reason = reason
         super().__init__(f"{clause}: {reason}")
-
-
-# --- the log -------------------------------------------------------------------------------------------
-
-
-class _Log:
-    """Rolls through the roller and writes down every roll and effect as a plain dict."""
-
-    def __init__(self, roller: Roller) -> None:
-        self.roller = roller
-        self.happened: list[Happening] = []
-
-    def roll(
-        self,
-        purpose: str,
-        *,
-        ship: str,
-        clauses: Sequence[str],
-        needed: str,
-        judge: Callable[[tuple[int, ...], int], str],
-        count: int = 1,
-        sides: int = 6,
-        modifiers: Mapping[str, int] | None = None,
-    ) -> tuple[int, ...]:
-        mods = dict(modifiers or {})
-        faces = tuple(self.roller(purpose, count, sides, modifiers=mods, needed=needed, judge=judge, ship=ship))
-        if len(faces) != count or any(not 1 <= face <= sides for face in faces):
-            raise ValueError(f"{purpose}: the roller gave {faces} for {count}d{sides}")
-        total = sum(faces) + sum(mods.values())
-        self.happened.append(
-            {
-                "ship": ship,
-                "purpose": purpose,
-                "faces": list(faces),
-                "modifiers": mods,
-                "total": total,
-                "needed": needed,
-                "outcome": judge(faces, total),
-                "clauses": list(clauses),
-            }
-        )
-        return faces
-
-    def pick(self, purpose: str, items: Sequence[T], *, ship: str, clauses: Sequence[str]) -> T:
-        """One of ``items`` by a die with as many sides (no roll when there is only one)."""
-        if not items:
-            raise ValueError(f"{purpose}: nothing to pick from")
-        if len(items) == 1:
-            return items[0]
-        labels = [str(item) for item in items]
-        (face,) = self.roll(
-            purpose,
-            ship=ship,
-            clauses=clauses,
-            sides=len(items),
-            needed=f"1-{len(items)}",
-            judge=lambda faces, _total: labels[faces[0] - 1],
-        )
-        return items[face - 1]
-
-    def note(self, purpose: str, *, ship: str, clauses: Sequence[str], outcome: str) -> None:
-        self.happened.append(note(purpose, ship=ship, clauses=clauses, outcome=outcome))
-
-
-def note(purpose: str, *, ship: str, clauses: Sequence[str], outcome: str) -> Happening:
-    """A rule's effect without dice, as a happening."""
-    return {
-        "ship": ship,
-        "purpose": purpose,
-        "faces": [],
-        "modifiers": {},
-        "total": None,
-        "needed": "",
-        "outcome": outcome,
-        "clauses": list(clauses),
-    }
-
-
-def _no_dice(purpose: str, count: int, sides: int, **_described: Any) -> tuple[int, ...]:
-    raise AssertionError(f"{purpose}: this step rolls no dice")
 
 
 # --- can it fire, and how ------------------------------------------------------------------------------
@@ -641,8 +508,6 @@ def fire_solution(
         if rules.restricted_arcs and not _restricted_arc_holds(gun, firer, target):
             return _refuse(firer, gun_id, target, "SG-ARC-01", f"the target is outside the {gun.mount} mount's arc")
     if firer.class_id is not None:  # a mount its class limits (class_rules.py: the Gloire's ventral turret)
-        from battles.rules.sky_galleons import class_rules
-
         refusal = class_rules.gun_refusal(firer, gun, target)
         if refusal is not None:
             return _refuse(firer, gun_id, target, *refusal)
@@ -1662,8 +1527,6 @@ def _magazine(
         )
         return _mark_hull_hits(record, sum(faces), log, clauses=("SG-CRIT-20",))
     if record.class_id is not None:  # a class whose magazines all go up at once (class_rules.py, SG-CLS-01)
-        from battles.rules.sky_galleons import class_rules
-
         destroyed = class_rules.magazine_chain_reaction(record, log)
         if destroyed is not None:
             return destroyed
@@ -1924,17 +1787,15 @@ def check_untrimmed(
     log = _Log(roller)
     if record.trim_manned or record.status != "flying":
         return record, []
-    if record.class_id is not None:  # an outrigger keeps her in gross trim (class_rules.py, SG-CLS-07)
-        from battles.rules.sky_galleons import class_rules
-
-        if class_rules.keeps_gross_trim(record):
-            log.note(
-                f"nobody at {possessive(record.name)} trim station: her outrigger keeps her in gross trim",
-                ship=record.name,
-                clauses=["SG-CLS-07"],
-                outcome="in trim",
-            )
-            return record, log.happened
+    # An outrigger keeps her in gross trim (class_rules.py, SG-CLS-07).
+    if record.class_id is not None and class_rules.keeps_gross_trim(record):
+        log.note(
+            f"nobody at {possessive(record.name)} trim station: her outrigger keeps her in gross trim",
+            ship=record.name,
+            clauses=["SG-CLS-07"],
+            outcome="in trim",
+        )
+        return record, log.happened
     on = tint("stations", "untrimmed_loss_of_trim_on")
     (face,) = log.roll(
         f"nobody at {possessive(record.name)} trim station: does it stay in trim",
