@@ -53,6 +53,10 @@ declared, so a battle under the basic rules plays as before:
   (``restricted_arcs``, SG-ARC, a stand-in for the lost illustration). Line of sight (SG-LOS) is not here:
   it needs every other ship on the board (sightlines.py, asked by the ruleset).
 
+A rule set layered on these rules changes the fire procedure through a :class:`FireModel`, ``CombatRules.model``:
+the basic model changes nothing; agility.py's ``AgilityFireModel`` (AG-*) overrides the steps it changes. This
+module never imports the rule sets built on it.
+
 Exotic ordnance is ``ordnance.py``'s; five hooks here ask it, only for records that carry some: the Gun hit
 and Magazine picks include the ordnance that counts as a gun or a magazine, and a hit on a ground target
 (``record.emplacement``) is resolved by its rules (SG-HALE-10/11, SG-LF-07/08, SG-SMT-10, SG-BOMB, SG-GB).
@@ -91,6 +95,55 @@ from galleons.record import (
 )
 
 
+@dataclass(frozen=True)
+class FireModel:
+    """The steps of the basic fire procedure that a rule set layered on the basic rules may change.
+
+    :func:`fire_solution` and :func:`resolve_fire` run the procedure (SG-FIRE, SG-DMG) and ask the battle's
+    model, ``CombatRules.model``, at each of these steps; this one is the basic rules' and changes nothing. A
+    rule set subclasses it and overrides only the steps it changes (agility.py's ``AgilityFireModel``,
+    AG-*), and the ruleset chooses the model once from the battle's options, so combat never names it.
+    Models are frozen values, equal when of one class with equal switches.
+    """
+
+    def beyond_long_range(self, gun: Gun, effective_range: int) -> bool:
+        """May the gun fire past its long range, rolling as at long range? Never under the basic rules
+        (SG-FIRE-07)."""
+        return False
+
+    def adjust_solution(
+        self, solution: FireSolution, target: ShipRecord, gun: Gun, *, beyond_long: bool
+    ) -> FireSolution:
+        """The gun's solution as the model has it: band, to-hit modifiers, penetration (basic: as found)."""
+        return solution
+
+    def roll_to_hit(
+        self,
+        log: _Log,
+        ships: Mapping[str, ShipRecord],
+        solution: FireSolution,
+        aimed: Mapping[str, ShipRecord] | None,
+    ) -> tuple[list[str], tuple[int, ...]]:
+        """The ships a gun's shots hit and the faces of the first roll (SG-FIRE-09..12)."""
+        return _roll_to_hit(log, ships, solution, aimed)
+
+    def resolve_hit(
+        self,
+        victim: ShipRecord,
+        shot: Shot,
+        solution: FireSolution,
+        shooter: ShipRecord,
+        *,
+        now: Moment,
+        log: _Log,
+        rules: CombatRules,
+        stood: ShipRecord,
+    ) -> ShipRecord:
+        """One hit of the gun's: hit location, then what it crosses off (SG-DMG-*). ``shooter`` and ``stood``
+        are the firer and the ship hit as they stood when the fire step began (simultaneous fire)."""
+        return _apply_hit(victim, shot, now=now, log=log, rules=rules)
+
+
 def _flag(*path: str) -> Callable[[], bool]:
     return lambda: bool(table(*path))
 
@@ -110,14 +163,8 @@ class CombatRules:
     nonexploding_rounds: bool = field(default_factory=_flag("nonexploding_rounds", "default"))
     restricted_arcs: bool = field(default_factory=_flag("restricted_arcs", "default"))
     green_machineguns_at_max: bool = field(default_factory=_flag("machineguns", "green_at_maximum_default"))
-    # The Agility rules (agility.py, AG-*), each optional on its own, all off: agility against traverse
-    # (with the GM's ratings above +3), raking fire, extreme range, long range penetration, coal bunker hits.
-    agility: bool = False
-    agility_extended: bool = False
-    raking_fire: bool = False
-    extreme_range: bool = False
-    long_range_penetration: bool = False
-    coal_bunker_hits: bool = False
+    # The fire procedure's changeable steps: the basic rules', or a rule set's layered on them (agility.py).
+    model: FireModel = field(default_factory=FireModel)
 
 
 class FireRefused(ValueError):
@@ -526,9 +573,9 @@ def fire_solution(
             return refused
         effective = _effective_range(distance, difference)
     band = range_band(gun, effective)
-    extreme = band is None and _extreme_range(gun, effective, rules)
-    if extreme:
-        band = "long"  # rolled as at long range; agility.adjust_solution marks the band "extreme" (AG-EXT-04)
+    beyond_long = band is None and rules.model.beyond_long_range(gun, effective)
+    if beyond_long:
+        band = "long"  # rolled as at long range; the model's adjust_solution marks the band its own (AG-EXT-04)
     if band is None:
         clause = "SG-SAF-11" if small else "SG-FIRE-07"
         return _refuse(firer, gun_id, target, clause, f"range {effective} is beyond the gun's reach")
@@ -560,7 +607,7 @@ def fire_solution(
             save_number=save_number(target, rules),
             save_modifiers=save_modifiers(firer, bowmen=False),
         )
-        return _agility_rules(solution, target, gun, rules, extreme=extreme)
+        return rules.model.adjust_solution(solution, target, gun, beyond_long=beyond_long)
     # A lob gun hits on a natural 6 and nothing else, at every range (SG-LOB-02): no modifier touches its roll.
     modifiers = {} if lob else to_hit_modifiers(firer, target)
     if ammunition != "shell":
@@ -574,27 +621,7 @@ def fire_solution(
         ammunition=ammunition,
         lob_gun=lob,
     )
-    return _agility_rules(solution, target, gun, rules, extreme=extreme)
-
-
-def _extreme_range(gun: Gun, effective_range: int, rules: CombatRules) -> bool:
-    """Beyond long range and within the gun's extreme range, under the optional rule (agility.py, AG-EXT-03)."""
-    if not rules.extreme_range:
-        return False
-    from battles.rules.sky_galleons import agility  # agility builds on this module
-
-    return agility.within_extreme_range(gun, effective_range)
-
-
-def _agility_rules(
-    solution: FireSolution, target: ShipRecord, gun: Gun, rules: CombatRules, *, extreme: bool
-) -> FireSolution:
-    """The Agility rules' changes to a gun's solution (agility.adjust_solution); none while they are off."""
-    if not (rules.agility or rules.raking_fire or rules.long_range_penetration or extreme):
-        return solution
-    from battles.rules.sky_galleons import agility  # agility builds on this module
-
-    return agility.adjust_solution(solution, target, gun, rules, extreme=extreme)
+    return rules.model.adjust_solution(solution, target, gun, beyond_long=beyond_long)
 
 
 def _altitude_limit(
@@ -704,16 +731,17 @@ def ships_beside(ships: Mapping[str, ShipRecord], target: ShipRecord, firer: str
 
 
 def roll_to_hit(
-    ships: Mapping[str, ShipRecord], solution: FireSolution, *, roller: Roller
+    ships: Mapping[str, ShipRecord], solution: FireSolution, *, roller: Roller, rules: CombatRules | None = None
 ) -> tuple[list[str], list[Happening]]:
     """Roll a gun's shots at the target and, for each miss, the second roll at its hex-mates.
 
-    Returns the ship hit by each hitting shot, the target's hits first (SG-FIRE-04, SG-FIRE-09..12).
+    Returns the ship hit by each hitting shot, the target's hits first (SG-FIRE-04, SG-FIRE-09..12). The
+    rules' fire model rolls them (its own way for a band of its own, agility.py's extreme range).
     """
     if not solution.allowed:
         raise FireRefused(solution.clause, solution.reason)
     log = _Log(roller)
-    hits, _faces = _roll_to_hit(log, ships, solution)
+    hits, _faces = (rules or CombatRules()).model.roll_to_hit(log, ships, solution, None)
     return hits, log.happened
 
 
@@ -726,10 +754,6 @@ def _roll_to_hit(
     """The ships hit, and the faces of the first roll (for the jam check, SG-CG-52). ``aimed``: the ships
     as they stood when the fire step began (simultaneous fire): a missed shot may hit the ships that were
     then beside the target at its altitude, if they are still flying."""
-    if solution.band == "extreme":  # only under CombatRules.extreme_range (agility.py, AG-EXT-04..17)
-        from battles.rules.sky_galleons import agility  # agility builds on this module
-
-        return agility.extreme_range_hits(log, ships, solution)
     target = ships[solution.target]
     modifier = sum(solution.modifiers.values())
     needed = f"{solution.needed}+"
@@ -874,8 +898,9 @@ class Shot:
     internal: bool = False
     # "shell", or "shrapnel"/"grape": crew damage only, at the full damage value (SG-SHR-03..05).
     ammunition: str = "shell"
-    # Every armor value the hit meets counts double: long range penetration (agility.py, AG-LRP-02/03).
-    armor_doubled: bool = False
+    # How every armor value the hit meets is counted, when a rule changes it (agility.py's long range
+    # penetration doubles it, AG-LRP-02/03); None: as it stands.
+    armor_counted: Callable[[int], int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -906,10 +931,8 @@ def _armored(log: _Log, record: ShipRecord, shot: Shot, armor: int, what: str) -
     """The damage value that reaches a protected location (SG-ARM-03..09), rolling the half point."""
     if shot.internal:
         return shot.damage_value
-    if shot.armor_doubled:
-        from battles.rules.sky_galleons import agility  # agility builds on this module
-
-        armor = agility.long_range_armor(armor)
+    if shot.armor_counted is not None:
+        armor = shot.armor_counted(armor)
     effect = armor_effect(shot.damage_value, shot.penetration, armor)
     if effect.effect == "full":
         return effect.whole
@@ -1272,7 +1295,7 @@ def resolve_fire(
     if solution.small_arms:
         return _small_arms_fire(result, solution, now=now, log=log, rules=rules), log.happened
     aimed = ships if aimed is None else aimed
-    hits, faces = _roll_to_hit(log, result, solution, aimed)
+    hits, faces = rules.model.roll_to_hit(log, result, solution, aimed)
     result[firer] = _jam_check(result[firer], solution, faces, log)
     shooter = result[firer]
     aimer = aimed[firer]  # where she fired from, at the start of the step
@@ -1292,14 +1315,9 @@ def resolve_fire(
             source=f"{firer} gun {gun_id} ({shooter.gun(gun_id).name})",
             ammunition=solution.ammunition,
         )
-        if rules.raking_fire or rules.long_range_penetration or rules.coal_bunker_hits:
-            from battles.rules.sky_galleons import agility  # agility builds on this module
-
-            result[name] = agility.resolve_hit(
-                victim, shot, solution, aimer, now=now, log=log, rules=rules, stood=aimed[name]
-            )
-        else:
-            result[name] = _apply_hit(victim, shot, now=now, log=log, rules=rules)
+        result[name] = rules.model.resolve_hit(
+            victim, shot, solution, aimer, now=now, log=log, rules=rules, stood=aimed[name]
+        )
         if solution.lob_gun and result[name].afloat:
             log.note(
                 f"the lob gun's blow costs {name} its trim, whatever its armor",
