@@ -23,6 +23,7 @@ from battles.rules.sky_galleons.combat import (
     CombatRules,
     FireModel,
     FireRefused,
+    FireSolution,
     FixedDice,
     fire,
     fire_solution,
@@ -30,7 +31,7 @@ from battles.rules.sky_galleons.combat import (
 )
 from battles.rules.sky_galleons.movement import AHEAD, CLIMB, STARBOARD, Step
 from galleons import catalog
-from galleons.record import Moment, ShipRecord, fire_rate, ship_record_from_class
+from galleons.record import Gun, Moment, ShipRecord, fire_rate, ship_record_from_class
 
 NOW = Moment(2, 1)
 
@@ -730,3 +731,25 @@ def test_the_fire_model_is_chosen_once_from_the_battles_options() -> None:
         assert agility.fire_model({**options, name: True}) == AgilityFireModel(**{name: True})
     both = agility.fire_model({**options, "agility": True, "agility_gm_ratings": True})
     assert both == AgilityFireModel(agility=True, gm_ratings=True)
+
+
+class _Blinkered(FireModel):
+    """A test rule set overriding one step: every shot at -6 to hit."""
+
+    def adjust_solution(
+        self, solution: FireSolution, target: ShipRecord, gun: Gun, *, beyond_long: bool
+    ) -> FireSolution:
+        return replace(solution, modifiers={**solution.modifiers, "blinkers": -6})
+
+
+def test_combat_asks_the_rules_fire_model_and_it_overrides_only_its_own_step() -> None:
+    ram, aphid_ = ship("Fenian Ram", "Fenian Ram"), ship("Aphid", "Aphid (original)", at=Hex(0, -2), facing=0)
+    blinkered = CombatRules(model=_Blinkered())
+    basic = fire_solution(ram, ROGUE, aphid_, now=NOW)
+    assert fire_solution(ram, ROGUE, aphid_, now=NOW, rules=blinkered) == replace(
+        basic, modifiers={**basic.modifiers, "blinkers": -6}
+    )
+    hit, _ = shoot(ram, ROGUE, aphid_, FixedDice(6, HULL), CombatRules())
+    missed, _ = shoot(ram, ROGUE, aphid_, FixedDice(6), blinkered)  # the rest of the procedure is the basic one
+    assert hit["Aphid"].hull_hits > 0
+    assert missed["Aphid"] == aphid_
