@@ -18,12 +18,13 @@ names its clauses and the reading chosen where the text is silent or garbled). W
 * Heated shot (AG-HEAT): :func:`check_heated_shot`, :func:`heated_shot_hit` and the fortress furnace
   (:class:`Furnace`, :func:`stoke`, :func:`heated_shot_ready`).
 
-The fire rules reach combat through :class:`~battles.rules.sky_galleons.combat.CombatRules` switches, all
-off by default: ``agility`` (and ``agility_extended`` for the GM's ratings above +3), ``raking_fire``,
-``extreme_range``, ``long_range_penetration`` and ``coal_bunker_hits``. ``combat.fire_solution`` calls
-:func:`adjust_solution`, ``combat._roll_to_hit`` calls :func:`extreme_range_hits` for an "extreme" band, and
-``combat.resolve_fire`` resolves each hit through :func:`resolve_hit`. Ramming speed, heated shot and the
-endurance track are for the ruleset and the campaign to call.
+The fire rules reach combat as an object: :class:`AgilityFireModel` subclasses combat's ``FireModel`` (the
+basic procedure's changeable steps) and overrides only the steps they change, each rule a switch on it, all
+off by default: ``agility`` (and ``gm_ratings`` for the GM's ratings above +3), ``raking_fire``,
+``extreme_range``, ``long_range_penetration`` and ``coal_bunker_hits``. :func:`fire_model` chooses the model
+once from the battle's options; the ruleset hands it to combat as ``CombatRules.model``. This module builds on
+combat, never the reverse. Ramming speed, heated shot and the endurance track are for the ruleset and the
+campaign to call.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from battles.engine.jsonread import DataFile
 from battles.engine.words import possessive
 from battles.rules.sky_galleons.combat import (
     CombatRules,
+    FireModel,
     FireRefused,
     FireSolution,
     Happening,
@@ -397,99 +399,157 @@ def extreme_range_hits(
     return hits, tuple(faces)
 
 
-# --- the fire solution (combat.fire_solution's hook) ---------------------------------------------------
+# --- the Agility fire model (combat's FireModel, overridden where the rules differ) ---------------------
 
 
 def _refuse(solution: FireSolution, clause: str, reason: str) -> FireSolution:
     return FireSolution(solution.firer, solution.gun_id, solution.target, False, clause, reason)
 
 
-def adjust_solution(
-    solution: FireSolution, target: ShipRecord, gun: Gun, rules: CombatRules, *, extreme: bool
-) -> FireSolution:
-    """What the agility rules in play change in a gun's fire solution: the extreme band (rolled as long
-    range), the agility-against-traverse and raking to-hit modifiers, the single penetration rating
-    (AG-EXT-03/04, AG-TRV-01..09, AG-RAKE-01/02, AG-LRP-01)."""
-    if not solution.allowed:
-        return solution
-    modifiers = dict(solution.modifiers)
-    clauses = list(solution.extra_clauses)
-    band = solution.band
-    changes: dict[str, Any] = {}
-    if extreme:
-        if solution.ammunition != _shell():
-            return _refuse(solution, "AG-EXT-03", f"only shell is fired at extreme range, not {solution.ammunition}")
-        band = EXTREME
-        changes["band"] = EXTREME
-        clauses += ["AG-EXT-03", "AG-EXT-04"]
-    if rules.agility and not solution.lob_gun:  # a lob gun hits on a natural 6 whatever the modifiers (SG-LOB-02)
-        rating = ship_agility(target, extended=rules.agility_extended)
+@dataclass(frozen=True)
+class AgilityFireModel(FireModel):
+    """The basic fire procedure with the Agility fire rules in play, each optional on its own: agility
+    against traverse (``gm_ratings``: the GM's ratings above +3), raking fire, extreme range, long range
+    penetration, coal bunker hits (AG-AGI, AG-TRV, AG-RAKE, AG-EXT, AG-LRP, AG-END). It overrides the
+    steps they change: firing past long range, the solution, the to-hit roll of an extreme range shell, and
+    each hit. :func:`fire_model` chooses it from the battle's options."""
+
+    agility: bool = False
+    gm_ratings: bool = False
+    raking_fire: bool = False
+    extreme_range: bool = False
+    long_range_penetration: bool = False
+    coal_bunker_hits: bool = False
+
+    @property
+    def in_play(self) -> bool:
+        """Does any of its rules change fire? (The GM's ratings alone change nothing without agility.)"""
+        return any(
+            (self.agility, self.raking_fire, self.extreme_range, self.long_range_penetration, self.coal_bunker_hits)
+        )
+
+    def beyond_long_range(self, gun: Gun, effective_range: int) -> bool:
+        """Within the gun's extreme range, under the optional rule (AG-EXT-03)."""
+        return self.extreme_range and within_extreme_range(gun, effective_range)
+
+    def adjust_solution(
+        self, solution: FireSolution, target: ShipRecord, gun: Gun, *, beyond_long: bool
+    ) -> FireSolution:
+        """The extreme band (rolled as long range), the agility-against-traverse and raking to-hit modifiers,
+        the single penetration rating (AG-EXT-03/04, AG-TRV-01..09, AG-RAKE-01/02, AG-LRP-01)."""
+        if not solution.allowed or not (self.agility or self.raking_fire or self.long_range_penetration or beyond_long):
+            return solution
+        modifiers = dict(solution.modifiers)
+        clauses = list(solution.extra_clauses)
+        changes: dict[str, Any] = {}
+        if beyond_long:
+            if solution.ammunition != _shell():
+                return _refuse(
+                    solution, "AG-EXT-03", f"only shell is fired at extreme range, not {solution.ammunition}"
+                )
+            changes["band"] = EXTREME
+            clauses += ["AG-EXT-03", "AG-EXT-04"]
+        band = changes.get("band", solution.band)
+        # A lob gun hits on a natural 6 whatever the modifiers (SG-LOB-02).
+        if self.agility and not solution.lob_gun:
+            clauses += self._traverse_modifier(modifiers, target, gun, band)
+        if self.raking_fire and is_raking(solution):
+            modifiers["raking fire"] = aint("raking_fire", "to_hit")
+            clauses += ["AG-RAKE-01", "AG-RAKE-02"]
+        if self.long_range_penetration and not solution.small_arms:
+            changes["penetration"] = single_penetration(gun)
+            clauses.append("AG-LRP-01")
+        return replace(solution, modifiers=modifiers, extra_clauses=tuple(clauses), **changes)
+
+    def _traverse_modifier(
+        self, modifiers: dict[str, int], target: ShipRecord, gun: Gun, band: str | None
+    ) -> list[str]:
+        """Add the target's agility against the gun's traverse to ``modifiers``; the clauses (AG-TRV-03..05)."""
+        rating = ship_agility(target, extended=self.gm_ratings)
         weapon_traverse = traverse(gun.weapon_id, band)
         modifier = agility_modifier(rating, weapon_traverse)
-        if modifier:
-            modifiers[f"agility {rating:+d} vs traverse {weapon_traverse:+d}"] = modifier
-            clauses += ["AG-TRV-04" if modifier < 0 else "AG-TRV-05"] + (["AG-TRV-03"] if _long(band) else [])
-    if rules.raking_fire and is_raking(solution):
-        modifiers["raking fire"] = aint("raking_fire", "to_hit")
-        clauses += ["AG-RAKE-01", "AG-RAKE-02"]
-    if rules.long_range_penetration and not solution.small_arms:
-        changes["penetration"] = single_penetration(gun)
-        clauses.append("AG-LRP-01")
-    return replace(solution, modifiers=modifiers, extra_clauses=tuple(clauses), **changes)
+        if not modifier:
+            return []
+        modifiers[f"agility {rating:+d} vs traverse {weapon_traverse:+d}"] = modifier
+        return ["AG-TRV-04" if modifier < 0 else "AG-TRV-05"] + (["AG-TRV-03"] if _long(band) else [])
 
+    def roll_to_hit(
+        self,
+        log: _Log,
+        ships: Mapping[str, ShipRecord],
+        solution: FireSolution,
+        aimed: Mapping[str, ShipRecord] | None,
+    ) -> tuple[list[str], tuple[int, ...]]:
+        """An extreme range shell lands or scatters first (AG-EXT-04..17); any other shot as the basic rules."""
+        if solution.band == EXTREME:
+            return extreme_range_hits(log, ships, solution)
+        return super().roll_to_hit(log, ships, solution, aimed)
 
-# --- each hit (combat.resolve_fire's hook) -------------------------------------------------------------
-
-
-def resolve_hit(
-    victim: ShipRecord,
-    shot: Shot,
-    solution: FireSolution,
-    shooter: ShipRecord,
-    *,
-    now: Moment,
-    log: _Log,
-    rules: CombatRules,
-    stood: ShipRecord | None = None,
-) -> ShipRecord:
-    """One hit under the agility rules in play: armor doubled at long range (AG-LRP-02..04), the raking
-    shot's second hit when the first goes through (AG-RAKE-03..05), the coal bunker check after each hull
-    hit (AG-END-03..10). The hit itself is ``combat``'s. ``shooter`` and ``stood`` (default ``victim``)
-    are the firer and the ship hit as they stood when the fire step began (simultaneous fire)."""
-    if rules.long_range_penetration and armor_doubled(solution.band, shooter, stood or victim):
-        shot = replace(shot, armor_doubled=True)
-    record, happened = _one_hit(victim, shot, solution, now=now, log=log, rules=rules)
-    if not (rules.raking_fire and victim.name == solution.target and is_raking(solution)) or not record.afloat:
+    def resolve_hit(
+        self,
+        victim: ShipRecord,
+        shot: Shot,
+        solution: FireSolution,
+        shooter: ShipRecord,
+        *,
+        now: Moment,
+        log: _Log,
+        rules: CombatRules,
+        stood: ShipRecord,
+    ) -> ShipRecord:
+        """Armor doubled at long range (AG-LRP-02..04), the raking shot's second hit when the first goes
+        through (AG-RAKE-03..05), the coal bunker check after each hull hit (AG-END-03..10); the hit itself
+        is the basic rules'."""
+        if not (self.raking_fire or self.long_range_penetration or self.coal_bunker_hits):
+            return super().resolve_hit(victim, shot, solution, shooter, now=now, log=log, rules=rules, stood=stood)
+        if self.long_range_penetration and armor_doubled(solution.band, shooter, stood):
+            shot = replace(shot, armor_counted=long_range_armor)
+        record, happened = self._one_hit(victim, shot, solution, now=now, log=log, rules=rules)
+        if not (self.raking_fire and victim.name == solution.target and is_raking(solution)) or not record.afloat:
+            return record
+        if not _went_through(happened, record.name):
+            log.note(
+                f"raking fire: armor stops the shot in {record.name}, no second hit",
+                ship=record.name,
+                clauses=["AG-RAKE-05"],
+                outcome="no second hit",
+            )
+            return record
+        for _ in range(aint("raking_fire", "extra_hits")):
+            log.note(
+                f"raking fire: the shot carries on through {record.name}, a second hit",
+                ship=record.name,
+                clauses=["AG-RAKE-03", "AG-RAKE-04"],
+                outcome="second hit",
+            )
+            record, _happened = self._one_hit(record, shot, solution, now=now, log=log, rules=rules)
         return record
-    if not _went_through(happened, record.name):
-        log.note(
-            f"raking fire: armor stops the shot in {record.name}, no second hit",
-            ship=record.name,
-            clauses=["AG-RAKE-05"],
-            outcome="no second hit",
-        )
-        return record
-    for _ in range(aint("raking_fire", "extra_hits")):
-        log.note(
-            f"raking fire: the shot carries on through {record.name}, a second hit",
-            ship=record.name,
-            clauses=["AG-RAKE-03", "AG-RAKE-04"],
-            outcome="second hit",
-        )
-        record, _happened = _one_hit(record, shot, solution, now=now, log=log, rules=rules)
-    return record
+
+    def _one_hit(
+        self, victim: ShipRecord, shot: Shot, solution: FireSolution, *, now: Moment, log: _Log, rules: CombatRules
+    ) -> tuple[ShipRecord, list[Happening]]:
+        """The basic rules' hit, then the coal bunker check; the record and what the hit itself logged."""
+        mark = len(log.happened)
+        record = _apply_hit(victim, shot, now=now, log=log, rules=rules)
+        happened = log.happened[mark:]
+        if self.coal_bunker_hits:
+            record = _coal_bunker(record, happened, solution, shot, log)
+        return record, happened
 
 
-def _one_hit(
-    victim: ShipRecord, shot: Shot, solution: FireSolution, *, now: Moment, log: _Log, rules: CombatRules
-) -> tuple[ShipRecord, list[Happening]]:
-    """``combat``'s hit, then the coal bunker check; the record and what the hit itself logged."""
-    mark = len(log.happened)
-    record = _apply_hit(victim, shot, now=now, log=log, rules=rules)
-    happened = log.happened[mark:]
-    if rules.coal_bunker_hits:
-        record = _coal_bunker(record, happened, solution, shot, log)
-    return record, happened
+def fire_model(options: Mapping[str, object]) -> FireModel:
+    """The battle's fire model, chosen once from its options: the Agility model while any of its fire rules
+    is on, else the basic rules' (the ruleset's options ``agility``, ``agility_gm_ratings``, ``raking_fire``,
+    ``extreme_range``, ``long_range_penetration``, ``coal_bunker_hits``)."""
+    model = AgilityFireModel(
+        agility=bool(options["agility"]),
+        gm_ratings=bool(options["agility_gm_ratings"]),
+        raking_fire=bool(options["raking_fire"]),
+        extreme_range=bool(options["extreme_range"]),
+        long_range_penetration=bool(options["long_range_penetration"]),
+        coal_bunker_hits=bool(options["coal_bunker_hits"]),
+    )
+    return model if model.in_play else FireModel()
 
 
 # --- endurance and coal bunker hits (AG-END) -----------------------------------------------------------
@@ -629,7 +689,7 @@ def coal_bunker_check(
 ) -> tuple[ShipRecord, list[Happening]]:
     """After a hull hit on a steam ship by a weapon of ``damage_value``: 1d6, a 6 (4+ at long range or from
     below) loses an endurance box; with half or less left a second 1d6 of 1-3 finds the bunker part empty
-    (AG-END-03..10). ``combat.resolve_fire`` calls the same check under ``CombatRules.coal_bunker_hits``."""
+    (AG-END-03..10). :class:`AgilityFireModel` makes the same check after each hit under ``coal_bunker_hits``."""
     log = _Log(roller)
     after = _bunker_check(
         record, damage_value, long_range=long_range, from_below=from_below, log=log, proportional=proportional

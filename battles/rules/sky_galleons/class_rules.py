@@ -45,7 +45,7 @@ from typing import Any
 
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.engine.words import possessive
-from battles.rules.sky_galleons.combat import _Log
+from battles.rules.sky_galleons.dice import _Log
 from galleons import catalog, design
 from galleons.catalog import ShipClass
 from galleons.record import Gun, ShipRecord, altitude_level, ordnance_kinds

@@ -53,6 +53,10 @@ declared, so a battle under the basic rules plays as before:
   (``restricted_arcs``, SG-ARC, a stand-in for the lost illustration). Line of sight (SG-LOS) is not here:
   it needs every other ship on the board (sightlines.py, asked by the ruleset).
 
+A rule set layered on these rules changes the fire procedure through a :class:`FireModel`, ``CombatRules.model``:
+the basic model changes nothing; agility.py's ``AgilityFireModel`` (AG-*) overrides the steps it changes. This
+module never imports the rule sets built on it.
+
 Exotic ordnance is ``ordnance.py``'s; five hooks here ask it, only for records that carry some: the Gun hit
 and Magazine picks include the ordnance that counts as a gun or a magazine, and a hit on a ground target
 (``record.emplacement``) is resolved by its rules (SG-HALE-10/11, SG-LF-07/08, SG-SMT-10, SG-BOMB, SG-GB).
@@ -62,10 +66,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from battles.engine import hexgrid
 from battles.engine.words import possessive
+from battles.rules.sky_galleons import class_rules
+from battles.rules.sky_galleons.dice import DiceExhausted as DiceExhausted
+from battles.rules.sky_galleons.dice import FixedDice as FixedDice
+from battles.rules.sky_galleons.dice import Happening as Happening
+from battles.rules.sky_galleons.dice import Judgement as Judgement
+from battles.rules.sky_galleons.dice import Roller as Roller
+from battles.rules.sky_galleons.dice import _Log as _Log
+from battles.rules.sky_galleons.dice import _no_dice
+from battles.rules.sky_galleons.dice import note as note
 from galleons import catalog
 from galleons.catalog import RangeBands, SmallArm
 from galleons.record import (
@@ -81,67 +94,54 @@ from galleons.record import (
     tstrs,
 )
 
-T = TypeVar("T")
 
-Happening = dict[str, Any]
+@dataclass(frozen=True)
+class FireModel:
+    """The steps of the basic fire procedure that a rule set layered on the basic rules may change.
 
-
-Judgement = Callable[[tuple[int, ...], int], str]
-
-
-class Roller(Protocol):
-    """The dice: ``count`` dice of ``sides`` sides for ``purpose``, their faces in order.
-
-    The roll's modifiers, what it needs, how its outcome is judged from (faces, total) and the ship it
-    concerns come along, so a ruleset can log the roll whole as it happens; a test roller may ignore them.
+    :func:`fire_solution` and :func:`resolve_fire` run the procedure (SG-FIRE, SG-DMG) and ask the battle's
+    model, ``CombatRules.model``, at each of these steps; this one is the basic rules' and changes nothing. A
+    rule set subclasses it and overrides only the steps it changes (agility.py's ``AgilityFireModel``,
+    AG-*), and the ruleset chooses the model once from the battle's options, so combat never names it.
+    Models are frozen values, equal when of one class with equal switches.
     """
 
-    def __call__(
+    def beyond_long_range(self, gun: Gun, effective_range: int) -> bool:
+        """May the gun fire past its long range, rolling as at long range? Never under the basic rules
+        (SG-FIRE-07)."""
+        return False
+
+    def adjust_solution(
+        self, solution: FireSolution, target: ShipRecord, gun: Gun, *, beyond_long: bool
+    ) -> FireSolution:
+        """The gun's solution as the model has it: band, to-hit modifiers, penetration (basic: as found)."""
+        return solution
+
+    def roll_to_hit(
         self,
-        purpose: str,
-        count: int,
-        sides: int,
+        log: _Log,
+        ships: Mapping[str, ShipRecord],
+        solution: FireSolution,
+        aimed: Mapping[str, ShipRecord] | None,
+    ) -> tuple[list[str], tuple[int, ...]]:
+        """The ships a gun's shots hit and the faces of the first roll (SG-FIRE-09..12)."""
+        return _roll_to_hit(log, ships, solution, aimed)
+
+    def resolve_hit(
+        self,
+        victim: ShipRecord,
+        shot: Shot,
+        solution: FireSolution,
+        shooter: ShipRecord,
         *,
-        modifiers: Mapping[str, int],
-        needed: str,
-        judge: Judgement,
-        ship: str,
-    ) -> tuple[int, ...]: ...
-
-
-class DiceExhausted(LookupError):
-    """A :class:`FixedDice` was asked for more dice than it was given."""
-
-
-class FixedDice:
-    """A roller that hands out the faces it was given, in order, and remembers what each roll was for.
-
-    For tests and worked examples: ``FixedDice(5, 2, 6)``. A face outside the die's sides is an error, so
-    a test cannot quietly feed a 6 to a 2-sided pick. ``left`` is what was not used.
-    """
-
-    def __init__(self, *faces: int) -> None:
-        self._faces = list(faces)
-        self.calls: list[tuple[str, tuple[int, ...], int]] = []
-
-    def __call__(self, purpose: str, count: int, sides: int, **_described: Any) -> tuple[int, ...]:
-        if len(self._faces) < count:
-            raise DiceExhausted(f"{purpose}: wanted {count} dice, {len(self._faces)} left")
-        rolled = tuple(self._faces[:count])
-        del self._faces[:count]
-        bad = [face for face in rolled if not 1 <= face <= sides]
-        if bad:
-            raise ValueError(f"{purpose}: faces {bad} on a {sides}-sided die")
-        self.calls.append((purpose, rolled, sides))
-        return rolled
-
-    @property
-    def left(self) -> tuple[int, ...]:
-        return tuple(self._faces)
-
-    @property
-    def purposes(self) -> list[str]:
-        return [purpose for purpose, _, _ in self.calls]
+        now: Moment,
+        log: _Log,
+        rules: CombatRules,
+        stood: ShipRecord,
+    ) -> ShipRecord:
+        """One hit of the gun's: hit location, then what it crosses off (SG-DMG-*). ``shooter`` and ``stood``
+        are the firer and the ship hit as they stood when the fire step began (simultaneous fire)."""
+        return _apply_hit(victim, shot, now=now, log=log, rules=rules)
 
 
 def _flag(*path: str) -> Callable[[], bool]:
@@ -163,14 +163,8 @@ class CombatRules:
     nonexploding_rounds: bool = field(default_factory=_flag("nonexploding_rounds", "default"))
     restricted_arcs: bool = field(default_factory=_flag("restricted_arcs", "default"))
     green_machineguns_at_max: bool = field(default_factory=_flag("machineguns", "green_at_maximum_default"))
-    # The Agility rules (agility.py, AG-*), each optional on its own, all off: agility against traverse
-    # (with the GM's ratings above +3), raking fire, extreme range, long range penetration, coal bunker hits.
-    agility: bool = False
-    agility_extended: bool = False
-    raking_fire: bool = False
-    extreme_range: bool = False
-    long_range_penetration: bool = False
-    coal_bunker_hits: bool = False
+    # The fire procedure's changeable steps: the basic rules', or a rule set's layered on them (agility.py).
+    model: FireModel = field(default_factory=FireModel)
 
 
 class FireRefused(ValueError):
@@ -180,86 +174,6 @@ class FireRefused(ValueError):
         self.clause = clause
         self.reason = reason
         super().__init__(f"{clause}: {reason}")
-
-
-# --- the log -------------------------------------------------------------------------------------------
-
-
-class _Log:
-    """Rolls through the roller and writes down every roll and effect as a plain dict."""
-
-    def __init__(self, roller: Roller) -> None:
-        self.roller = roller
-        self.happened: list[Happening] = []
-
-    def roll(
-        self,
-        purpose: str,
-        *,
-        ship: str,
-        clauses: Sequence[str],
-        needed: str,
-        judge: Callable[[tuple[int, ...], int], str],
-        count: int = 1,
-        sides: int = 6,
-        modifiers: Mapping[str, int] | None = None,
-    ) -> tuple[int, ...]:
-        mods = dict(modifiers or {})
-        faces = tuple(self.roller(purpose, count, sides, modifiers=mods, needed=needed, judge=judge, ship=ship))
-        if len(faces) != count or any(not 1 <= face <= sides for face in faces):
-            raise ValueError(f"{purpose}: the roller gave {faces} for {count}d{sides}")
-        total = sum(faces) + sum(mods.values())
-        self.happened.append(
-            {
-                "ship": ship,
-                "purpose": purpose,
-                "faces": list(faces),
-                "modifiers": mods,
-                "total": total,
-                "needed": needed,
-                "outcome": judge(faces, total),
-                "clauses": list(clauses),
-            }
-        )
-        return faces
-
-    def pick(self, purpose: str, items: Sequence[T], *, ship: str, clauses: Sequence[str]) -> T:
-        """One of ``items`` by a die with as many sides (no roll when there is only one)."""
-        if not items:
-            raise ValueError(f"{purpose}: nothing to pick from")
-        if len(items) == 1:
-            return items[0]
-        labels = [str(item) for item in items]
-        (face,) = self.roll(
-            purpose,
-            ship=ship,
-            clauses=clauses,
-            sides=len(items),
-            needed=f"1-{len(items)}",
-            judge=lambda faces, _total: labels[faces[0] - 1],
-        )
-        return items[face - 1]
-
-    def note(self, purpose: str, *, ship: str, clauses: Sequence[str], outcome: str) -> None:
-        self.happened.append(note(purpose, ship=ship, clauses=clauses, outcome=outcome))
-
-
-def note(purpose: str, *, ship: str, clauses: Sequence[str], outcome: str) -> Happening:
-    """A rule's effect without dice, as a happening."""
-    return {
-        "ship": ship,
-        "purpose": purpose,
-        "faces": [],
-        "modifiers": {},
-        "total": None,
-        "needed": "",
-        "outcome": outcome,
-        "clauses": list(clauses),
-    }
-
-
-def _no_dice(purpose: str, count: int, sides: int, **_described: Any) -> tuple[int, ...]:
-    raise AssertionError(f"{purpose}: this step rolls no dice")
 
 
 # --- can it fire, and how ------------------------------------------------------------------------------
@@ -584,7 +498,8 @@ def fire_solution(
     ``gun_id`` :data:`MARINES` is the ship's marines firing small arms (with ``rules.small_arms``).
     ``ammunition``: "shell", or "shrapnel"/"grape" where the gun carries it (:func:`ammunition_for`,
     SG-SHR-01). ``rate``: "normal", or "max" for a gun with two rates of fire (SG-CG-51/52); a green ship
-    fires those at "max" anyway under ``rules.green_machineguns_at_max`` (SG-CG-54).
+    fires those at "max" anyway under ``rules.green_machineguns_at_max`` (SG-CG-54). The rules' fire model
+    has the last word on the terms (:class:`FireModel`).
     """
     rules = rules or CombatRules()
     if gun_id == MARINES:
@@ -592,85 +507,24 @@ def fire_solution(
             firer, target, now=now, rules=rules, same_hex=same_hex, ammunition=ammunition, rate=rate
         )
     gun = firer.gun(gun_id)
-    weapon = gun.weapon
-    if not firer.afloat or not target.afloat:
-        return _refuse(firer, gun_id, target, "SG-DMG-16", "a crashed ship neither fires nor is fired at")
-    if firer.name == target.name:
-        return _refuse(firer, gun_id, target, "SG-FIRE-04", "a gun fires at an enemy vessel, not its own ship")
-    if gun.destroyed:
-        return _refuse(firer, gun_id, target, "SG-DMG-08", "the gun is destroyed")
-    if weapon.personnel_only and not rules.small_arms:
-        return _refuse(firer, gun_id, target, "SG-FIRE-25", f"{weapon.name} attacks only as small arms fire")
-    if gun.rate is None:
-        return _refuse(firer, gun_id, target, "SG-CG-94", f"{weapon.name} does not roll to hit")
-    if gun.damage_value is None and not weapon.personnel_only:
-        return _refuse(firer, gun_id, target, "SG-CG-89", f"{weapon.name} has no damage value of its own")
-    if gun.jammed:
-        return _refuse(firer, gun_id, target, "SG-CG-52", "the gun is jammed")
-    if gun.manned == 0:
-        return _refuse(firer, gun_id, target, "SG-CREW-10", "nobody is left at the gun")
-    if firer.stunned(now):
-        return _refuse(firer, gun_id, target, "SG-CRIT-37", "the crew is still stunned by the loss of trim")
-    if gun.last_fired == now.turn:
-        return _refuse(firer, gun_id, target, "SG-SEQ-06", "the gun has already fired this turn")
-    if gun.trained_turn == now.turn:
-        return _refuse(firer, gun_id, target, "SG-MG-04", "the gun was moved to another aspect this turn")
-    if not gun.ready(now.turn):
-        return _refuse(firer, gun_id, target, "SG-FIRE-05", "the gun is still reloading")
-    if rate not in tstrs("machineguns", "rates"):
-        return _refuse(
-            firer, gun_id, target, "SG-CG-51", f"the rates of fire are {', '.join(tstrs('machineguns', 'rates'))}"
-        )
-    max_shots = _max_shots(gun)
-    if rate == "max" and max_shots is None:
-        return _refuse(firer, gun_id, target, "SG-CG-51", f"{weapon.name} has a single rate of fire")
-    if max_shots is not None and rules.green_machineguns_at_max and firer.crew_quality == "green":
+    refusal = _gun_refusal(firer, gun, target, now=now, rules=rules) or _load_refusal(gun, rate, ammunition)
+    if refusal is not None:
+        return _refuse(firer, gun_id, target, *refusal)
+    if _max_shots(gun) is not None and rules.green_machineguns_at_max and firer.crew_quality == "green":
         rate = "max"
-    if ammunition not in ammunition_for(gun):
-        # Howitzers are the guns of the shrapnel category kept to shell and grape (SG-CG-11).
-        howitzer = weapon.id in table("shrapnel_and_grape", "ammunition", "shrapnel", "except")
-        clause = "SG-CG-11" if ammunition == "shrapnel" and howitzer else "SG-SHR-01"
-        return _refuse(firer, gun_id, target, clause, f"{weapon.name} does not fire {ammunition}")
     lob = rules.lob_guns and is_lob_gun(gun)
     aspects, incoming = sight_lines(firer, target, same_hex)
-    if not lob:
-        if not set(aspects) & set(gun.arcs):
-            return _refuse(
-                firer, gun_id, target, "SG-FIRE-02", f"the target is in the {'/'.join(aspects)} aspect, out of its arc"
-            )
-        if rules.restricted_arcs and not _restricted_arc_holds(gun, firer, target):
-            return _refuse(firer, gun_id, target, "SG-ARC-01", f"the target is outside the {gun.mount} mount's arc")
-    if firer.class_id is not None:  # a mount its class limits (class_rules.py: the Gloire's ventral turret)
-        from battles.rules.sky_galleons import class_rules
-
-        refusal = class_rules.gun_refusal(firer, gun, target)
-        if refusal is not None:
-            return _refuse(firer, gun_id, target, *refusal)
-    distance = hexgrid.distance(_on_map(firer), _on_map(target))
-    difference = altitude_level(target.altitude) - altitude_level(firer.altitude)
-    small = weapon.personnel_only
-    if lob:
-        if distance == 0:
-            return _refuse(firer, gun_id, target, "SG-LOB-05", "a lob gun may not fire into its own hex")
-        effective = distance
-    else:
-        if small and difference > 0:
-            return _refuse(firer, gun_id, target, "SG-SAF-02", "small arms never fire at a higher ship")
-        refused = _altitude_limit(firer, gun_id, target, distance, difference)
-        if refused is not None:
-            return refused
-        effective = _effective_range(distance, difference)
-    band = range_band(gun, effective)
-    extreme = band is None and _extreme_range(gun, effective, rules)
-    if extreme:
-        band = "long"  # rolled as at long range; agility.adjust_solution marks the band "extreme" (AG-EXT-04)
-    if band is None:
-        clause = "SG-SAF-11" if small else "SG-FIRE-07"
-        return _refuse(firer, gun_id, target, clause, f"range {effective} is beyond the gun's reach")
-    if ammunition != "shell" and band not in table("shrapnel_and_grape", "ammunition", ammunition, "bands"):
-        return _refuse(firer, gun_id, target, "SG-SHR-01", f"{ammunition} may not be fired at {band} range")
-    rate_now = gun.rate
-    shots = max_shots if rate == "max" and max_shots is not None else rate_now.shots
+    refusal = _arc_refusal(firer, gun, target, aspects, rules=rules, lob=lob)
+    if refusal is not None:
+        return _refuse(firer, gun_id, target, *refusal)
+    reach = _gun_reach(firer, gun, target, lob=lob)
+    if isinstance(reach, FireSolution):
+        return reach
+    distance, difference, effective = reach
+    banded = _gun_band(firer, gun, target, effective, ammunition=ammunition, rules=rules)
+    if isinstance(banded, FireSolution):
+        return banded
+    band, beyond_long = banded
     base = FireSolution(
         firer=firer.name,
         gun_id=gun_id,
@@ -680,14 +534,140 @@ def fire_solution(
         altitude_difference=difference,
         effective_range=effective,
         band=band,
-        shots=shots,
+        shots=_shots(gun, rate),
         aspects=aspects,
         incoming=incoming,
-        weapon=weapon.id,
+        weapon=gun.weapon.id,
         rate=rate,
     )
-    if small:
-        solution = replace(
+    solution = _gun_terms(base, firer, gun, target, band, rules=rules, ammunition=ammunition, lob=lob)
+    return rules.model.adjust_solution(solution, target, gun, beyond_long=beyond_long)
+
+
+# Why a gun may not fire: (clause, reason).
+Refusal = tuple[str, str]
+
+
+def _gun_refusal(firer: ShipRecord, gun: Gun, target: ShipRecord, *, now: Moment, rules: CombatRules) -> Refusal | None:
+    """Why the gun may not fire now, whatever its target's bearing and range (SG-DMG-08/16, SG-FIRE-04/05/25,
+    SG-CG-52/89/94, SG-CREW-10, SG-CRIT-37, SG-SEQ-06, SG-MG-04); None when it may."""
+    weapon = gun.weapon
+    if not firer.afloat or not target.afloat:
+        return "SG-DMG-16", "a crashed ship neither fires nor is fired at"
+    if firer.name == target.name:
+        return "SG-FIRE-04", "a gun fires at an enemy vessel, not its own ship"
+    if gun.destroyed:
+        return "SG-DMG-08", "the gun is destroyed"
+    if weapon.personnel_only and not rules.small_arms:
+        return "SG-FIRE-25", f"{weapon.name} attacks only as small arms fire"
+    if gun.rate is None:
+        return "SG-CG-94", f"{weapon.name} does not roll to hit"
+    if gun.damage_value is None and not weapon.personnel_only:
+        return "SG-CG-89", f"{weapon.name} has no damage value of its own"
+    if gun.jammed:
+        return "SG-CG-52", "the gun is jammed"
+    if gun.manned == 0:
+        return "SG-CREW-10", "nobody is left at the gun"
+    if firer.stunned(now):
+        return "SG-CRIT-37", "the crew is still stunned by the loss of trim"
+    if gun.last_fired == now.turn:
+        return "SG-SEQ-06", "the gun has already fired this turn"
+    if gun.trained_turn == now.turn:
+        return "SG-MG-04", "the gun was moved to another aspect this turn"
+    if not gun.ready(now.turn):
+        return "SG-FIRE-05", "the gun is still reloading"
+    return None
+
+
+def _load_refusal(gun: Gun, rate: str, ammunition: str) -> Refusal | None:
+    """Why the gun may not fire at that rate or with that ammunition (SG-CG-11/51, SG-SHR-01)."""
+    weapon = gun.weapon
+    if rate not in tstrs("machineguns", "rates"):
+        return "SG-CG-51", f"the rates of fire are {', '.join(tstrs('machineguns', 'rates'))}"
+    if rate == "max" and _max_shots(gun) is None:
+        return "SG-CG-51", f"{weapon.name} has a single rate of fire"
+    if ammunition not in ammunition_for(gun):
+        # Howitzers are the guns of the shrapnel category kept to shell and grape (SG-CG-11).
+        howitzer = weapon.id in table("shrapnel_and_grape", "ammunition", "shrapnel", "except")
+        clause = "SG-CG-11" if ammunition == "shrapnel" and howitzer else "SG-SHR-01"
+        return clause, f"{weapon.name} does not fire {ammunition}"
+    return None
+
+
+def _arc_refusal(
+    firer: ShipRecord, gun: Gun, target: ShipRecord, aspects: Sequence[str], *, rules: CombatRules, lob: bool
+) -> Refusal | None:
+    """Why the target is out of the gun's arc: its aspects (a lob gun fires all round), the optional
+    restricted arcs, a mount its class limits (SG-FIRE-02, SG-LOB-02, SG-ARC-01, class_rules.py)."""
+    if not lob:
+        if not set(aspects) & set(gun.arcs):
+            return "SG-FIRE-02", f"the target is in the {'/'.join(aspects)} aspect, out of its arc"
+        if rules.restricted_arcs and not _restricted_arc_holds(gun, firer, target):
+            return "SG-ARC-01", f"the target is outside the {gun.mount} mount's arc"
+    if firer.class_id is not None:  # a mount its class limits (class_rules.py: the Gloire's ventral turret)
+        return class_rules.gun_refusal(firer, gun, target)
+    return None
+
+
+def _gun_reach(firer: ShipRecord, gun: Gun, target: ShipRecord, *, lob: bool) -> tuple[int, int, int] | FireSolution:
+    """(distance, altitude difference in levels, effective range), or the refusal: a lob gun ignores
+    altitude but not its own hex; small arms never fire up (SG-FIRE-13/15, SG-LOB-04/05, SG-SAF-02)."""
+    distance = hexgrid.distance(_on_map(firer), _on_map(target))
+    difference = altitude_level(target.altitude) - altitude_level(firer.altitude)
+    if lob:
+        if distance == 0:
+            return _refuse(firer, gun.id, target, "SG-LOB-05", "a lob gun may not fire into its own hex")
+        return distance, difference, distance
+    if gun.weapon.personnel_only and difference > 0:
+        return _refuse(firer, gun.id, target, "SG-SAF-02", "small arms never fire at a higher ship")
+    refused = _altitude_limit(firer, gun.id, target, distance, difference)
+    if refused is not None:
+        return refused
+    return distance, difference, _effective_range(distance, difference)
+
+
+def _gun_band(
+    firer: ShipRecord, gun: Gun, target: ShipRecord, effective_range: int, *, ammunition: str, rules: CombatRules
+) -> tuple[str, bool] | FireSolution:
+    """(the range band, whether it lies beyond long range by the fire model's leave), or the refusal: beyond
+    the gun's reach, or shrapnel or grape outside their bands (SG-FIRE-07/08, SG-SAF-11, SG-SHR-01)."""
+    band = range_band(gun, effective_range)
+    beyond_long = band is None and rules.model.beyond_long_range(gun, effective_range)
+    if beyond_long:
+        band = "long"  # rolled as at long range; the model's adjust_solution marks the band its own (AG-EXT-04)
+    if band is None:
+        clause = "SG-SAF-11" if gun.weapon.personnel_only else "SG-FIRE-07"
+        return _refuse(firer, gun.id, target, clause, f"range {effective_range} is beyond the gun's reach")
+    if ammunition != "shell" and band not in table("shrapnel_and_grape", "ammunition", ammunition, "bands"):
+        return _refuse(firer, gun.id, target, "SG-SHR-01", f"{ammunition} may not be fired at {band} range")
+    return band, beyond_long
+
+
+def _shots(gun: Gun, rate: str) -> int:
+    """The gun's shots this turn: at its maximum rate, or its rate of fire (SG-CG-52, SG-FIRE-05)."""
+    max_shots = _max_shots(gun)
+    if rate == "max" and max_shots is not None:
+        return max_shots
+    if gun.rate is None:
+        raise ValueError(f"SG-CG-94: {gun.weapon.name} does not roll to hit")
+    return gun.rate.shots
+
+
+def _gun_terms(
+    base: FireSolution,
+    firer: ShipRecord,
+    gun: Gun,
+    target: ShipRecord,
+    band: str,
+    *,
+    rules: CombatRules,
+    ammunition: str,
+    lob: bool,
+) -> FireSolution:
+    """What the shots need and do: small arms hit dice and the target's saves (SG-SAF-10..14), or the to-hit
+    number and modifiers, penetration and damage value (SG-FIRE-09/10/17, SG-SHR-02, SG-LOB-02)."""
+    if gun.weapon.personnel_only:
+        return replace(
             base,
             needed=tint("small_arms", "hit_number", band),
             modifiers=small_arms_modifiers(firer, target),
@@ -695,12 +675,11 @@ def fire_solution(
             save_number=save_number(target, rules),
             save_modifiers=save_modifiers(firer, bowmen=False),
         )
-        return _agility_rules(solution, target, gun, rules, extreme=extreme)
     # A lob gun hits on a natural 6 and nothing else, at every range (SG-LOB-02): no modifier touches its roll.
     modifiers = {} if lob else to_hit_modifiers(firer, target)
     if ammunition != "shell":
         modifiers[ammunition] = tint("shrapnel_and_grape", "to_hit_modifier")
-    solution = replace(
+    return replace(
         base,
         needed=tint("lob_guns", "needed") if lob else tint("to_hit", band),
         modifiers=modifiers,
@@ -709,27 +688,6 @@ def fire_solution(
         ammunition=ammunition,
         lob_gun=lob,
     )
-    return _agility_rules(solution, target, gun, rules, extreme=extreme)
-
-
-def _extreme_range(gun: Gun, effective_range: int, rules: CombatRules) -> bool:
-    """Beyond long range and within the gun's extreme range, under the optional rule (agility.py, AG-EXT-03)."""
-    if not rules.extreme_range:
-        return False
-    from battles.rules.sky_galleons import agility  # agility builds on this module
-
-    return agility.within_extreme_range(gun, effective_range)
-
-
-def _agility_rules(
-    solution: FireSolution, target: ShipRecord, gun: Gun, rules: CombatRules, *, extreme: bool
-) -> FireSolution:
-    """The Agility rules' changes to a gun's solution (agility.adjust_solution); none while they are off."""
-    if not (rules.agility or rules.raking_fire or rules.long_range_penetration or extreme):
-        return solution
-    from battles.rules.sky_galleons import agility  # agility builds on this module
-
-    return agility.adjust_solution(solution, target, gun, rules, extreme=extreme)
 
 
 def _altitude_limit(
@@ -766,30 +724,10 @@ def _marines_solution(
 ) -> FireSolution:
     """The marines' small arms: one die per complete group, the arm's ranges, any aspect, once a turn
     (SG-SAF-01/02/05..12/15, SG-MAR-01)."""
-    if not rules.small_arms:
-        return _refuse(firer, MARINES, target, "SG-SAF-01", "small arms fire is not in play (an advanced rule)")
-    if not firer.afloat or not target.afloat:
-        return _refuse(firer, MARINES, target, "SG-DMG-16", "a crashed ship neither fires nor is fired at")
-    if firer.name == target.name:
-        return _refuse(firer, MARINES, target, "SG-FIRE-04", "marines fire at an enemy vessel, not their own ship")
-    if ammunition != str(table("shrapnel_and_grape", "default_ammunition")) or rate != "normal":
-        return _refuse(firer, MARINES, target, "SG-SAF-01", "marines fire their small arms as they are")
-    men = marines_firing(firer, rules)
-    if men == 0:
-        return _refuse(firer, MARINES, target, "SG-MAR-01", "no marines aboard")
-    arm_id = marine_arms(firer)
-    if arm_id in tstrs("small_arms", "no_small_arms_fire"):
-        return _refuse(firer, MARINES, target, "SG-CG-16", f"marines armed with {arm_id} make no small arms fire")
-    arm = small_arm(arm_id)
-    dice = men // arm.men_per_die
-    if dice == 0:
-        return _refuse(
-            firer, MARINES, target, "SG-SAF-15", f"{men} marines make no complete group of {arm.men_per_die}"
-        )
-    if firer.stunned(now):
-        return _refuse(firer, MARINES, target, "SG-CRIT-48", "the crew is still stunned by the loss of trim")
-    if firer.marines_fired == now.turn:
-        return _refuse(firer, MARINES, target, "SG-SEQ-06", "the marines have already fired this turn")
+    refusal = _marines_refusal(firer, target, now=now, rules=rules, ammunition=ammunition, rate=rate)
+    if refusal is not None:
+        return _refuse(firer, MARINES, target, *refusal)
+    arm = small_arm(marine_arms(firer))
     aspects, incoming = sight_lines(firer, target, same_hex)
     distance = hexgrid.distance(_on_map(firer), _on_map(target))
     difference = altitude_level(target.altitude) - altitude_level(firer.altitude)
@@ -810,7 +748,7 @@ def _marines_solution(
         altitude_difference=difference,
         effective_range=distance,
         band=band,
-        shots=dice,
+        shots=marines_firing(firer, rules) // arm.men_per_die,
         needed=tint("small_arms", "hit_number", band),
         modifiers=small_arms_modifiers(firer, target),
         aspects=aspects,
@@ -820,6 +758,35 @@ def _marines_solution(
         save_number=save_number(target, rules),
         save_modifiers=save_modifiers(firer, bowmen=arm.id == table("small_arms", "bow")),
     )
+
+
+def _marines_refusal(
+    firer: ShipRecord, target: ShipRecord, *, now: Moment, rules: CombatRules, ammunition: str, rate: str
+) -> Refusal | None:
+    """Why the marines may not fire now, whatever the target's bearing and range (SG-SAF-01/15, SG-MAR-01,
+    SG-CG-16, SG-DMG-16, SG-FIRE-04, SG-CRIT-48, SG-SEQ-06); None when they may."""
+    if not rules.small_arms:
+        return "SG-SAF-01", "small arms fire is not in play (an advanced rule)"
+    if not firer.afloat or not target.afloat:
+        return "SG-DMG-16", "a crashed ship neither fires nor is fired at"
+    if firer.name == target.name:
+        return "SG-FIRE-04", "marines fire at an enemy vessel, not their own ship"
+    if ammunition != str(table("shrapnel_and_grape", "default_ammunition")) or rate != "normal":
+        return "SG-SAF-01", "marines fire their small arms as they are"
+    men = marines_firing(firer, rules)
+    if men == 0:
+        return "SG-MAR-01", "no marines aboard"
+    arm_id = marine_arms(firer)
+    if arm_id in tstrs("small_arms", "no_small_arms_fire"):
+        return "SG-CG-16", f"marines armed with {arm_id} make no small arms fire"
+    arm = small_arm(arm_id)
+    if men // arm.men_per_die == 0:
+        return "SG-SAF-15", f"{men} marines make no complete group of {arm.men_per_die}"
+    if firer.stunned(now):
+        return "SG-CRIT-48", "the crew is still stunned by the loss of trim"
+    if firer.marines_fired == now.turn:
+        return "SG-SEQ-06", "the marines have already fired this turn"
+    return None
 
 
 # --- rolling to hit ------------------------------------------------------------------------------------
@@ -839,16 +806,17 @@ def ships_beside(ships: Mapping[str, ShipRecord], target: ShipRecord, firer: str
 
 
 def roll_to_hit(
-    ships: Mapping[str, ShipRecord], solution: FireSolution, *, roller: Roller
+    ships: Mapping[str, ShipRecord], solution: FireSolution, *, roller: Roller, rules: CombatRules | None = None
 ) -> tuple[list[str], list[Happening]]:
     """Roll a gun's shots at the target and, for each miss, the second roll at its hex-mates.
 
-    Returns the ship hit by each hitting shot, the target's hits first (SG-FIRE-04, SG-FIRE-09..12).
+    Returns the ship hit by each hitting shot, the target's hits first (SG-FIRE-04, SG-FIRE-09..12). The
+    rules' fire model rolls them (its own way for a band of its own, agility.py's extreme range).
     """
     if not solution.allowed:
         raise FireRefused(solution.clause, solution.reason)
     log = _Log(roller)
-    hits, _faces = _roll_to_hit(log, ships, solution)
+    hits, _faces = (rules or CombatRules()).model.roll_to_hit(log, ships, solution, None)
     return hits, log.happened
 
 
@@ -861,10 +829,6 @@ def _roll_to_hit(
     """The ships hit, and the faces of the first roll (for the jam check, SG-CG-52). ``aimed``: the ships
     as they stood when the fire step began (simultaneous fire): a missed shot may hit the ships that were
     then beside the target at its altitude, if they are still flying."""
-    if solution.band == "extreme":  # only under CombatRules.extreme_range (agility.py, AG-EXT-04..17)
-        from battles.rules.sky_galleons import agility  # agility builds on this module
-
-        return agility.extreme_range_hits(log, ships, solution)
     target = ships[solution.target]
     modifier = sum(solution.modifiers.values())
     needed = f"{solution.needed}+"
@@ -1009,8 +973,9 @@ class Shot:
     internal: bool = False
     # "shell", or "shrapnel"/"grape": crew damage only, at the full damage value (SG-SHR-03..05).
     ammunition: str = "shell"
-    # Every armor value the hit meets counts double: long range penetration (agility.py, AG-LRP-02/03).
-    armor_doubled: bool = False
+    # How every armor value the hit meets is counted, when a rule changes it (agility.py's long range
+    # penetration doubles it, AG-LRP-02/03); None: as it stands.
+    armor_counted: Callable[[int], int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1041,10 +1006,8 @@ def _armored(log: _Log, record: ShipRecord, shot: Shot, armor: int, what: str) -
     """The damage value that reaches a protected location (SG-ARM-03..09), rolling the half point."""
     if shot.internal:
         return shot.damage_value
-    if shot.armor_doubled:
-        from battles.rules.sky_galleons import agility  # agility builds on this module
-
-        armor = agility.long_range_armor(armor)
+    if shot.armor_counted is not None:
+        armor = shot.armor_counted(armor)
     effect = armor_effect(shot.damage_value, shot.penetration, armor)
     if effect.effect == "full":
         return effect.whole
@@ -1407,45 +1370,66 @@ def resolve_fire(
     if solution.small_arms:
         return _small_arms_fire(result, solution, now=now, log=log, rules=rules), log.happened
     aimed = ships if aimed is None else aimed
-    hits, faces = _roll_to_hit(log, result, solution, aimed)
+    hits, faces = rules.model.roll_to_hit(log, result, solution, aimed)
     result[firer] = _jam_check(result[firer], solution, faces, log)
-    shooter = result[firer]
-    aimer = aimed[firer]  # where she fired from, at the start of the step
     for name in hits:
-        victim = result[name]
-        if name == target:
-            incoming, from_below = solution.incoming, solution.from_below
-        else:
-            stood = aimed[name]
-            incoming = sight_lines(aimer, stood)[1]
-            from_below = altitude_level(stood.altitude) > altitude_level(aimer.altitude) and not solution.lob_gun
-        shot = Shot(
-            damage_value=_nonexploding(log, victim, solution, rules),
-            penetration=solution.penetration,
-            incoming=incoming,
-            from_below=from_below,
-            source=f"{firer} gun {gun_id} ({shooter.gun(gun_id).name})",
-            ammunition=solution.ammunition,
-        )
-        if rules.raking_fire or rules.long_range_penetration or rules.coal_bunker_hits:
-            from battles.rules.sky_galleons import agility  # agility builds on this module
-
-            result[name] = agility.resolve_hit(
-                victim, shot, solution, aimer, now=now, log=log, rules=rules, stood=aimed[name]
-            )
-        else:
-            result[name] = _apply_hit(victim, shot, now=now, log=log, rules=rules)
-        if solution.lob_gun and result[name].afloat:
-            log.note(
-                f"the lob gun's blow costs {name} its trim, whatever its armor",
-                ship=name,
-                clauses=["SG-LOB-03"],
-                outcome="loss of trim",
-            )
-            result[name] = _lose_trim(
-                result[name], solution.damage_value, now=now, log=log, rules=rules, cause="lob gun hit"
-            )
+        result[name] = _gun_hit_on(result, name, solution, aimed, now=now, log=log, rules=rules)
     return result, log.happened
+
+
+def _gun_hit_on(
+    ships: Mapping[str, ShipRecord],
+    name: str,
+    solution: FireSolution,
+    aimed: Mapping[str, ShipRecord],
+    *,
+    now: Moment,
+    log: _Log,
+    rules: CombatRules,
+) -> ShipRecord:
+    """One hit of the gun's on the ship ``name``, as the rules' fire model resolves it, then a lob gun's loss
+    of trim (SG-LOB-03). The shot comes from where the firer stood when the step began."""
+    aimer = aimed[solution.firer]  # where she fired from, at the start of the step
+    shot = _shot(ships, name, solution, aimed, log=log, rules=rules)
+    hit = rules.model.resolve_hit(ships[name], shot, solution, aimer, now=now, log=log, rules=rules, stood=aimed[name])
+    if not (solution.lob_gun and hit.afloat):
+        return hit
+    log.note(
+        f"the lob gun's blow costs {name} its trim, whatever its armor",
+        ship=name,
+        clauses=["SG-LOB-03"],
+        outcome="loss of trim",
+    )
+    return _lose_trim(hit, solution.damage_value, now=now, log=log, rules=rules, cause="lob gun hit")
+
+
+def _shot(
+    ships: Mapping[str, ShipRecord],
+    name: str,
+    solution: FireSolution,
+    aimed: Mapping[str, ShipRecord],
+    *,
+    log: _Log,
+    rules: CombatRules,
+) -> Shot:
+    """The hit on ``name`` as the damage rules see it: the aspect it came in by and whether from below, for
+    the target as its solution found them, for a stray hit from where both stood (SG-DMG-07/09, SG-FIRE-12);
+    the damage value after any nonexploding round passes through (SG-NEX)."""
+    if name == solution.target:
+        incoming, from_below = solution.incoming, solution.from_below
+    else:
+        aimer, stood = aimed[solution.firer], aimed[name]
+        incoming = sight_lines(aimer, stood)[1]
+        from_below = altitude_level(stood.altitude) > altitude_level(aimer.altitude) and not solution.lob_gun
+    gun_id = solution.gun_id
+    return Shot(
+        damage_value=_nonexploding(log, ships[name], solution, rules),
+        penetration=solution.penetration,
+        incoming=incoming,
+        from_below=from_below,
+        source=f"{solution.firer} gun {gun_id} ({ships[solution.firer].gun(gun_id).name})",
+        ammunition=solution.ammunition,
+    )
 
 
 def _nonexploding(log: _Log, victim: ShipRecord, solution: FireSolution, rules: CombatRules) -> int:
@@ -1497,6 +1481,17 @@ def _small_arms_fire(
     hits = sum(1 for face in faces if face + modifier >= solution.needed)
     if hits == 0:
         return ships
+    lost = _saving_throws(target, solution, hits, log=log, rules=rules)
+    if lost:
+        ships[target.name] = _take_casualties(
+            target, lost, now=now, log=log, source=f"small arms from {solution.firer} {solution.shooter}"
+        )
+    return ships
+
+
+def _saving_throws(target: ShipRecord, solution: FireSolution, hits: int, *, log: _Log, rules: CombatRules) -> int:
+    """The target's saving throw for each small arms hit; the men lost, one for each throw failed
+    (SG-SAF-13/14/16, SG-CQ-05, SG-ERR-10..12)."""
     save_mod = sum(solution.save_modifiers.values())
     number = solution.save_number
     bare = tint("small_arms", "save_number")  # armor does not protect boarding parties (SG-ERR-12)
@@ -1533,12 +1528,7 @@ def _small_arms_fire(
         needed=needed,
         judge=save_judge,
     )
-    lost = len(saves) - saved_on(saves)
-    if lost:
-        ships[target.name] = _take_casualties(
-            target, lost, now=now, log=log, source=f"small arms from {solution.firer} {solution.shooter}"
-        )
-    return ships
+    return len(saves) - saved_on(saves)
 
 
 # --- critical hits -------------------------------------------------------------------------------------
@@ -1662,8 +1652,6 @@ def _magazine(
         )
         return _mark_hull_hits(record, sum(faces), log, clauses=("SG-CRIT-20",))
     if record.class_id is not None:  # a class whose magazines all go up at once (class_rules.py, SG-CLS-01)
-        from battles.rules.sky_galleons import class_rules
-
         destroyed = class_rules.magazine_chain_reaction(record, log)
         if destroyed is not None:
             return destroyed
@@ -1857,49 +1845,10 @@ def _lose_trim(
             outcome="ignored",
         )
         return record
-    needed = f"more than {damage_value}"
-    if rules.errata and damage_value >= tint("trim", "errata_damage_value_at_least"):
-        needed = f"{tint('trim', 'errata_modified_roll_needed')}+"
-    needed += " (a natural 6 always)"
-    clauses = ["SG-CRIT-31", "SG-CRIT-33", "SG-CRIT-34", "SG-CRIT-35", "SG-CRIT-36"]
-    if rules.errata:
-        clauses += ["SG-ERR-07", "SG-ERR-08"]
-    while True:
-        mods = trim_modifiers(record)
-        if mods is None:
-            recovered = False
-            log.note(f"nobody aboard {record.name} to recover trim", ship=record.name, clauses=clauses, outcome="fails")
-        else:
-            (face,) = log.roll(
-                f"{record.name} recovers trim ({cause}) at {record.altitude}?",
-                ship=record.name,
-                clauses=clauses,
-                modifiers=mods,
-                needed=needed,
-                judge=lambda faces, total: (
-                    "recovered" if trim_recovers(faces[0], total, damage_value, rules) else "drops"
-                ),
-            )
-            recovered = trim_recovers(face, face + sum(mods.values()), damage_value, rules)
-        if recovered:
-            break
-        level = altitude_level(record.altitude) - 1
-        record = replace(record, altitude=_level_name(level))
-        if record.altitude == surface():
-            record = replace(record, status="crashed")
-            log.note(
-                f"{record.name} drops to the ground and crashes",
-                ship=record.name,
-                clauses=["SG-CRIT-36", "SG-ALT-10"],
-                outcome="crashed",
-            )
+    while not _trim_recovered(record, damage_value, log=log, rules=rules, cause=cause):
+        record = _drop_a_level(record, log)
+        if record.status == "crashed":
             return record
-        log.note(
-            f"{record.name} drops to {record.altitude}",
-            ship=record.name,
-            clauses=["SG-CRIT-36"],
-            outcome=record.altitude,
-        )
     phases = tint("trim", "stunned_movement_phases")
     log.note(
         f"{possessive(record.name)} crew is stunned for the next {phases} movement phases",
@@ -1913,6 +1862,51 @@ def _lose_trim(
     )
 
 
+def _trim_recovered(record: ShipRecord, damage_value: int, *, log: _Log, rules: CombatRules, cause: str) -> bool:
+    """One roll to recover trim; nobody aboard to roll fails (SG-CRIT-31..35, SG-ERR-07/08)."""
+    needed = f"more than {damage_value}"
+    if rules.errata and damage_value >= tint("trim", "errata_damage_value_at_least"):
+        needed = f"{tint('trim', 'errata_modified_roll_needed')}+"
+    needed += " (a natural 6 always)"
+    clauses = ["SG-CRIT-31", "SG-CRIT-33", "SG-CRIT-34", "SG-CRIT-35", "SG-CRIT-36"]
+    if rules.errata:
+        clauses += ["SG-ERR-07", "SG-ERR-08"]
+    mods = trim_modifiers(record)
+    if mods is None:
+        log.note(f"nobody aboard {record.name} to recover trim", ship=record.name, clauses=clauses, outcome="fails")
+        return False
+    (face,) = log.roll(
+        f"{record.name} recovers trim ({cause}) at {record.altitude}?",
+        ship=record.name,
+        clauses=clauses,
+        modifiers=mods,
+        needed=needed,
+        judge=lambda faces, total: "recovered" if trim_recovers(faces[0], total, damage_value, rules) else "drops",
+    )
+    return trim_recovers(face, face + sum(mods.values()), damage_value, rules)
+
+
+def _drop_a_level(record: ShipRecord, log: _Log) -> ShipRecord:
+    """Trim not recovered: a level lower; at the ground the ship crashes (SG-CRIT-36, SG-ALT-10)."""
+    record = replace(record, altitude=_level_name(altitude_level(record.altitude) - 1))
+    if record.altitude == surface():
+        record = replace(record, status="crashed")
+        log.note(
+            f"{record.name} drops to the ground and crashes",
+            ship=record.name,
+            clauses=["SG-CRIT-36", "SG-ALT-10"],
+            outcome="crashed",
+        )
+        return record
+    log.note(
+        f"{record.name} drops to {record.altitude}",
+        ship=record.name,
+        clauses=["SG-CRIT-36"],
+        outcome=record.altitude,
+    )
+    return record
+
+
 def _level_name(level: int) -> str:
     return altitude_levels()[max(level, 0)]
 
@@ -1924,17 +1918,15 @@ def check_untrimmed(
     log = _Log(roller)
     if record.trim_manned or record.status != "flying":
         return record, []
-    if record.class_id is not None:  # an outrigger keeps her in gross trim (class_rules.py, SG-CLS-07)
-        from battles.rules.sky_galleons import class_rules
-
-        if class_rules.keeps_gross_trim(record):
-            log.note(
-                f"nobody at {possessive(record.name)} trim station: her outrigger keeps her in gross trim",
-                ship=record.name,
-                clauses=["SG-CLS-07"],
-                outcome="in trim",
-            )
-            return record, log.happened
+    # An outrigger keeps her in gross trim (class_rules.py, SG-CLS-07).
+    if record.class_id is not None and class_rules.keeps_gross_trim(record):
+        log.note(
+            f"nobody at {possessive(record.name)} trim station: her outrigger keeps her in gross trim",
+            ship=record.name,
+            clauses=["SG-CLS-07"],
+            outcome="in trim",
+        )
+        return record, log.happened
     on = tint("stations", "untrimmed_loss_of_trim_on")
     (face,) = log.roll(
         f"nobody at {possessive(record.name)} trim station: does it stay in trim",

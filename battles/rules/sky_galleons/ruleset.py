@@ -608,12 +608,7 @@ class SkyGalleons(BaseRuleset[Board]):
             nonexploding_rounds=bool(state.options["nonexploding_rounds"]),
             restricted_arcs=bool(state.options["restricted_arcs"]),
             green_machineguns_at_max=advanced and bool(state.options["green_machineguns_flat_out"]),
-            agility=bool(state.options["agility"]),
-            agility_extended=bool(state.options["agility_gm_ratings"]),
-            raking_fire=bool(state.options["raking_fire"]),
-            extreme_range=bool(state.options["extreme_range"]),
-            long_range_penetration=bool(state.options["long_range_penetration"]),
-            coal_bunker_hits=bool(state.options["coal_bunker_hits"]),
+            model=agility.fire_model(state.options),
         )
 
     def now(self, state: BattleState[Board]) -> Moment:

@@ -11,6 +11,7 @@ from battles.engine import dice, resolver
 from battles.engine.decisions import Rejection
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import combat
+from battles.rules.sky_galleons.agility import AgilityFireModel
 from battles.rules.sky_galleons.ruleset import FIRE, FIRST, Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 
@@ -79,13 +80,14 @@ def test_the_optional_fire_rules_are_battle_options() -> None:
 def test_the_agility_rules_are_battle_options_and_a_move_sets_the_agility_speed() -> None:
     options = {"agility": True, "raking_fire": True, "extreme_range": True, "long_range_penetration": True}
     state = close_quarters(options)
-    rules = RS.rules(state)
-    assert (rules.agility, rules.raking_fire, rules.extreme_range, rules.long_range_penetration) == (
+    model = RS.rules(state).model
+    assert isinstance(model, AgilityFireModel)
+    assert (model.agility, model.raking_fire, model.extreme_range, model.long_range_penetration) == (
         True,
         True,
         True,
         True,
     )
     assert state.board.ship("Gull").agility_speed == 0  # it held still in its move
-    assert not RS.rules(close_quarters()).agility
+    assert type(RS.rules(close_quarters()).model) is combat.FireModel
     assert close_quarters().board.ship("Gull").agility_speed is None

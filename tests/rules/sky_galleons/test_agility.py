@@ -1,7 +1,8 @@
 """The Agility rules (battles/rules/sky_galleons/agility.py and its hooks in combat.py), rule by rule.
 
 Flat-top axial hexes: Hex(0, -n) is n hexes straight ahead (north) of a firer at the origin facing 0. Every
-switch is off by default (``CombatRules``), so each test shows the rule on and, where it matters, off.
+switch of the Agility fire model (``agility.AgilityFireModel``, handed to combat as ``CombatRules.model``) is off by
+default, so each test shows the rule on and, where it matters, off.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ import pytest
 from battles.engine import hexgrid
 from battles.engine.hexgrid import ORIGIN, Hex
 from battles.rules.sky_galleons import agility
+from battles.rules.sky_galleons.agility import AgilityFireModel
 from battles.rules.sky_galleons.close_action import ram_hits
 from battles.rules.sky_galleons.combat import (
     MARINES,
     CombatRules,
+    FireModel,
     FireRefused,
+    FireSolution,
     FixedDice,
     fire,
     fire_solution,
@@ -27,14 +31,22 @@ from battles.rules.sky_galleons.combat import (
 )
 from battles.rules.sky_galleons.movement import AHEAD, CLIMB, STARBOARD, Step
 from galleons import catalog
-from galleons.record import Moment, ShipRecord, fire_rate, ship_record_from_class
+from galleons.record import Gun, Moment, ShipRecord, fire_rate, ship_record_from_class
 
 NOW = Moment(2, 1)
-AGILITY = CombatRules(agility=True)
-RAKING = CombatRules(raking_fire=True)
-EXTREME = CombatRules(extreme_range=True)
-LRP = CombatRules(long_range_penetration=True)
-COAL = CombatRules(coal_bunker_hits=True)
+
+
+def agile(**switches: bool) -> CombatRules:
+    """The combat rules with the Agility fire model and these of its switches on."""
+    rules = {name: switches.pop(name) for name in ("small_arms", "lob_guns") if name in switches}
+    return CombatRules(model=AgilityFireModel(**switches), **rules)
+
+
+AGILITY = agile(agility=True)
+RAKING = agile(raking_fire=True)
+EXTREME = agile(extreme_range=True)
+LRP = agile(long_range_penetration=True)
+COAL = agile(coal_bunker_hits=True)
 HULL, CREW = 1, 3  # hit location faces
 ROGUE = "1"  # the forward rogue of a Swiftwood or a Fenian Ram: Pen 2/1, DV 3, range 3/6
 EIGHT_INCH = "1"  # the Thunderer's forward 8-inch gun: Pen 9/5, DV 8, ROF (1), range 6/12
@@ -192,14 +204,14 @@ def test_the_gms_ratings_only_with_the_extension() -> None:
     czarina = ship("Czarina", "Czarina")  # 1" Gatling in the port wing: traverse 3
     fast = ship("Fleetfoot", "Fleetfoot", at=Hex(-1, 0), agility_speed=6)  # hull size 1: 6 > 5 x 1
     assert fire_solution(czarina, "3", fast, now=NOW, rules=AGILITY).modifiers == {}
-    extended = CombatRules(agility=True, agility_extended=True)
+    extended = agile(agility=True, gm_ratings=True)
     assert fire_solution(czarina, "3", fast, now=NOW, rules=extended).modifiers == {"agility +4 vs traverse +3": -1}
 
 
 def test_the_marines_small_arms_have_no_traverse() -> None:
     ram = ship("Fenian Ram", "Fenian Ram")
     aphid = ship("Aphid", "Aphid (original)", at=Hex(0, -1))
-    rules = CombatRules(agility=True, small_arms=True)
+    rules = agile(agility=True, small_arms=True)
     marines = fire_solution(ram, MARINES, aphid, now=NOW, rules=rules)
     assert marines.allowed
     assert not any(name.startswith("agility") for name in marines.modifiers)
@@ -261,7 +273,7 @@ def test_a_raking_shot_the_armor_stops_hits_once() -> None:
 def test_a_lob_gun_never_rakes() -> None:
     endtime = ship("Endtime", "Endtime")  # gun 3: the lob gun
     target = ship("T", "Skylord", at=Hex(0, -2))
-    rules = CombatRules(raking_fire=True, lob_guns=True)
+    rules = agile(raking_fire=True, lob_guns=True)
     assert fire_solution(endtime, "3", target, now=NOW, rules=rules).modifiers == {}
     assert fire_solution(endtime, "1", target, now=NOW, rules=rules).modifiers == {"raking fire": -1}
 
@@ -296,9 +308,9 @@ def test_the_shell_must_land_in_the_hex_then_hit_the_target() -> None:
     gun, target = thunderer(), ship("T", "Skylord", at=Hex(0, -13))
     solution = fire_solution(gun, EIGHT_INCH, target, now=NOW, rules=EXTREME)
     ships = fleet(gun, target)
-    assert roll_to_hit(ships, solution, roller=FixedDice(5, 5))[0] == ["T"]
+    assert roll_to_hit(ships, solution, roller=FixedDice(5, 5), rules=EXTREME)[0] == ["T"]
     dice = FixedDice(5, 4)
-    assert roll_to_hit(ships, solution, roller=dice)[0] == []
+    assert roll_to_hit(ships, solution, roller=dice, rules=EXTREME)[0] == []
     assert dice.left == ()
     # A hit goes on to the normal hit procedure: Hull, Pen 5 against armor 2, all 8 points.
     after, _ = shoot(gun, EIGHT_INCH, target, FixedDice(5, 5, HULL), EXTREME)
@@ -313,7 +325,7 @@ def test_a_shell_in_the_hex_that_misses_the_target_is_rolled_at_its_hex_mates_in
     solution = fire_solution(gun, EIGHT_INCH, target, now=NOW, rules=EXTREME)
     # Lands (5), misses T (4); the pick (2 of A, B) takes B, missed (1); A alone is left, hit (6).
     dice = FixedDice(5, 4, 2, 1, 6)
-    assert roll_to_hit(fleet(gun, target, a, b, higher), solution, roller=dice)[0] == ["A"]
+    assert roll_to_hit(fleet(gun, target, a, b, higher), solution, roller=dice, rules=EXTREME)[0] == ["A"]
     assert dice.left == ()
 
 
@@ -325,12 +337,12 @@ def test_a_shell_off_the_hex_scatters_by_the_distance_table_and_may_hit_a_ship_t
     solution = fire_solution(gun, EIGHT_INCH, target, now=NOW, rules=EXTREME)
     # Misses the hex (4); distance 4: 1 hex; side 3 of the ring: its third hex, where Near is; hit (5).
     dice = FixedDice(4, 4, 3, 5)
-    hits, _ = roll_to_hit(fleet(gun, target, near), solution, roller=dice)
+    hits, _ = roll_to_hit(fleet(gun, target, near), solution, roller=dice, rules=EXTREME)
     assert hits == ["Near"]
     assert dice.left == ()
     # The same shell falling on side 4 finds nobody there.
     dice = FixedDice(4, 4, 4)
-    assert roll_to_hit(fleet(gun, target, near), solution, roller=dice)[0] == []
+    assert roll_to_hit(fleet(gun, target, near), solution, roller=dice, rules=EXTREME)[0] == []
     assert dice.left == ()
 
 
@@ -342,7 +354,7 @@ def test_a_ring_of_two_picks_the_side_then_the_hex_along_it() -> None:
     far = ship("Far", at=ring[3])  # side 2, second hex
     solution = fire_solution(gun, EIGHT_INCH, target, now=NOW, rules=EXTREME)
     dice = FixedDice(4, 2, 2, 2, 5)
-    assert roll_to_hit(fleet(gun, target, far), solution, roller=dice)[0] == ["Far"]
+    assert roll_to_hit(fleet(gun, target, far), solution, roller=dice, rules=EXTREME)[0] == ["Far"]
     assert dice.left == ()
 
 
@@ -375,7 +387,7 @@ def test_a_crack_gun_crew_scatters_closer() -> None:
     solution = fire_solution(gun, EIGHT_INCH, target, now=NOW, rules=EXTREME)
     # Crack +1 to hit: a 3 misses the hex (3 + 1 < 5); a 3 on the table is 4 with the crew: 1 hex; side 1; hit.
     dice = FixedDice(3, 3, 1, 4)
-    hits, happened = roll_to_hit(fleet(gun, target, near), solution, roller=dice)
+    hits, happened = roll_to_hit(fleet(gun, target, near), solution, roller=dice, rules=EXTREME)
     assert hits == ["Near"]
     assert [h["modifiers"] for h in happened if "how far" in h["purpose"]] == [{"crack crew": 1}]
 
@@ -386,7 +398,7 @@ def test_with_nobody_else_near_a_miss_is_a_miss() -> None:
     distant = ship("Distant", at=Hex(0, -17))  # 4 hexes from the target: beyond any scatter
     dice = FixedDice(4)
     solution = fire_solution(gun, EIGHT_INCH, target, now=NOW, rules=EXTREME)
-    hits, happened = roll_to_hit(fleet(gun, target, distant), solution, roller=dice)
+    hits, happened = roll_to_hit(fleet(gun, target, distant), solution, roller=dice, rules=EXTREME)
     assert hits == []
     assert dice.left == ()
     assert "AG-EXT-17" in happened[-1]["clauses"]
@@ -698,10 +710,46 @@ def test_agility_tables_cite_checklist_clauses_and_explain_their_readings() -> N
 
 
 def test_every_agility_switch_is_off_by_default() -> None:
-    rules = CombatRules()
-    switches = ("agility", "agility_extended", "raking_fire", "extreme_range", "long_range_penetration")
-    assert not any(getattr(rules, name) for name in (*switches, "coal_bunker_hits"))
+    assert CombatRules().model == FireModel()
+    assert type(CombatRules().model) is FireModel
+    switches = ("agility", "gm_ratings", "raking_fire", "extreme_range", "long_range_penetration", "coal_bunker_hits")
+    assert not any(getattr(AgilityFireModel(), name) for name in switches)
     ram, aphid_ = ship("Fenian Ram", "Fenian Ram"), ship("Aphid", "Aphid (original)", at=Hex(0, -2), facing=0)
     basic = fire_solution(ram, ROGUE, aphid_, now=NOW)
     assert basic.extra_clauses == ()
-    assert basic == fire_solution(ram, ROGUE, aphid_, now=NOW, rules=CombatRules(coal_bunker_hits=True))
+    assert basic == fire_solution(ram, ROGUE, aphid_, now=NOW, rules=COAL)
+
+
+def test_the_fire_model_is_chosen_once_from_the_battles_options() -> None:
+    rules = ("agility", "raking_fire", "extreme_range", "long_range_penetration", "coal_bunker_hits")
+    off = dict.fromkeys(rules, False)
+    options = {**off, "agility_gm_ratings": False}
+    assert type(agility.fire_model(options)) is FireModel
+    # The GM's ratings alone change nothing: they extend the agility rule.
+    assert type(agility.fire_model({**options, "agility_gm_ratings": True})) is FireModel
+    for name in off:
+        assert agility.fire_model({**options, name: True}) == AgilityFireModel(**{name: True})
+    both = agility.fire_model({**options, "agility": True, "agility_gm_ratings": True})
+    assert both == AgilityFireModel(agility=True, gm_ratings=True)
+
+
+class _Blinkered(FireModel):
+    """A test rule set overriding one step: every shot at -6 to hit."""
+
+    def adjust_solution(
+        self, solution: FireSolution, target: ShipRecord, gun: Gun, *, beyond_long: bool
+    ) -> FireSolution:
+        return replace(solution, modifiers={**solution.modifiers, "blinkers": -6})
+
+
+def test_combat_asks_the_rules_fire_model_and_it_overrides_only_its_own_step() -> None:
+    ram, aphid_ = ship("Fenian Ram", "Fenian Ram"), ship("Aphid", "Aphid (original)", at=Hex(0, -2), facing=0)
+    blinkered = CombatRules(model=_Blinkered())
+    basic = fire_solution(ram, ROGUE, aphid_, now=NOW)
+    assert fire_solution(ram, ROGUE, aphid_, now=NOW, rules=blinkered) == replace(
+        basic, modifiers={**basic.modifiers, "blinkers": -6}
+    )
+    hit, _ = shoot(ram, ROGUE, aphid_, FixedDice(6, HULL), CombatRules())
+    missed, _ = shoot(ram, ROGUE, aphid_, FixedDice(6), blinkered)  # the rest of the procedure is the basic one
+    assert hit["Aphid"].hull_hits > 0
+    assert missed["Aphid"] == aphid_

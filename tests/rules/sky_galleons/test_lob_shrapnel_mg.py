@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from battles.engine.hexgrid import ORIGIN, Hex
+from battles.rules.sky_galleons.agility import AgilityFireModel
 from battles.rules.sky_galleons.combat import (
     CombatRules,
     FixedDice,
@@ -112,7 +113,7 @@ def test_no_fire_modifier_moves_a_lob_gun_off_its_6() -> None:
         for altitude in ("L", "M", "H"):
             assert _lob_hits_on(burning, ship("T", at=AHEAD[distance], altitude=altitude)) == [6], (distance, altitude)
     # A nimble kite against the lob gun's slow traverse: the agility rule takes 1 off another gun's roll.
-    agile = CombatRules(lob_guns=True, agility=True)
+    agile = CombatRules(lob_guns=True, model=AgilityFireModel(agility=True))
     target = ship("T", "Swiftwood", at=AHEAD[3])
     assert _lob_hits_on(replace(endtime(), crew_quality="crack"), target, agile) == [6]
 

@@ -14,6 +14,7 @@ import pytest
 
 from battles.engine.hexgrid import ORIGIN, Hex
 from battles.rules.sky_galleons import agility
+from battles.rules.sky_galleons.agility import AgilityFireModel
 from battles.rules.sky_galleons.close_action import ram_hits
 from battles.rules.sky_galleons.combat import CombatRules, FixedDice, fire
 from galleons import catalog
@@ -44,7 +45,7 @@ def test_armor_0_counts_as_half_of_1_and_doubles_to_1_at_long_range() -> None:
     assert agility.long_range_armor(1) == 2
     clearsight = ship("Clearsight", "Clearsight")  # light gun: Pen 0, DV 1, range 1/2
     swiftwood = ship("Swiftwood", "Swiftwood", at=Hex(0, -2))  # armor 0, at long range
-    rules = CombatRules(long_range_penetration=True)
+    rules = CombatRules(model=AgilityFireModel(long_range_penetration=True))
     # Armor 1 against Pen 0: halved (SG-ARM-08): DV 1 leaves only the half point, which a 3 does not make.
     dice = FixedDice(5, 1, 3)
     ships, happened = fire(
