@@ -102,12 +102,12 @@ def _counter(piece: Mapping[str, JSON], label: str, sides: Mapping[str, str], se
     name, side = str(piece.get("name")), str(piece.get("side", ""))
     hull, speed, facing = _int(piece.get("hull")), _int(piece.get("speed")), _int(piece.get("facing"))
     col, row = hexgrid.to_odd_q(hex_)
-    words = [name, sides.get(side, side), f"hex [{col}, {row}]", facing_name(facing)]
-    badges = []
+    badges = []  # the renderer draws the first on the counter; the title names them all
     if hull is not None:
         badges.append(Badge(f"H{hull}", f"{hull_boxes(hull)} left"))
     if speed is not None:
         badges.append(Badge(f"S{speed}", f"speed {speed}"))
+    words = [name, sides.get(side, side), f"hex [{col}, {row}]", facing_name(facing), *(b.title for b in badges)]
     return Counter(
         key=name,
         hex=hex_,
