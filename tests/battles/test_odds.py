@@ -106,3 +106,19 @@ def test_every_rulesets_battle_has_its_odds_figured_and_shown(every_ruleset, rul
     names = dict(battle.sides.values_list("key", "name"))
     for key in set(played.summary["winners"]) - {"draw"}:
         assert escape(names[key]) in page
+
+
+def test_the_odds_form_offers_the_scenarios_of_the_campaigns_ruleset(every_ruleset, club, client):
+    campaign = club["campaign"]
+    campaign.tactical_ruleset = every_ruleset.key
+    campaign.save(update_fields=["tactical_ruleset"])
+    first = every_ruleset.example_scenarios()[0]
+    client.force_login(club["bob"])
+
+    form = client.get("/campaigns/syrtis/odds/").content.decode()
+    run = odds.odds_request(user=club["bob"], campaign=campaign, scenario_slug=str(first["slug"]), runs=2)
+
+    assert f'value="{first["slug"]}"' in form
+    assert escape(str(first["title"])) in form
+    assert run.ruleset_key == every_ruleset.key
+    assert odds.odds_play(run_id=run.pk).status == OddsStatus.DONE
