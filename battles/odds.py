@@ -53,7 +53,7 @@ def odds_request(
             raise BattleRefused("This battle's scenario cannot be simulated.")
         scenario_slug, ruleset_key, options = battle.scenario_slug, battle.ruleset_key, battle.options
     else:
-        ruleset_key = campaign.tactical_ruleset or settings.DEFAULT_RULESET
+        ruleset_key = campaign_ruleset(campaign)
         if scenario_slug not in shipped_scenarios(ruleset_key):
             raise BattleRefused(f"No scenario {scenario_slug!r}.")
     run = OddsRun.objects.create(
@@ -68,6 +68,11 @@ def odds_request(
     )
     transaction.on_commit(lambda: _start(run.pk))
     return run
+
+
+def campaign_ruleset(campaign: Campaign) -> str:
+    """The ruleset a campaign's scenario odds are run under: its tactical ruleset."""
+    return campaign.tactical_ruleset or str(settings.DEFAULT_RULESET)
 
 
 def _start(run_id: int) -> None:

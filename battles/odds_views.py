@@ -38,7 +38,7 @@ def odds_for_battle(request: HttpRequest, battle_id: int) -> HttpResponse:
 @login_required
 def odds_for_scenario(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = campaign_for_user(user=_user(request), slug=slug)
-    scenarios = shipped_scenarios()
+    scenarios = shipped_scenarios(odds.campaign_ruleset(campaign))  # the scenarios odds_request accepts
     if request.method == "POST":
         try:
             run = odds.odds_request(

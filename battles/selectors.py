@@ -21,6 +21,7 @@ from battles import announcements, decision_forms, engine_io, narration, service
 from battles.engine import dice, resolver
 from battles.engine.answers import AnswerSchema
 from battles.engine.events import JSON, PUBLIC, JSONObject, canonical, side_only
+from battles.engine.presentation import pieces_of
 from battles.engine.state import pending_from_json, redact
 from battles.models import Battle, BattleEvent, BattleResult, BattleSide, Controller, Decision
 from campaign.models import Membership, Role
@@ -350,17 +351,12 @@ def ships_at_start(viewer: Viewer) -> dict[str, JSONObject]:
     battle = viewer.battle
     rs = engine_io.rules_of(battle)
     board = rs.board_view(engine_io.initial_state(battle), None if viewer.sees_all else viewer.side)
-    ships = board.get("ships") if isinstance(board, dict) else None
-    if not isinstance(ships, list):
-        return {}
-    return {str(ship["name"]): ship for ship in ships if isinstance(ship, dict) and "name" in ship}
+    return {str(ship["name"]): dict(ship) for ship in pieces_of(board) if "name" in ship}
 
 
 def _ship_named(board: JSON, name: str) -> JSONObject | None:
-    ships = board.get("ships") if isinstance(board, dict) else None
-    if not isinstance(ships, list):
-        return None
-    return next((s for s in ships if isinstance(s, dict) and s.get("name") == name), None)
+    """A piece of a board view by name, from its "ships" or "pieces" (whichever the ruleset keeps)."""
+    return next((dict(s) for s in pieces_of(board) if s.get("name") == name), None)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.models import User
 from battles import announcements, decision_forms, engine_io, narration, selectors, services
 from battles.decision_forms import DecisionForm, FormError
+from battles.engine.presentation import pieces_of
 from battles.engine.words import and_list
 from battles.forms import BattleCreateForm, CorrectionForm, LeaveForm
 from battles.models import Battle, BattleSide
@@ -152,7 +153,7 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
     state = engine_io.current_state(battle)
     board = engine_io.rules_of(battle).board_view(state, None if viewer.sees_all else viewer.side)
     details = request.GET.get("details") == "1"
-    ships = board.get("ships", []) if isinstance(board, dict) else []
+    ships = pieces_of(board)  # a board view's "ships" or "pieces", whichever the ruleset keeps
     sides = list(battle.sides.select_related("user"))
     leaving = [s for s in sides if not s.left and services.may_decide_for(battle, s, user)]
     awaited = set(selectors.awaited_sides(battle))
@@ -186,7 +187,7 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
 
 def _sheets(ships: Any, starts: Mapping[str, Any]) -> list[tuple[Any, Any]]:
     """Each ship on the board with herself at the start, for the record sheets' crossed-off boxes."""
-    return [(ship, starts.get(str(ship.get("name")))) for ship in ships if isinstance(ship, dict)]
+    return [(ship, starts.get(str(ship.get("name")))) for ship in ships if isinstance(ship, Mapping)]
 
 
 @login_required
@@ -402,9 +403,7 @@ def battle_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "battle": battle,
         "frame": frame,
         "board": frame.board,
-        "sheets": _sheets(
-            frame.board.get("ships", []) if isinstance(frame.board, dict) else [], selectors.ships_at_start(viewer)
-        ),
+        "sheets": _sheets(pieces_of(frame.board), selectors.ships_at_start(viewer)),
         "previous": frame.turns[index - 1] if index > 0 else None,
         "next": frame.turns[index + 1] if index + 1 < len(frame.turns) else None,
         "first": frame.turns[0],

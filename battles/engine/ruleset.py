@@ -23,7 +23,7 @@ data, and five pieces of behaviour the generic resolver drives:
 
 Variants subclass a ruleset and override only what differs. A ruleset package registers an instance on
 import (``register(SkyGalleons())`` in ``battles/rules/sky_galleons/__init__.py``); ``discover()``
-imports every package under ``battles.rules``.
+imports every package under ``battles.rules`` but those whose name starts with "_" (docs/rulesets.md).
 """
 
 from __future__ import annotations
@@ -340,11 +340,12 @@ def all_rulesets() -> list[Ruleset[Any]]:
 
 
 def discover(package: str = "battles.rules") -> list[str]:
-    """Import ``package`` and every package inside it, so each ruleset registers itself."""
+    """Import ``package`` and every package inside it, so each ruleset registers itself. A package whose name
+    starts with "_" is not a ruleset (``battles/rules/_template/``, the skeleton a new one is copied from)."""
     root = importlib.import_module(package)
     imported = [package]
     for info in pkgutil.iter_modules(getattr(root, "__path__", []), prefix=f"{package}."):
-        if info.ispkg:
+        if info.ispkg and not info.name.rpartition(".")[2].startswith("_"):
             importlib.import_module(info.name)
             imported.append(info.name)
     return imported

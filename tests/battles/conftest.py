@@ -3,12 +3,13 @@ services the way the web does."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
 
 from battles import engine_io, services
+from battles.engine import ruleset as ruleset_
 from battles.models import Battle, BattleMode
 from battles.services import SideControl
 from campaign.models import Role
@@ -80,3 +81,62 @@ def play_defaults(club: dict[str, Any], django_capture_on_commit_callbacks: Any)
         return made
 
     return play
+
+
+# --- every registered ruleset (OpenSpiel's one test for all) ---------------------------------------------------
+
+
+def latest_rulesets() -> list[Any]:
+    """The latest version of every registered ruleset: the battle app's tests run once for each."""
+    ruleset_.discover()
+    return list({rs.key: rs for rs in ruleset_.all_rulesets()}.values())
+
+
+def first_scenario(rs: Any) -> Mapping[str, Any]:
+    return rs.example_scenarios()[0]
+
+
+@pytest.fixture(params=latest_rulesets(), ids=lambda rs: rs.key)
+def every_ruleset(request: pytest.FixtureRequest) -> Any:
+    return request.param
+
+
+@pytest.fixture
+def ruleset_battle(club: dict[str, Any], django_capture_on_commit_callbacks: Any) -> Callable[..., Battle]:
+    """A battle of the ruleset's first example scenario started through the services, its queued resolution run.
+    In async mode Alice plays the first side and Bob the second (any others the AI); auto: the AI fights it out."""
+
+    def start(rs: Any, mode: str = BattleMode.ASYNC) -> Battle:
+        scenario = first_scenario(rs)
+        sides: dict[str, SideControl] = {}
+        if mode == BattleMode.ASYNC:
+            keys = rs.setup(scenario, ruleset_.resolve_options(rs, scenario.get("options") or {})).sides
+            sides = {keys[0]: SideControl("player", club["alice"]), keys[1]: SideControl("player", club["bob"])}
+        slug = str(scenario.get("slug") or "")
+        with django_capture_on_commit_callbacks(execute=True):
+            battle = services.battle_create(
+                campaign=club["campaign"],
+                created_by=club["umpire"],
+                scenario_slug=slug,
+                scenario=None if slug else scenario,
+                ruleset_key=rs.key,
+                mode=mode,
+                sides=sides,
+            )
+        battle.refresh_from_db()
+        assert battle.ruleset_key == rs.key
+        return battle
+
+    return start
+
+
+def decider(battle: Battle, club: dict[str, Any], side: str) -> Any:
+    """Who answers for a side: its player, else the umpire."""
+    return battle.sides.get(key=side).user or club["umpire"]
+
+
+def first_unanswered(battle: Battle) -> Any:
+    """The first open decision with no answer stored yet."""
+    battle.refresh_from_db()
+    stored = set(battle.decisions.filter(superseded_by__isnull=True).values_list("request_id", flat=True))
+    return next(r for r in engine_io.current_state(battle).pending() if r.id not in stored)

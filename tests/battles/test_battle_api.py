@@ -24,6 +24,7 @@ from battles.engine.decisions import ALREADY_DECIDED, BATTLE_OVER, NO_SUCH_DECIS
 from battles.models import Battle, BattleEvent, BattleMode, BattleStatus, Correction, Decision, DecisionSource
 from battles.services import SideControl
 from campaign.models import Role
+from tests.battles.conftest import decider, first_unanswered
 from tests.factories import MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -765,3 +766,55 @@ def test_the_schema_has_the_battle_operations_and_validates(club, tmp_path):
     } <= operations
     assert "/api/battles/{battle_id}/decisions/" in paths
     assert out.read_text()
+
+
+# --- every registered ruleset ------------------------------------------------------------------------------
+
+
+def test_every_rulesets_open_decision_comes_with_its_schema_and_an_answer_is_taken(
+    every_ruleset, ruleset_battle, club, post
+):
+    battle = ruleset_battle(every_ruleset)
+    request = first_unanswered(battle)
+    player = signed_in(decider(battle, club, request.side))
+
+    mine = player.get(url("api_battle_decisions", battle)).json()
+    entry = next(d for d in mine if d["id"] == request.id)
+    schema = entry["schema"]
+    assert schema["request"] == request.id
+    assert schema["clause"] == request.rule
+    assert schema["root"]["kind"] in {"one", "many", "number", "text", "hex", "path", "group", "repeat"}
+    assert request.default in entry["candidates"]
+    refused = post(player, url("api_battle_decisions", battle), {"request": request.id, "choice": {"junk": [1.5]}})
+    assert refused.status_code == 400
+    assert refused.json()["clause"]
+    answered = post(player, url("api_battle_decisions", battle), {"request": request.id, "choice": request.default})
+    assert answered.status_code == 201, answered.json()
+    assert answered.json()["choice"] == request.default
+    again = player.get(url("api_battle_detail", battle)).json()
+    assert all(d["submitted"] for d in again["pending"] if d["id"] == request.id)
+
+
+def test_every_rulesets_finished_battle_verifies_and_hands_on_its_outcome(every_ruleset, ruleset_battle, club):
+    battle = ruleset_battle(every_ruleset, mode=BattleMode.AUTO)
+    umpire = signed_in(club["umpire"])
+
+    verification = umpire.get(url("api_battle_verification", battle)).json()
+    result = umpire.get(url("api_battle_result", battle)).json()
+    events = umpire.get(url("api_battle_events", battle, limit=5)).json()
+
+    assert verification["verified"] is True
+    assert verification["problems"] == []
+    assert verification["dice"] > 0
+    assert result["winner"] == battle.winner
+    assert result["outcome"]
+    typed = engine_io.battle_outcome(battle)  # what a campaign reads, stored with the result
+    assert typed is not None
+    assert (typed.ruleset, typed.winner, typed.turns, typed.over) == (
+        every_ruleset.key,
+        battle.winner,
+        battle.turn,
+        True,
+    )
+    assert [e["seq"] for e in events["results"]] == list(range(5))
+    assert events["more"] is True

@@ -13,9 +13,11 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from battles import decision_forms, engine_io, selectors, services
-from battles.engine import resolver
+from battles.engine import answers, resolver
+from battles.engine.events import canonical
 from battles.engine.state import redact
 from battles.models import Battle, BattleMode, BattleStatus, Correction, Decision, DecisionSource
+from tests.battles.conftest import decider, first_unanswered
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -496,3 +498,126 @@ def test_the_replay_shows_the_board_after_each_turn(client, club, start_battle, 
     frame = client.get(replay, {"turn": "1"}, **HTMX).content.decode()
     assert "After turn 1" in frame
     assert "<html" not in frame
+
+
+# --- every registered ruleset ------------------------------------------------------------------------------
+
+
+def form_fields(schema: Any, answer: Any) -> dict[str, Any]:
+    """The posted fields that spell ``answer`` in the schema's form, as the page's controls would post them."""
+    return {
+        name: values if len(values) > 1 else values[0] for name, values in answers.disassemble(schema, answer).items()
+    }
+
+
+def test_every_rulesets_battle_page_draws_its_map_its_decision_form_and_its_log_in_words(
+    every_ruleset, client, club, ruleset_battle, django_capture_on_commit_callbacks
+):
+    rs = every_ruleset
+    battle = ruleset_battle(rs)
+    request = first_unanswered(battle)
+    user = decider(battle, club, request.side)
+    client.force_login(user)
+    viewer = selectors.viewer_for(battle=battle, user=user)
+    board = rs.board_view(engine_io.current_state(battle), viewer.side)
+
+    html = client.get(page(battle)).content.decode()
+
+    placed = [c.key for c in rs.map_view(board).counters]
+    assert placed, "the first scenario puts pieces on the map"
+    map_svg = re.search(r'<svg[^>]*aria-roledescription="map".*?</svg>', html, re.S)
+    assert map_svg
+    for name in placed:
+        assert f'data-ship="{escape(name)}"' in map_svg.group(0), name
+    form = next(f for f in selectors.decision_forms_for(viewer) if f.id == request.id)
+    assert f'id="decision-{request.id}"' in html
+    drawn = [name for name, item in answers.leaves(form.schema) if not isinstance(item, answers.Path)]
+    for name in drawn:
+        assert f'name="{name}"' in html, (request.kind, name)
+    if form.move is not None:  # a path is built step by step from the steps the rules accept next
+        assert all(f'name="step" value="{escape(s.value)}"' in html for s in form.move.steps)
+    lines = [line for turn in selectors.narrated_log(viewer, details=True) for line in turn.lines]
+    assert lines
+    for line in lines:
+        assert line.detail or escape(line.text) in html, line.text
+    names = selectors.battle_names(battle, board)
+    for event in selectors.event_log(viewer):  # each told by the ruleset in words, not the plain kind-and-fields line
+        assert rs.narrate(event, names), event
+
+    fields = form_fields(form.schema, request.default)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(decide(battle, request.id), {"form": form.form, "idempotency_key": "all-1", **fields})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert canonical(Decision.objects.get(battle=battle, request_id=request.id).choice) == canonical(request.default)
+
+
+def test_every_rulesets_battle_ends_and_its_page_replay_sheets_and_log_verify(
+    every_ruleset, client, club, ruleset_battle
+):
+    rs = every_ruleset
+    battle = ruleset_battle(rs, mode=BattleMode.AUTO)
+    assert battle.is_finished
+    client.force_login(club["umpire"])
+
+    html = client.get(page(battle)).content.decode()
+    assert "The battle is over" in html
+    assert selectors.battle_verify(battle=battle) == []
+    replay = client.get(reverse("battle_replay", kwargs={"pk": battle.pk})).content.decode()
+    assert f"After turn {battle.turn}" in replay
+    first = client.get(reverse("battle_replay", kwargs={"pk": battle.pk}), {"turn": "1"}).content.decode()
+    assert "After turn 1" in first
+    assert 'aria-roledescription="map"' in first
+
+    board = rs.board_view(engine_io.current_state(battle), None)
+    ships = [
+        str(s["name"])
+        for s in selectors.ships_at_start(selectors.viewer_for(battle=battle, user=club["umpire"])).values()
+    ]
+    assert ships
+    for name in ships:
+        sheet = client.get(reverse("battle_ship_sheet", kwargs={"battle_id": battle.pk, "name": name}))
+        assert sheet.status_code == 200
+        assert f'data-ship="{escape(name)}"' in sheet.content.decode()
+        pdf = client.get(reverse("battle_ship_sheet_pdf", kwargs={"battle_id": battle.pk, "name": name}))
+        assert pdf.status_code == 200
+        assert pdf.content.startswith(b"%PDF")
+        assert rs.record_sheet(board, name) is not None
+    assert f'data-ship="{escape(ships[0])}"' in html  # the page's own sheets
+
+
+@pytest.fixture
+def template_ruleset() -> Any:
+    """The skeleton's ruleset (battles/rules/_template), registered for one test: its board keeps "pieces"."""
+    from battles.engine import ruleset as registry
+    from battles.rules._template.ruleset import RULESET
+
+    registry.register(RULESET)
+    yield RULESET
+    registry.unregister(RULESET.key, RULESET.version)
+
+
+def test_a_ruleset_whose_board_keeps_pieces_not_ships_has_its_sheets_on_the_page(
+    client, club, template_ruleset, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        battle = services.battle_create(
+            campaign=club["campaign"],
+            created_by=club["umpire"],
+            scenario_slug="example",
+            ruleset_key=template_ruleset.key,
+            mode=BattleMode.AUTO,
+        )
+    battle.refresh_from_db()
+    client.force_login(club["umpire"])
+
+    html = client.get(page(battle)).content.decode()
+    replay = client.get(reverse("battle_replay", kwargs={"pk": battle.pk})).content.decode()
+    sheet = client.get(reverse("battle_ship_sheet", kwargs={"battle_id": battle.pk, "name": "First"}))
+
+    assert battle.is_finished
+    for drawn in (html, replay):
+        assert 'class="sheet' in drawn
+        assert 'data-ship="First"' in drawn
+        assert "No ships." not in drawn
+    assert sheet.status_code == 200
+    assert selectors.battle_verify(battle=battle) == []

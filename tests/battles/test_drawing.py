@@ -19,7 +19,7 @@ from battles.drawing import hexmap as drawing
 from battles.drawing import record_sheet as sheet_drawing
 from battles.drawing.hexmap import SIZE
 from battles.drawing.pdf import latin1, sheet_pdf
-from battles.engine import hexgrid
+from battles.engine import hexgrid, simulate
 from battles.engine.hexgrid import Hex
 from battles.engine.presentation import LOST, UNKNOWN, WHOLE
 from battles.rules.sky_galleons import scenario
@@ -27,6 +27,7 @@ from battles.rules.sky_galleons.presentation.sheets import record_sheet, sheet_d
 from battles.rules.sky_galleons.ruleset import MOVE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import HullRow, ship_record_from_class
+from tests.battles.conftest import first_scenario
 from tests.factories import UserFactory
 from tests.rules.sky_galleons import battle_harness as h
 
@@ -576,3 +577,37 @@ def test_the_battle_page_crosses_off_the_crew_lost_since_the_start_of_the_battle
     drawn = render_record_sheet(now, start=sheets["Fenian Ram"], board=page.context["board"], turn=page.context["turn"])
     assert drawn in page.content.decode()
     assert render_record_sheet(now, board=page.context["board"], turn=page.context["turn"]) != drawn
+
+
+# --- every registered ruleset ------------------------------------------------------------------------------
+
+
+def test_every_rulesets_map_and_sheets_are_drawn_from_its_presentation(every_ruleset):
+    """The map: a counter per piece the ruleset places, at its hex, facing its way, with its first badge; the
+    sheets: each piece's record in HTML and in the PDF, in the ruleset's own look."""
+    rs = every_ruleset
+    fought = simulate.simulate(rs, first_scenario(rs), seed=SEED)
+    for state in (fought.initial, fought.final):
+        board = rs.board_view(state, None)
+        view = rs.map_view(board)
+        root = ET.fromstring(drawing.render_hexmap(view, uid=rs.key))
+        drawn = {g.get("data-ship"): g for g in root.iter(f"{SVG}g") if g.get("data-ship")}
+        assert set(drawn) == {c.key for c in view.counters}
+        assert drawn
+        for counter in view.counters:
+            g = drawn[counter.key]
+            assert (g.get("data-q"), g.get("data-r")) == (str(counter.hex.q), str(counter.hex.r))
+            assert g.get("data-facing") == str(counter.facing or 0)
+            if counter.badges:
+                assert counter.badges[0].text in ET.tostring(g, encoding="unicode")
+        sheets = [rs.record_sheet(board, c.key, start=rs.board_view(fought.initial, None)) for c in view.counters]
+        drawn_sheets = [s for s in sheets if s is not None]
+        assert len(drawn_sheets) == len(sheets)
+        html = "".join(sheet_drawing.render_record_sheet(s) for s in drawn_sheets)
+        for sheet in drawn_sheets:
+            assert f'data-ship="{sheet.key}"' in html
+            assert any(section.rows or section.blocks for section in sheet.sections)
+        pdf = sheet_pdf(drawn_sheets)
+        assert pdf.startswith(b"%PDF")
+        text = b"".join(zlib.decompress(m) for m in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", pdf, re.S))
+        assert all(latin1(sheet.title).encode("latin-1") in text for sheet in drawn_sheets)

@@ -13,6 +13,7 @@ import pytest
 
 from battles import engine_io, narration
 from battles.engine import simulate
+from tests.battles.conftest import first_scenario
 
 SG = engine_io.ruleset_for("sky_galleons")
 
@@ -121,3 +122,26 @@ def test_the_bookkeeping_is_marked_as_detail() -> None:
     assert narration.is_detail({"kind": "effects", "notes": []}, SG)
     assert not narration.is_detail({"kind": "effects", "notes": [{"what": "a hit"}]}, SG)
     assert not narration.is_detail({"kind": "roll"}, SG)
+
+
+# --- every registered ruleset ------------------------------------------------------------------------------
+
+
+def test_every_rulesets_log_is_told_in_its_own_words_for_each_side(every_ruleset) -> None:
+    """Every event of an AI battle of the ruleset's first scenario is told by the ruleset (never the plain
+    kind-and-fields line), as a clean sentence, in the umpire's log and in each side's view of it."""
+    rs = every_ruleset
+    fought = simulate.simulate(rs, first_scenario(rs), seed=simulate.seed_for(19))
+    sides = {str(entry["side"]): str(entry["name"]) for entry in rs.roster(fought.initial)}
+    for side in (None, *fought.final.sides):
+        names = narration.names_for(sides, rs.board_view(fought.final, side), rs)
+        seen = [view for e in fought.events if (view := rs.event_view(e, side)) is not None]
+        for event in seen:
+            assert rs.narrate(event, names), (side, event)
+        lines = narration.narrate_log(seen, names, rs)
+        for line in lines:
+            assert not ARTEFACTS.search(line.text), (side, line.kind, line.text)
+            assert line.text[0].isupper() or line.text[0].isdigit(), line.text
+            assert line.text.endswith((".", "!", "?")), line.text
+        assert lines[-1].text.startswith("The battle ends")
+    assert {"roll", "turn", "battle_ended"} <= {e.kind for e in fought.events}

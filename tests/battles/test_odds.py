@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils.html import escape
 
 from battles import odds
 from battles.engine import simulate
@@ -82,3 +83,42 @@ def test_the_odds_form_offers_the_scenarios_and_refuses_bad_input_plainly(club, 
         response = client.post("/campaigns/syrtis/odds/", bad)
         assert response.status_code == 400
     assert not OddsRun.objects.exists()
+
+
+def test_every_rulesets_battle_has_its_odds_figured_and_shown(every_ruleset, ruleset_battle, club, client):
+    battle = ruleset_battle(every_ruleset)
+    run = odds.odds_request(user=club["alice"], campaign=club["campaign"], battle=battle, runs=3)
+
+    played = odds.odds_play(run_id=run.pk, chunk=2)
+
+    assert played.status == OddsStatus.DONE
+    assert run.ruleset_key == every_ruleset.key
+    assert sum(w["battles"] for w in played.summary["winners"].values()) == 3
+    assert played.summary["turns"]["max"] >= 1
+    expected = [
+        simulate.simulate(every_ruleset, battle.scenario, seed=simulate.seed_for(run.number, n), options=battle.options)
+        for n in range(3)
+    ]
+    assert [o["winner"] for o in played.outcomes] == [s.outcome["winner"] for s in expected]
+    client.force_login(club["alice"])
+    page = client.get(f"/odds/{run.pk}/").content.decode()
+    assert "Who wins how often" in page
+    names = dict(battle.sides.values_list("key", "name"))
+    for key in set(played.summary["winners"]) - {"draw"}:
+        assert escape(names[key]) in page
+
+
+def test_the_odds_form_offers_the_scenarios_of_the_campaigns_ruleset(every_ruleset, club, client):
+    campaign = club["campaign"]
+    campaign.tactical_ruleset = every_ruleset.key
+    campaign.save(update_fields=["tactical_ruleset"])
+    first = every_ruleset.example_scenarios()[0]
+    client.force_login(club["bob"])
+
+    form = client.get("/campaigns/syrtis/odds/").content.decode()
+    run = odds.odds_request(user=club["bob"], campaign=campaign, scenario_slug=str(first["slug"]), runs=2)
+
+    assert f'value="{first["slug"]}"' in form
+    assert escape(str(first["title"])) in form
+    assert run.ruleset_key == every_ruleset.key
+    assert odds.odds_play(run_id=run.pk).status == OddsStatus.DONE

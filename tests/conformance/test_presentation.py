@@ -1,4 +1,4 @@
-"""A ruleset that says nothing of its own presentation is still shown: the conformance suite's duel is narrated,
+"""A ruleset that says nothing of its own presentation is still shown: the reference duel's bare game is narrated,
 mapped and sheeted through the protocol's generic defaults, and drawn by the app's renderers (the log in
 sentences, the map as SVG, the record sheet as HTML and PDF) with its pieces named."""
 
@@ -15,7 +15,7 @@ from battles.drawing.pdf import sheet_pdf
 from battles.drawing.record_sheet import render_record_sheet
 from battles.engine import simulate
 from battles.engine.presentation import LOST, RecordSheet
-from tests.conformance.duel_ruleset import DUEL
+from tests.conformance.duel_ruleset import BARE_DUEL as DUEL
 
 SVG = "{http://www.w3.org/2000/svg}"
 ARTEFACTS = re.compile(r"\bNone\b|\bnull\b|\{|\}")

@@ -1,7 +1,7 @@
 import pytest
 
 from battles.engine import dice, events, policies, resolver, state
-from tests.conformance.duel_ruleset import DUEL
+from battles.rules.duel.ruleset import DUEL
 from tests.engine import toy
 
 SEED = b"policies"

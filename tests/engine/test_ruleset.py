@@ -93,6 +93,8 @@ def test_discover_imports_every_ruleset_package(tmp_path, monkeypatch, clean_reg
     (package / "alpha").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "notes.py").write_text("raise RuntimeError('modules are not imported, only packages')\n")
+    (package / "_skeleton").mkdir()  # a package named with "_" (battles/rules/_template) is no ruleset
+    (package / "_skeleton" / "__init__.py").write_text("raise RuntimeError('a skeleton is not imported')\n")
     (package / "alpha" / "__init__.py").write_text(
         textwrap.dedent("""
         from battles.engine.ruleset import register
@@ -114,7 +116,11 @@ def test_discover_imports_every_ruleset_package(tmp_path, monkeypatch, clean_reg
 
 
 def test_discover_finds_the_project_rules_package():
-    assert ruleset.discover()[0] == "battles.rules"
+    found = ruleset.discover()
+    assert found[0] == "battles.rules"
+    assert {"battles.rules.sky_galleons", "battles.rules.duel"} <= set(found)
+    assert "battles.rules._template" not in found  # the skeleton a new ruleset is copied from
+    assert all(not name.rpartition(".")[2].startswith("_") for name in found[1:])
 
 
 # --- the battle app's hooks: generic defaults -------------------------------------------------------------

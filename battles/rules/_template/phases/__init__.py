@@ -1,0 +1,1 @@
+"""The phases: functions over the resolver's Context, one module per part of the turn. sequence.py dispatches."""
