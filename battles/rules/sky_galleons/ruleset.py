@@ -25,10 +25,12 @@ from typing import Any
 from battles.engine import dice as dice_
 from battles.engine import hexgrid, simulate
 from battles.engine.answers import AnswerSchema
+from battles.engine.bridge import CampaignBridge
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event, JSONObject
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
+from battles.engine.outcome import BattleOutcome
 from battles.engine.policies import Policy
 from battles.engine.presentation import MapView, RecordSheet
 from battles.engine.resolver import Context
@@ -58,6 +60,7 @@ from battles.rules.sky_galleons import (
     special_rules,
     victory,
 )
+from battles.rules.sky_galleons import campaign as sg_campaign
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.flying import FLY, FlyingParty
@@ -249,6 +252,7 @@ class SkyGalleons(BaseRuleset[Board]):
     key = "sky_galleons"
     version = "1"
     title = "Sky Galleons of Mars (basic rules)"
+    campaign_bridge: CampaignBridge | None = sg_campaign.BRIDGE  # the campaign's ship is this ruleset's (campaign.py)
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "errata",
@@ -3092,6 +3096,12 @@ class SkyGalleons(BaseRuleset[Board]):
         from battles.rules.sky_galleons import results  # results reads this module's board and fates
 
         return results.result(initial, final)
+
+    def outcome(self, initial: BattleState[Board], final: BattleState[Board]) -> BattleOutcome:
+        """The typed outcome the campaign reads: fates, crews, captains and records (outcome.py)."""
+        from battles.rules.sky_galleons import outcome  # outcome reads this module's board, through results
+
+        return outcome.battle_outcome(initial, final)
 
     def tally(self, state: BattleState[Board]) -> JSONObject:
         """The odds calculator's figures: winner, turns, each side's losses, each ship's fate and damage."""
