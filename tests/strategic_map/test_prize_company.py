@@ -62,6 +62,7 @@ def test_the_guard_of_the_prisoners_stays_with_the_prize_until_she_is_landed(fig
 def test_a_prize_crew_and_the_guard_are_counted_by_the_ship_they_came_from():
     """The men of each captor ship aboard a crewed prize, from the battle result's prize entry: her prize crew
     by ship, and the guard on the ship he was detailed from."""
+
     def ship(prize_crew: dict[str, int], guard: str | None) -> ShipOutcome:
         return ShipOutcome(
             name="Golden Dawn",

@@ -34,7 +34,7 @@ from battles.engine.outcome import BattleOutcome
 from battles.engine.policies import Policy
 from battles.engine.presentation import MapView, RecordSheet
 from battles.engine.resolver import Context
-from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
+from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup, SidesWeighed
 from battles.engine.state import BattleState
 from battles.engine.telling import Names
 from battles.engine.words import possessive
@@ -3102,6 +3102,13 @@ class SkyGalleons(BaseRuleset[Board]):
         from battles.rules.sky_galleons import outcome  # outcome reads this module's board, through results
 
         return outcome.battle_outcome(initial, final)
+
+    def weigh_sides(self, scenario: Mapping[str, JSON]) -> SidesWeighed | None:
+        """The designer's advice on balancing scenarios (SG-SCN-48..50, scenario_balance.py)."""
+        from battles.rules.sky_galleons import scenario_balance  # only --balance weighs: not loaded for play
+
+        weighed = scenario_balance.balance(scenario)
+        return SidesWeighed(weighed.to_json(), scenario_balance.describe(weighed))
 
     def tally(self, state: BattleState[Board]) -> JSONObject:
         """The odds calculator's figures: winner, turns, each side's losses, each ship's fate and damage."""
