@@ -323,7 +323,8 @@ def _action(encounter: Encounter, outcomes: Sequence[ShipOutcome], winner: str |
     return _Action(
         encounter=encounter,
         entries=entries,
-        bridge=engine_io.campaign_bridge(encounter.campaign.tactical_ruleset),
+        # The bridge of the ruleset the battle was fought with (the campaign's choice may have changed since).
+        bridge=engine_io.campaign_bridge(battle.ruleset_key),
         standing=_standing(entries, player_sides, winner),
         voyages=voyages,
         captains=captains,

@@ -48,3 +48,12 @@ def test_the_boarding_capture_is_read_from_the_stored_outcome(fight, table):
     assert ShipRecord.from_json(gull.record).hull_hits == report["Gull"]["hull"]["hits"]
     # The outcome stored is the one the ruleset gives of the battle's first and last states.
     assert found == engine_io.rules_of(battle).outcome(engine_io.initial_state(battle), engine_io.current_state(battle))
+
+
+def test_a_ruleset_without_a_campaign_bridge_cannot_fight_an_encounter(monkeypatch):
+    class Standalone:
+        campaign_bridge = None
+
+    monkeypatch.setattr(engine_io, "ruleset_for", lambda key, version=None: Standalone())
+    with pytest.raises(engine_io.NoCampaignBridge, match="'duel' cannot fight a campaign's encounters"):
+        engine_io.campaign_bridge("duel")
