@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from battles.engine import events as events_
 from battles.engine import ruleset as ruleset_
 from battles.engine import state as state_
+from battles.engine.bridge import CampaignBridge
 from battles.engine.events import Event
 from battles.engine.outcome import BattleOutcome
 from battles.engine.ruleset import Ruleset
@@ -29,6 +30,18 @@ def ruleset_for(key: str, version: str | None = None) -> Ruleset[Any]:
         ruleset_.discover()
         _discovered = True
     return ruleset_.get(key, version)
+
+
+class NoCampaignBridge(ValueError):
+    """The ruleset offers standalone battles only: it cannot fight a campaign's encounters."""
+
+
+def campaign_bridge(key: str) -> CampaignBridge:
+    """How a campaign fights its encounters with the ruleset ``key`` (battles/engine/bridge.py)."""
+    found = ruleset_for(key).campaign_bridge
+    if found is None:
+        raise NoCampaignBridge(f"the ruleset {key!r} cannot fight a campaign's encounters (it has no campaign bridge)")
+    return found
 
 
 def rules_of(battle: Battle) -> Ruleset[Any]:

@@ -2,8 +2,9 @@
 
 ``voyage_arrive`` ends a voyage in a friendly city: the ship in port, the captain ashore, each prize in tow to
 auction (SGC-MONEY-08, campaign.auctions.prize_land), the crew experience check (campaign.yard), a steam ship
-coaled. ``encounter_result_apply`` reads the battle's stored result (battles.rules.sky_galleons.results) and its
-final state, and writes what the campaign keeps: damage and casualties, ships lost, captains sent on an epic
+coaled. ``encounter_result_apply`` reads the battle's typed outcome (battles/engine/outcome.py, through
+battles.engine_io.battle_outcome) and writes, through the campaign's tactical ruleset's bridge
+(battles/engine/bridge.py), what the campaign keeps: damage and casualties, ships lost, captains sent on an epic
 trek, enemy ships taken as prizes in tow. Both are idempotent: a second run finds the work done.
 
 The decisions where the rules are silent are in docs/strategic-map.md, "Arrival and battle results"; the
@@ -15,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -23,8 +23,22 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles import engine_io
-from battles.models import BattleResult, BattleShip, BattleStatus
-from battles.rules.sky_galleons.close_action import PartyError, all_home
+from battles.engine.bridge import CampaignBridge
+from battles.engine.outcome import (
+    ABOARD,
+    AWAY,
+    CAPTURED,
+    CRASH_LANDED,
+    CRASHED,
+    ESCAPED,
+    FIGHTING,
+    KILLED,
+    LANDED,
+    SCUTTLED,
+    STRUCK,
+    ShipOutcome,
+)
+from battles.models import Battle, BattleShip, BattleStatus
 from campaign import auctions, locks, yard
 from campaign import yard_selectors as yard_sel
 from campaign.auctions import friendly_city, prize_land
@@ -40,7 +54,6 @@ from campaign.models import (
 )
 from galleons import catalog
 from galleons import design as sg_design
-from galleons.record import NO_PARTY, ShipRecord
 from strategic_map import news, treks
 from strategic_map.encounter_locks import encounter_locked
 from strategic_map.models import (
@@ -52,16 +65,14 @@ from strategic_map.models import (
     VoyageStatus,
 )
 
-# --- the result's words (battles/rules/sky_galleons/data/results.json) -------------------------------------------
+# --- the outcome's words (battles/engine/outcome.py) ------------------------------------------------------------
 
-FIGHTING, LANDED, ESCAPED, STRUCK, CAPTURED = "fighting", "landed", "escaped", "struck", "captured"
-SCUTTLED, CRASHED, CRASH_LANDED = "scuttled", "crashed", "crash-landed"
 # A ship with one of these fates is still her side's at the end.
 STILL_HERS = (FIGHTING, LANDED, ESCAPED)
 # Ships that may take a prize in tow: in the fight at the end (one that escaped over the edge left it).
 ON_THE_FIELD = (FIGHTING, LANDED)
 DESTROYED = (CRASHED, CRASH_LANDED, SCUTTLED)
-CAPTAIN_KILLED, CAPTAIN_AWAY, CAPTAIN_CAPTURED, CAPTAIN_ABOARD = "killed", "away", "captured", "aboard"
+CAPTAIN_KILLED, CAPTAIN_AWAY, CAPTAIN_CAPTURED, CAPTAIN_ABOARD = KILLED, AWAY, CAPTURED, ABOARD
 
 # The epic trek's causes (strategic_map.models.EpicTrek.cause, SGC-TREK-01).
 CRASH_LANDING, OVER_THE_SIDE = "crash_landing", "over_the_side"
@@ -203,13 +214,13 @@ class _Taken:
 
 @dataclass
 class _Action:
-    """One encounter's battle as the campaign reads it: the result's entries by ship, the final records, and the
-    campaign's rows locked for the apply (captains before ships, as every campaign service locks them)."""
+    """One encounter's battle as the campaign reads it: the outcome's ships by name, the bridge that writes their
+    records back, and the campaign's rows locked for the apply (captains before ships, as every campaign service
+    locks them)."""
 
     encounter: Encounter
-    entries: dict[str, Mapping[str, Any]]
-    captain_fates: dict[str, Mapping[str, Any]]
-    final: Mapping[str, ShipRecord]
+    entries: dict[str, ShipOutcome]
+    bridge: CampaignBridge
     standing: _Standing
     voyages: dict[int, Voyage]
     captains: dict[int, Captain]
@@ -218,10 +229,10 @@ class _Action:
     in_tow: dict[str, CampaignShip]
     taken: _Taken
 
-    def lost_to_him(self, entry: Mapping[str, Any]) -> bool:
+    def lost_to_him(self, entry: ShipOutcome) -> bool:
         """Destroyed, or taken by a side that is not the players'."""
         taker = self.standing.taker(entry)
-        return entry["fate"] in DESTROYED or (taker is not None and taker not in self.standing.player_sides)
+        return entry.fate in DESTROYED or (taker is not None and taker not in self.standing.player_sides)
 
     def captain_of(self, ship: CampaignShip) -> Captain | None:
         return self.captains.get(ship.captain_id) if ship.captain_id else None
@@ -238,10 +249,10 @@ def encounter_result_apply(*, encounter_id: int) -> bool:
     encounter.campaign = campaign
     if not encounter.battle.is_finished:
         return False
-    stored = BattleResult.objects.filter(battle=encounter.battle).first()
-    if stored is None:
+    outcome = engine_io.battle_outcome(encounter.battle)
+    if outcome is None:
         return False
-    action = _action(encounter, stored.data)
+    action = _action(encounter, outcome.ships, outcome.winner)
     for name, ship in action.own.items():
         _own_ship_after(action, name, ship)
     for name, prize in action.in_tow.items():
@@ -254,9 +265,9 @@ def encounter_result_apply(*, encounter_id: int) -> bool:
         if name in action.own or name in action.in_tow:
             continue
         taker = action.standing.taker(entry)
-        if taker is None or taker not in action.standing.player_sides or entry["fate"] in DESTROYED:
+        if taker is None or taker not in action.standing.player_sides or entry.fate in DESTROYED:
             # Sunk, crashed or driven off: nothing is paid for it (SGC-MONEY-05); only a prize brought home earns.
-            if entry["fate"] in (CRASHED, CRASH_LANDED, SCUTTLED) and name in drawn:
+            if entry.fate in (CRASHED, CRASH_LANDED, SCUTTLED) and name in drawn:
                 action.taken.sunk.append(name)
             continue
         _take_prize(action, drawn.get(name), entry)
@@ -290,10 +301,10 @@ def encounter_result_apply(*, encounter_id: int) -> bool:
     return True
 
 
-def _action(encounter: Encounter, result: Mapping[str, Any]) -> _Action:
+def _action(encounter: Encounter, outcomes: Sequence[ShipOutcome], winner: str | None) -> _Action:
     battle = encounter.battle
     assert battle is not None
-    entries = {str(entry["name"]): entry for entry in result.get("ships", [])}
+    entries = {entry.name: entry for entry in outcomes}
     links = {bs.name: bs for bs in BattleShip.objects.filter(battle=battle).select_related("side")}
     voyages = {v.ship_id: v for v in encounter.voyages.select_for_update(no_key=True, of=("self",)).order_by("pk")}
     linked_ids = [bs.campaign_ship_id for bs in links.values() if bs.campaign_ship_id is not None]
@@ -312,9 +323,9 @@ def _action(encounter: Encounter, result: Mapping[str, Any]) -> _Action:
     return _Action(
         encounter=encounter,
         entries=entries,
-        captain_fates={str(entry["ship"]): entry for entry in result.get("captains", [])},
-        final=engine_io.current_state(battle).board.by_name,
-        standing=_standing(entries, player_sides, (result.get("battle") or {}).get("winner")),
+        # The bridge of the ruleset the battle was fought with (the campaign's choice may have changed since).
+        bridge=engine_io.campaign_bridge(battle.ruleset_key),
+        standing=_standing(entries, player_sides, winner),
         voyages=voyages,
         captains=captains,
         own=own,
@@ -330,18 +341,17 @@ def _own_ship_after(action: _Action, name: str, ship: CampaignShip) -> None:
         return
     voyage = action.voyages.get(ship.pk) or _voyage_of(ship)
     captain = action.captain_of(ship)
-    _carry_back(ship, action.final.get(name), entry)
+    _carry_back(action.bridge, ship, entry)
     if voyage is not None:
-        voyage.losses += int(entry["crew"]["lost"])
+        voyage.losses += entry.crew_lost
     if action.lost_to_him(entry):
-        _ship_lost(action.encounter, ship, voyage, captain, entry, action.captain_fates.get(name), action.taken)
+        _ship_lost(action.encounter, ship, voyage, captain, entry, action.taken)
         return
     ship.status = ShipStatus.AT_SEA
     ship.save(update_fields=["record", "status"])
     if voyage is not None:
         voyage.save(update_fields=["losses"])
-    fate = action.captain_fates.get(name) or {}
-    if captain is not None and fate.get("fate") == CAPTAIN_KILLED:
+    if captain is not None and entry.captain == CAPTAIN_KILLED:
         # She fights on under her officers and sails her voyage home; her captain's career is over.
         _captain_lost(action.encounter, captain)
 
@@ -351,7 +361,7 @@ def _prize_in_tow_after(action: _Action, name: str, prize: CampaignShip) -> None
     entry = action.entries.get(name)
     if entry is None:
         return
-    _carry_back(prize, action.final.get(name), entry)
+    _carry_back(action.bridge, prize, entry)
     if action.lost_to_him(entry):
         prize.status = ShipStatus.LOST
         prize.towed_by = None
@@ -369,23 +379,23 @@ def _voyage_of(ship: CampaignShip) -> Voyage | None:
 
 @dataclass(frozen=True)
 class _Standing:
-    """Who holds the field at the end, for the ships that struck their colours: the results format leaves a struck
-    ship's taker to the campaign (results.json, fates)."""
+    """Who holds the field at the end, for the ships that struck their colours: the outcome leaves a struck ship's
+    taker to the campaign (a struck ship is nobody's prize in the battle)."""
 
     winner: str | None
     # The sides with a ship still in the fight at the end, in the battle's order.
     in_fight: tuple[str, ...]
     player_sides: frozenset[str]
 
-    def taker(self, entry: Mapping[str, Any]) -> str | None:
+    def taker(self, entry: ShipOutcome) -> str | None:
         """The side that took this ship: her captor for a boarded prize; for a ship that struck, the winner, or with
         no winner the one other side still in the fight (the players' side first if several are); none when
         that is her own side (she hoists her colours again) or nobody is left to take her."""
-        if entry["fate"] == CAPTURED:
-            return str(entry["captured_by"]) if entry.get("captured_by") else None
-        if entry["fate"] != STRUCK:
+        if entry.fate == CAPTURED:
+            return entry.captured_by or None
+        if entry.fate != STRUCK:
             return None
-        her_side = str(entry["side_at_start"])
+        her_side = entry.side_at_start
         if self.winner:
             return self.winner if self.winner != her_side else None
         others = [side for side in self.in_fight if side != her_side]
@@ -394,55 +404,25 @@ class _Standing:
         return candidates[0] if candidates else None
 
 
-def _standing(entries: Mapping[str, Mapping[str, Any]], player_sides: set[str], winner: Any) -> _Standing:
+def _standing(entries: Mapping[str, ShipOutcome], player_sides: set[str], winner: str | None) -> _Standing:
     in_fight: list[str] = []
     for entry in entries.values():
-        side = str(entry["side_at_end"])
-        if entry["fate"] in ON_THE_FIELD and side not in in_fight:
+        side = entry.side_at_end
+        if entry.fate in ON_THE_FIELD and side not in in_fight:
             in_fight.append(side)
     return _Standing(
-        winner=winner if isinstance(winner, str) and winner else None,
+        winner=winner or None,
         in_fight=tuple(in_fight),
         player_sides=frozenset(player_sides),
     )
 
 
-def _campaign_record(ship: CampaignShip, final: ShipRecord | None, entry: Mapping[str, Any]) -> ShipRecord | None:
-    """Her final battle record as the campaign keeps it: damage, lost guns, criticals, casualties and spent
-    ordnance stay; the battle's passing positions go; her men in prize crews and guarding prisoners come back
-    aboard as deckhands (their posts are not kept, results.json crew)."""
-    if final is None:
-        return None
-    try:
-        record = all_home(final)
-    except PartyError:
-        record = replace(final, party=NO_PARTY, boarders=NO_PARTY)
-    before = yard_sel.ship_record(ship) if ship.record else final
-    away = entry["crew"].get("away") or {}
-    back = int(away.get("prize_crews", 0)) + int(away.get("guards", 0))
-    crew = replace(record.crew, deckhands=record.crew.deckhands + back) if back else record.crew
-    return replace(
-        record,
-        name=ship.name,
-        side=before.side,
-        crew_quality=ship.crew_quality or record.crew_quality,
-        crew=crew,
-        boarding=None,
-        grappled_with=(),
-        position=before.position,
-        facing=before.facing,
-        altitude=before.altitude if record.afloat else record.altitude,
-        status=before.status,
-        marines_fired=None,
-        shotguns_spent=None,
-        agility_speed=None,
-    )
-
-
-def _carry_back(ship: CampaignShip, final: ShipRecord | None, entry: Mapping[str, Any]) -> None:
-    record = _campaign_record(ship, final, entry)
+def _carry_back(bridge: CampaignBridge, ship: CampaignShip, entry: ShipOutcome) -> None:
+    """Her record after the battle, as the ruleset's bridge writes it on the campaign's record (for Sky Galleons:
+    damage, casualties and spent ordnance kept, the battle's positions gone, prize crews back aboard)."""
+    record = bridge.record_after(entry, ship.record or None, crew_quality=ship.crew_quality)
     if record is not None:
-        ship.record = record.to_json()
+        ship.record = record
 
 
 def _ship_lost(
@@ -450,8 +430,7 @@ def _ship_lost(
     ship: CampaignShip,
     voyage: Voyage | None,
     captain: Captain | None,
-    entry: Mapping[str, Any],
-    fate: Mapping[str, Any] | None,
+    entry: ShipOutcome,
     taken: _Taken,
 ) -> None:
     """A player's ship destroyed or taken by the enemy: lost to him, the voyage ends lost, and the captain is
@@ -467,7 +446,7 @@ def _ship_lost(
     _chronicle(encounter.campaign, ChronicleKind.SHIP_LOST, f"The {ship.name} is lost.", captain)
     if captain is None:
         return
-    word = str((fate or {}).get("fate") or CAPTAIN_KILLED)
+    word = entry.captain or CAPTAIN_KILLED
     cause, party = _trek_cause(entry, word)
     if cause is None:
         _captain_lost(encounter, captain)
@@ -492,72 +471,67 @@ def _captain_lost(encounter: Encounter, captain: Captain) -> None:
     _chronicle(encounter.campaign, ChronicleKind.CAPTAIN_LOST, f"Captain {captain.name} falls in action.", captain)
 
 
-def _trek_cause(entry: Mapping[str, Any], word: str) -> tuple[str | None, int]:
+def _trek_cause(entry: ShipOutcome, word: str) -> tuple[str | None, int]:
     """Which way the captain of a lost ship survives, if he does, and his party, himself included (SGC-TREK-02,
     designed): a crash landing brings down every man still aboard, safe (SG-ALT-12); a captured captain is put
     over the side with the men taken with him (the Martians do not kill prisoners); a captain away from his
     ship (boarding, in a prize crew) when she went down comes down with the men away with him, as a crash
     landing. A captain killed, or aboard when she crashed, starts no trek."""
-    crew = entry["crew"]
     if word == CRASH_LANDED:
-        aboard = int(crew["at_start"]) - int(crew["lost"]) - sum(int(n) for n in (crew.get("away") or {}).values())
-        return CRASH_LANDING, max(aboard, 1)
+        return CRASH_LANDING, max(entry.crew_at_start - entry.crew_lost - entry.crew_away, 1)
     if word == CAPTAIN_CAPTURED:
-        return OVER_THE_SIDE, max(int(crew.get("prisoners") or 0), 1)
+        return OVER_THE_SIDE, max(entry.prisoners, 1)
     if word == CAPTAIN_AWAY:
-        return CRASH_LANDING, max(sum(int(n) for n in (crew.get("away") or {}).values()), 1)
+        return CRASH_LANDING, max(entry.crew_away, 1)
     return None, 0
 
 
-def _tower(entry: Mapping[str, Any], own: Mapping[str, CampaignShip]) -> CampaignShip | None:
+def _tower(entry: ShipOutcome, own: Mapping[str, CampaignShip]) -> CampaignShip | None:
     """The players' ship that takes the prize home in tow (SGC-MONEY-08): the one towing her at the end, else
     the one that put most men aboard her, else the first still in the fight; none if no ship of the side is."""
     able = {name: ship for name, ship in own.items() if ship.status == ShipStatus.AT_SEA}
     if not able:
         return None
-    towing = entry.get("towed_by")
-    if isinstance(towing, str) and towing in able:
+    towing = entry.towed_by
+    if towing is not None and towing in able:
         return able[towing]
-    crews: Mapping[str, int] = ((entry.get("prize") or {}).get("prize_crew")) or {}
-    for name, _men in sorted(crews.items(), key=lambda item: -int(item[1])):
+    for name, _men in sorted(entry.prize_crew.items(), key=lambda item: -item[1]):
         if name in able:
             return able[name]
     return next(iter(able.values()))
 
 
-def _take_prize(action: _Action, drawn: EncounterShip | None, entry: Mapping[str, Any]) -> None:
+def _take_prize(action: _Action, drawn: EncounterShip | None, entry: ShipOutcome) -> None:
     """An enemy ship the players' side took becomes a prize in tow of the capturing ship (SGC-MONEY-08), if she
     is legitimate prey (SGC-START-01): a ship drawn for the encounter from the tables' categories. A prize in tow
     taken back from the pirates is a prize like any other (SGC-ETYPE-14, designed). The Red Captain's crew may
     man Martian and European prizes alike (SGC-START-13, DESIGN.md section 8): none is refused for her make."""
     if drawn is None or drawn.category.casefold() not in prey_categories():
         return  # not his to take (a neutral, a British ship): she is let go
-    record = action.final.get(drawn.name)
     tower = _tower(entry, action.own)
-    if drawn.campaign_ship_id is not None or record is None or tower is None or tower.captain_id is None:
+    if drawn.campaign_ship_id is not None or entry.record is None or tower is None or tower.captain_id is None:
         return  # no ship of his left in the fight to take her home
     encounter = action.encounter
-    class_id = str(entry.get("class_id") or drawn.class_id)
+    class_id = entry.class_id or drawn.class_id
     ship_class = catalog.ship_class(class_id)
     prize = CampaignShip(
         campaign=encounter.campaign,
         captain=None,
         name=drawn.name,
         class_id=class_id,
-        record=record.to_json(),
+        record=entry.record,
         original_price=ship_class.price or 0,
         hull_price=yard_sel.hull_price(sg_design.rate_design(sg_design.design_from_catalog(ship_class))),
         crew_quality=_quality(drawn.crew_quality),
-        original_crew=int(entry["crew"]["at_start"]),
+        original_crew=entry.crew_at_start,
         cargo_tons=_cargo_tons(encounter.campaign, drawn, ship_class),
         status=ShipStatus.PRIZE,
         city="",
         captured_by_id=tower.captain_id,
         towed_by=tower,
     )
-    cleaned = _campaign_record(prize, record, {"crew": {"away": {}}})
-    if cleaned is not None:
-        prize.record = cleaned.to_json()
+    # Her record cleaned as a ship's after battle; her own men away (boarders across) are not brought back.
+    _carry_back(action.bridge, prize, replace(entry, detail={}))
     prize.save()
     drawn.campaign_ship = prize
     drawn.save(update_fields=["campaign_ship"])
@@ -569,21 +543,19 @@ def _take_prize(action: _Action, drawn: EncounterShip | None, entry: Mapping[str
     _prize_company_stays(action, entry)
 
 
-def _men_in_prize_company(entry: Mapping[str, Any]) -> dict[str, int]:
-    """A prize's result entry: the captor ships' men aboard her, by battle name: her prize crew, if she was
-    crewed (SG-BRD-21), and the one man detailed to guard her prisoners (SG-BRD-22)."""
-    prize = entry.get("prize") or {}
-    men = {str(name): int(count) for name, count in (prize.get("prize_crew") or {}).items() if int(count) > 0}
-    guard = prize.get("guard") or {}
-    if guard.get("ship"):
-        men[str(guard["ship"])] = men.get(str(guard["ship"]), 0) + 1
+def _men_in_prize_company(entry: ShipOutcome) -> dict[str, int]:
+    """A prize's outcome: the captor ships' men aboard her, by battle name: her prize crew, if she was crewed
+    (SG-BRD-21), and the one man detailed to guard her prisoners (SG-BRD-22)."""
+    men = {name: count for name, count in entry.prize_crew.items() if count > 0}
+    if entry.prize_guard:
+        men[entry.prize_guard] = men.get(entry.prize_guard, 0) + 1
     return men
 
 
-def _prize_company_stays(action: _Action, entry: Mapping[str, Any]) -> None:
+def _prize_company_stays(action: _Action, entry: ShipOutcome) -> None:
     """SGC-MONEY-08: a prize brought home keeps her prize crew and the guard of her prisoners aboard until she is
-    landed, so they are off their own ships' records meanwhile (_campaign_record brought every man away in a
-    prize back aboard as a deckhand; those with a prize that is let go do come back)."""
+    landed, so they are off their own ships' records meanwhile (the bridge brought every man away in a prize
+    back aboard as a deckhand; those with a prize that is let go do come back)."""
     for name, men in _men_in_prize_company(entry).items():
         ship = action.own.get(name)
         if ship is None or ship.status != ShipStatus.AT_SEA:
@@ -601,13 +573,13 @@ def _men_aboard_prize(prize: CampaignShip) -> dict[str, int]:
     drawn = EncounterShip.objects.filter(campaign_ship=prize).select_related("encounter").order_by("-pk").first()
     if drawn is None or drawn.encounter.battle_id is None:
         return {}  # not taken in an encounter battle (a prize made by hand): nobody of his is aboard
-    result = BattleResult.objects.filter(battle_id=drawn.encounter.battle_id).first()
-    entries = result.data.get("ships", []) if result is not None else []
-    entry = next((e for e in entries if e.get("name") == drawn.name), None)
+    battle = Battle.objects.filter(pk=drawn.encounter.battle_id).first()
+    outcome = engine_io.battle_outcome(battle) if battle is not None else None
+    entry = outcome.ship(drawn.name) if outcome is not None else None
     if entry is None:
         return {}
     men = _men_in_prize_company(entry)
-    crew_from = {str(k): int(v) for k, v in ((entry.get("prize") or {}).get("prize_crew") or {}).items()}
+    crew_from = dict(entry.prize_crew)
     # Men of her prize crew killed since (she was fought over again in tow) do not come back.
     dead = max(sum(crew_from.values()) - yard_sel.ship_record(prize).men_alive, 0)
     for name in sorted(crew_from, key=lambda n: -crew_from[n]):

@@ -1,40 +1,31 @@
-"""The encounter's battle (SGC-ENC-19/20/21): a scenario document built from the encounter, opened through the
-battle app. Run by the task strategic_map.encounter_tasks.encounter_battle_open after the tick commits.
+"""The encounter's battle (SGC-ENC-19/20/21): the encounter set up by the campaign, made a scenario by the
+campaign's tactical ruleset (its campaign bridge, battles/engine/bridge.py), opened through the battle app. Run
+by the task strategic_map.encounter_tasks.encounter_battle_open after the tick commits.
 
 The set-up the campaign rules leave open (SGC-ENC-21) is DESIGN.md 4.3's, rolled with the campaign's logged dice:
-the wind (1D6, 1 = north, clockwise), the sighting distance (2D6 + 4 hexes between the two lines), every ship at
-Medium (or her ceiling, if damage has brought it lower), the player's line on the west heading east, the ships
-met on the east: fighting ships heading at him, merchants heading away. The player's ships enter with their
-campaign record (scenario "record" entries: damage, crew, spent ordnance carry over); prizes in tow are
-noncombatants (SG-SCN-17) astern of their tower. The last side with a ship in the fight wins (SG-SCN-06).
+the wind (1D6, 1 = north, clockwise), the sighting distance (2D6 + 4 hexes between the two lines), the player's
+line on the west heading east, the ships met on the east: fighting ships heading at him, merchants heading away.
+The player's ships enter with their campaign record (damage, crew, spent ordnance carry over); prizes in tow sail
+astern of their tower. The ruleset's bridge says the rest (for Sky Galleons, battles/rules/sky_galleons/campaign.py:
+heights, noncombatant prizes, the AI's temper, the victory).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
+from battles import engine_io
+from battles.engine import bridge
 from battles.models import Battle, BattleShip, Controller
 from battles.services import SideControl, battle_create
 from campaign import dice, locks
 from campaign.models import Campaign, CampaignShip, EncounterControl, Membership, Role, ShipStatus
-from galleons.record import ShipRecord, altitude_level
 from strategic_map import encounter_rules as rules
 from strategic_map import news
 from strategic_map.encounter_clock import encounter_window
 from strategic_map.models import Encounter, EncounterShip
 
 PLAYER_SIDE, ENEMY_SIDE = "captain", "encountered"
-CRUISING_ALTITUDE = "M"
-# The AI's tuning per category (scenario format's sides[].ai): the High Martians as in Hearts of Oak (they
-# board), pirates keep the prizes they take; warships and merchants the AI's defaults.
-AI_BY_CATEGORY: dict[str, dict[str, Any]] = {
-    "High Martian Pirate": {"board": True, "caution": 0.0, "flee_hull": 0.95, "flee_crew": 0.15, "prizes": "keep"},
-    "Pirate Ship": {"prizes": "keep"},
-    "Cloud Captain": {"prizes": "keep"},
-}
-HIGH_MARTIAN_ARMS = "bow"  # the kings' marines' bows (SG-SAF-05), as in Hearts of Oak
 
 
 def _umpire(campaign: Campaign) -> Membership:
@@ -44,30 +35,6 @@ def _umpire(campaign: Campaign) -> Membership:
     if umpire is None:
         raise ValueError(f"{campaign} has no umpire to open the encounter's battle")
     return umpire
-
-
-def _altitude(record: ShipRecord) -> str:
-    ceiling = record.max_altitude
-    if ceiling is not None and altitude_level(ceiling) < altitude_level(CRUISING_ALTITUDE):
-        return ceiling
-    return CRUISING_ALTITUDE
-
-
-def _enemy_entry(ship: EncounterShip, role: str, placement: rules.Placement) -> dict[str, Any]:
-    entry: dict[str, Any] = {
-        "name": ship.name,
-        "class": ship.class_id,
-        "crew_quality": ship.crew_quality,
-        "position": list(placement.position),
-        "facing": placement.facing,
-        "altitude": CRUISING_ALTITUDE,
-        "role": rules.BATTLE_ROLE[role],
-    }
-    if ship.high_martian:
-        entry.update(high_martian=True, boarding_quality=ship.boarding_quality, marine_arms=HIGH_MARTIAN_ARMS)
-    elif ship.boarding_quality and ship.boarding_quality != ship.crew_quality:
-        entry["boarding_quality"] = ship.boarding_quality
-    return entry
 
 
 def _roles(encounter: Encounter, ships: list[EncounterShip]) -> list[str]:
@@ -92,7 +59,7 @@ def met_words(line: str) -> str:
     return f"{'an' if line[:1].casefold() in 'aeiou' else 'a'} {line}" if line else line
 
 
-def scenario_document(
+def encounter_described(
     encounter: Encounter,
     player_ships: list[CampaignShip],
     player_prizes: list[CampaignShip],
@@ -100,9 +67,9 @@ def scenario_document(
     *,
     wind: int,
     distance: int,
-) -> dict[str, Any]:
-    """The scenario (docs/scenarios.md) of an encounter: the player's ships and prizes in tow against the ships
-    drawn, placed by encounter_rules.placements."""
+) -> bridge.Encounter:
+    """The encounter as the campaign sets it up (DESIGN.md 4.3, SGC-ENC-21), in the bridge's words: the player's
+    ships and prizes in tow with their records against the ships drawn, placed by encounter_rules.placements."""
     theirs = list(encounter.ships.order_by("pk"))
     their_roles = _roles(encounter, theirs)
     index = {ship.name: n for n, ship in enumerate(theirs)}
@@ -120,55 +87,49 @@ def scenario_document(
         our_towed_by=[tower for _, _, tower in ours],
         their_towed_by=their_towed_by,
     )
-    our_entries = []
-    for (ship, role, _), place in zip(ours, our_places, strict=True):
-        record = ShipRecord.from_json(ship.record)
-        our_entries.append(
-            {
-                "name": ship.name,
-                "record": ship.record,
-                "position": list(place.position),
-                "facing": place.facing,
-                "altitude": _altitude(record),
-                "role": rules.BATTLE_ROLE[role],
-            }
+    our_ships = tuple(
+        bridge.EncounterShip(
+            name=ship.name,
+            role=role,
+            position=place.position,
+            facing=place.facing,
+            record=ship.record,
+            crew_quality=ship.crew_quality,
+            towed_by=tower,
         )
-    their_entries = [
-        _enemy_entry(ship, role, place) for ship, role, place in zip(theirs, their_roles, their_places, strict=True)
-    ]
-    prizes = [ship.name for ship, role, _ in ours if role == rules.PRIZE] + [
-        ship.name for ship, role in zip(theirs, their_roles, strict=True) if role == rules.PRIZE
-    ]
-    lead = theirs[0].category if theirs else ""
+        for (ship, role, tower), place in zip(ours, our_places, strict=True)
+    )
+    their_ships = tuple(
+        bridge.EncounterShip(
+            name=ship.name,
+            role=role,
+            position=place.position,
+            facing=place.facing,
+            class_id=ship.class_id,
+            crew_quality=ship.crew_quality,
+            boarding_quality=ship.boarding_quality,
+            high_martian=ship.high_martian,
+            towed_by=towed_by,
+        )
+        for ship, role, place, towed_by in zip(theirs, their_roles, their_places, their_towed_by, strict=True)
+    )
     territory = f"{encounter.territory}, day {encounter.day}"
-    return {
-        "format": "red-captain/sky-galleons-scenario",
-        "version": 1,
-        "slug": f"encounter-{encounter.pk}",
-        "title": f"{encounter.result} ({territory})",
-        "source": "Red Captain campaign encounter (SGC-ENC-15..21)",
-        "clauses": ["SGC-ENC-19", "SGC-ENC-21"],
-        "description": (
+    return bridge.Encounter(
+        slug=f"encounter-{encounter.pk}",
+        title=f"{encounter.result} ({territory})",
+        description=(
             f"{captain_name} meets {met_words(encounter.result)} in {territory}. The ships sighted each other "
-            f"{distance} hexes apart. The last side with a ship in the fight wins."
+            f"{distance} hexes apart."
         ),
-        "wind": wind,
-        "turn_limit": 40,
-        "crew_quality": "trained",
-        "setup": {"kind": "fixed", "note": "Rolled by the campaign (DESIGN.md 4.3): sighting distance 2D6+4."},
-        "special_rules": [{"rule": "noncombatant", "ship": name} for name in prizes],
-        "victory": {"kind": "last_flying", "turn_limit_winner": None},
-        "options": {},
-        "sides": [
-            {"id": PLAYER_SIDE, "name": captain_name, "ai": {"prizes": "keep"}, "ships": our_entries},
-            {
-                "id": ENEMY_SIDE,
-                "name": encounter.result,
-                "ai": dict(AI_BY_CATEGORY.get(lead, {})),
-                "ships": their_entries,
-            },
-        ],
-    }
+        sides=(
+            bridge.EncounterSide(PLAYER_SIDE, captain_name, our_ships, player=True),
+            bridge.EncounterSide(
+                ENEMY_SIDE, encounter.result, their_ships, category=theirs[0].category if theirs else ""
+            ),
+        ),
+        wind=wind,
+        distance=distance,
+    )
 
 
 @transaction.atomic
@@ -203,7 +164,7 @@ def encounter_battle_open(*, encounter_id: int) -> Battle | None:
         ],
         day=encounter.day,
     )
-    document = scenario_document(
+    described = encounter_described(
         encounter,
         player_ships,
         prizes,
@@ -211,6 +172,7 @@ def encounter_battle_open(*, encounter_id: int) -> Battle | None:
         wind=rules.wind_from(rolls[0].result),
         distance=rules.sighting_distance([rolls[1].result, rolls[2].result]),
     )
+    document = engine_io.campaign_bridge(campaign.tactical_ruleset).scenario(described)
     window = encounter_window(campaign, encounter.day)
     enemy = (
         SideControl(Controller.UMPIRE)
@@ -221,7 +183,8 @@ def encounter_battle_open(*, encounter_id: int) -> Battle | None:
         campaign=campaign,
         created_by=_umpire(campaign).user,
         scenario=document,
-        title=str(document["title"])[:160],
+        title=described.title[:160],
+        ruleset_key=campaign.tactical_ruleset,
         sides={PLAYER_SIDE: SideControl(Controller.PLAYER, captain.player), ENEMY_SIDE: enemy},
         # Fog of war: the battle places the captain's ship; the rest of the club never learns of it.
         private=True,

@@ -25,7 +25,7 @@ from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import class_rules, close_action
+from galleons import sailing
 from galleons.record import ShipRecord
 from strategic_map.mapdata import City, MarsMap, UnknownMapName
 
@@ -142,14 +142,14 @@ class ShipMovement:
 
 def propulsion_of(record: ShipRecord) -> str:
     """steam, screw_galley, kite, or launch for a class whose campaign cruising speed is its own (SGC-MOVE-15)."""
-    if class_rules.campaign_cruising_hexes_per_day(record) is not None:
+    if sailing.campaign_cruising_hexes_per_day(record) is not None:
         return LAUNCH
     return record.propulsion
 
 
 def base_points(record: ShipRecord) -> int:
     """The daily allowance by propulsion alone, not the tactical speed (SGC-MOVE-02..06, -15)."""
-    launch = class_rules.campaign_cruising_hexes_per_day(record)
+    launch = sailing.campaign_cruising_hexes_per_day(record)
     if launch is not None:
         return launch
     if record.is_kite:
@@ -158,12 +158,12 @@ def base_points(record: ShipRecord) -> int:
 
 
 def towing_points(points: int, *, tower_hull_size: int, towed_hull_sizes: Sequence[int]) -> int:
-    """SGC-MOVE-13 (designed): the tactical towing rule on the day's allowance (close_action.tow_speed: halved
+    """SGC-MOVE-13 (designed): the tactical towing rule on the day's allowance (galleons.sailing.tow_speed: halved
     rounding up, less floor(towed hull / tower hull), the formula governing where the text's second example
     disagrees, SG-TOW-08), several prizes counted by their hull sizes together, never below the minimum."""
     if not towed_hull_sizes:
         return points
-    slowed = close_action.tow_speed(points, tower_hull_size, sum(towed_hull_sizes))
+    slowed = sailing.tow_speed(points, tower_hull_size, sum(towed_hull_sizes))
     return max(slowed, RULES.whole("towing", "minimum_hexes_per_day"))
 
 

@@ -19,7 +19,9 @@ data, and five pieces of behaviour the generic resolver drives:
 - the battle app's hooks, each with a generic default in ``BaseRuleset``: ``ai_policy`` (who plays a side no
   one plays), ``leaving_policy`` (who answers for a side that surrendered or withdraws), ``deadline_default``
   (the answer a side gets when its deadline passes), ``summary`` (one line for lists), ``tally`` (the odds
-  calculator's figures), ``outcome`` (the typed battle outcome, the only thing a campaign reads: outcome.py).
+  calculator's figures), ``outcome`` (the typed battle outcome, the only thing a campaign reads: outcome.py),
+  ``weigh_sides`` (a scenario's sides weighed against the ruleset's advice on balance, before any play; None
+  where the rules give none).
 
 Variants subclass a ruleset and override only what differs. A ruleset package registers an instance on
 import (``register(SkyGalleons())`` in ``battles/rules/sky_galleons/__init__.py``); ``discover()``
@@ -58,6 +60,15 @@ class OptionSpec:
     description: str
     choices: tuple[JSON, ...] | None = None
     clause: str = ""  # the rule clause the option switches, e.g. an optional rule or an erratum
+
+
+@dataclass(frozen=True)
+class SidesWeighed:
+    """A scenario's sides weighed against its rules' advice on balancing scenarios: the figures as JSON and the
+    report in words (``simulate_battle --balance``)."""
+
+    figures: JSONObject
+    words: str
 
 
 @dataclass(frozen=True)
@@ -123,6 +134,8 @@ class Ruleset(Presentation, Protocol[B]):
     def tally(self, state: BattleState[B]) -> JSONObject: ...
 
     def outcome(self, initial: BattleState[B], final: BattleState[B]) -> BattleOutcome: ...
+
+    def weigh_sides(self, scenario: Mapping[str, JSON]) -> SidesWeighed | None: ...
 
 
 # The version of the default battle result's format; a ruleset's own result carries its own.
@@ -244,6 +257,10 @@ class BaseRuleset(GenericPresentation, Generic[B]):
     def tally(self, state: BattleState[B]) -> JSONObject:
         """The battle in figures for the odds calculator (winner, reason, turns; a ruleset adds ``sides``)."""
         return engine_result(state)
+
+    def weigh_sides(self, scenario: Mapping[str, JSON]) -> SidesWeighed | None:
+        """How the scenario's sides weigh by the rules' advice on balance: by default the rules give none."""
+        return None
 
     def outcome(self, initial: BattleState[B], final: BattleState[B]) -> BattleOutcome:
         """The typed outcome a campaign reads: by default the engine's result and the roster's ships, each

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 
 from battles import services
+from battles.engine.outcome import ShipOutcome
 from battles.models import BattleMode, BattleShip
 from battles.services import SideControl
 from campaign import ledger
@@ -250,8 +251,8 @@ def test_an_unfinished_battle_has_nothing_to_apply(table, django_capture_on_comm
 
 
 def test_a_struck_ship_with_no_winner_is_taken_by_the_other_side_still_in_the_fight():
-    def ship(name: str, side: str, fate: str) -> dict[str, Any]:
-        return {"name": name, "side_at_start": side, "side_at_end": side, "fate": fate, "captured_by": None}
+    def ship(name: str, side: str, fate: str) -> ShipOutcome:
+        return ShipOutcome(name=name, side_at_start=side, side_at_end=side, fate=fate)
 
     entries = {
         "Gull": ship("Gull", "british", "fighting"),

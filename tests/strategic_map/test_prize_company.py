@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from battles.engine.outcome import CAPTURED, ShipOutcome
 from battles.models import BattleResult
 from campaign.models import CampaignShip, ShipStatus
 from galleons.record import ShipRecord
@@ -61,13 +62,16 @@ def test_the_guard_of_the_prisoners_stays_with_the_prize_until_she_is_landed(fig
 def test_a_prize_crew_and_the_guard_are_counted_by_the_ship_they_came_from():
     """The men of each captor ship aboard a crewed prize, from the battle result's prize entry: her prize crew
     by ship, and the guard on the ship he was detailed from."""
-    entry = {
-        "prize": {
-            "guard": {"rank": "marines", "ship": "Gull"},
-            "prize_crew": {"Gull": 5, "Kestrel": 2},
-            "status": "crewed",
-        }
-    }
-    assert arrival._men_in_prize_company(entry) == {"Gull": 6, "Kestrel": 2}
-    assert arrival._men_in_prize_company({"prize": {"guard": None, "prize_crew": {}}}) == {}
-    assert arrival._men_in_prize_company({"prize": None}) == {}
+
+    def ship(prize_crew: dict[str, int], guard: str | None) -> ShipOutcome:
+        return ShipOutcome(
+            name="Golden Dawn",
+            side_at_start="pirates",
+            side_at_end="british",
+            fate=CAPTURED,
+            prize_crew=prize_crew,
+            prize_guard=guard,
+        )
+
+    assert arrival._men_in_prize_company(ship({"Gull": 5, "Kestrel": 2}, "Gull")) == {"Gull": 6, "Kestrel": 2}
+    assert arrival._men_in_prize_company(ship({"Gull": 0}, None)) == {}

@@ -6,8 +6,9 @@
     python manage.py simulate_battle --scenario-file my.json --seed 7 --log battle.jsonl
     python manage.py simulate_battle --balance [--scenario SLUG] [--json]
 
---balance plays nothing: it totals each side's cost, tonnage, hull and guns and weighs them against the
-designer's advice on balancing scenarios (SG-SCN-48..50); without a scenario, every shipped one.
+--balance plays nothing: it weighs the sides against the ruleset's advice on balancing scenarios
+(Ruleset.weigh_sides; for Sky Galleons each side's cost, tonnage, hull and guns, SG-SCN-48..50); without a
+scenario, every shipped one.
 
 The same --seed gives the same battles, byte for byte. --log writes every event as a JSON line (with
 --runs, each line carries its ``run``). The dice seed of run R is sha256("red-captain simulate N run R").
@@ -20,6 +21,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from battles.engine import ruleset as registry
@@ -27,7 +29,6 @@ from battles.engine import simulate
 from battles.engine.events import JSON, canonical
 from battles.engine.resolver import EngineError
 from battles.engine.ruleset import OptionError
-from battles.rules.sky_galleons import scenario_balance
 
 
 class Command(BaseCommand):
@@ -37,7 +38,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--ruleset", default="sky_galleons", help="ruleset key (default sky_galleons)")
+        parser.add_argument(
+            "--ruleset", default=settings.DEFAULT_RULESET, help=f"ruleset key (default {settings.DEFAULT_RULESET})"
+        )
         parser.add_argument("--scenario", help="a scenario slug shipped with the ruleset (see --list)")
         parser.add_argument("--scenario-file", help="a scenario JSON file (docs/scenarios.md)")
         parser.add_argument("--seed", type=int, default=1, help="the simulation number the dice derive from")
@@ -87,18 +90,19 @@ class Command(BaseCommand):
             self.stdout.write(f"{slug}\t{s.get('title', '')}")
 
     def _balance(self, rules: Any, options: dict[str, Any], shipped: dict[str, Any]) -> None:
-        if rules.key != "sky_galleons":
-            raise CommandError("--balance weighs Sky Galleons scenarios only")
         one = options["scenario"] or options["scenario_file"]
         scenarios = [self._scenario(options, shipped)] if one else list(shipped.values())
         try:
-            weighed = [scenario_balance.balance(data) for data in scenarios]
+            found = [rules.weigh_sides(data) for data in scenarios]
         except ValueError as error:  # a ScenarioError too: the scenario cannot be played
             raise CommandError(f"cannot weigh this scenario: {error}") from error
+        weighed = [entry for entry in found if entry is not None]
+        if len(weighed) < len(found):
+            raise CommandError(f"--balance: {rules.title} gives no advice on balancing scenarios")
         if options["json"]:
-            self.stdout.write(json.dumps([entry.to_json() for entry in weighed], indent=2))
+            self.stdout.write(json.dumps([entry.figures for entry in weighed], indent=2))
             return
-        self.stdout.write("\n".join(scenario_balance.describe(entry) for entry in weighed))
+        self.stdout.write("\n".join(entry.words for entry in weighed))
 
     def _scenario(self, options: dict[str, Any], shipped: dict[str, Any]) -> dict[str, Any]:
         if bool(options["scenario"]) == bool(options["scenario_file"]):

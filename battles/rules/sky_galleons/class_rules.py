@@ -46,7 +46,7 @@ from typing import Any
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.engine.words import possessive
 from battles.rules.sky_galleons.dice import _Log
-from galleons import catalog, design
+from galleons import catalog, design, sailing
 from galleons.catalog import ShipClass
 from galleons.record import Gun, ShipRecord, altitude_level, ordnance_kinds
 
@@ -190,10 +190,8 @@ def tiring_crew_speed(record: ShipRecord, hexes_moved: int) -> int | None:
     return None if speed == current else speed
 
 
-def campaign_cruising_hexes_per_day(ship: ShipRecord | ShipClass) -> int | None:
-    """A launch's cruising speed on the campaign map (SG-CLS-05); None when the class states none."""
-    found = rule(ship, TIRING_CREW)
-    return None if found is None else found.whole("campaign_cruising_hexes_per_day")
+# The launch's campaign cruising speed is the ship model's (galleons/sailing.py): the voyage rules read it too.
+campaign_cruising_hexes_per_day = sailing.campaign_cruising_hexes_per_day
 
 
 # --- the Fleetfoot (SG-CLS-07) -------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from battles.engine.jsonread import DataFile
 from battles.engine.words import possessive
 from battles.rules.sky_galleons.combat import Happening, Roller, _Log, marine_arms
 from battles.rules.sky_galleons.datafiles import DATA_DIR
+from galleons import sailing
 from galleons.record import (
     CREW_COUNTS,
     NO_PARTY,
@@ -180,18 +181,14 @@ def grapple_attempts(record: ShipRecord, avoiding_mp: int) -> int:
 
 # --- towing ------------------------------------------------------------------------------------------
 
-
-def tow_speed(speed: int, tower_hull: int, towed_hull: int) -> int:
-    """A towing ship's allowance: halved, rounded up, then less the towed hull size over its own, rounded
-    down (SG-TOW-04/06/07). The formula governs where the text's second example disagrees (SG-TOW-08)."""
-    halved = _ceil_div(max(speed, 0), cint("tow", "speed_divisor"))
-    return max(halved - towed_hull // max(tower_hull, 1), 0)
+# The towing allowance is the ship model's (galleons/sailing.py): the campaign's voyage rules read it too.
+tow_speed = sailing.tow_speed
 
 
 def tow_kite_die(die: int, *, upwind: bool) -> int:
     """A towing kite's movement die: halved, and halved again towing upwind, rounded up (SG-TOW-05)."""
-    halved = _ceil_div(die, cint("tow", "speed_divisor"))
-    return _ceil_div(halved, cint("tow", "speed_divisor")) if upwind else halved
+    once = sailing.halved(die)
+    return sailing.halved(once) if upwind else once
 
 
 def tow_trim_manned(towed: ShipRecord, prize_crew: ShipRecord | None = None) -> bool:

@@ -25,14 +25,16 @@ from typing import Any
 from battles.engine import dice as dice_
 from battles.engine import hexgrid, simulate
 from battles.engine.answers import AnswerSchema
+from battles.engine.bridge import CampaignBridge
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event, JSONObject
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
+from battles.engine.outcome import BattleOutcome
 from battles.engine.policies import Policy
 from battles.engine.presentation import MapView, RecordSheet
 from battles.engine.resolver import Context
-from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
+from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup, SidesWeighed
 from battles.engine.state import BattleState
 from battles.engine.telling import Names
 from battles.engine.words import possessive
@@ -58,6 +60,7 @@ from battles.rules.sky_galleons import (
     special_rules,
     victory,
 )
+from battles.rules.sky_galleons import campaign as sg_campaign
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.flying import FLY, FlyingParty
@@ -249,6 +252,7 @@ class SkyGalleons(BaseRuleset[Board]):
     key = "sky_galleons"
     version = "1"
     title = "Sky Galleons of Mars (basic rules)"
+    campaign_bridge: CampaignBridge | None = sg_campaign.BRIDGE  # the campaign's ship is this ruleset's (campaign.py)
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "errata",
@@ -3087,6 +3091,19 @@ class SkyGalleons(BaseRuleset[Board]):
         from battles.rules.sky_galleons import results  # results reads this module's board and fates
 
         return results.result(initial, final)
+
+    def outcome(self, initial: BattleState[Board], final: BattleState[Board]) -> BattleOutcome:
+        """The typed outcome the campaign reads: fates, crews, captains and records (outcome.py)."""
+        from battles.rules.sky_galleons import outcome  # outcome reads this module's board, through results
+
+        return outcome.battle_outcome(initial, final)
+
+    def weigh_sides(self, scenario: Mapping[str, JSON]) -> SidesWeighed | None:
+        """The designer's advice on balancing scenarios (SG-SCN-48..50, scenario_balance.py)."""
+        from battles.rules.sky_galleons import scenario_balance  # only --balance weighs: not loaded for play
+
+        weighed = scenario_balance.balance(scenario)
+        return SidesWeighed(weighed.to_json(), scenario_balance.describe(weighed))
 
     def tally(self, state: BattleState[Board]) -> JSONObject:
         """The odds calculator's figures: winner, turns, each side's losses, each ship's fate and damage."""
