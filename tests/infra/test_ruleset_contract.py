@@ -39,3 +39,15 @@ def test_the_ruleset_contract_forbids_every_ruleset_package_to_the_apps():
     assert {"campaign", "strategic_map", "accounts", "config", "galleons", "campaign_transfer"} <= set(
         contract["source_modules"]
     )
+
+
+def test_every_ruleset_package_is_independent_of_the_others():
+    """DESIGN.md 3b: ruleset packages do not import each other; the independence contract names each one."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    found = [c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "independence"]
+    assert len(found) == 1
+    packages = {
+        f"battles.rules.{p.name}" for p in (ROOT / "battles" / "rules").iterdir() if (p / "__init__.py").exists()
+    }
+    assert set(found[0]["modules"]) == packages
+    assert len(packages) >= 2
