@@ -40,7 +40,7 @@ def option_field(spec: OptionSpec, default: JSON) -> forms.Field | None:
 
 
 def add_option_fields(
-    form: forms.Form, rs: Ruleset[Any], defaults: Mapping[str, JSON], prefix: str = OPTION_PREFIX
+    form: forms.BaseForm, rs: Ruleset[Any], defaults: Mapping[str, JSON], prefix: str = OPTION_PREFIX
 ) -> list[str]:
     """Add a field for each of the ruleset's options to ``form`` (``defaults``: the scenario's or the campaign's
     own, over the ruleset's); the keys of the options given a field."""
@@ -53,7 +53,9 @@ def add_option_fields(
     return keys
 
 
-def chosen_options(form: forms.Form, rs: Ruleset[Any], keys: list[str], prefix: str = OPTION_PREFIX) -> dict[str, JSON]:
+def chosen_options(
+    form: forms.BaseForm, rs: Ruleset[Any], keys: list[str], prefix: str = OPTION_PREFIX
+) -> dict[str, JSON]:
     """The options as the ruleset spells them, from a valid form's fields (a listed choice back to its value)."""
     found: dict[str, JSON] = {}
     for spec in rs.options:
@@ -66,7 +68,7 @@ def chosen_options(form: forms.Form, rs: Ruleset[Any], keys: list[str], prefix: 
     return found
 
 
-def check_options(form: forms.Form, rs: Ruleset[Any], options: dict[str, JSON]) -> None:
+def check_options(form: forms.BaseForm, rs: Ruleset[Any], options: dict[str, JSON]) -> None:
     """The ruleset's own check of the options chosen (resolve_options), as errors on the form."""
     try:
         resolve_options(rs, options)
