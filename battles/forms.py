@@ -85,7 +85,7 @@ class BattleCreateForm(forms.Form):
     bad option is an error on the form."""
 
     # Left out (an older page, a script): the campaign's ruleset, as the page offers first.
-    ruleset = forms.ChoiceField(label="Rules", required=False)
+    ruleset = forms.ChoiceField(label="Battle rules", required=False)
     scenario = forms.ChoiceField(label="Scenario")
     title = forms.CharField(label="Title (optional)", max_length=160, required=False)
     mode = forms.ChoiceField(label="How it is played", choices=BattleMode.choices, initial=BattleMode.ASYNC)

@@ -14,6 +14,7 @@ from django.urls import reverse
 from battles import engine_io
 from campaign.models import Campaign, Membership, Role
 from campaign.services import campaign_create
+from campaign.settings_service import campaign_update_settings
 from campaign.views import CampaignCreateForm
 from campaign_transfer.document import export_campaign, import_campaign
 from tests.campaign.test_campaign_create import form_data
@@ -143,3 +144,19 @@ def test_the_export_carries_the_rules_and_options(duel_rulesets):
     restored = import_campaign(document, slug="duellists-again")
 
     assert (restored.tactical_ruleset, restored.tactical_options) == ("bridged_duel", {"gunnery": "wild"})
+
+
+def test_the_settings_page_too_has_the_options_checked_by_the_ruleset(duel_rulesets):
+    umpire = UserFactory()
+    chosen = {"tactical_ruleset": "bridged_duel"}
+    campaign = campaign_create(name="Duellists", created_by=umpire, campaign_settings=chosen)
+
+    with pytest.raises(ValidationError, match="unknown options"):
+        campaign_update_settings(
+            campaign_id=campaign.pk, umpire=umpire, changes={"tactical_options": {"tea": True}}, reason="Tea"
+        )
+    changed = campaign_update_settings(
+        campaign_id=campaign.pk, umpire=umpire, changes={"tactical_options": {"gunnery": "wild"}}, reason="Wild"
+    )
+
+    assert changed.tactical_options == {"gunnery": "wild"}
