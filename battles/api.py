@@ -38,8 +38,10 @@ from battles.serializers import (
     DecisionSubmitSerializer,
     ErrorSerializer,
     EventPageSerializer,
+    JudgementSerializer,
     LeaveSerializer,
     MySideSerializer,
+    PartialAnswerSerializer,
     PendingDecisionSerializer,
     ResultSerializer,
     VerificationSerializer,
@@ -249,6 +251,34 @@ class BattleDecisionsApi(BattleApi):
             idempotency_key=key,
         )
         return Response(DecisionSerializer(submitted.decision).data, status=200 if submitted.replayed else 201)
+
+
+class BattleJudgementApi(BattleApi):
+    @extend_schema(
+        operation_id="battles_judgement_create",
+        tags=TAGS,
+        request=PartialAnswerSerializer,
+        responses={
+            200: JudgementSerializer,
+            400: _refused("Bad input: not JSON, or fields not as the body's schema says."),
+            404: _refused("Not a battle of my campaigns, or not an open decision of a side I decide for."),
+        },
+        description="Judge a partial answer to one of my open decisions, for live feedback while it is built: the "
+        "answer the fields make so far, the fields missing and those filled in wrong, and once complete the rules' "
+        "verdict with the clause. Nothing is stored; answer with battles_decisions_create.",
+    )
+    def post(self, request: Request, battle_id: int) -> Response:
+        # The battle first: one the user may not know of is 404 whatever the body.
+        battle = selectors.battle_for_user(user=_user(request), battle_id=battle_id)
+        data = _valid(PartialAnswerSerializer, request.data)
+        judged = selectors.judge_partial_answer(
+            battle=battle,
+            user=_user(request),
+            request_id=data["request"],
+            posted=data["fields"],
+            partial=data["partial"],
+        )
+        return Response(JudgementSerializer(judged).data)
 
 
 def _idempotency_key(request: Request, in_body: str) -> str:

@@ -25,11 +25,31 @@ _discovered = False
 
 def ruleset_for(key: str, version: str | None = None) -> Ruleset[Any]:
     """A registered ruleset (every package under battles.rules registers itself on first use)."""
+    discover_rulesets()
+    return ruleset_.get(key, version)
+
+
+def rulesets() -> list[Ruleset[Any]]:
+    """Every registered ruleset, the latest version of each key (the one a new battle is fought under), by key."""
+    discover_rulesets()
+    latest: dict[str, Ruleset[Any]] = {}
+    for rs in ruleset_.all_rulesets():  # each key's versions in registration order: the last is the latest
+        latest[rs.key] = rs
+    return list(latest.values())
+
+
+def campaign_rulesets() -> list[Ruleset[Any]]:
+    """The rulesets a campaign may fight its encounters with: those with a campaign bridge (bridge.py); a ruleset
+    without one is for standalone battles only."""
+    return [rs for rs in rulesets() if rs.campaign_bridge is not None]
+
+
+def discover_rulesets() -> None:
+    """Import every ruleset package once, so each has registered itself."""
     global _discovered
     if not _discovered:
         ruleset_.discover()
         _discovered = True
-    return ruleset_.get(key, version)
 
 
 class NoCampaignBridge(ValueError):

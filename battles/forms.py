@@ -6,9 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.conf import settings
 
 from battles import engine_io, services
 from battles.engine.events import JSON
+from battles.engine.ruleset import OptionError, OptionSpec, Ruleset, resolve_options
 from battles.models import BattleMode, Controller, DeadlineDefault
 from battles.services import SideControl
 from campaign.models import Campaign, Membership
@@ -17,21 +19,73 @@ SIDE_PREFIX = "side_"
 OPTION_PREFIX = "option_"
 
 
-def scenario_sides(scenario: Mapping[str, JSON]) -> list[tuple[str, str]]:
-    """The scenario's sides: (key, name), in the scenario's order."""
-    found = []
-    for side in scenario.get("sides") or []:  # type: ignore[union-attr]
-        if isinstance(side, Mapping) and side.get("id"):
-            found.append((str(side["id"]), str(side.get("name") or side["id"])))
+def option_field(spec: OptionSpec, default: JSON) -> forms.Field | None:
+    """The form field of one option switch, labelled with its meaning and its clause: a checkbox for a yes/no
+    option, a list for one with named choices, a number or a word for an open one of that type (None: an open
+    option of another type, left at its default)."""
+    label = spec.description[:1].upper() + spec.description[1:]
+    field: forms.Field
+    if spec.choices is not None and set(spec.choices) == {True, False} and len(spec.choices) == 2:
+        field = forms.BooleanField(label=label, required=False, initial=bool(default))
+    elif spec.choices is not None:
+        field = forms.ChoiceField(label=label, choices=[(str(c), str(c)) for c in spec.choices], initial=str(default))
+    elif type(spec.default) is int:
+        field = forms.IntegerField(label=label, initial=default)
+    elif type(spec.default) is str:
+        field = forms.CharField(label=label, initial=default, max_length=200, required=False)
+    else:
+        return None
+    field.help_text = spec.clause
+    return field
+
+
+def add_option_fields(
+    form: forms.BaseForm, rs: Ruleset[Any], defaults: Mapping[str, JSON], prefix: str = OPTION_PREFIX
+) -> list[str]:
+    """Add a field for each of the ruleset's options to ``form`` (``defaults``: the scenario's or the campaign's
+    own, over the ruleset's); the keys of the options given a field."""
+    keys = []
+    for spec in rs.options:
+        field = option_field(spec, defaults.get(spec.key, spec.default))
+        if field is not None:
+            form.fields[prefix + spec.key] = field
+            keys.append(spec.key)
+    return keys
+
+
+def chosen_options(
+    form: forms.BaseForm, rs: Ruleset[Any], keys: list[str], prefix: str = OPTION_PREFIX
+) -> dict[str, JSON]:
+    """The options as the ruleset spells them, from a valid form's fields (a listed choice back to its value)."""
+    found: dict[str, JSON] = {}
+    for spec in rs.options:
+        if spec.key not in keys:
+            continue
+        value = form.cleaned_data[prefix + spec.key]
+        if spec.choices is not None and not isinstance(value, bool):
+            value = next((c for c in spec.choices if str(c) == value), spec.default)
+        found[spec.key] = value
     return found
 
 
+def check_options(form: forms.BaseForm, rs: Ruleset[Any], options: dict[str, JSON]) -> None:
+    """The ruleset's own check of the options chosen (resolve_options), as errors on the form."""
+    try:
+        resolve_options(rs, options)
+    except OptionError as error:
+        form.add_error(None, f"These options cannot be played: {error}")
+
+
 class BattleCreateForm(forms.Form):
-    """The umpire's new battle: a shipped scenario, how it is played, who decides for each side, the options.
+    """The umpire's new battle: a ruleset, one of its scenarios, how it is played, who decides for each side, the
+    ruleset's options.
 
-    The side and option fields depend on the scenario chosen (``scenario`` in ``data`` or ``initial``); the
-    page reloads them with HTMX when the scenario changes."""
+    The scenario, side and option fields depend on the ruleset and scenario chosen (in ``data`` or ``initial``);
+    the page reloads them with HTMX when either changes. An unknown ruleset, a scenario of another ruleset or a
+    bad option is an error on the form."""
 
+    # Left out (an older page, a script): the campaign's ruleset, as the page offers first.
+    ruleset = forms.ChoiceField(label="Battle rules", required=False)
     scenario = forms.ChoiceField(label="Scenario")
     title = forms.CharField(label="Title (optional)", max_length=160, required=False)
     mode = forms.ChoiceField(label="How it is played", choices=BattleMode.choices, initial=BattleMode.ASYNC)
@@ -45,49 +99,53 @@ class BattleCreateForm(forms.Form):
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
-        self.scenarios = services.shipped_scenarios()
+        rulesets = {rs.key: rs for rs in engine_io.rulesets()}
+        self.fields["ruleset"].choices = [(key, rs.title or key) for key, rs in rulesets.items()]  # type: ignore[attr-defined]
+        preferred = (self._given("ruleset"), campaign.tactical_ruleset, settings.DEFAULT_RULESET, *rulesets)
+        self.rs = rulesets[next(key for key in preferred if key in rulesets)]
+        self.fields["ruleset"].initial = self.rs.key
+        self.scenarios = services.shipped_scenarios(self.rs.key)
         self.fields["scenario"].choices = [  # type: ignore[attr-defined]
-            (slug, str(data.get("title") or slug)) for slug, data in sorted(self.scenarios.items())
+            (slug, services.scenario_title(slug, data)) for slug, data in self.scenarios.items()
         ]
-        chosen = self.data.get("scenario") if self.is_bound else self.initial.get("scenario")
-        if chosen not in self.scenarios:
-            chosen = next(iter(sorted(self.scenarios)), "")
-        self.chosen = str(chosen)
+        chosen = self._given("scenario")
+        self.chosen = chosen if chosen in self.scenarios else next(iter(self.scenarios), "")
         self.fields["scenario"].initial = self.chosen
         scenario = self.scenarios.get(self.chosen, {})
-        members = Membership.objects.filter(campaign=campaign).select_related("user").order_by("user__username")
+        self._add_side_fields(scenario)
+        own = scenario.get("options")
+        self.option_keys = add_option_fields(self, self.rs, own if isinstance(own, Mapping) else {})
+
+    def _given(self, name: str) -> str:
+        value = self.data.get(name) if self.is_bound else self.initial.get(name)
+        return str(value or "")
+
+    def _add_side_fields(self, scenario: Mapping[str, JSON]) -> None:
+        members = Membership.objects.filter(campaign=self.campaign).select_related("user").order_by("user__username")
         controllers = [(Controller.AI.value, "The AI"), (Controller.UMPIRE.value, "The umpire")] + [
             (f"player:{m.user.pk}", f"{m.user.public_name} ({m.get_role_display().lower()})") for m in members
         ]
         self.side_keys = []
-        for key, name in scenario_sides(scenario):
+        for key, name in services.scenario_sides(self.rs.key, scenario):
             self.side_keys.append(key)
             self.fields[SIDE_PREFIX + key] = forms.ChoiceField(
                 label=f"{name} ({key})", choices=controllers, initial=Controller.AI.value
             )
-        rs = engine_io.ruleset_for(services.DEFAULT_RULESET)
-        own = scenario.get("options") if isinstance(scenario.get("options"), Mapping) else {}
-        self.option_keys = []
-        for spec in rs.options:
-            default = own.get(spec.key, spec.default) if isinstance(own, Mapping) else spec.default
-            name = OPTION_PREFIX + spec.key
-            self.option_keys.append(spec.key)
-            label = spec.description[:1].upper() + spec.description[1:]
-            if spec.choices is not None and set(spec.choices) == {True, False}:
-                self.fields[name] = forms.BooleanField(label=label, required=False, initial=bool(default))
-            elif spec.choices is not None:
-                self.fields[name] = forms.ChoiceField(
-                    label=label, choices=[(str(c), str(c)) for c in spec.choices], initial=str(default)
-                )
-            else:
-                continue
-            self.fields[name].help_text = spec.clause
+
+    def clean_ruleset(self) -> str:
+        return str(self.cleaned_data.get("ruleset") or self.rs.key)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not self.errors:
+            check_options(self, self.rs, self.options())
+        return cleaned
 
     def side_fields(self) -> list[forms.BoundField]:
         return [self[SIDE_PREFIX + key] for key in self.side_keys]
 
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[OPTION_PREFIX + key] for key in self.option_keys if OPTION_PREFIX + key in self.fields]
+        return [self[OPTION_PREFIX + key] for key in self.option_keys]
 
     def sides(self) -> dict[str, SideControl]:
         """Who decides for each side, as the service takes it (an auto-resolved battle: the AI for all)."""
@@ -106,17 +164,7 @@ class BattleCreateForm(forms.Form):
         return chosen
 
     def options(self) -> dict[str, JSON]:
-        rs = engine_io.ruleset_for(services.DEFAULT_RULESET)
-        found: dict[str, JSON] = {}
-        for spec in rs.options:
-            name = OPTION_PREFIX + spec.key
-            if name not in self.fields:
-                continue
-            value = self.cleaned_data[name]
-            if isinstance(self.fields[name], forms.ChoiceField) and spec.choices is not None:
-                value = next((c for c in spec.choices if str(c) == value), spec.default)
-            found[spec.key] = value
-        return found
+        return chosen_options(self, self.rs, self.option_keys)
 
 
 class LeaveForm(forms.Form):

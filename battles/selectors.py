@@ -18,8 +18,8 @@ from django.http import Http404
 
 from accounts.models import User
 from battles import announcements, decision_forms, engine_io, narration, services
-from battles.engine import dice, resolver
-from battles.engine.answers import AnswerSchema
+from battles.engine import answers, dice, resolver
+from battles.engine.answers import AnswerSchema, Posted
 from battles.engine.events import JSON, PUBLIC, JSONObject, canonical, side_only
 from battles.engine.presentation import pieces_of
 from battles.engine.state import pending_from_json, redact
@@ -225,6 +225,31 @@ def _pending(viewer: Viewer, rs: Any, seen: Any) -> Iterable[JSONObject]:
             entry["schema"] = _schema(rs, seen, request, names) if request.side in mine else None
         entry["submitted"] = request.id in answered
         yield entry
+
+
+def judge_partial_answer(*, battle: Battle, user: User, request_id: str, posted: Posted, partial: JSON) -> JSONObject:
+    """A partial answer to an open decision judged for live feedback (answers.judge_partial), on the state as the
+    decision's side sees it; once complete, with the rules' verdict on it (resolver.check_decision). Only who may
+    make the decision may ask: for anyone else, and for a decision not open, Http404 (nothing is told of it)."""
+    state = engine_io.current_state(battle)
+    request = state.request(request_id) if not battle.is_finished else None
+    answered = Decision.objects.live().filter(battle=battle, request_id=request_id).exists()
+    if request is None or request_id in state.answers or answered:
+        raise Http404("No such open decision of yours.")
+    side = battle.sides.filter(key=request.side).first()
+    if side is None or not services.may_decide_for(battle, side, user):
+        raise Http404("No such open decision of yours.")
+    rs = engine_io.rules_of(battle)
+    names = {s.key: s.name for s in battle.sides.all()}
+    schema: AnswerSchema = rs.answer_schema(redact(state, request.side), request, partial=partial, sides=names)
+    judged = answers.judge_partial(schema, posted)
+    refused = None
+    if judged.complete:
+        refused = resolver.check_decision(rs, state, side=request.side, request_id=request.id, choice=judged.answer)
+    found = judged.to_json()
+    found["refused"] = None if refused is None else {"clause": refused.clause, "reason": refused.reason}
+    found["schema"] = schema.to_json()
+    return found
 
 
 def _schema(rs: Any, state: Any, request: Any, sides: dict[str, str]) -> JSON:

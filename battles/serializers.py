@@ -184,6 +184,51 @@ class DecisionSerializer(serializers.ModelSerializer[Decision]):
         read_only_fields = fields
 
 
+class PartialAnswerSerializer(StrictRequestSerializer):
+    """A partial answer to one of my open decisions, as its answer schema's flat fields (battles.engine.answers)."""
+
+    request = StrictCharField(max_length=20, help_text="The open decision's id (d16).")
+    # "fields", "partial" and "errors" are the answer schema's words; DRF's metaclass takes declared fields off
+    # the class, so they never hide the serializer's own attributes of those names (mypy cannot know it).
+    fields = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=StrictCharField(allow_blank=True, max_length=2000), max_length=200),
+        help_text="The fields filled in so far, by name (keys from the schema's root joined by dots: shots.0), "
+        'each with its values: the canonical JSON of a choice ("" for none), a number or words.',
+    )
+    partial = serializers.JSONField(  # type: ignore[assignment]
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The answer being built, for a decision whose offered choices follow from it (a path's steps "
+        "so far): the schema is drawn for it.",
+    )
+
+
+class FieldErrorSerializer(serializers.Serializer[Any]):
+    field = serializers.CharField(help_text="The posted field's name.")
+    message = serializers.CharField()
+    clause = serializers.CharField(help_text="The clause the field answers (may be empty).")
+
+
+class RefusalSerializer(serializers.Serializer[Any]):
+    clause = serializers.CharField(help_text="The rule the answer breaks.")
+    reason = serializers.CharField()
+
+
+class JudgementSerializer(serializers.Serializer[Any]):
+    """A partial answer judged for live feedback: the answer so far, what is missing, what is wrong, and once the
+    fields make a whole answer, the rules' verdict on it. Nothing is stored."""
+
+    answer = serializers.JSONField(allow_null=True, help_text="The answer the fields make so far.")
+    missing = serializers.ListField(child=serializers.CharField(), help_text="Fields still to fill in.")
+    errors = FieldErrorSerializer(many=True, help_text="Fields filled in wrong.")  # type: ignore[assignment]
+    complete = serializers.BooleanField(help_text="Nothing missing and nothing wrong.")
+    refused = RefusalSerializer(
+        allow_null=True, help_text="A complete answer the rules would refuse, with the clause; null if not refused."
+    )
+    schema = serializers.JSONField(help_text="The decision's answer schema, drawn for the partial answer.")
+
+
 class CorrectionSubmitSerializer(StrictRequestSerializer):
     request = StrictCharField(max_length=20, help_text="The decision entered wrongly.")
     choice = serializers.JSONField(allow_null=True, help_text="The answer it should have had.")

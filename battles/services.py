@@ -82,9 +82,35 @@ def _require_umpire(*, campaign: Campaign, user: User) -> None:
 
 
 def shipped_scenarios(ruleset_key: str = DEFAULT_RULESET) -> dict[str, Mapping[str, JSON]]:
-    """The ruleset's own scenarios by slug."""
-    rs = engine_io.ruleset_for(ruleset_key)
-    return {str(s["slug"]): s for s in rs.example_scenarios() if "slug" in s}
+    """The ruleset's own scenarios (``example_scenarios``) by slug: a scenario's own ``slug``, else its place in
+    the ruleset's list (``scenario-1``...), so a ruleset whose scenarios name no slug is offered all the same. An
+    unknown ruleset has none."""
+    try:
+        rs = engine_io.ruleset_for(ruleset_key)
+    except KeyError:
+        return {}
+    found: dict[str, Mapping[str, JSON]] = {}
+    for number, scenario in enumerate(rs.example_scenarios(), start=1):
+        slug = scenario.get("slug") if isinstance(scenario, Mapping) else None
+        found.setdefault(str(slug) if slug else f"scenario-{number}", scenario)
+    return found
+
+
+def scenario_title(slug: str, scenario: Mapping[str, JSON]) -> str:
+    """A scenario's name for lists: its own title, else its slug in words."""
+    return str(scenario.get("title") or slug.replace("-", " ").capitalize())
+
+
+def scenario_sides(ruleset_key: str, scenario: Mapping[str, JSON]) -> list[tuple[str, str]]:
+    """The sides a scenario gives under its ruleset, as (key, name) in the ruleset's order: read from the battle
+    it would start (setup and roster: no dice), so every ruleset's scenario format is read by its own rules. A
+    scenario that cannot be set up gives none (starting it says why)."""
+    try:
+        rs = engine_io.ruleset_for(ruleset_key)
+        initial = resolver.new_battle(rs, scenario, seed_commitment="")
+    except (KeyError, OptionError, EngineError, ValueError, TypeError, AssertionError):
+        return []
+    return [(side, rs.side_name(initial, side)) for side in initial.sides]
 
 
 @transaction.atomic

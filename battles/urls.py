@@ -28,6 +28,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/battles/", api.BattleListApi.as_view(), name="api_battle_list"),
     path("api/battles/<int:battle_id>/", api.BattleDetailApi.as_view(), name="api_battle_detail"),
     path("api/battles/<int:battle_id>/decisions/", api.BattleDecisionsApi.as_view(), name="api_battle_decisions"),
+    path("api/battles/<int:battle_id>/judgement/", api.BattleJudgementApi.as_view(), name="api_battle_judgement"),
     path("api/battles/<int:battle_id>/events/", api.BattleEventsApi.as_view(), name="api_battle_events"),
     path(
         "api/battles/<int:battle_id>/verification/",

@@ -96,6 +96,7 @@ def battle_new(request: HttpRequest, slug: str) -> HttpResponse:
                     created_by=_user(request),
                     scenario_slug=form.cleaned_data["scenario"],
                     title=form.cleaned_data["title"],
+                    ruleset_key=form.cleaned_data["ruleset"],
                     options=form.options(),
                     mode=form.cleaned_data["mode"],
                     sides=form.sides(),
@@ -108,17 +109,21 @@ def battle_new(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, f"{battle.title} has begun.")
                 return redirect("battle_detail", pk=battle.pk)
         return render(request, "battles/new.html", {"campaign": campaign, "form": form}, status=422)
-    form = BattleCreateForm(campaign=campaign, initial={"scenario": request.GET.get("scenario", "")})
+    form = BattleCreateForm(campaign=campaign, initial=_chosen(request))
     return render(request, "battles/new.html", {"campaign": campaign, "form": form})
+
+
+def _chosen(request: HttpRequest) -> dict[str, str]:
+    return {name: request.GET.get(name, "") for name in ("ruleset", "scenario")}
 
 
 @login_required
 @require_GET
 def battle_new_sides(request: HttpRequest, slug: str) -> HttpResponse:
-    """HTMX: the side and option fields of the scenario chosen."""
+    """HTMX: the fields that depend on the ruleset and scenario chosen: the scenarios, the sides, the options."""
     membership = _umpire_membership(request, slug)
-    form = BattleCreateForm(campaign=membership.campaign, initial={"scenario": request.GET.get("scenario", "")})
-    return render(request, "battles/_new_scenario.html", {"campaign": membership.campaign, "form": form})
+    form = BattleCreateForm(campaign=membership.campaign, initial=_chosen(request))
+    return render(request, "battles/_new_ruleset.html", {"campaign": membership.campaign, "form": form})
 
 
 # --- the battle -----------------------------------------------------------------------------------------------

@@ -84,7 +84,9 @@ class Campaign(models.Model):
     hours_per_day = models.PositiveIntegerField(default=24)
     order_deadline_hours = models.PositiveIntegerField(default=20)
     day = models.PositiveIntegerField(default=0, help_text="The campaign day the last tick finished.")
-    tactical_ruleset = models.CharField(max_length=40, default="sky_galleons")
+    # The tactical rules its encounter battles are fought under (a ruleset with a campaign bridge), and their
+    # options as the ruleset spells them (battles.engine.ruleset.resolve_options checks them).
+    tactical_ruleset = models.CharField(max_length=40, default=settings.DEFAULT_RULESET)
     tactical_options = models.JSONField(default=dict, blank=True)
     auction_style = models.CharField(max_length=10, choices=AuctionStyle.choices, default=AuctionStyle.OPEN)
     # The campaign clock (issue 18): an auction closes, and the crown buys, at the end of a campaign day.

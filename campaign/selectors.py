@@ -6,11 +6,14 @@ cannot forget to: a campaign the user is not in is indistinguishable from one th
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Case, Count, F, IntegerField, QuerySet, Value, When
 from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
+from battles import engine_io
 from campaign.models import Campaign, Invitation, Membership, Notification, Role
 
 
@@ -94,3 +97,20 @@ def notifications_for_user(*, user: User) -> QuerySet[Notification]:
 
 def unread_notification_count(*, user: User) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def battle_rules(campaign: Campaign) -> dict[str, Any]:
+    """The tactical rules the campaign's battles are fought under, in words for its page: the ruleset's title, and
+    each option the campaign plays otherwise than the rules as written ("yes"/"no" for a switch)."""
+    try:
+        rs = engine_io.ruleset_for(campaign.tactical_ruleset)
+    except KeyError:
+        return {"title": campaign.tactical_ruleset, "changes": []}
+    own = campaign.tactical_options if isinstance(campaign.tactical_options, dict) else {}
+    changes = []
+    for spec in rs.options:
+        if spec.key in own and own[spec.key] != spec.default:
+            value = own[spec.key]
+            words = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+            changes.append(f"{spec.description[:1].upper()}{spec.description[1:]}: {words}")
+    return {"title": rs.title or rs.key, "changes": changes}

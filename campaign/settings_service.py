@@ -11,6 +11,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from accounts.models import User
+from battles import engine_io
+from battles.engine.ruleset import OptionError, resolve_options
 from campaign import locks
 from campaign.models import AuditEntry, Campaign, Membership, Role
 
@@ -68,6 +70,25 @@ MOST_TURNS = 40
 
 def _days_between(value: int, what: str) -> str | None:
     return None if 1 <= value <= LONGEST_DAYS else f"{what} 1 to {LONGEST_DAYS} campaign days."
+
+
+def _tactical_ruleset_problem(campaign: Campaign) -> str | None:
+    try:
+        engine_io.ruleset_for(campaign.tactical_ruleset)
+    except KeyError:
+        return f"There are no battle rules {campaign.tactical_ruleset!r}."
+    return None
+
+
+def _tactical_options_problem(campaign: Campaign) -> str | None:
+    """The ruleset's own check of the campaign's options (resolve_options): a known option, an allowed value."""
+    if not isinstance(campaign.tactical_options, dict) or _tactical_ruleset_problem(campaign):
+        return None  # said on its own setting
+    try:
+        resolve_options(engine_io.ruleset_for(campaign.tactical_ruleset), campaign.tactical_options)
+    except OptionError as error:
+        return f"These options cannot be played: {error}"
+    return None
 
 
 # Checks of settings, some of which only make sense together: (the settings involved, the one the problem is shown
@@ -134,6 +155,8 @@ _TOGETHER: tuple[tuple[frozenset[str], str, Callable[[Campaign], str | None]], .
         "tactical_options",
         lambda c: None if isinstance(c.tactical_options, dict) else "The tactical options are a JSON object ({}).",
     ),
+    (frozenset({"tactical_ruleset"}), "tactical_ruleset", _tactical_ruleset_problem),
+    (frozenset({"tactical_ruleset", "tactical_options"}), "tactical_options", _tactical_options_problem),
 )
 
 

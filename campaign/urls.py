@@ -15,6 +15,7 @@ from campaign import (
 urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/new/", views.campaign_new, name="campaign_new"),
+    path("campaigns/new/battle-rules/", views.campaign_new_tactical, name="campaign_new_tactical"),
     path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign_detail"),
     path("campaigns/<slug:slug>/members/", views.member_change_view, name="member_change"),
     path("campaigns/<slug:slug>/invitations/", views.invitation_create_view, name="invitation_create"),

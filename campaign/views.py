@@ -10,6 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.conf import settings as django_settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -22,12 +23,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.forms import InvitationRegistrationForm
 from accounts.models import User
+from battles import engine_io
+from battles.forms import add_option_fields, check_options, chosen_options
 from campaign.captain_selectors import captains_for_user, commission_for
 from campaign.captain_views import SettingsForm
 from campaign.models import Campaign, Invitation, Membership, Role
 from campaign.notifications import notifications_mark_read
 from campaign.refusals import refusal_words
 from campaign.selectors import (
+    battle_rules,
     campaign_invitations,
     campaign_members,
     invitation_by_token,
@@ -94,19 +98,25 @@ CREATE_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "encounter_battle_turns",
             "trek_losses",
             "trek_days_per_roll",
-            "tactical_ruleset",
-            "tactical_options",
         ),
     ),
+    # The ruleset, then its own options (a field each, reloaded with HTMX when the ruleset changes).
+    ("The battle rules", ("tactical_ruleset",)),
     ("Auctions and prizes", ("auction_style", "auction_days", "merchant_cargo_fraction")),
     ("Winning", ("winner_by", "time_limit_weeks", "money_goal", "rank_dead_below_living")),
     ("The club's chat", ("webhook_url",)),
 )
 
 
+BATTLE_RULES = "The battle rules"
+TACTICAL_PREFIX = "tactical_option_"
+
+
 class CampaignCreateForm(SettingsForm):
     """The umpire's settings form (every setting the settings page has, with the rules' defaults), less the reason
-    (a new campaign has nothing to change), plus whether the calendar waits for the umpire."""
+    (a new campaign has nothing to change), plus whether the calendar waits for the umpire. The battle rules are
+    chosen among the rulesets that can fight a campaign's encounters (those with a campaign bridge; the default
+    settings.DEFAULT_RULESET), their options a field each."""
 
     hold_calendar = forms.BooleanField(
         label="Hold the calendar until I start it from the umpire's desk",
@@ -121,20 +131,52 @@ class CampaignCreateForm(SettingsForm):
         del self.fields["reason"]
         self.fields["name"].help_text = "Its address is made from the name."
         self.fields["description"].widget.attrs["rows"] = 3
-        self.fields["tactical_options"].widget.attrs["rows"] = 2
+        del self.fields["tactical_options"]  # a field per option instead
+        self._tactical_fields()
 
-    def clean_tactical_options(self) -> object:
-        # An emptied box means no options, not a null the model would refuse.
-        options = self.cleaned_data.get("tactical_options")
-        return {} if options in (None, "") else options
+    def _tactical_fields(self) -> None:
+        offered = {rs.key: rs for rs in engine_io.campaign_rulesets()}
+        given = self.data.get("tactical_ruleset") if self.is_bound else self.initial.get("tactical_ruleset")
+        key = next((k for k in (given, django_settings.DEFAULT_RULESET, *offered) if k in offered), "")
+        self.tactical = offered.get(key)
+        self.initial["tactical_ruleset"] = key  # over the model's default, which may not be on offer
+        self.fields["tactical_ruleset"] = forms.ChoiceField(
+            label="Battle rules",
+            choices=[(k, rs.title or k) for k, rs in offered.items()],
+            initial=key,
+            help_text="The rules the campaign's encounters are fought under: only rules that can fight a "
+            "campaign's battles are offered.",
+            widget=forms.Select(attrs={"hx-get": reverse("campaign_new_tactical"), "hx-target": "#tactical-options"}),
+        )
+        self.tactical_keys = (
+            add_option_fields(self, self.tactical, {}, TACTICAL_PREFIX) if self.tactical is not None else []
+        )
+
+    def tactical_option_fields(self) -> list[forms.BoundField]:
+        return [self[TACTICAL_PREFIX + key] for key in self.tactical_keys]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        # Kept apart from cleaned_data: the model form would look for a field of that name to fill it from.
+        self.tactical_options: dict[str, Any] = {}
+        if self.tactical is not None and not any(name.startswith(TACTICAL_PREFIX) for name in self.errors):
+            self.tactical_options = chosen_options(self, self.tactical, self.tactical_keys, TACTICAL_PREFIX)
+            check_options(self, self.tactical, self.tactical_options)
+        return cleaned
 
     def settings(self) -> dict[str, Any]:
         """The settings chosen, for campaign_create (the name and description go to it by name)."""
-        return {key: self.cleaned_data[key] for key in SETTINGS if key not in {"name", "description"}}
+        chosen = {key: self.cleaned_data[key] for key in SETTINGS if key in self.cleaned_data}
+        chosen["tactical_options"] = self.tactical_options
+        return {key: value for key, value in chosen.items() if key not in {"name", "description"}}
 
     def sections(self) -> list[tuple[str, list[forms.BoundField]]]:
-        named = {key for _, keys in CREATE_SECTIONS for key in keys}
+        named = {key for _, keys in CREATE_SECTIONS for key in keys} | {f.name for f in self.tactical_option_fields()}
         sections = [(title, [self[key] for key in keys if key in self.fields]) for title, keys in CREATE_SECTIONS]
+        sections = [
+            (title, fields + self.tactical_option_fields() if title == BATTLE_RULES else fields)
+            for title, fields in sections
+        ]
         others = [self[key] for key in self.fields if key not in named]
         if others:
             sections.append(("Other settings", others))
@@ -190,6 +232,7 @@ def _detail_context(membership: Membership, form: InvitationCreateForm | None = 
         "membership": membership,
         "members": members,
         "captains": captains_for_user(user=membership.user, campaign=membership.campaign),
+        "battle_rules": battle_rules(membership.campaign),
         # SGC-START-14: the form to found a captain only when the player may; else why not.
         "commission": commission_for(campaign=membership.campaign, user=membership.user, role=membership.role),
     }
@@ -232,6 +275,14 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
                 return redirect("campaign_detail", slug=campaign.slug)
         return render(request, "campaign/new.html", {"form": form}, status=422)
     return render(request, "campaign/new.html", {"form": form})
+
+
+@login_required
+@require_GET
+def campaign_new_tactical(request: HttpRequest) -> HttpResponse:
+    """HTMX: the options of the battle rules chosen on the "New campaign" page."""
+    form = CampaignCreateForm(initial={"tactical_ruleset": request.GET.get("tactical_ruleset", "")})
+    return render(request, "campaign/_tactical_options.html", {"form": form})
 
 
 @login_required

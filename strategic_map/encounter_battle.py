@@ -184,7 +184,9 @@ def encounter_battle_open(*, encounter_id: int) -> Battle | None:
         created_by=_umpire(campaign).user,
         scenario=document,
         title=described.title[:160],
+        # The campaign's battle rules and their options, chosen when it was founded (or on its settings page).
         ruleset_key=campaign.tactical_ruleset,
+        options=campaign.tactical_options,
         sides={PLAYER_SIDE: SideControl(Controller.PLAYER, captain.player), ENEMY_SIDE: enemy},
         # Fog of war: the battle places the captain's ship; the rest of the club never learns of it.
         private=True,

@@ -95,7 +95,8 @@ NOT_PAGES: dict[str, tuple[str, str]] = {
     "ship_repair_total": ("POST", "the repair form's live total"),
     "auction_live": ("fragment", "an auction lot's live highest bid"),
     "battle_poll": ("fragment", "the battle page's polling"),
-    "battle_new_sides": ("fragment", "the new battle form's sides for a scenario"),
+    "battle_new_sides": ("fragment", "the new battle form's scenarios, sides and options for a ruleset"),
+    "campaign_new_tactical": ("fragment", "the new campaign form's options of the battle rules chosen"),
     "battle_decision": ("redirect", "a decision form (HTMX); a browser is sent to the battle page"),
     # Record sheets printed on paper.
     "ship_sheet_pdf": ("other", "a ship's record sheet as PDF"),

@@ -408,3 +408,16 @@ def test_the_umpire_reads_every_report_and_outsiders_get_404(club, two_encounter
     assert get(client, stranger, f"/api/encounters/{two_encounters['jack'].pk}/").status_code == 404
     assert get(client, stranger, "/api/encounters/999999/").status_code == 404
     assert Client().get("/api/campaigns/syrtis/encounters/").status_code in (401, 403)
+
+
+def test_the_encounter_battle_is_fought_with_the_campaigns_tactical_options(club, draw):
+    campaign = club["campaign"]
+    campaign.tactical_options = {"line_of_sight": True, "errata": False}
+    campaign.save()
+
+    (encounter,) = draw(campaign, [at_sea(campaign, ship(campaign, club["jack"], "clearsight", "Gull"))])
+
+    battle = encounter.battle
+    assert battle.ruleset_key == campaign.tactical_ruleset
+    assert (battle.options["line_of_sight"], battle.options["errata"]) == (True, False)
+    assert battle.options["advanced"] is True  # the rest as written

@@ -1,0 +1,56 @@
+"""The New battle page in a real browser: the umpire picks another ruleset and HTMX brings its own scenarios, sides
+and options in place of the last ones; the battle starts under it."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from playwright.sync_api import Page, expect
+
+from battles.engine import ruleset
+from battles.models import Battle
+from campaign.models import Role
+from tests.browser.conftest import DESKTOP
+from tests.conformance.duel_ruleset import DUEL
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ruleset.register(DUEL)  # the live server runs in this process: it offers the duel too
+
+
+def umpires_tab(chromium, live_server, umpire) -> Page:
+    context = chromium.new_context(viewport=DESKTOP)
+    client = Client()
+    client.force_login(umpire)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def test_the_umpire_changes_the_rules_and_the_scenarios_sides_and_options_follow(chromium, live_server):
+    umpire = UserFactory(username="hargreaves")
+    campaign = CampaignFactory(created_by=umpire, slug="syrtis")
+    MembershipFactory(campaign=campaign, user=umpire, role=Role.UMPIRE)
+    page = umpires_tab(chromium, live_server, umpire)
+
+    page.goto(f"{live_server.url}/campaigns/syrtis/battles/new/")
+    page.wait_for_function("() => window.htmx !== undefined && document.readyState === 'complete'")
+    expect(page.locator("select[name=side_irish]")).to_have_count(0)
+    page.get_by_label("Scenario").select_option("john-bulls-tyranny")
+    expect(page.locator("select[name=side_irish]")).to_have_count(1)  # Sky Galleons' scenario 2, by HTMX
+
+    page.get_by_label("Battle rules", exact=True).select_option("duel")
+
+    expect(page.locator("select[name=side_red]")).to_have_count(1)
+    expect(page.locator("select[name=side_irish]")).to_have_count(0)
+    expect(page.get_by_label("Scenario")).to_have_value("scenario-1")
+    expect(page.locator("input[name=option_long_range]")).to_have_value("4")
+    expect(page.locator("input[name=option_advanced]")).to_have_count(0)  # Sky Galleons' options are gone
+    page.get_by_label("How it is played").select_option("table")
+    page.get_by_role("button", name="Begin the battle").click()
+    expect(page.locator("#battle-status")).to_be_visible()
+    battle = Battle.objects.get()
+    assert (battle.ruleset_key, battle.scenario_slug) == ("duel", "scenario-1")
+    page.context.close()
