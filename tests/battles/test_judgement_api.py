@@ -11,18 +11,16 @@ from django.test import Client
 from django.urls import reverse
 
 from battles import engine_io, services
-from battles.engine import answers, ruleset
+from battles.engine import answers
 from battles.engine.events import canonical
 from battles.engine.state import redact
 from battles.models import Battle, Decision
 from battles.services import SideControl
 from campaign.models import Role
-from tests.conformance.duel_ruleset import DUEL
 from tests.factories import MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
-ruleset.register(DUEL)  # a second ruleset beside the shipped ones (registering it again is harmless)
 RULESETS = [rs.key for rs in engine_io.rulesets()]
 JSON_BODY = "application/json"
 

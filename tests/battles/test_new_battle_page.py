@@ -12,17 +12,14 @@ import pytest
 from django.urls import reverse
 
 from battles import engine_io, services
-from battles.engine import ruleset
 from battles.engine.ruleset import resolve_options
 from battles.forms import BattleCreateForm
 from battles.models import Battle, BattleMode
-from tests.conformance.duel_ruleset import DUEL
+from battles.rules.duel.ruleset import DUEL
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-# The conformance suite's duel is a second ruleset beside the shipped ones (registering it again is harmless).
-ruleset.register(DUEL)
 RULESETS = [rs.key for rs in engine_io.rulesets()]
 NEW = reverse("battle_new", kwargs={"slug": "syrtis"})
 FIELDS = reverse("battle_new_sides", kwargs={"slug": "syrtis"})

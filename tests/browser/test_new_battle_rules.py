@@ -7,16 +7,12 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Page, expect
 
-from battles.engine import ruleset
 from battles.models import Battle
 from campaign.models import Role
 from tests.browser.conftest import DESKTOP
-from tests.conformance.duel_ruleset import DUEL
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-ruleset.register(DUEL)  # the live server runs in this process: it offers the duel too
 
 
 def umpires_tab(chromium, live_server, umpire) -> Page:

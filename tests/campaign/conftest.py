@@ -10,7 +10,7 @@ import pytest
 
 from battles.engine import ruleset
 from battles.engine.ruleset import OptionSpec
-from tests.conformance.duel_ruleset import Duel
+from battles.rules.duel.ruleset import Duel
 
 
 class DuelBridge:

@@ -13,6 +13,7 @@ from battles.engine.events import JSON
 from battles.engine.jsonread import read_int
 from battles.engine.state import BattleState
 from battles.engine.telling import COMPASS, listed
+from battles.engine.words import possessive
 from battles.rules.duel.board import Board, Ship, follow
 from battles.rules.duel.kinds import AHEAD, FIRE, PLACE, PLOT, PORT, STARBOARD
 from battles.rules.duel.phases.fire import needed_to_hit
@@ -97,6 +98,10 @@ def _fire(board: Board, ship: Ship, request: DecisionRequest, tables: Mapping[st
     labels = {False: "Hold fire", True: f"Fire the broadside at {enemy.name} (needs {needs}+)"}
     options = tuple(Option(o, labels[bool(o.get("fire"))]) for o in request.options or () if isinstance(o, dict))
     root = answers.One(
-        key="choice", label=f"{ship.name}'s broadside", options=options, default=request.default, clause="DUEL-FIRE-01"
+        key="choice",
+        label=f"{possessive(ship.name)} broadside",
+        options=options,
+        default=request.default,
+        clause="DUEL-FIRE-01",
     )
     return AnswerSchema(request.id, root, title=f"Fire: {ship.name}", clause="DUEL-FIRE-01", layout="options")

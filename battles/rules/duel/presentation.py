@@ -32,6 +32,7 @@ from battles.engine.presentation import (
     wind_from,
 )
 from battles.engine.telling import COMPASS, Names, Teller, facing_name, hex_name, plural
+from battles.engine.words import possessive
 from battles.rules.duel.kinds import HIT, INITIATIVE, MOVED, PLACED, SUNK, WIND
 
 SCALE = "One hex is a cable; a turn is a minute of the duel (the reference game's own scale)."
@@ -66,7 +67,7 @@ def _moved(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _hit(e: Mapping[str, Any], n: Names) -> str:
-    by = f"{e['by']}'s broadside hits {e['ship']}" if e.get("by") else f"{e['ship']} is hit"
+    by = f"{possessive(e['by'])} broadside hits {e['ship']}" if e.get("by") else f"{e['ship']} is hit"
     return f"{by}: {hull_boxes(e['boxes'])} crossed off"
 
 
@@ -134,7 +135,7 @@ def _reach(piece: Mapping[str, JSON], long_range: int, cols: int, rows: int) -> 
         for h in hexgrid.within(hex_, long_range)
         if h != hex_ and h in on_map and hexgrid.aspects(hex_, facing, h) & abeam
     )
-    return Overlay("reach", reached, f"Where {piece.get('name')}'s broadsides reach")
+    return Overlay("reach", reached, f"Where {possessive(piece.get('name'))} broadsides reach")
 
 
 def map_view(view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
