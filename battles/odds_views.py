@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import User
 from battles import odds, selectors
 from battles.models import OddsRun
-from battles.services import BattleRefused, shipped_scenarios
+from battles.services import BattleRefused, scenario_sides, shipped_scenarios
 from campaign.selectors import campaign_for_user
 
 
@@ -70,10 +70,9 @@ def _rows(run: OddsRun) -> list[dict[str, object]]:
     if run.battle is not None:
         names = dict(run.battle.sides.values_list("key", "name"))
     else:
-        sides = shipped_scenarios(run.ruleset_key)[run.scenario_slug].get("sides")
-        for side in sides if isinstance(sides, list) else []:
-            if isinstance(side, dict):
-                names[str(side.get("id"))] = str(side.get("name"))
+        # The sides as the scenario's own ruleset names them (its setup and roster), whatever its format.
+        scenario = shipped_scenarios(run.ruleset_key).get(run.scenario_slug)
+        names = dict(scenario_sides(run.ruleset_key, scenario)) if scenario is not None else {}
     return [
         {"side": names.get(key, key), "battles": figures["battles"], "percent": round(100 * figures["share"], 1)}
         for key, figures in run.summary["winners"].items()
