@@ -85,34 +85,52 @@ def test_the_player_whose_decision_it_is_gets_her_partial_answer_judged(club, ba
     assert not Decision.objects.filter(battle=battle).exists()  # judged, never stored
 
 
-def test_a_complete_answer_the_rules_refuse_comes_back_with_the_clause(club, battle_of):
+def test_a_complete_answer_the_rules_refuse_comes_back_with_the_clause(
+    club, battle_of, django_capture_on_commit_callbacks
+):
     battle = battle_of("duel")
+    # Each side places her ship first (the schema offers only her deployment hexes, so nothing the rules refuse):
+    # Alice's facing south-west, on the open water's western edge, then Bob's as the scenario has it.
+    placement, _ = alices_request(battle)
+    assert placement.kind == "place ship"
+    aphid = battle.scenario["ships"][0]
+    for user, choice in ((club["alice"], {"hex": aphid["hex"], "facing": 4}), (club["bob"], None)):
+        battle.refresh_from_db()
+        state = engine_io.current_state(battle)
+        request = state.pending(battle.sides.get(user=user).key)[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.battle_submit_decision(
+                battle_id=battle.pk, user=user, request_id=request.id, choice=choice or request.default
+            )
+    battle.refresh_from_db()
     request, schema = alices_request(battle)
     assert request.kind == "plot movement"
-    too_far = ["ahead"] * (battle.scenario["ships"][0]["speed"] + 1)
+    off_the_map = ["ahead"] * aphid["speed"]
 
     body = (
         signed_in(club["alice"])
         .post(
             judgement(battle),
-            {"request": request.id, "fields": answers.disassemble(schema, too_far)},
+            {"request": request.id, "fields": answers.disassemble(schema, off_the_map)},
             content_type=JSON_BODY,
         )
         .json()
     )
 
-    assert body["answer"] == too_far
+    assert body["answer"] == off_the_map
     assert body["complete"] is True
-    assert body["refused"]["clause"] == "DUEL-MOV-03"
-    ((name, _),) = answers.leaves(schema)  # the plot, as raw JSON
-    wrong = (
-        signed_in(club["alice"])
-        .post(judgement(battle), {"request": request.id, "fields": {name: ["[nope"]}}, content_type=JSON_BODY)
-        .json()
-    )
-    assert wrong["complete"] is False
-    assert wrong["errors"]
-    assert wrong["refused"] is None
+    assert body["refused"]["clause"] == "DUEL-MOV-04"
+    ((name, _),) = answers.leaves(schema)  # the plot, a path of steps
+    # A plot longer than the ship's speed is wrong on the form already (the path's length), not a rules' verdict.
+    for fields in ({name: ["[nope"]}, answers.disassemble(schema, ["ahead"] * (aphid["speed"] + 1))):
+        wrong = (
+            signed_in(club["alice"])
+            .post(judgement(battle), {"request": request.id, "fields": fields}, content_type=JSON_BODY)
+            .json()
+        )
+        assert wrong["complete"] is False, fields
+        assert wrong["errors"]
+        assert wrong["refused"] is None
 
 
 def test_anyone_else_gets_404_as_for_a_decision_not_open(club, battle_of, django_capture_on_commit_callbacks):

@@ -6,16 +6,20 @@ on the form (422), never a 500."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
 from battles import engine_io, services
+from battles.engine import ruleset
+from battles.engine.events import JSON
 from battles.engine.ruleset import resolve_options
 from battles.forms import BattleCreateForm
 from battles.models import Battle, BattleMode
-from battles.rules.duel.ruleset import DUEL
+from battles.rules.duel.ruleset import DUEL, Duel
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +27,26 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 RULESETS = [rs.key for rs in engine_io.rulesets()]
 NEW = reverse("battle_new", kwargs={"slug": "syrtis"})
 FIELDS = reverse("battle_new_sides", kwargs={"slug": "syrtis"})
+
+
+class OpenDuel(Duel):
+    """The reference duel with an open range (any whole number of hexes, no choices) and scenarios that name no
+    slug: the page's number field and its ``scenario-1``... slugs have a ruleset to be tested with."""
+
+    key = "open_duel"
+    title = "Open duel (tests only)"
+    options = (DUEL.options[0], replace(DUEL.options[1], choices=None), *DUEL.options[2:])
+
+    def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
+        return [{k: v for k, v in scenario.items() if k != "slug"} for scenario in super().example_scenarios()]
+
+
+@pytest.fixture
+def open_duel() -> Iterator[OpenDuel]:
+    rs = OpenDuel()
+    ruleset.register(rs)
+    yield rs
+    ruleset.unregister(rs.key, rs.version)
 
 
 def form_data(campaign: Any, **chosen: str) -> dict[str, Any]:
@@ -101,25 +125,43 @@ def test_a_changed_ruleset_offers_its_own_scenarios_not_the_last_ones(client, cl
     client.force_login(club["umpire"])
     html = client.get(FIELDS, {"ruleset": "duel", "scenario": "john-bulls-tyranny"}, **HTMX).content.decode()
     assert "john-bulls-tyranny" not in html
+    assert re.search(r'<option value="open-water" selected>', html)
+    assert re.findall(r'<select name="side_([^"]+)"', html) == ["red", "blue"]
+    # A listed option is a select of its choices, the rules' default chosen: the duel's range in hexes.
+    long_range = re.search(r'<select name="option_long_range"[^>]*>(.*?)</select>', html, re.S)
+    assert long_range
+    assert re.findall(r'<option value="([^"]*)"', long_range.group(1)) == ["3", "4", "5"]
+    assert re.search(r'<option value="4" selected>', long_range.group(1))
+
+
+def test_scenarios_without_a_slug_are_offered_by_place_and_an_open_option_is_a_field_of_its_type(
+    client, club, open_duel
+):
+    client.force_login(club["umpire"])
+    html = client.get(FIELDS, {"ruleset": "open_duel", "scenario": "open-water"}, **HTMX).content.decode()
+    select = re.search(r'<select name="scenario"[^>]*>(.*?)</select>', html, re.S)
+    assert select
+    assert re.findall(r'<option value="([^"]*)"', select.group(1)) == ["scenario-1", "scenario-2"]
     assert re.search(r'<option value="scenario-1" selected>', html)
     assert re.findall(r'<select name="side_([^"]+)"', html) == ["red", "blue"]
-    # An open option is a field of its type: the duel's range in hexes a number.
+    # An open option is a field of its type: the range in hexes a number.
     assert re.search(r'<input type="number" name="option_long_range" value="4"', html)
 
 
 @pytest.mark.parametrize(
-    ("change", "error"),
+    ("key", "scenario", "change", "error"),
     [
-        ({"ruleset": "whist"}, "Select a valid choice"),
-        ({"ruleset": "duel", "scenario": "john-bulls-tyranny"}, "Select a valid choice"),
-        ({"option_long_range": "far"}, "Enter a whole number"),
-        ({"option_long_range": "4.5"}, "Enter a whole number"),
-        ({"option_secret_plots": "maybe"}, None),  # a checkbox reads anything posted as ticked
+        ("duel", "open-water", {"ruleset": "whist"}, "Select a valid choice"),
+        ("duel", "open-water", {"ruleset": "duel", "scenario": "john-bulls-tyranny"}, "Select a valid choice"),
+        ("duel", "open-water", {"option_long_range": "far"}, "Select a valid choice"),
+        ("open_duel", "scenario-1", {"option_long_range": "far"}, "Enter a whole number"),
+        ("open_duel", "scenario-1", {"option_long_range": "4.5"}, "Enter a whole number"),
+        ("duel", "open-water", {"option_secret_plots": "maybe"}, None),  # a checkbox reads anything posted as ticked
     ],
 )
-def test_bad_input_is_an_error_on_the_form_never_a_500(client, club, change, error):
+def test_bad_input_is_an_error_on_the_form_never_a_500(client, club, open_duel, key, scenario, change, error):
     client.force_login(club["umpire"])
-    data = {**form_data(club["campaign"], ruleset="duel", scenario="scenario-1"), **change}
+    data = {**form_data(club["campaign"], ruleset=key, scenario=scenario), **change}
 
     response = client.post(NEW, data)
 
@@ -131,18 +173,16 @@ def test_bad_input_is_an_error_on_the_form_never_a_500(client, club, change, err
     assert not Battle.objects.exists()
 
 
-def test_a_listed_option_outside_its_choices_is_refused(client, club, monkeypatch):
-    from dataclasses import replace
-
-    listed = replace(DUEL.options[1], choices=(2, 4, 6))
-    monkeypatch.setattr(type(DUEL), "options", (DUEL.options[0], listed))
+def test_a_listed_option_outside_its_choices_is_refused(client, club):
     client.force_login(club["umpire"])
-    data = form_data(club["campaign"], ruleset="duel", scenario="scenario-1")
+    data = form_data(club["campaign"], ruleset="duel", scenario="open-water")
     assert data["option_long_range"] == "4"
+    assert [spec.choices for spec in DUEL.options if spec.key == "long_range"] == [(3, 4, 5)]
 
-    refused = client.post(NEW, {**data, "option_long_range": "5"})
-
-    assert refused.status_code == 422
-    assert "Select a valid choice" in refused.content.decode()
-    assert client.post(NEW, {**data, "option_long_range": "6"}).status_code == 302
-    assert Battle.objects.get().options["long_range"] == 6
+    for outside in ("2", "6"):
+        refused = client.post(NEW, {**data, "option_long_range": outside})
+        assert refused.status_code == 422
+        assert "Select a valid choice" in refused.content.decode()
+    assert not Battle.objects.exists()
+    assert client.post(NEW, {**data, "option_long_range": "5"}).status_code == 302
+    assert Battle.objects.get().options["long_range"] == 5

@@ -41,12 +41,15 @@ def test_the_umpire_changes_the_rules_and_the_scenarios_sides_and_options_follow
 
     expect(page.locator("select[name=side_red]")).to_have_count(1)
     expect(page.locator("select[name=side_irish]")).to_have_count(0)
-    expect(page.get_by_label("Scenario")).to_have_value("scenario-1")
-    expect(page.locator("input[name=option_long_range]")).to_have_value("4")
+    expect(page.get_by_label("Scenario")).to_have_value("open-water")
+    expect(page.locator("select[name=option_long_range]")).to_have_value("4")  # the duel's default range
     expect(page.locator("input[name=option_advanced]")).to_have_count(0)  # Sky Galleons' options are gone
+    page.get_by_text("Rules options").click()  # the options are folded away until asked for
+    page.locator("select[name=option_long_range]").select_option("5")
     page.get_by_label("How it is played").select_option("table")
     page.get_by_role("button", name="Begin the battle").click()
     expect(page.locator("#battle-status")).to_be_visible()
     battle = Battle.objects.get()
-    assert (battle.ruleset_key, battle.scenario_slug) == ("duel", "scenario-1")
+    assert (battle.ruleset_key, battle.scenario_slug) == ("duel", "open-water")
+    assert battle.options["long_range"] == 5
     page.context.close()

@@ -1,6 +1,7 @@
-"""Throwaway tactical rulesets for the campaign's choice of battle rules: the conformance suite's duel under two
-other keys, one with a campaign bridge (it may fight a campaign's encounters) and one without (standalone battles
-only). Registered for a test and taken out after it."""
+"""Throwaway tactical rulesets for the campaign's choice of battle rules: the reference duel under two other keys,
+one with a campaign bridge (it may fight a campaign's encounters) and one without (standalone battles only).
+Registered for a test and taken out after it. The bridged one adds two options of its own beside the duel's (a
+listed one and an open whole number), so the form's every kind of option field is tested."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ class BridgedDuel(Duel):
         OptionSpec(
             "gunnery", "steady", "how the crews lay their guns", choices=("steady", "wild"), clause="DUEL-GUN-01"
         ),
+        # An open whole number (no choices): the form's number field, and the ruleset's own type check.
+        OptionSpec("powder", 12, "broadsides of powder each ship carries", clause="DUEL-GUN-02"),
     )
     campaign_bridge = DuelBridge()
 

@@ -8,10 +8,12 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
+from battles import engine_io
 from campaign import captains, services
 from campaign.models import AuditEntry, Campaign, EncounterControl, Membership, Role
 from campaign.services import campaign_create
@@ -23,8 +25,8 @@ from tests.factories import CampaignFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-# The page's tests need rules that can fight a campaign's battles on offer: a throwaway ruleset with a campaign
-# bridge (tests/campaign/conftest.py) beside Sky Galleons, whose bridge comes with the `bridge` branch.
+# The page's tests need rules that can fight a campaign's battles on offer: Sky Galleons (the default) and a
+# throwaway ruleset with a campaign bridge (tests/campaign/conftest.py); the registered duel has none.
 def form_data(**changes: object) -> dict[str, object]:
     """The page's form as a browser posts it untouched (the rules' defaults), with ``changes``."""
     form = CampaignCreateForm()
@@ -145,12 +147,22 @@ def test_a_campaign_needs_a_name():
 def test_the_form_offers_every_setting_of_the_settings_page():
     form = CampaignCreateForm()
 
-    # The tactical options as a field each, the ruleset's own (test_campaign_rules.py).
+    # The tactical options as a field each, the rules' own (test_campaign_rules.py): the default rules' (Sky
+    # Galleons), or the rules chosen; never a standalone ruleset's (the registered duel has no campaign bridge).
     assert set(SETTINGS) - {"tactical_options"} <= set(form.fields)
-    assert {"tactical_option_secret_plots", "tactical_option_long_range"} <= set(form.fields)
-    assert "reason" not in form.fields
-    shown = {field.name for _, fields in form.sections() for field in fields}
-    assert shown == set(form.fields)
+    default = engine_io.ruleset_for(django_settings.DEFAULT_RULESET)
+    assert form.tactical is default
+    tactical = {name for name in form.fields if name.startswith("tactical_option_")}
+    assert tactical == {f"tactical_option_{spec.key}" for spec in default.options}
+    assert "duel" not in dict(form.fields["tactical_ruleset"].choices)
+    bridged = CampaignCreateForm(initial={"tactical_ruleset": "bridged_duel"})
+    assert {"tactical_option_secret_plots", "tactical_option_long_range", "tactical_option_gunnery"} <= set(
+        bridged.fields
+    )
+    for each in (form, bridged):
+        assert "reason" not in each.fields
+        shown = {field.name for _, fields in each.sections() for field in fields}
+        assert shown == set(each.fields)
 
 
 @pytest.mark.usefixtures("duel_rulesets")

@@ -62,7 +62,13 @@ def test_the_rules_options_are_a_field_each_and_reloaded_for_the_rules_chosen(cl
     fragment = client.get(OPTIONS, {"tactical_ruleset": "bridged_duel"}, HTTP_HX_REQUEST="true").content.decode()
 
     assert re.search(r'<input type="checkbox" name="tactical_option_secret_plots"[^>]*checked', fragment)
-    assert re.search(r'<input type="number" name="tactical_option_long_range" value="4"', fragment)
+    # A listed option is a select of its choices (the duel's range in hexes, a number among them), an open one a
+    # field of its type (the powder a whole number).
+    long_range = re.search(r'<select name="tactical_option_long_range"[^>]*>(.*?)</select>', fragment, re.S)
+    assert long_range
+    assert re.findall(r'<option value="([^"]*)"', long_range.group(1)) == ["3", "4", "5"]
+    assert re.search(r'<option value="4" selected>', long_range.group(1))
+    assert re.search(r'<input type="number" name="tactical_option_powder" value="12"', fragment)
     gunnery = re.search(r'<select name="tactical_option_gunnery"[^>]*>(.*?)</select>', fragment, re.S)
     assert gunnery
     assert re.findall(r'<option value="([^"]*)"', gunnery.group(1)) == ["steady", "wild"]
@@ -77,14 +83,14 @@ def test_a_campaign_is_founded_with_the_rules_and_options_chosen(client, duel_ru
     client.force_login(organiser)
     data = form_data(name="Duellists", tactical_ruleset="bridged_duel")
     data.pop("tactical_option_secret_plots", None)  # unticked
-    data.update(tactical_option_long_range="3", tactical_option_gunnery="wild")
+    data.update(tactical_option_long_range="3", tactical_option_gunnery="wild", tactical_option_powder="20")
 
     response = client.post(NEW, data)
 
     assert response.status_code == 302, response.content.decode()[:3000]
     campaign = Campaign.objects.get()
     assert campaign.tactical_ruleset == "bridged_duel"
-    assert campaign.tactical_options == {"secret_plots": False, "long_range": 3, "gunnery": "wild"}
+    assert campaign.tactical_options == {"secret_plots": False, "long_range": 3, "gunnery": "wild", "powder": 20}
     # Everyone in the campaign reads its rules on its page, with what differs from the rules as written.
     player = UserFactory()
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
@@ -93,6 +99,7 @@ def test_a_campaign_is_founded_with_the_rules_and_options_chosen(client, duel_ru
     assert "Battles are fought under <strong>Bridged duel (tests only)</strong>" in page
     assert "How the crews lay their guns: wild" in page
     assert "Longest range a broadside reaches, in hexes: 3" in page
+    assert "Broadsides of powder each ship carries: 20" in page
 
 
 @pytest.mark.parametrize(
@@ -101,7 +108,9 @@ def test_a_campaign_is_founded_with_the_rules_and_options_chosen(client, duel_ru
         ({"tactical_ruleset": "standalone_duel"}, "Select a valid choice"),
         ({"tactical_ruleset": "whist"}, "Select a valid choice"),
         ({"tactical_option_gunnery": "drunk"}, "Select a valid choice"),
-        ({"tactical_option_long_range": "far"}, "Enter a whole number"),
+        ({"tactical_option_long_range": "6"}, "Select a valid choice"),
+        ({"tactical_option_powder": "far"}, "Enter a whole number"),
+        ({"tactical_option_powder": "4.5"}, "Enter a whole number"),
     ],
 )
 def test_bad_rules_or_options_are_shown_on_the_form_with_a_422(client, duel_rulesets, changes, words):
@@ -121,7 +130,8 @@ def test_bad_rules_or_options_are_shown_on_the_form_with_a_422(client, duel_rule
         ({"tactical_ruleset": "whist"}, "There are no battle rules 'whist'"),
         ({"tactical_ruleset": "bridged_duel", "tactical_options": {"gunnery": "drunk"}}, "not one of"),
         ({"tactical_ruleset": "bridged_duel", "tactical_options": {"tea": True}}, "unknown options"),
-        ({"tactical_ruleset": "bridged_duel", "tactical_options": {"long_range": "far"}}, "must be int"),
+        ({"tactical_ruleset": "bridged_duel", "tactical_options": {"long_range": 6}}, "not one of"),
+        ({"tactical_ruleset": "bridged_duel", "tactical_options": {"powder": "far"}}, "must be int"),
     ],
 )
 def test_the_service_checks_the_rules_and_options_with_the_ruleset(duel_rulesets, chosen, words):
