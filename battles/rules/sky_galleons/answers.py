@@ -42,7 +42,8 @@ from galleons import catalog
 from galleons.record import altitude_levels
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board, SkyGalleons
+    from battles.rules.sky_galleons.board import Board
+    from battles.rules.sky_galleons.ruleset import SkyGalleons
 
 # Steps in words, with what they cost (SG-MOV-02..04, SG-ALT-04..06, SG-KITE-07).
 STEP_WORDS = {
@@ -577,7 +578,7 @@ def _crew_slots(asked: Asked, ship: Any, fine: Callable[[dict[str, JSON]], bool]
 
 def _party(ship: Any, fine: Callable[[dict[str, JSON]], bool], *, key: str) -> list[Field]:
     """A boarding party formed of the men of each rank (SG-BRD-01); all at 0 forms none."""
-    from battles.rules.sky_galleons.ruleset import party_of  # the ruleset imports this module
+    from battles.rules.sky_galleons.board import party_of  # the ruleset imports this module
 
     usual = party_of(ship)
     if not fine({"parties": [{"ship": ship.name, "men": usual}]}):

@@ -23,14 +23,12 @@ from battles.engine.hexgrid import Hex
 from battles.engine.resolver import Context
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import close_action, movement
+from battles.rules.sky_galleons.kinds import AVOID_COLLISION, COLLIDING
 from galleons.record import Moment, ShipRecord
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board, SkyGalleons
-
-# The decision asked of each ship a move will run into, and the stage the battle waits in meanwhile.
-AVOID_COLLISION = "avoid collision"
-STAGE = "collision avoidance"
+    from battles.rules.sky_galleons.board import Board
+    from battles.rules.sky_galleons.ruleset import SkyGalleons
 
 
 def can_avoid(record: ShipRecord, now: Moment) -> bool:
@@ -96,7 +94,7 @@ def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
     anyway), nor a ram's target (asked as a ram's, SG-RAM-05)."""
     if not ctx.option("errata"):
         return False
-    from battles.rules.sky_galleons.ruleset import move_parts  # the ruleset imports this module
+    from battles.rules.sky_galleons.board import move_parts  # the ruleset imports this module
 
     board, now = ctx.board, rs.now(ctx.state)
     record = board.ship(name)
@@ -113,7 +111,7 @@ def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
         return False
     ahead = {"ship": name, "move": move, "avoiders": asked, "clauses": ["SG-ERR-04"]}
     ctx.emit("collision ahead", ahead, ships=[name, *asked])
-    rs._stage(ctx, STAGE, asking=name)
+    rs._stage(ctx, COLLIDING, asking=name)
     for other in asked:
         mp = cost(rs.speed(board.ship(other), board))
         ctx.request(
@@ -132,7 +130,8 @@ def answered(rs: SkyGalleons, ctx: Context[Board]) -> None:
     """The ships asked avoid or not (SG-ERR-04/05); then the held move goes ahead: a plotted one in the
     plotted moves (plotting.py), any other as the moving ship's move."""
     from battles.rules.sky_galleons import plotting
-    from battles.rules.sky_galleons.ruleset import MOVING, move_parts  # the ruleset imports this module
+    from battles.rules.sky_galleons.board import move_parts
+    from battles.rules.sky_galleons.kinds import MOVING  # the ruleset imports this module
 
     name = ctx.board.asking
     answers = [a.choice for a in ctx.board.decided if a.kind == AVOID_COLLISION]

@@ -63,7 +63,8 @@ from galleons.record import (
 )
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board, SkyGalleons
+    from battles.rules.sky_galleons.board import Board
+    from battles.rules.sky_galleons.ruleset import SkyGalleons
 
 State = BattleState["Board"]
 Ctx = Context["Board"]
@@ -788,7 +789,7 @@ def torpedo_stage(rs: SkyGalleons, ctx: Ctx) -> None:
     if ctx.board.phase_no == 0:  # the runs at the start of the turn: on to the plotted moves or the first phase
         rs._moves_begin(ctx)
     else:  # the first runs after a fire step: on to the end of the phase
-        from battles.rules.sky_galleons.ruleset import PHASE_END  # the ruleset builds on this module
+        from battles.rules.sky_galleons.kinds import PHASE_END  # the ruleset builds on this module
 
         rs._stage(ctx, PHASE_END)
 

@@ -36,17 +36,15 @@ from battles.engine.jsonread import DataFile, read_int, read_object
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import movement
+from battles.rules.sky_galleons.kinds import PLOT, PLOTTED
 from battles.rules.sky_galleons.movement import Allowance
 from galleons.record import ShipRecord
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board, SkyGalleons
+    from battles.rules.sky_galleons.board import Board
+    from battles.rules.sky_galleons.ruleset import SkyGalleons
 
 OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json")
-
-# The decision each side answers in the Initiative Phase, and the stage the plotted moves are made in.
-PLOT = "plot movement"
-STAGE = "plotted moves"
 
 
 def share(points: int) -> int:
@@ -159,7 +157,7 @@ def begin(rs: SkyGalleons, ctx: Context[Board]) -> bool:
     if not ctx.board.plots:
         return False
     ctx.begin_phase("plotted movement")
-    rs._stage(ctx, STAGE)
+    rs._stage(ctx, PLOTTED)
     return True
 
 
@@ -201,7 +199,7 @@ def still_possible(rs: SkyGalleons, state: BattleState[Board], record: ShipRecor
 
 def resume(rs: SkyGalleons, ctx: Context[Board], name: str, steps: list[str]) -> None:
     """A plotted move held for collision avoidance goes ahead; the next ones follow on the next advance."""
-    rs._stage(ctx, STAGE)
+    rs._stage(ctx, PLOTTED)
     move(rs, ctx, name, steps)
 
 

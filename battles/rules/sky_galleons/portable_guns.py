@@ -29,7 +29,7 @@ from battles.rules.sky_galleons import combat
 from galleons.record import Moment, ShipRecord
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board
+    from battles.rules.sky_galleons.board import Board
 
 Trained = Mapping[str, tuple[str, int]]
 

@@ -27,10 +27,11 @@ from battles.engine.jsonread import DataFile
 from battles.engine.ruleset import engine_result
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import flying, ordnance_play, prizes, special_rules
+from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.close_action import all_home, disband_party
 from battles.rules.sky_galleons.combat import casualty_posts
 from battles.rules.sky_galleons.datafiles import DATA_DIR
-from battles.rules.sky_galleons.ruleset import CAPTURED, CRASH_LANDED, CRASHED, STRUCK, Board
+from battles.rules.sky_galleons.kinds import CAPTURED, CRASH_LANDED, CRASHED, STRUCK
 from galleons.record import (
     CREW_COUNTS,
     MANEUVER_POST,

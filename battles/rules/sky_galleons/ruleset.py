@@ -18,8 +18,7 @@ The board is plain immutable data; every change is an event folded by ``apply``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from dataclasses import replace
 from typing import Any
 
 from battles.engine import dice as dice_
@@ -58,11 +57,50 @@ from battles.rules.sky_galleons import (
     special_rules,
     victory,
 )
+from battles.rules.sky_galleons.board import Answer, Board, move_parts, pair_key, party_of
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.flying import FLY, FlyingParty
+from battles.rules.sky_galleons.kinds import (
+    AVOID,
+    AVOIDING,
+    BOARD,
+    BOARDING,
+    CAPTURED,
+    COLLIDING,
+    CRASH_LANDED,
+    CRASHED,
+    CREW_CHOICE,
+    CREW_STAGE,
+    ESCAPED,
+    FIRE,
+    FIRING,
+    FIRST,
+    FIRST_STAGE,
+    FLYING,
+    GRAPPLE,
+    KITE_DIE_EXPECTED,
+    MOVE,
+    MOVING,
+    ORDERS,
+    ORDERS_STAGE,
+    PHASE_END,
+    PHASE_START,
+    PLACE,
+    PLACEMENT,
+    PLOT,
+    PLOTTED,
+    POSITION,
+    POSITIONS,
+    RAM,
+    REINFORCE,
+    REINFORCING,
+    SEALED_ORDERS,
+    SETUP,
+    STRUCK,
+    UPKEEP,
+)
 from battles.rules.sky_galleons.movement import PlanError, Terrain
-from battles.rules.sky_galleons.ordnance import Torpedo
 from battles.rules.sky_galleons.presentation import map_view, narration, sheets
 from battles.rules.sky_galleons.prizes import Prize
 from galleons.record import (
@@ -77,170 +115,6 @@ from galleons.record import (
     record_problems,
     tint,
 )
-
-# A kite's movement die before it is rolled (the AI's planning, a ram's avoidance): an even die.
-KITE_DIE_EXPECTED = 4
-
-# Decision kinds
-PLACE = "place ship"
-ORDERS = "initiative orders"
-FIRST = "first player"
-MOVE = "move"
-POSITION = "relative position"
-FIRE = "fire"
-AVOID = "avoid"
-BOARD = "board"
-# Initiative orders kept from the other sides for good (the engine's sealed keys): portable machineguns'
-# aspects (SG-MG-06) and signals (SG-SIG-05).
-SEALED_ORDERS = ("train", "signal")
-AVOID_COLLISION = avoidance.AVOID_COLLISION
-PLOT = plotting.PLOT
-CREW_CHOICE = "crack crew"  # SG-SCN-44: the side picks its ship with the Crack crew
-REINFORCE = "reinforcement"  # SG-SCN-24: the side picks its new ship and where it lands
-
-# Why a ship is out of the fight
-CRASHED = "crashed"
-CRASH_LANDED = "crash-landed"
-ESCAPED = "escaped"
-STRUCK = "struck"
-CAPTURED = "captured"
-
-# The stages of the sequence of play (board.stage)
-SETUP, PLACEMENT, UPKEEP, ORDERS_STAGE, FIRST_STAGE = "setup", "placement", "upkeep", "orders", "first player"
-PHASE_START, MOVING, POSITIONS, FIRING, PHASE_END = "phase start", "moving", "positions", "fire", "phase end"
-AVOIDING, BOARDING = "avoiding", "boarding"
-FLYING = "flying"  # the moving side's flying parties move, one at a time (flying.py, SG-HM-03)
-COLLIDING = avoidance.STAGE
-PLOTTED = plotting.STAGE
-CREW_STAGE, REINFORCING = "crew choice", "reinforcing"
-
-
-@dataclass(frozen=True)
-class Answer:
-    side: str
-    kind: str
-    choice: JSON
-
-
-@dataclass(frozen=True)
-class Board:
-    scenario: str
-    title: str
-    terrain: Terrain
-    ships: tuple[ShipRecord, ...]
-    roles: Mapping[str, str]
-    side_order: tuple[str, ...]
-    side_names: Mapping[str, str]
-    ai: Mapping[str, Mapping[str, JSON]]
-    turn_limit: int
-    setup_kind: str
-    min_distance: int
-    victory: str
-    crew_at_start: Mapping[str, int]
-    wind_rule: int | str | None = None
-    wind: int | None = None
-    stage: str = SETUP
-    asking: str = ""  # the ship (or "A|B" pair) the open one-at-a-time decision is about
-    order: tuple[str, ...] = ()  # this turn's movement order
-    phase_no: int = 0  # 1..len(side_order) within the turn
-    out: Mapping[str, str] = field(default_factory=dict)
-    moved: Mapping[str, int] = field(default_factory=dict)  # hexes moved this turn
-    last_moved: Mapping[str, int] = field(default_factory=dict)  # hexes moved last turn
-    moves_done: tuple[str, ...] = ()  # ships that have moved in this phase
-    same_hex: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # "A|B" -> (A's aspect of B, B's of A)
-    placing: tuple[str, ...] = ()  # the set-up order of the ships (SG-SCN-04)
-    placed: tuple[str, ...] = ()
-    decided: tuple[Answer, ...] = ()
-    # Close action (Part II): ships each side declared would ram or grapple this turn, attempts made,
-    # movement points ships spent avoiding this turn, the move waiting on the target's avoidance, the
-    # boarders declared crossing this phase (ship -> [target, men]), and prizes taken (ship -> captor side).
-    rammers: Mapping[str, int] = field(default_factory=dict)
-    ram_attempts: Mapping[str, int] = field(default_factory=dict)
-    avoiding: Mapping[str, int] = field(default_factory=dict)
-    held_move: JSON = None
-    crossing: Mapping[str, tuple[str, int]] = field(default_factory=dict)
-    captured: Mapping[str, str] = field(default_factory=dict)
-    # Each kite's movement die, rolled at the start of its side's movement phase (SG-KITE-02/04).
-    kite_dice: Mapping[str, int] = field(default_factory=dict)
-    # Tows: the towed ship -> (its tower, the turn the cable was rigged); it tows from the next turn (SG-TOW-03).
-    tows: Mapping[str, tuple[str, int]] = field(default_factory=dict)
-    # Prizes taken: the ship -> who took her, whose she was, the captor's order for her (SG-BRD-21..24).
-    prizes: Mapping[str, Prize] = field(default_factory=dict)
-    # Exotic ordnance (ordnance_play): Smutts torpedoes in flight; the side a bombardment victory names.
-    torpedoes: tuple[Torpedo, ...] = ()
-    victory_side: str = ""
-    # Flying parties on the map or aboard a ship they boarded (flying.py, SG-HM-02..06, SG-THR-01).
-    flyers: tuple[FlyingParty, ...] = ()
-    # Secret answers' sealed keys (request id -> those keys), folded from the side's own decision event and
-    # merged back into ``decided`` when the batch closes (SG-MG-06, SG-SIG-05).
-    sealed: Mapping[str, JSON] = field(default_factory=dict)
-    # Portable machineguns trained in secret: "ship|gun" -> (aspect, turn trained) (portable_guns, SG-MG-06).
-    trained: Mapping[str, tuple[str, int]] = field(default_factory=dict)
-    # Plotted movement (plotting, SG-ERR-24/25): this turn's plots, and each plotted move carried out -> (MP
-    # spent, the most the ship may spend in its own Movement Phase).
-    plots: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    plotted: Mapping[str, tuple[int, int]] = field(default_factory=dict)
-    # Collision avoidance (avoidance, SG-ERR-04/05): the ships asked before a held move goes ahead; movement
-    # points spent avoiding after a ship had moved, owed by next turn (owing) and owed this turn (owed).
-    avoiders: tuple[str, ...] = ()
-    owing: Mapping[str, int] = field(default_factory=dict)
-    owed: Mapping[str, int] = field(default_factory=dict)
-    # The scenario's set-up, special rules and victory with their parameters (scenario.Scenario.rules_json),
-    # and what those rules keep track of (special_rules, victory): key -> JSON, changed by "mark" events.
-    scenario_rules: Mapping[str, JSON] = field(default_factory=dict)
-    marks: Mapping[str, JSON] = field(default_factory=dict)
-
-    def tower_of(self, name: str) -> str | None:
-        return self.tows[name][0] if name in self.tows else None
-
-    def towing(self, tower: str) -> str | None:
-        """The ship ``tower`` has in tow, if any."""
-        return next((towed for towed, (t, _) in self.tows.items() if t == tower), None)
-
-    def ally(self, side: str, other: ShipRecord) -> bool:
-        """A ship of the side, or a prize it has taken."""
-        return other.side == side or self.captured.get(other.name) == side
-
-    @cached_property
-    def by_name(self) -> dict[str, ShipRecord]:
-        return {ship.name: ship for ship in self.ships}
-
-    def ship(self, name: str) -> ShipRecord:
-        return self.by_name[name]
-
-    def in_fight(self, ship: ShipRecord) -> bool:
-        return ship.afloat and ship.name not in self.out and ship.position is not None
-
-    def fighting(self, side: str | None = None) -> list[ShipRecord]:
-        """The ships in the fight; ground batteries, mines and target hexes are ``emplacements``."""
-        return [s for s in self.ships if self.in_fight(s) and s.emplacement is None and side in (None, s.side)]
-
-    def emplacements(self, side: str | None = None) -> list[ShipRecord]:
-        """The ground still standing: batteries, mines and city or fortress hexes (ordnance_play)."""
-        return [s for s in self.ships if self.in_fight(s) and s.emplacement is not None and side in (None, s.side)]
-
-    def sides_fighting(self) -> list[str]:
-        return [side for side in self.side_order if self.fighting(side)]
-
-    @property
-    def moving(self) -> str | None:
-        return self.order[self.phase_no - 1] if self.order and 1 <= self.phase_no <= len(self.order) else None
-
-    def with_ship(self, record: ShipRecord) -> Board:
-        return replace(self, ships=tuple(record if s.name == record.name else s for s in self.ships))
-
-    def relative(self, firer: str, target: str) -> tuple[str, str] | None:
-        """The declared (firer's aspect of target, target's aspect of firer) in a shared hex, if any."""
-        if f"{firer}|{target}" in self.same_hex:
-            return self.same_hex[f"{firer}|{target}"]
-        if f"{target}|{firer}" in self.same_hex:
-            mine, theirs = self.same_hex[f"{target}|{firer}"]
-            return theirs, mine
-        return None
-
-
-def _pair(a: str, b: str) -> str:
-    return f"{a}|{b}"
 
 
 class SkyGalleons(BaseRuleset[Board]):
@@ -1673,7 +1547,7 @@ class SkyGalleons(BaseRuleset[Board]):
         mine, theirs = pairs[0]
         a, b = ctx.board.ship(mine), ctx.board.ship(theirs)
         options = sorted([list(p) for p in hexgrid.relative_positions(a.facing, b.facing)])
-        self._stage(ctx, POSITIONS, asking=_pair(mine, theirs))
+        self._stage(ctx, POSITIONS, asking=pair_key(mine, theirs))
         side = ctx.board.moving
         assert side is not None
         ctx.request(
@@ -3155,34 +3029,7 @@ class SkyGalleons(BaseRuleset[Board]):
 # --- small pieces ---------------------------------------------------------------------------------------------
 
 
-RAM, GRAPPLE = "ram", "grapple"
 SHOT_KEYS = {"ship", "gun", "target", "ammunition", "rate"}
-
-
-def move_parts(choice: JSON) -> tuple[list[str], tuple[str, str] | None]:
-    """A move decision's steps, and its ram or grapple attempt if any: a plain list of steps, or
-    ``{"steps": [...], "ram": target}`` / ``{"steps": [...], "grapple": target}``."""
-    if isinstance(choice, list):
-        return [str(t) for t in choice], None
-    data = read_object(choice)
-    steps = [str(t) for t in read_list(data["steps"])]
-    for kind in (RAM, GRAPPLE):
-        if kind in data:
-            return steps, (kind, str(data[kind]))
-    return steps, None
-
-
-def party_of(record: ShipRecord) -> dict[str, JSON]:
-    """A boarding party a captain would form: one officer (a marine officer before a sea officer) and
-    half the deckhands, and the marines (SG-BRD-01, SG-CREW-01, SG-MAR-02)."""
-    crew = record.crew
-    leader = crew.party_leader
-    men: dict[str, JSON] = {} if leader is None else {leader: 1}
-    if crew.deckhands // 2:
-        men["deckhands"] = crew.deckhands // 2
-    if crew.marines:
-        men["marines"] = crew.marines
-    return men
 
 
 def _into_the_land(terrain: Terrain, record: ShipRecord) -> ShipRecord:

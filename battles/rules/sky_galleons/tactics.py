@@ -59,9 +59,9 @@ from battles.rules.sky_galleons import (
     signals,
     special_rules,
 )
+from battles.rules.sky_galleons.board import Board, party_of
 from battles.rules.sky_galleons.combat import FireSolution
-from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.ruleset import (
+from battles.rules.sky_galleons.kinds import (
     AVOID,
     AVOID_COLLISION,
     BOARD,
@@ -74,10 +74,9 @@ from battles.rules.sky_galleons.ruleset import (
     PLOT,
     POSITION,
     RAM,
-    Board,
-    SkyGalleons,
-    party_of,
 )
+from battles.rules.sky_galleons.movement import Terrain
+from battles.rules.sky_galleons.ruleset import SkyGalleons
 from galleons.record import Gun, ShipRecord, altitude_level, oint, tint
 
 State = BattleState[Board]

@@ -12,7 +12,7 @@ import pytest
 from battles.engine import hexgrid
 from battles.rules.sky_galleons import ordnance_play, scenario_ai, tactics
 from battles.rules.sky_galleons.combat import FireSolution
-from battles.rules.sky_galleons.ruleset import MOVE, ORDERS
+from battles.rules.sky_galleons.kinds import MOVE, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain
 from tests.rules.sky_galleons.test_ordnance_ai import State, advance, begin, ship, small

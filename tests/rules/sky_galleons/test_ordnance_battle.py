@@ -21,8 +21,9 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import ordnance, ordnance_play, scenario
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import AVOID, FIRE, FIRST, MOVE, ORDERS, POSITION
 from battles.rules.sky_galleons.ordnance import BOMB_RACK, DROGUE, HALE, LIQUID_FIRE, SPIKES
-from battles.rules.sky_galleons.ruleset import AVOID, FIRE, FIRST, MOVE, ORDERS, POSITION, Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain
 from galleons.record import Criticals, ShipRecord, build_ordnance

@@ -16,8 +16,8 @@ from battles.engine.decisions import DecisionRequest
 from battles.engine.hexgrid import from_odd_q
 from battles.engine.state import redact
 from battles.rules.sky_galleons import plotting
+from battles.rules.sky_galleons.kinds import FIRST, MOVE, ORDERS, PLOT
 from battles.rules.sky_galleons.movement import Allowance
-from battles.rules.sky_galleons.ruleset import FIRST, MOVE, ORDERS, PLOT
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain
 from tests.rules.sky_galleons.battle_harness import State, at, calm, drive, kinds, refused, scenario, ship, start

@@ -30,18 +30,8 @@ from battles.rules.sky_galleons import (
     tactics,
     victory,
 )
-from battles.rules.sky_galleons.ruleset import (
-    AVOID,
-    BOARD,
-    CREW_CHOICE,
-    FIRE,
-    MOVE,
-    ORDERS,
-    PLACE,
-    POSITION,
-    REINFORCE,
-    Board,
-)
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import AVOID, BOARD, CREW_CHOICE, FIRE, MOVE, ORDERS, PLACE, POSITION, REINFORCE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import ShipRecord, altitude_level, ship_record_from_class
 from tests.rules.sky_galleons.battle_harness import calm

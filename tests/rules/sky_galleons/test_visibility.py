@@ -25,7 +25,7 @@ from battles.engine.resolver import apply_event
 from battles.engine.simulate import seed_for, simulate
 from battles.engine.state import state_from_json, state_to_json
 from battles.rules.sky_galleons import flying, ordnance, ordnance_play, scenario, visibility
-from battles.rules.sky_galleons.ruleset import ORDERS, PLOT
+from battles.rules.sky_galleons.kinds import ORDERS, PLOT
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import Ordnance, ShipRecord
 from tests.rules.sky_galleons.battle_harness import State, calm, drive, ship, start
