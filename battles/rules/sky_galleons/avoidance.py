@@ -16,18 +16,21 @@ the ruleset. Readings in data/optional-rules.json ``collision_avoidance``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from battles.engine.events import JSON
+from battles.engine.events import JSON, Event
 from battles.engine.hexgrid import Hex
+from battles.engine.jsonread import read_int, read_list
 from battles.engine.resolver import Context
+from battles.engine.state import BattleState
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import close_action, movement
 from battles.rules.sky_galleons.kinds import AVOID_COLLISION, COLLIDING
 from galleons.record import Moment, ShipRecord
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.board import Board
+    from battles.rules.sky_galleons.board import Board, Fold
     from battles.rules.sky_galleons.ruleset import SkyGalleons
 
 
@@ -150,3 +153,24 @@ def answered(rs: SkyGalleons, ctx: Context[Board]) -> None:
     rs._stage(ctx, MOVING, asking=name)
     rs._carry_out(ctx, name, steps, attack)
     rs._ask_move(ctx)
+
+
+# --- the fold -----------------------------------------------------------------------------------------------
+
+
+def _collision_ahead(state: BattleState[Board], event: Event) -> Board:
+    """A move held while the ships it will run into are asked (SG-ERR-04)."""
+    avoiders = tuple(str(n) for n in read_list(event.data["avoiders"]))
+    return replace(state.board, held_move=event.data["move"], avoiders=avoiders)
+
+
+def _avoiding(state: BattleState[Board], event: Event) -> Board:
+    board, data = state.board, event.data
+    avoiding = {**board.avoiding, str(data["ship"]): read_int(data["mp"])}
+    if data.get("next_turn"):  # avoided after its own move: next turn pays (SG-ERR-05)
+        owing = {**board.owing, str(data["ship"]): read_int(data["mp"])}
+        return replace(board, avoiding=avoiding, owing=owing)
+    return replace(board, avoiding=avoiding)
+
+
+FOLDS: Mapping[str, Fold] = {"collision ahead": _collision_ahead, "avoiding": _avoiding}

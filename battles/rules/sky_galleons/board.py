@@ -5,12 +5,15 @@ shared hex); the AI reads it through these as the rules do.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from battles.engine.events import JSON
-from battles.engine.jsonread import read_list, read_object
+from battles.engine.events import JSON, Event
+from battles.engine.hexgrid import Hex
+from battles.engine.jsonread import read_int, read_list, read_object
+from battles.engine.state import BattleState
+from battles.rules.sky_galleons import maps
 from battles.rules.sky_galleons.flying import FlyingParty
 from battles.rules.sky_galleons.kinds import GRAPPLE, RAM, SETUP
 from battles.rules.sky_galleons.movement import Terrain
@@ -171,3 +174,169 @@ def party_of(record: ShipRecord) -> dict[str, JSON]:
     if crew.marines:
         men["marines"] = crew.marines
     return men
+
+
+# --- the board as JSON (the engine stores it; board_from_json(board_to_json(b)) == b) ---
+
+
+def board_to_json(board: Board) -> JSON:
+    return {
+        "scenario": board.scenario,
+        "title": board.title,
+        "terrain": {
+            "cols": board.terrain.cols,
+            "rows": board.terrain.rows,
+            "heights": [[h.q, h.r, level] for h, level in sorted(board.terrain.heights.items())],
+            "zones": maps.zones_to_json(board.terrain),
+        },
+        "ships": [ship.to_json() for ship in board.ships],
+        "roles": dict(board.roles),
+        "side_order": list(board.side_order),
+        "side_names": dict(board.side_names),
+        "ai": {k: dict(v) for k, v in board.ai.items()},
+        "turn_limit": board.turn_limit,
+        "setup_kind": board.setup_kind,
+        "min_distance": board.min_distance,
+        "victory": board.victory,
+        "crew_at_start": dict(board.crew_at_start),
+        "wind_rule": board.wind_rule,
+        "wind": board.wind,
+        "stage": board.stage,
+        "asking": board.asking,
+        "order": list(board.order),
+        "phase_no": board.phase_no,
+        "out": dict(board.out),
+        "moved": dict(board.moved),
+        "last_moved": dict(board.last_moved),
+        "moves_done": list(board.moves_done),
+        "same_hex": {k: list(v) for k, v in board.same_hex.items()},
+        "placing": list(board.placing),
+        "placed": list(board.placed),
+        "decided": [{"side": a.side, "kind": a.kind, "choice": a.choice} for a in board.decided],
+        "rammers": dict(board.rammers),
+        "ram_attempts": dict(board.ram_attempts),
+        "avoiding": dict(board.avoiding),
+        "held_move": board.held_move,
+        "crossing": {k: [t, n] for k, (t, n) in board.crossing.items()},
+        "captured": dict(board.captured),
+        "kite_dice": dict(board.kite_dice),
+        "tows": {k: [t, n] for k, (t, n) in board.tows.items()},
+        "prizes": {k: v.to_json() for k, v in board.prizes.items()},
+        "torpedoes": [t.to_json() for t in board.torpedoes],
+        "victory_side": board.victory_side,
+        **({"flyers": [party.to_json() for party in board.flyers]} if board.flyers else {}),
+        "sealed": dict(board.sealed),
+        "trained": {k: [a, n] for k, (a, n) in board.trained.items()},
+        "plots": {k: list(v) for k, v in board.plots.items()},
+        "plotted": {k: [mp, cap] for k, (mp, cap) in board.plotted.items()},
+        "avoiders": list(board.avoiders),
+        "owing": dict(board.owing),
+        "owed": dict(board.owed),
+        "scenario_rules": dict(board.scenario_rules),
+        "marks": dict(board.marks),
+    }
+
+
+def board_from_json(data: JSON) -> Board:
+    d = read_object(data)
+    terrain = read_object(d["terrain"])
+    return Board(
+        scenario=str(d["scenario"]),
+        title=str(d["title"]),
+        terrain=Terrain(
+            cols=read_int(terrain["cols"]),
+            rows=read_int(terrain["rows"]),
+            heights={Hex(read_int(q), read_int(r)): str(level) for q, r, level in read_triples(terrain["heights"])},
+            zones=maps.zones_from_json(terrain.get("zones", {})),
+        ),
+        ships=tuple(ShipRecord.from_json(s) for s in read_list(d["ships"])),
+        roles={str(k): str(v) for k, v in read_object(d["roles"]).items()},
+        side_order=tuple(str(s) for s in read_list(d["side_order"])),
+        side_names={str(k): str(v) for k, v in read_object(d["side_names"]).items()},
+        ai={str(k): dict(read_object(v)) for k, v in read_object(d["ai"]).items()},
+        turn_limit=read_int(d["turn_limit"]),
+        setup_kind=str(d["setup_kind"]),
+        min_distance=read_int(d["min_distance"]),
+        victory=str(d["victory"]),
+        crew_at_start={str(k): read_int(v) for k, v in read_object(d["crew_at_start"]).items()},
+        wind_rule=read_wind_rule(d["wind_rule"]),
+        wind=None if d["wind"] is None else read_int(d["wind"]),
+        stage=str(d["stage"]),
+        asking=str(d["asking"]),
+        order=tuple(str(s) for s in read_list(d["order"])),
+        phase_no=read_int(d["phase_no"]),
+        out={str(k): str(v) for k, v in read_object(d["out"]).items()},
+        moved={str(k): read_int(v) for k, v in read_object(d["moved"]).items()},
+        last_moved={str(k): read_int(v) for k, v in read_object(d["last_moved"]).items()},
+        moves_done=tuple(str(s) for s in read_list(d["moves_done"])),
+        same_hex={str(k): read_aspects(v) for k, v in read_object(d["same_hex"]).items()},
+        placing=tuple(str(s) for s in read_list(d["placing"])),
+        placed=tuple(str(s) for s in read_list(d["placed"])),
+        decided=tuple(read_answer(a) for a in read_list(d["decided"])),
+        rammers=read_counts(d["rammers"]),
+        ram_attempts=read_counts(d["ram_attempts"]),
+        avoiding=read_counts(d["avoiding"]),
+        held_move=d["held_move"],
+        crossing={str(k): read_pair_of(v) for k, v in read_object(d["crossing"]).items()},
+        captured={str(k): str(v) for k, v in read_object(d["captured"]).items()},
+        kite_dice=read_counts(d["kite_dice"]),
+        tows={str(k): read_pair_of(v) for k, v in read_object(d["tows"]).items()},
+        prizes={str(k): Prize.from_json(v) for k, v in read_object(d.get("prizes", {})).items()},
+        torpedoes=tuple(Torpedo.from_json(t) for t in _list(d.get("torpedoes", []))),
+        victory_side=str(d.get("victory_side", "")),
+        flyers=tuple(FlyingParty.from_json(p) for p in read_list(d.get("flyers", []))),
+        sealed=dict(read_object(d.get("sealed", {}))),
+        trained={str(k): read_pair_of(v) for k, v in read_object(d.get("trained", {})).items()},
+        plots={str(k): tuple(str(t) for t in read_list(v)) for k, v in read_object(d.get("plots", {})).items()},
+        plotted={str(k): read_pair_ints(v) for k, v in read_object(d.get("plotted", {})).items()},
+        avoiders=tuple(str(s) for s in read_list(d.get("avoiders", []))),
+        owing=read_counts(d.get("owing", {})),
+        owed=read_counts(d.get("owed", {})),
+        scenario_rules=read_object(d.get("scenario_rules", {})),
+        marks=read_object(d.get("marks", {})),
+    )
+
+
+def read_aspects(value: JSON) -> tuple[str, str]:
+    mine, theirs = read_list(value)
+    return str(mine), str(theirs)
+
+
+def read_answer(value: JSON) -> Answer:
+    data = read_object(value)
+    return Answer(str(data["side"]), str(data["kind"]), data["choice"])
+
+
+def read_pair_ints(value: JSON) -> tuple[int, int]:
+    items = read_list(value)
+    if len(items) != 2:
+        raise ValueError("expected [col, row]")
+    return read_int(items[0]), read_int(items[1])
+
+
+def read_triples(value: JSON) -> list[tuple[JSON, JSON, JSON]]:
+    return [(t[0], t[1], t[2]) for t in (read_list(v) for v in read_list(value))]
+
+
+def read_counts(value: JSON) -> dict[str, int]:
+    return {str(k): read_int(v) for k, v in read_object(value).items()}
+
+
+def read_pair_of(value: JSON) -> tuple[str, int]:
+    target, men = read_list(value)
+    return str(target), read_int(men)
+
+
+def read_wind_rule(value: JSON) -> int | str | None:
+    if value is None or isinstance(value, int | str):
+        return value
+    raise ValueError(f"wind rule {value!r}")
+
+
+# A fold: the board after one event (fold.py's table holds one per event kind; pure, it never re-runs a rule).
+# It reads the state, not the board alone, because a secret answer's sealed keys come from its request.
+Fold = Callable[[BattleState[Board], Event], Board]
+
+
+def _list(value: JSON) -> list[JSON]:
+    return value if isinstance(value, list) else []

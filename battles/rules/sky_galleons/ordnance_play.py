@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest, Rejection
-from battles.engine.events import JSON
+from battles.engine.events import JSON, Event
 from battles.engine.hexgrid import Hex
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
@@ -63,7 +63,7 @@ from galleons.record import (
 )
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.board import Board
+    from battles.rules.sky_galleons.board import Board, Fold
     from battles.rules.sky_galleons.ruleset import SkyGalleons
 
 State = BattleState["Board"]
@@ -827,10 +827,6 @@ def fold_torpedo(board: Board, data: Mapping[str, JSON]) -> tuple[Torpedo, ...]:
     return (*kept, Torpedo.from_json(data["torpedo"]))
 
 
-def read_torpedoes(value: JSON) -> tuple[Torpedo, ...]:
-    return tuple(Torpedo.from_json(t) for t in _list(value))
-
-
 # --- fire -------------------------------------------------------------------------------------------------
 
 
@@ -1405,3 +1401,13 @@ __all__ = [
     "Drops",
     "Special",
 ]
+
+
+# --- the fold -----------------------------------------------------------------------------------------------
+
+
+def _torpedo(state: State, event: Event) -> Board:
+    return replace(state.board, torpedoes=fold_torpedo(state.board, event.data))
+
+
+FOLDS: Mapping[str, Fold] = {"torpedo": _torpedo}

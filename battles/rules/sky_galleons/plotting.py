@@ -26,13 +26,14 @@ variant in the ruleset's sequence of play: the plot decision (:func:`ask`, :func
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from battles.engine.decisions import Rejection
-from battles.engine.events import JSON
-from battles.engine.jsonread import DataFile, read_int, read_object
+from battles.engine.events import JSON, Event
+from battles.engine.jsonread import DataFile, read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import movement
@@ -41,7 +42,7 @@ from battles.rules.sky_galleons.movement import Allowance
 from galleons.record import ShipRecord
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.board import Board
+    from battles.rules.sky_galleons.board import Board, Fold
     from battles.rules.sky_galleons.ruleset import SkyGalleons
 
 OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json")
@@ -213,3 +214,20 @@ def move(rs: SkyGalleons, ctx: Context[Board], name: str, steps: list[str]) -> N
     stopped = any(e.kind == "collision" and e.data["ship"] == name for e in done)
     data = {"ship": name, "mp": spent, "cap": 0 if stopped else spent}
     ctx.emit("plotted move", {**data, "clauses": ["SG-ERR-25"] + (["SG-COL-04"] if stopped else [])}, ships=[name])
+
+
+# --- the fold -----------------------------------------------------------------------------------------------
+
+
+def _plots(state: BattleState[Board], event: Event) -> Board:
+    """One side's plots (each side's are logged to it alone, SG-ERR-24)."""
+    plots = {str(k): tuple(str(t) for t in read_list(v)) for k, v in read_object(event.data["plots"]).items()}
+    return replace(state.board, plots={**state.board.plots, **plots})
+
+
+def _plotted_move(state: BattleState[Board], event: Event) -> Board:
+    plotted = (read_int(event.data["mp"]), read_int(event.data["cap"]))
+    return replace(state.board, plotted={**state.board.plotted, str(event.data["ship"]): plotted})
+
+
+FOLDS: Mapping[str, Fold] = {"plots": _plots, "plotted move": _plotted_move}

@@ -17,7 +17,7 @@ The board is plain immutable data; every change is an event folded by ``apply``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -25,7 +25,7 @@ from battles.engine import dice as dice_
 from battles.engine import hexgrid, simulate
 from battles.engine.answers import AnswerSchema
 from battles.engine.decisions import DecisionRequest, Rejection
-from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event, JSONObject
+from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.policies import Policy
@@ -43,7 +43,7 @@ from battles.rules.sky_galleons import (
     close_action,
     combat,
     flying,
-    maps,
+    fold,
     movement,
     ordnance_play,
     plotting,
@@ -57,7 +57,15 @@ from battles.rules.sky_galleons import (
     special_rules,
     victory,
 )
-from battles.rules.sky_galleons.board import Answer, Board, move_parts, pair_key, party_of
+from battles.rules.sky_galleons.board import (
+    Board,
+    board_from_json,
+    board_to_json,
+    move_parts,
+    pair_key,
+    party_of,
+    read_pair_ints,
+)
 from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.flying import FLY, FlyingParty
@@ -286,120 +294,10 @@ class SkyGalleons(BaseRuleset[Board]):
         return Setup(sides=board.side_order, board=board)
 
     def board_to_json(self, board: Board) -> JSON:
-        return {
-            "scenario": board.scenario,
-            "title": board.title,
-            "terrain": {
-                "cols": board.terrain.cols,
-                "rows": board.terrain.rows,
-                "heights": [[h.q, h.r, level] for h, level in sorted(board.terrain.heights.items())],
-                "zones": maps.zones_to_json(board.terrain),
-            },
-            "ships": [ship.to_json() for ship in board.ships],
-            "roles": dict(board.roles),
-            "side_order": list(board.side_order),
-            "side_names": dict(board.side_names),
-            "ai": {k: dict(v) for k, v in board.ai.items()},
-            "turn_limit": board.turn_limit,
-            "setup_kind": board.setup_kind,
-            "min_distance": board.min_distance,
-            "victory": board.victory,
-            "crew_at_start": dict(board.crew_at_start),
-            "wind_rule": board.wind_rule,
-            "wind": board.wind,
-            "stage": board.stage,
-            "asking": board.asking,
-            "order": list(board.order),
-            "phase_no": board.phase_no,
-            "out": dict(board.out),
-            "moved": dict(board.moved),
-            "last_moved": dict(board.last_moved),
-            "moves_done": list(board.moves_done),
-            "same_hex": {k: list(v) for k, v in board.same_hex.items()},
-            "placing": list(board.placing),
-            "placed": list(board.placed),
-            "decided": [{"side": a.side, "kind": a.kind, "choice": a.choice} for a in board.decided],
-            "rammers": dict(board.rammers),
-            "ram_attempts": dict(board.ram_attempts),
-            "avoiding": dict(board.avoiding),
-            "held_move": board.held_move,
-            "crossing": {k: [t, n] for k, (t, n) in board.crossing.items()},
-            "captured": dict(board.captured),
-            "kite_dice": dict(board.kite_dice),
-            "tows": {k: [t, n] for k, (t, n) in board.tows.items()},
-            "prizes": {k: v.to_json() for k, v in board.prizes.items()},
-            "torpedoes": [t.to_json() for t in board.torpedoes],
-            "victory_side": board.victory_side,
-            **({"flyers": [party.to_json() for party in board.flyers]} if board.flyers else {}),
-            "sealed": dict(board.sealed),
-            "trained": {k: [a, n] for k, (a, n) in board.trained.items()},
-            "plots": {k: list(v) for k, v in board.plots.items()},
-            "plotted": {k: [mp, cap] for k, (mp, cap) in board.plotted.items()},
-            "avoiders": list(board.avoiders),
-            "owing": dict(board.owing),
-            "owed": dict(board.owed),
-            "scenario_rules": dict(board.scenario_rules),
-            "marks": dict(board.marks),
-        }
+        return board_to_json(board)
 
     def board_from_json(self, data: JSON) -> Board:
-        d = read_object(data)
-        terrain = read_object(d["terrain"])
-        return Board(
-            scenario=str(d["scenario"]),
-            title=str(d["title"]),
-            terrain=Terrain(
-                cols=read_int(terrain["cols"]),
-                rows=read_int(terrain["rows"]),
-                heights={Hex(read_int(q), read_int(r)): str(level) for q, r, level in _triples(terrain["heights"])},
-                zones=maps.zones_from_json(terrain.get("zones", {})),
-            ),
-            ships=tuple(ShipRecord.from_json(s) for s in read_list(d["ships"])),
-            roles={str(k): str(v) for k, v in read_object(d["roles"]).items()},
-            side_order=tuple(str(s) for s in read_list(d["side_order"])),
-            side_names={str(k): str(v) for k, v in read_object(d["side_names"]).items()},
-            ai={str(k): dict(read_object(v)) for k, v in read_object(d["ai"]).items()},
-            turn_limit=read_int(d["turn_limit"]),
-            setup_kind=str(d["setup_kind"]),
-            min_distance=read_int(d["min_distance"]),
-            victory=str(d["victory"]),
-            crew_at_start={str(k): read_int(v) for k, v in read_object(d["crew_at_start"]).items()},
-            wind_rule=_wind_rule(d["wind_rule"]),
-            wind=None if d["wind"] is None else read_int(d["wind"]),
-            stage=str(d["stage"]),
-            asking=str(d["asking"]),
-            order=tuple(str(s) for s in read_list(d["order"])),
-            phase_no=read_int(d["phase_no"]),
-            out={str(k): str(v) for k, v in read_object(d["out"]).items()},
-            moved={str(k): read_int(v) for k, v in read_object(d["moved"]).items()},
-            last_moved={str(k): read_int(v) for k, v in read_object(d["last_moved"]).items()},
-            moves_done=tuple(str(s) for s in read_list(d["moves_done"])),
-            same_hex={str(k): _aspects(v) for k, v in read_object(d["same_hex"]).items()},
-            placing=tuple(str(s) for s in read_list(d["placing"])),
-            placed=tuple(str(s) for s in read_list(d["placed"])),
-            decided=tuple(_answer(a) for a in read_list(d["decided"])),
-            rammers=_counts(d["rammers"]),
-            ram_attempts=_counts(d["ram_attempts"]),
-            avoiding=_counts(d["avoiding"]),
-            held_move=d["held_move"],
-            crossing={str(k): _crossing(v) for k, v in read_object(d["crossing"]).items()},
-            captured={str(k): str(v) for k, v in read_object(d["captured"]).items()},
-            kite_dice=_counts(d["kite_dice"]),
-            tows={str(k): _crossing(v) for k, v in read_object(d["tows"]).items()},
-            prizes={str(k): Prize.from_json(v) for k, v in read_object(d.get("prizes", {})).items()},
-            torpedoes=ordnance_play.read_torpedoes(d.get("torpedoes", [])),
-            victory_side=str(d.get("victory_side", "")),
-            flyers=tuple(FlyingParty.from_json(p) for p in read_list(d.get("flyers", []))),
-            sealed=dict(read_object(d.get("sealed", {}))),
-            trained={str(k): _crossing(v) for k, v in read_object(d.get("trained", {})).items()},
-            plots={str(k): tuple(str(t) for t in read_list(v)) for k, v in read_object(d.get("plots", {})).items()},
-            plotted={str(k): _pair_ints(v) for k, v in read_object(d.get("plotted", {})).items()},
-            avoiders=tuple(str(s) for s in read_list(d.get("avoiders", []))),
-            owing=_counts(d.get("owing", {})),
-            owed=_counts(d.get("owed", {})),
-            scenario_rules=read_object(d.get("scenario_rules", {})),
-            marks=read_object(d.get("marks", {})),
-        )
+        return board_from_json(data)
 
     def ai_policy(self, seed: bytes, side: str) -> Policy:
         """The AI captain for a side (battles.engine.simulate.policy_for): tactics.Captain."""
@@ -670,7 +568,7 @@ class SkyGalleons(BaseRuleset[Board]):
         for answer in board.decided:
             if answer.kind == PLACE:
                 spot = read_object(answer.choice)
-                hex_ = hexgrid.from_odd_q(*_pair_ints(spot["hex"]))
+                hex_ = hexgrid.from_odd_q(*read_pair_ints(spot["hex"]))
                 ctx.emit(
                     "placed",
                     {
@@ -725,7 +623,7 @@ class SkyGalleons(BaseRuleset[Board]):
         if not isinstance(choice, dict) or set(choice) != {"hex", "facing", "altitude"}:
             return Rejection("SG-SCN-04", 'a set-up is {"hex": [col, row], "facing": 0-5, "altitude": "M"}')
         try:
-            hex_ = hexgrid.from_odd_q(*_pair_ints(choice["hex"]))
+            hex_ = hexgrid.from_odd_q(*read_pair_ints(choice["hex"]))
         except (TypeError, ValueError):
             return Rejection("SG-SCN-04", "hex must be [col, row]")
         board = state.board
@@ -2254,170 +2152,8 @@ class SkyGalleons(BaseRuleset[Board]):
         party = flying.find(board.flyers, name)
         return {} if party is None else {"side": party.side}
 
-    # --- the fold -----------------------------------------------------------------------------------------
-
     def apply(self, state: BattleState[Board], event: Event) -> Board:
-        board, data, kind = state.board, event.data, event.kind
-        if kind == "ship":
-            return board.with_ship(ShipRecord.from_json(data["record"]))
-        if kind in flying.EVENTS:
-            return replace(board, flyers=flying.fold(board.flyers, kind, data, event.turn))
-        if kind == "moved":
-            ship = board.ship(str(data["ship"]))
-            moved = _placed_at(ship, data)
-            if ship.status == "landed" and data["step"] == movement.CLIMB:
-                moved = replace(moved, status="flying")  # taking off again
-            ends = data.get("ends", "")
-            out = board.out
-            if ends == movement.LANDED:
-                moved = replace(moved, status="landed")
-            elif ends in (movement.CRASH_LANDED, movement.CRASHED):
-                moved = replace(moved, status="crashed")
-            elif ends == movement.LEFT_MAP:  # off the map is out of the fight at once
-                out = {**board.out, ship.name: ESCAPED}
-            same_hex = {k: v for k, v in board.same_hex.items() if ship.name not in k.split("|")}
-            return replace(board.with_ship(moved), same_hex=same_hex, out=out)
-        if kind == "forced drop":
-            ship = board.ship(str(data["ship"]))
-            status = "crashed" if data.get("crashed") else ship.status
-            return board.with_ship(replace(ship, altitude=str(data["altitude"]), status=status))
-        if kind == "placed":
-            ship = board.ship(str(data["ship"]))
-            placed = _placed_at(ship, data)
-            return replace(board.with_ship(placed), placed=(*board.placed, ship.name))
-        if kind == "stage":
-            phase_no = read_int(data["phase_no"]) if "phase_no" in data else board.phase_no
-            same_phase = phase_no == board.phase_no
-            return replace(
-                board,
-                stage=str(data["stage"]),
-                asking=str(data["asking"]),
-                phase_no=phase_no,
-                moves_done=board.moves_done if same_phase else (),
-                crossing=board.crossing if same_phase else {},
-                decided=(),
-            )
-        if kind == "asking":
-            return replace(board, asking=str(data["ship"]), decided=())
-        if kind == "move done":
-            name = str(data["ship"])
-            return replace(
-                board,
-                moves_done=(*board.moves_done, name),
-                moved={**board.moved, name: board.moved.get(name, 0) + read_int(data["hexes"])},
-                decided=(),
-            )
-        if kind == "out":
-            return replace(board, out={**board.out, str(data["ship"]): str(data["reason"])})
-        if kind in ("grappled", "grapple cut"):
-            a, b = (board.ship(str(n)) for n in read_list(data["pair"]))
-            if kind == "grappled":
-                return board.with_ship(_grapple(a, b.name)).with_ship(_grapple(b, a.name))
-            tows = {k: v for k, v in board.tows.items() if {k, v[0]} != {a.name, b.name}}  # the tow is cast off
-            return replace(board.with_ship(_ungrapple(a, b.name)).with_ship(_ungrapple(b, a.name)), tows=tows)
-        if kind == "tow rigged":
-            tows = {**board.tows, str(data["towed"]): (str(data["tower"]), read_int(data["rigged_turn"]))}
-            return replace(board, tows=tows)
-        if kind == "towed":
-            if data["hex"] is None:
-                return board
-            return board.with_ship(_placed_at(board.ship(str(data["ship"])), data))
-        if kind == "ram declarations":
-            return replace(board, rammers=_counts(data["declared"]), ram_attempts={})
-        if kind == "held move":
-            side = str(data["side"])
-            attempts = {**board.ram_attempts, side: board.ram_attempts.get(side, 0) + 1}
-            return replace(board, held_move=data["move"], ram_attempts=attempts)
-        if kind == "avoiding":
-            avoiding = {**board.avoiding, str(data["ship"]): read_int(data["mp"])}
-            if data.get("next_turn"):  # avoided after its own move: next turn pays (SG-ERR-05)
-                owing = {**board.owing, str(data["ship"]): read_int(data["mp"])}
-                return replace(board, avoiding=avoiding, owing=owing)
-            return replace(board, avoiding=avoiding)
-        if kind == "plots":  # one side's plots (each side's are logged to it alone, SG-ERR-24)
-            plots = {str(k): tuple(str(t) for t in read_list(v)) for k, v in read_object(data["plots"]).items()}
-            return replace(board, plots={**board.plots, **plots})
-        if kind == "plotted move":
-            plotted = (read_int(data["mp"]), read_int(data["cap"]))
-            return replace(board, plotted={**board.plotted, str(data["ship"]): plotted})
-        if kind == "collision ahead":
-            return replace(board, held_move=data["move"], avoiders=tuple(str(n) for n in read_list(data["avoiders"])))
-        if kind == "crossing":
-            crossing = {**board.crossing, str(data["ship"]): (str(data["target"]), read_int(data["men"]))}
-            return replace(board, crossing=crossing, decided=())
-        if kind == "captured":
-            return replace(board, captured={**board.captured, str(data["ship"]): str(data["by"])})
-        if kind == "prize":  # a crewed prize rejoins the fight on her captor's side (SG-BRD-21)
-            name = str(data["ship"])
-            out = {k: v for k, v in board.out.items() if k != name} if data["rejoins"] else board.out
-            return replace(board, prizes={**board.prizes, name: Prize.from_json(data["prize"])}, out=out)
-        if kind == "movement order":
-            return replace(board, order=tuple(str(s) for s in read_list(data["order"])))
-        if kind == "relative position":
-            declared = _aspects(data["aspects"])
-            return replace(board, same_hex={**board.same_hex, str(data["pair"]): declared}, decided=())
-        if kind == "placement order":
-            return replace(board, placing=tuple(str(s) for s in read_list(data["ship_order"])))
-        if kind == "wind":
-            return replace(board, wind=read_int(data["direction"]))
-        if kind == "torpedo":
-            return replace(board, torpedoes=ordnance_play.fold_torpedo(board, data))
-        if kind == "kite die":
-            return replace(board, kite_dice={**board.kite_dice, str(data["ship"]): read_int(data["die"])})
-        if kind == "mark":
-            marks = {k: v for k, v in board.marks.items() if k != data["key"]}
-            if data["value"] is not None:
-                marks[str(data["key"])] = data["value"]
-            return replace(board, marks=marks)
-        if kind == "reinforcement":
-            record = ShipRecord.from_json(data["record"])
-            return replace(
-                board,
-                ships=(*board.ships, record),
-                roles={**board.roles, record.name: "warship"},
-                crew_at_start={**board.crew_at_start, record.name: record.crew_aboard},
-            )
-        if kind == TURN:
-            return replace(
-                board,
-                last_moved=dict(board.moved),
-                moved={},
-                order=(),
-                phase_no=0,
-                moves_done=(),
-                rammers={},
-                ram_attempts={},
-                avoiding={},
-                held_move=None,
-                kite_dice={},
-                plots={},
-                plotted={},
-                avoiders=(),
-                owed=dict(board.owing),
-                owing={},
-            )
-        if kind == DECISIONS:
-            answers = read_object(data["answers"])
-            decided = tuple(
-                Answer(
-                    str(read_object(a)["side"]),
-                    str(read_object(a)["decision"]),
-                    _unsealed(read_object(a)["choice"], board.sealed.get(key)),
-                )
-                for key, a in sorted(answers.items(), key=_asked_order(data))
-            )
-            return replace(board, decided=decided, sealed={})
-        if kind == DECISION:  # a secret answer's sealed keys, kept for the fold (the public reveal lacks them)
-            request = state.request(str(data["request"]))
-            choice = data["choice"]
-            if request is not None and request.sealed and isinstance(choice, dict):
-                part = {k: v for k, v in choice.items() if k in request.sealed}
-                return replace(board, sealed={**board.sealed, request.id: part}) if part else board
-            return board
-        if kind == "gun trained":
-            where = portable_guns.key(str(data["ship"]), str(data["gun"]))
-            return replace(board, trained={**board.trained, where: (str(data["aspect"]), event.turn)})
-        return board
+        return fold.apply(state, event)
 
     # --- decisions ------------------------------------------------------------------------------------------
 
@@ -3043,16 +2779,6 @@ def _into_the_land(terrain: Terrain, record: ShipRecord) -> ShipRecord:
     return replace(record, status="crashed", altitude=ground)
 
 
-def _grapple(record: ShipRecord, other: str) -> ShipRecord:
-    if other in record.grappled_with:
-        return record
-    return replace(record, grappled_with=(*record.grappled_with, other))
-
-
-def _ungrapple(record: ShipRecord, other: str) -> ShipRecord:
-    return replace(record, grappled_with=tuple(n for n in record.grappled_with if n != other))
-
-
 def _note(ship: str, what: str, outcome: str, clauses: Sequence[str]) -> Happening:
     return combat.note(what, ship=ship, clauses=clauses, outcome=outcome)
 
@@ -3110,66 +2836,6 @@ def _one_per_gun(shots: list[dict[str, str]]) -> list[JSON]:
 
 def _faces(what: str) -> dice_.Judge:
     return dice_.Judge("any", lambda faces, _total: f"{what} {faces[0]}")
-
-
-def _placed_at(ship: ShipRecord, data: Mapping[str, JSON]) -> ShipRecord:
-    """The ship at the hex, facing and altitude a ``moved`` or ``placed`` event carries."""
-    return replace(
-        ship, position=Hex.from_json(data["hex"]), facing=read_int(data["facing"]), altitude=str(data["altitude"])
-    )
-
-
-def _aspects(value: JSON) -> tuple[str, str]:
-    mine, theirs = read_list(value)
-    return str(mine), str(theirs)
-
-
-def _answer(value: JSON) -> Answer:
-    data = read_object(value)
-    return Answer(str(data["side"]), str(data["kind"]), data["choice"])
-
-
-def _pair_ints(value: JSON) -> tuple[int, int]:
-    items = read_list(value)
-    if len(items) != 2:
-        raise ValueError("expected [col, row]")
-    return read_int(items[0]), read_int(items[1])
-
-
-def _triples(value: JSON) -> list[tuple[JSON, JSON, JSON]]:
-    return [(t[0], t[1], t[2]) for t in (read_list(v) for v in read_list(value))]
-
-
-def _counts(value: JSON) -> dict[str, int]:
-    return {str(k): read_int(v) for k, v in read_object(value).items()}
-
-
-def _crossing(value: JSON) -> tuple[str, int]:
-    target, men = read_list(value)
-    return str(target), read_int(men)
-
-
-def _asked_order(data: Mapping[str, JSON]) -> Callable[[tuple[str, JSON]], int]:
-    """Sort a batch's answers in the order they were asked: the batch's ``order`` (older logs without it sort by
-    the number in the ids, d<n>)."""
-    order = data.get("order")
-    if isinstance(order, list):
-        place = {str(request_id): n for n, request_id in enumerate(order)}
-        return lambda item: place[item[0]]
-    return lambda item: int(item[0][1:])
-
-
-def _unsealed(choice: JSON, sealed: JSON) -> JSON:
-    """A revealed answer with its sealed keys put back (they were kept from the public reveal)."""
-    if isinstance(choice, dict) and isinstance(sealed, dict):
-        return {**choice, **sealed}
-    return choice
-
-
-def _wind_rule(value: JSON) -> int | str | None:
-    if value is None or isinstance(value, int | str):
-        return value
-    raise ValueError(f"wind rule {value!r}")
 
 
 SKY_GALLEONS = SkyGalleons()
