@@ -35,6 +35,7 @@ from battles.rules.sky_galleons import (
     movement,
     ordnance,
     portable_guns,
+    queries,
     signals,
     special_rules,
 )
@@ -232,11 +233,11 @@ def clean_plan(record: Any, plan: Sequence[str]) -> list[str]:
 
 
 def _move(asked: Asked, plan: list[str]) -> Field:
-    rs, state, request = asked.rs, asked.state, asked.request
+    state, request = asked.state, asked.request
     record = state.board.ship(request.ships[0])
     plan = clean_plan(record, plan)
     default = [str(s) for s in request.default] if isinstance(request.default, list) else []
-    allowed = rs.allowance(state, record)
+    allowed = queries.allowance(state, record)
     held = allowed.held_speed is not None
 
     def accepts(steps: list[str]) -> bool:
@@ -359,7 +360,7 @@ def _ends(asked: Asked, record: Any, plan: list[str]) -> str:
     if not plan:
         return f"stays at {_where(record.position, record.facing, record.altitude)}"
     try:
-        allowed = asked.rs.allowance(asked.state, record)
+        allowed = queries.allowance(asked.state, record)
         path = movement.trace(record, plan, allowed=allowed, terrain=asked.state.board.terrain)
     except movement.PlanError:
         return ""

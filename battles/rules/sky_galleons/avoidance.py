@@ -25,7 +25,7 @@ from battles.engine.jsonread import read_int, read_list
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import close_action, movement
+from battles.rules.sky_galleons import close_action, movement, queries
 from battles.rules.sky_galleons.kinds import AVOID_COLLISION, COLLIDING
 from galleons.record import Moment, ShipRecord
 
@@ -99,10 +99,10 @@ def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
         return False
     from battles.rules.sky_galleons.board import move_parts  # the ruleset imports this module
 
-    board, now = ctx.board, rs.now(ctx.state)
+    board, now = ctx.board, queries.now(ctx.state)
     record = board.ship(name)
     steps, attack = move_parts(move)
-    path = movement.trace(record, steps, allowed=rs.allowance(ctx.state, record), terrain=board.terrain)
+    path = movement.trace(record, steps, allowed=queries.allowance(ctx.state, record), terrain=board.terrain)
     others = [s for s in board.ships if s.afloat and s.name not in board.out]
     together = [s.name for s in others if s.name not in board.moves_done]
     asked = [
@@ -116,7 +116,7 @@ def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
     ctx.emit("collision ahead", ahead, ships=[name, *asked])
     rs._stage(ctx, COLLIDING, asking=name)
     for other in asked:
-        mp = cost(rs.speed(board.ship(other), board))
+        mp = cost(queries.speed(board.ship(other), board))
         ctx.request(
             board.ship(other).side,
             AVOID_COLLISION,
@@ -143,7 +143,7 @@ def answered(rs: SkyGalleons, ctx: Context[Board]) -> None:
             board = ctx.board
             record = board.ship(other)
             moved = has_moved(board.order, board.phase_no, board.moves_done, record)
-            data = {"ship": other, "mp": cost(rs.speed(record, board)), "next_turn": moved}
+            data = {"ship": other, "mp": cost(queries.speed(record, board)), "next_turn": moved}
             clauses = ["SG-ERR-04"] + (["SG-ERR-05"] if moved else [])
             ctx.emit("avoiding", {**data, "clauses": clauses}, ships=[other])
     steps, attack = move_parts(ctx.board.held_move)

@@ -33,7 +33,7 @@ from battles.engine.hexgrid import Hex
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import close_action, combat, movement, ordnance
+from battles.rules.sky_galleons import close_action, combat, movement, ordnance, queries
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.ordnance import (
@@ -98,8 +98,6 @@ DROGUE_RISK = 2.0  # entering a lowered drogue: one chance in six of a DV 10 hit
 # A drop's worth per point of the die left after the levels between (expected 3.5 - levels)
 DROP_WORTH = {LIQUID_FIRE: 1.5, SPIKES: 0.5, BOMB_RACK: 1.5, DROGUE: 2.0}
 BOMBARD_WEIGHT = 2.0  # a hex the side must bombard is worth twice a ship's hull box to its guns
-ALERT = 3  # hexes: an enemy this close and the mines go up, the drogues down
-STAND_DOWN = 6  # hexes: no enemy this close and they come in again
 TORPEDO_LOOK = 2  # runs of a torpedo the AI looks along before launching one
 AIM_ABOVE = 2  # levels over a hex to bombard a captain holds: out of the ground's reach, drops still tell
 
@@ -323,7 +321,7 @@ def target_mp(board: Board, record: ShipRecord) -> int:
 def upkeep(rs: SkyGalleons, ctx: Ctx) -> None:
     """Start of a turn: bomb racks being reloaded advance (SG-CG-77); a ground battery's fire dies down
     (SG-GB-07) instead of growing (emplacement_turn for combat.begin_turn)."""
-    now = rs.now(ctx.state)
+    now = queries.now(ctx.state)
     for record in ctx.board.fighting():
         if record.items_of(BOMB_RACK, states=("reloading",)):
             changed, happened = ordnance.advance_reloads(record, now=now)
@@ -351,7 +349,7 @@ def orders_problem(
     """The ordnance orders, checked on copies of the side's records in the order they are carried out:
     ``mines`` [{ship, raised}] (SG-TM-03), ``drogues`` [{ship, lowered}] (SG-DT-02), ``reload`` [{ship, rack}]
     (SG-CG-77), ``cut_mines`` [ships] (SG-TM-05)."""
-    now = rs.now(state)
+    now = queries.now(state)
     for key in ORDER_KEYS:
         if not isinstance(choice.get(key, []), list):
             return Rejection("SG-SEQ-02", f"{key} is a list")
@@ -399,7 +397,7 @@ def _list(value: JSON) -> list[JSON]:
 
 def carry_out_orders(rs: SkyGalleons, ctx: Ctx, choice: Mapping[str, JSON]) -> None:
     """The ordnance orders of one side, as validated: declarations, reloads, mines cut loose."""
-    now = rs.now(ctx.state)
+    now = queries.now(ctx.state)
     for key, flag, declare in (
         ("mines", "raised", ordnance.declare_mines),
         ("drogues", "lowered", ordnance.declare_drogues),
@@ -428,7 +426,7 @@ def cut_loose(rs: SkyGalleons, ctx: Ctx, name: str) -> None:
     if not ctx.board.ship(name).items_of(*MINES, states=("raised",)):
         return
     records, happened = ordnance.cut_mines(
-        ctx.board.by_name, name, now=rs.now(ctx.state), roller=rs._roller(ctx), rules=rs.rules(ctx.state)
+        ctx.board.by_name, name, now=queries.now(ctx.state), roller=rs._roller(ctx), rules=queries.rules(ctx.state)
     )
     rs._commit(ctx, records, happened)
 
@@ -468,25 +466,6 @@ def orders_candidates(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
 
 
 # --- movement: limits, devices set off, drops ---------------------------------------------------------
-
-
-def limit_allowance(record: ShipRecord, allowed: movement.Allowance) -> movement.Allowance:
-    """Lowered drogues take 1 off the allowance (SG-DT-03); raised mines hold the move to 3 hexes (SG-TM-04),
-    a held course too (the hexes are counted by :func:`hexes_problem`)."""
-    limits = ordnance.movement_limits(record)
-    if not limits.clauses:
-        return allowed
-    lost = limits.allowance_lost
-    sail = allowed.sail
-    if sail is not None and lost:
-        sail = replace(sail, run=max(sail.run - lost, 0), beat=max(sail.beat - lost, 0))
-    speed = max(allowed.speed - lost, 0)
-    held = allowed.held_speed
-    if held is not None:
-        held = min(held, speed, limits.max_hexes if limits.max_hexes is not None else held)
-        if sail is not None:  # a helmless kite: only as far as the drogues leave her on her heading
-            held = min(held, sail.on(record.facing))
-    return replace(allowed, speed=speed, sail=sail, held_speed=held)
 
 
 def hexes_problem(record: ShipRecord, steps: Sequence[str]) -> Rejection | None:
@@ -563,7 +542,7 @@ def drops_problem(rs: SkyGalleons, state: State, record: ShipRecord, choice: Map
         return Rejection("SG-LF-01", shape)
     try:
         traced = movement.trace(
-            record, [str(t) for t in steps], allowed=rs.allowance(state, record), terrain=state.board.terrain
+            record, [str(t) for t in steps], allowed=queries.allowance(state, record), terrain=state.board.terrain
         )
     except movement.PlanError:
         return None  # the plan's own fault is reported by the move's checks
@@ -601,7 +580,7 @@ def _first_drop(
     over: Sequence[Pass],
 ) -> ordnance.DropSolution:
     """The drop at the first hex of the path where the rules allow it, or the refusal at the target's hex."""
-    rules = rs.rules(state)
+    rules = queries.rules(state)
     mp = target_mp(state.board, target)
     refusal: ordnance.DropSolution | None = None
     for where in over:
@@ -640,7 +619,7 @@ def after_step(rs: SkyGalleons, ctx: Ctx, name: str, before: ShipRecord, step: m
     if not contacts:
         return False
     records, happened, struck = ordnance.spring_devices(
-        ships, contacts, now=rs.now(ctx.state), roller=rs._roller(ctx), rules=rs.rules(ctx.state)
+        ships, contacts, now=queries.now(ctx.state), roller=rs._roller(ctx), rules=queries.rules(ctx.state)
     )
     rs._commit(ctx, records, happened)
     return name in struck
@@ -670,7 +649,7 @@ def _drop_over(rs: SkyGalleons, ctx: Ctx, name: str, dropper: ShipRecord, exits:
             continue
         here = replace(ctx.board.ship(name), position=dropper.position, altitude=dropper.altitude)
         solution = ordnance.drop_solution(
-            here, target, weapon, count=count, target_mp=target_mp(ctx.board, target), rules=rs.rules(ctx.state)
+            here, target, weapon, count=count, target_mp=target_mp(ctx.board, target), rules=queries.rules(ctx.state)
         )
         if not solution.allowed:
             continue
@@ -690,9 +669,9 @@ def _drop_over(rs: SkyGalleons, ctx: Ctx, name: str, dropper: ShipRecord, exits:
             ctx.board.by_name,
             solution,
             exits_across=exits if target.emplacement is None else None,  # the ground has no bow (SG-LF-04)
-            now=rs.now(ctx.state),
+            now=queries.now(ctx.state),
             roller=rs._roller(ctx),
-            rules=rs.rules(ctx.state),
+            rules=queries.rules(ctx.state),
         )
         rs._commit(ctx, records, happened)
 
@@ -731,7 +710,7 @@ def _avoid_options(rs: SkyGalleons, state: State, record: ShipRecord) -> list[JS
     board = state.board
     if not board.in_fight(record) or record.name in board.avoiding:
         return None
-    ok, clause = ordnance.may_avoid(record, now=rs.now(state))
+    ok, clause = ordnance.may_avoid(record, now=queries.now(state))
     if ok:
         return [{"ship": record.name, "avoid": False}, {"ship": record.name, "avoid": True}]
     if clause == "SG-TM-04":  # it may cut its mines loose first (SG-TM-05)
@@ -753,7 +732,7 @@ def run_torpedoes(rs: SkyGalleons, ctx: Ctx) -> bool:
             rs._stage(ctx, TORPEDOES, asking=torpedo.id)
             for name, options in asked:
                 record = ctx.board.ship(name)
-                mp = close_action.avoidance_mp(rs.speed(record, ctx.board))
+                mp = close_action.avoidance_mp(queries.speed(record, ctx.board))
                 ctx.request(
                     record.side,
                     AVOID_TORPEDO,
@@ -779,7 +758,7 @@ def torpedo_stage(rs: SkyGalleons, ctx: Ctx) -> None:
         if choice.get("cut_mines"):
             cut_loose(rs, ctx, name)
         if choice["avoid"] is True:
-            avoiding[name] = close_action.avoidance_mp(rs.speed(ctx.board.ship(name), ctx.board))
+            avoiding[name] = close_action.avoidance_mp(queries.speed(ctx.board.ship(name), ctx.board))
     if torpedo is not None:
         _run(rs, ctx, torpedo, avoiding)
     if run_torpedoes(rs, ctx):
@@ -802,9 +781,9 @@ def _run(rs: SkyGalleons, ctx: Ctx, torpedo: Torpedo, chosen: Mapping[str, int])
         torpedo,
         terrain=ctx.board.terrain,
         avoiding=avoiding,
-        now=rs.now(ctx.state),
+        now=queries.now(ctx.state),
         roller=rs._roller(ctx),
-        rules=rs.rules(ctx.state),
+        rules=queries.rules(ctx.state),
     )
     ctx.emit(
         "torpedo run",
@@ -871,9 +850,9 @@ def battery_reach(
 def ground_solutions(rs: SkyGalleons, state: State, side: str) -> list[FireSolution]:
     """The solutions ``SkyGalleons.solutions`` leaves to this module: the side's ships at enemy batteries
     and target hexes (SG-BOMB-02, SG-GB-03), and the side's batteries at every enemy (SG-GB-01/02)."""
-    board, now, rules = state.board, rs.now(state), rs.rules(state)
+    board, now, rules = state.board, queries.now(state), queries.rules(state)
     ground = [s for s in board.emplacements() if s.side != side and is_target(s)]
-    vessels = [s for s in board.fighting() if s.side != side and not rs._friends_aboard(state, side, s.name)]
+    vessels = [s for s in board.fighting() if s.side != side and not queries.friends_aboard(state, side, s.name)]
     pairs = [(ship, target) for ship in board.fighting(side) for target in ground]
     pairs += [(b, t) for b in board.emplacements(side) if b.emplacement == BATTERY for t in vessels + ground]
     found = []
@@ -936,7 +915,7 @@ def special_problem(rs: SkyGalleons, state: State, side: str, shots: Sequence[JS
 
 
 def _declare_special(rs: SkyGalleons, state: State, side: str, shot: Mapping[str, JSON]) -> Special | Rejection:
-    board, now = state.board, rs.now(state)
+    board, now = state.board, queries.now(state)
     kind = "rockets" if "battery" in shot else "launch" if "launch" in shot else "grapnel"
     keys = {"rockets": {"ship", "battery", "target"}, "launch": {"ship", "gun", "launch"}}.get(
         kind, {"ship", "gun", "target"}
@@ -959,7 +938,7 @@ def _declare_special(rs: SkyGalleons, state: State, side: str, shot: Mapping[str
     target = board.by_name.get(target_name)
     if target is None or board.ally(side, target) or not board.in_fight(target) or not is_target(target):
         return Rejection("SG-FIRE-04", f"{target_name} is not an enemy in the fight")
-    if rs._friends_aboard(state, side, target_name):
+    if queries.friends_aboard(state, side, target_name):
         return Rejection("SG-ERR-06", f"your boarders are aboard {target_name}: no ship fires at her")
     same_hex = board.relative(name, target_name)
     if kind == "rockets":
@@ -971,7 +950,7 @@ def _declare_special(rs: SkyGalleons, state: State, side: str, shot: Mapping[str
     gun = str(shot["gun"])
     if ordnance.is_discharger(firer.gun(gun)):
         return Rejection("SG-SMT-02", 'a Smutts discharger launches: {"ship", "gun", "launch": true}')
-    grapnel = ordnance.grapnel_solution(firer, gun, target, now=now, rules=rs.rules(state), same_hex=same_hex)
+    grapnel = ordnance.grapnel_solution(firer, gun, target, now=now, rules=queries.rules(state), same_hex=same_hex)
     if not grapnel.allowed:
         return Rejection(grapnel.clause, grapnel.describe)
     return Special("grapnel", name, gun, grapnel=grapnel)
@@ -991,7 +970,7 @@ def declared(rs: SkyGalleons, state: State, shots: Sequence[JSON]) -> list[Speci
 
 def resolve_specials(rs: SkyGalleons, ctx: Ctx, specials: Sequence[Special]) -> None:
     """Salvoes, launches and grapnel shots, after the guns of the same fire step."""
-    now, roller, rules = rs.now(ctx.state), rs._roller(ctx), rs.rules(ctx.state)
+    now, roller, rules = queries.now(ctx.state), rs._roller(ctx), queries.rules(ctx.state)
     for special in specials:
         firer = ctx.board.ship(special.firer)
         if special.kind == "rockets":
@@ -1060,14 +1039,14 @@ def resolve_specials(rs: SkyGalleons, ctx: Ctx, specials: Sequence[Special]) -> 
 def special_ready(rs: SkyGalleons, state: State, side: str) -> bool:
     """Has the side a special shot to declare: a Smutts discharger ready to launch (it needs no target), a
     Hale battery or a power grapnel that may fire at an enemy? (The side is then asked to declare fire.)"""
-    board, now = state.board, rs.now(state)
+    board, now = state.board, queries.now(state)
     marks = [s for s in (*board.fighting(), *board.emplacements()) if s.side != side and is_target(s)]
     for ship in board.fighting(side):
         for gun in ship.guns:
             if ordnance.is_discharger(gun) and ordnance.launch_problem(ship, gun.id, now=now) is None:
                 return True
             if ordnance.is_grapnel(gun) and any(
-                ordnance.grapnel_solution(ship, gun.id, m, now=now, rules=rs.rules(state)).allowed for m in marks
+                ordnance.grapnel_solution(ship, gun.id, m, now=now, rules=queries.rules(state)).allowed for m in marks
             ):
                 return True
         for battery in ship.items_of(HALE, states=("loaded",)):
@@ -1133,51 +1112,10 @@ def outcome_extra(board: Board) -> dict[str, Any]:
 # --- the AI captain ---------------------------------------------------------------------------------------
 
 
-def _near(a: ShipRecord, b: ShipRecord) -> int:
+def near(a: ShipRecord, b: ShipRecord) -> int:
     if a.position is None or b.position is None:
         return 99
     return hexgrid.distance(a.position, b.position)
-
-
-def ai_orders(rs: SkyGalleons, state: State, request: DecisionRequest, base: Mapping[str, JSON]) -> dict[str, JSON]:
-    """Mines up and drogues down with an enemy within ALERT hexes, in again with none within STAND_DOWN;
-    empty racks reloaded; mines cut loose by a ship that runs (they hold it to 3 hexes) or with an enemy
-    right above it. Each order kept only if it holds with those before it."""
-    from battles.rules.sky_galleons import tactics  # tactics builds on the ruleset, which builds on this
-
-    board = state.board
-    orders: dict[str, list[JSON]] = {key: [] for key in ORDER_KEYS}
-    for ship in board.fighting(request.side):
-        foes = [e for e in tactics.enemies(board, ship.side) if not tactics.is_merchant(board, e)]
-        nearest = min((_near(ship, e) for e in foes), default=99)
-        running = tactics.running(board, ship)
-        mines_up = bool(ship.items_of(*MINES, states=("raised",)))
-        above = any(
-            e.position == ship.position and altitude_level(e.altitude) > altitude_level(ship.altitude) for e in foes
-        )
-        if mines_up and (running or above):
-            orders["cut_mines"].append(ship.name)
-        elif ship.items_of(*MINES, states=("lowered",)) and not running and nearest <= ALERT:
-            orders["mines"].append({"ship": ship.name, "raised": True})
-        if mines_up and not running and not above and nearest > STAND_DOWN:
-            orders["mines"].append({"ship": ship.name, "raised": False})
-        drogues_down = bool(ship.items_of(DROGUE, states=("lowered",)))
-        if ship.items_of(DROGUE, states=("raised", "lowered")):
-            if not drogues_down and nearest <= ALERT and not running:
-                orders["drogues"].append({"ship": ship.name, "lowered": True})
-            elif drogues_down and (running or nearest > STAND_DOWN):
-                orders["drogues"].append({"ship": ship.name, "lowered": False})
-        orders["reload"] += [{"ship": ship.name, "rack": r.id} for r in ship.items_of(BOMB_RACK, states=("empty",))]
-    checked: dict[str, JSON] = {}
-    for key, wanted in orders.items():
-        kept: list[JSON] = []
-        for order in wanted:
-            trial = {**base, **checked, key: [*kept, order]}
-            if rs.validate(state, request, trial) is None:
-                kept.append(order)
-        if kept:
-            checked[key] = kept
-    return checked
 
 
 def ai_avoid(request: DecisionRequest, wanted: bool) -> JSON:
@@ -1259,7 +1197,7 @@ def _ai_drops(
     rs: SkyGalleons, state: State, record: ShipRecord, steps: Sequence[movement.Step], droppers: Sequence[str]
 ) -> tuple[list[JSON], float]:
     board = state.board
-    rules = rs.rules(state)
+    rules = queries.rules(state)
     goals = {s.name for s in bombard_targets(board, record.side)}
     drops: list[JSON] = []
     worth = 0.0
@@ -1306,7 +1244,7 @@ def bombard_goal(board: Board, ship: ShipRecord) -> ShipRecord | None:
     goals = bombard_targets(board, ship.side)
     if not goals or ship.position is None:
         return None
-    goal = min(goals, key=lambda g: (_near(ship, g), g.name))
+    goal = min(goals, key=lambda g: (near(ship, g), g.name))
     return replace(goal, altitude=bombard_height(ship, goal.altitude))
 
 
@@ -1342,8 +1280,8 @@ def ground_foes(board: Board, side: str) -> list[ShipRecord]:
 def ai_special_shots(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
     """Every loaded Hale battery that bears, at the nearest enemy it reaches (ships first), within the free
     deckhands (SG-HALE-09); a Smutts torpedo launched when its next runs reach an enemy and no friend."""
-    board, now = state.board, rs.now(state)
-    enemies = [s for s in board.fighting() if s.side != side and not rs._friends_aboard(state, side, s.name)]
+    board, now = state.board, queries.now(state)
+    enemies = [s for s in board.fighting() if s.side != side and not queries.friends_aboard(state, side, s.name)]
     ground = [s for s in board.emplacements() if s.side != side and s.emplacement == BATTERY]
     goals = bombard_targets(board, side)
     ground += goals
@@ -1353,11 +1291,11 @@ def ai_special_shots(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
         for battery in ship.items_of(HALE, states=("loaded",)):
             if hands <= 0:
                 break
-            marks = sorted(enemies, key=lambda e: (_near(ship, e), e.name)) + sorted(
-                ground, key=lambda g: (_near(ship, g), g.name)
+            marks = sorted(enemies, key=lambda e: (near(ship, e), e.name)) + sorted(
+                ground, key=lambda g: (near(ship, g), g.name)
             )
             if goals:  # a bombarding side keeps its rockets for the hexes it must hit, a point a rocket (SG-BOMB-02)
-                marks = sorted(goals, key=lambda g: (_near(ship, g), g.name))
+                marks = sorted(goals, key=lambda g: (near(ship, g), g.name))
             for mark in marks:
                 solution = ordnance.rocket_solution(
                     ship, battery.id, mark, now=now, same_hex=board.relative(ship.name, mark.name)

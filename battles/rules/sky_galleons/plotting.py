@@ -36,9 +36,8 @@ from battles.engine.events import JSON, Event
 from battles.engine.jsonread import DataFile, read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import movement
+from battles.rules.sky_galleons import movement, queries
 from battles.rules.sky_galleons.kinds import PLOT, PLOTTED
-from battles.rules.sky_galleons.movement import Allowance
 from galleons.record import ShipRecord
 
 if TYPE_CHECKING:
@@ -48,33 +47,12 @@ if TYPE_CHECKING:
 OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json")
 
 
-def share(points: int) -> int:
-    """The most a ship may plot: its allowance times the plotted share (a half), rounded up (SG-ERR-24)."""
-    top = OPTIONAL_RULES.whole("plotted_movement", "plot_share", "numerator")
-    bottom = OPTIONAL_RULES.whole("plotted_movement", "plot_share", "denominator")
-    return -(-max(points, 0) * top // bottom)
-
-
-def plotting(full: Allowance) -> Allowance:
-    """The allowance a plot is traced against: the plotted share of the speed and of a held course."""
-    held = None if full.held_speed is None else share(full.held_speed)
-    return replace(full, speed=share(full.speed), held_speed=held)
-
-
-def rest(full: Allowance, spent: int, cap: int) -> Allowance:
-    """The allowance in the ship's own Movement Phase after a plotted move that spent ``spent`` MP: what is left
-    of the turn's allowance, and no more than ``cap`` (what it plotted; 0 if a collision stopped it) (SG-ERR-25)."""
-    speed = max(min(full.speed - spent, cap), 0)
-    held = None if full.held_speed is None else max(min(full.held_speed - spent, cap), 0)
-    return replace(full, speed=speed, held_speed=held)
-
-
 # --- in the sequence of play ------------------------------------------------------------------------------
 
 
 def plotters(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[ShipRecord]:
     """The side's ships that plot: in the fight, free to move, and not kites (their die is rolled later)."""
-    return [s for s in state.board.fighting(side) if not s.is_kite and not rs._held(state, s)]
+    return [s for s in state.board.fighting(side) if not s.is_kite and not queries.held(state, s)]
 
 
 def ask(rs: SkyGalleons, ctx: Context[Board]) -> None:
@@ -112,7 +90,7 @@ def problem(rs: SkyGalleons, state: BattleState[Board], side: str, choice: JSON)
             return Rejection("SG-ERR-24", f"{name} does not plot: your plotting ships are {sorted(ships)}")
         if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
             return Rejection("SG-ERR-24", shape)
-        most = share(rs.allowance(state, ships[name], plotted=False).speed)
+        most = queries.share(queries.allowance(state, ships[name], plotted=False).speed)
         if movement.plan_cost([str(t) for t in steps]) > most:
             return Rejection("SG-ERR-24", f"{name} plots half her movement at most: {most} MP")
         wrong = rs._move_problem(state, ships[name], steps)
@@ -126,7 +104,7 @@ def candidates(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[JS
     found: list[JSON] = [default(rs, state, side)]
     ahead: dict[str, JSON] = {}
     for record in plotters(rs, state, side):
-        for hexes in range(rs.allowance(state, record).speed, -1, -1):
+        for hexes in range(queries.allowance(state, record).speed, -1, -1):
             if rs._move_problem(state, record, [movement.AHEAD] * hexes) is None:
                 ahead[record.name] = [movement.AHEAD] * hexes
                 break
@@ -178,7 +156,7 @@ def carry_out(rs: SkyGalleons, ctx: Context[Board]) -> None:
             continue
         record = ctx.board.ship(name)
         steps = still_possible(rs, ctx.state, record, list(ctx.board.plots[name]))
-        if not steps or not ctx.board.in_fight(record) or rs._held(ctx.state, record):
+        if not steps or not ctx.board.in_fight(record) or queries.held(ctx.state, record):
             ctx.emit("plotted move", {"ship": name, "mp": 0, "cap": 0, "clauses": ["SG-ERR-25"]}, ships=[name])
             continue
         if avoidance.ask(rs, ctx, name, list[JSON](steps)):

@@ -49,6 +49,7 @@ from battles.rules.sky_galleons import (
     plotting,
     portable_guns,
     prizes,
+    queries,
     scenario,
     scenario_ai,
     setup_rules,
@@ -87,7 +88,6 @@ from battles.rules.sky_galleons.kinds import (
     FIRST_STAGE,
     FLYING,
     GRAPPLE,
-    KITE_DIE_EXPECTED,
     MOVE,
     MOVING,
     ORDERS,
@@ -370,80 +370,16 @@ class SkyGalleons(BaseRuleset[Board]):
     # --- helpers ----------------------------------------------------------------------------------------
 
     def rules(self, state: BattleState[Board]) -> CombatRules:
-        """The combat switches: small arms and lob guns come with the advanced rules."""
-        advanced = bool(state.options["advanced"])
-        return CombatRules(
-            two_range_penetration=bool(state.options["two_range_penetration"]),
-            errata=bool(state.options["errata"]),
-            small_arms=advanced,
-            lob_guns=advanced,
-            nonexploding_rounds=bool(state.options["nonexploding_rounds"]),
-            restricted_arcs=bool(state.options["restricted_arcs"]),
-            green_machineguns_at_max=advanced and bool(state.options["green_machineguns_flat_out"]),
-            agility=bool(state.options["agility"]),
-            agility_extended=bool(state.options["agility_gm_ratings"]),
-            raking_fire=bool(state.options["raking_fire"]),
-            extreme_range=bool(state.options["extreme_range"]),
-            long_range_penetration=bool(state.options["long_range_penetration"]),
-            coal_bunker_hits=bool(state.options["coal_bunker_hits"]),
-        )
+        return queries.rules(state)
 
     def now(self, state: BattleState[Board]) -> Moment:
-        phases = len(state.board.side_order)
-        return Moment(max(state.turn, 1), min(max(state.board.phase_no, 1), phases), phases)
+        return queries.now(state)
 
     def speed(self, record: ShipRecord, board: Board | None = None) -> int:
-        """The movement allowance as things stand: a kite's running speed on the die rolled for it this
-        phase, or, before it rolls, on an even die (KITE_DIE_EXPECTED)."""
-        if record.is_kite:
-            return record.effective_speed(self.kite_die(board, record))
-        return record.effective_speed()
-
-    def kite_die(self, board: Board | None, record: ShipRecord) -> int:
-        if board is not None and record.name in board.kite_dice:
-            return board.kite_dice[record.name]
-        return KITE_DIE_EXPECTED
+        return queries.speed(record, board)
 
     def allowance(self, state: BattleState[Board], record: ShipRecord, *, plotted: bool = True) -> movement.Allowance:
-        """The movement allowance, less what the ship spent avoiding rams and grapples this turn (SG-RAM-05);
-        a kite's from its movement die and the wind (SG-KITE-02/04); none for a ship hove to (SG-SCN-17). With
-        plotted movement, half of it for the plot and what the plot leaves in the ship's own phase (SG-ERR-24/25;
-        ``plotted=False``: the whole)."""
-        return special_rules.held_still(state.board, record, self._allowance(state, record, plotted=plotted))
-
-    def _allowance(self, state: BattleState[Board], record: ShipRecord, *, plotted: bool) -> movement.Allowance:
-        board = state.board
-        if plotted and state.options["plotted_movement"] and not record.is_kite:
-            if board.phase_no == 0:  # plotted before anyone avoided anything this turn
-                unavoided = state.evolve(board=replace(board, avoiding={}))
-                return plotting.plotting(self.allowance(unavoided, record, plotted=False))
-            if record.name in board.plotted:
-                return plotting.rest(self.allowance(state, record, plotted=False), *board.plotted[record.name])
-        avoided = board.avoiding.get(record.name, 0) + board.owed.get(record.name, 0)  # SG-RAM-05, SG-ERR-05
-        last = board.last_moved.get(record.name, 0)
-        towed = self.ready_tow(state, record.name)
-        if towed is not None:
-            return ordnance_play.limit_allowance(record, self._tow_allowance(state, record, board.ship(towed), last))
-        if record.is_kite and board.wind is not None:
-            sailing = movement.allowance(
-                record, now=self.now(state), last_hexes=last, kite_die=self.kite_die(board, record), wind=board.wind
-            )
-            if sailing.sail is not None and sailing.held_speed is not None:
-                # With nobody at the helm she holds last turn's speed only as far as the heading now allows.
-                sailing = replace(sailing, held_speed=min(sailing.held_speed, sailing.sail.on(record.facing)))
-            if not avoided or sailing.sail is None:
-                return ordnance_play.limit_allowance(record, sailing)
-            # Avoiding comes off the die's allowance on every heading (SG-RAM-05 with SG-KITE-02/04).
-            sail = replace(
-                sailing.sail, run=max(sailing.sail.run - avoided, 0), beat=max(sailing.sail.beat - avoided, 0)
-            )
-            held = None if sailing.held_speed is None else min(sailing.held_speed, sail.on(record.facing))
-            return ordnance_play.limit_allowance(
-                record, replace(sailing, speed=max(sailing.speed - avoided, 0), sail=sail, held_speed=held)
-            )
-        speed = max(self.speed(record) - avoided, 0)
-        allowed = movement.allowance(record, now=self.now(state), speed=speed, last_hexes=last)
-        return ordnance_play.limit_allowance(record, allowed)  # drogues and mines (SG-DT-03, SG-TM-04)
+        return queries.allowance(state, record, plotted=plotted)
 
     # --- the sequence of play ---------------------------------------------------------------------------
 
@@ -681,11 +617,11 @@ class SkyGalleons(BaseRuleset[Board]):
         for record in ctx.board.fighting():
             if not record.all_officers_lost or flying.officers_out(ctx.board.flyers, record.name):
                 continue  # officers away in a flying party are not lost (SG-CREW-03)
-            boarders = self.boarders_on(ctx.board, record.name)
+            boarders = queries.boarders_on(ctx.board, record.name)
             if boarders:
                 what = "every officer lost with enemy boarders aboard: she surrenders"
                 self._capture(ctx, record.name, boarders[0].side, what, ["SG-CREW-03"])
-            elif self.speed(record, ctx.board) == 0:
+            elif queries.speed(record, ctx.board) == 0:
                 self._out(ctx, record.name, STRUCK, "every officer lost and the ship cannot move", ["SG-CREW-03"])
         special_rules.upkeep(ctx)  # the scenario's own bookkeeping (SG-SCN-24, SG-SCN-38..40)
         if self._check_victory(ctx, initiative=True):
@@ -847,11 +783,7 @@ class SkyGalleons(BaseRuleset[Board]):
         self._commit(ctx, {name: change(record)}, [], secret_to=secret_to)
 
     def boarders_on(self, board: Board, name: str) -> list[ShipRecord]:
-        """Enemy ships whose boarders are aboard ``name`` now."""
-        target = board.ship(name)
-        ships = [s for s in board.ships if s.boarding == name and s.boarders.men and s.side != target.side and s.afloat]
-        # Enemy flying parties aboard fight as boarders too (flying.boarding_stand_in, SG-HM-05).
-        return ships + [flying.boarding_stand_in(p) for p in flying.aboard(board.flyers, name) if p.side != target.side]
+        return queries.boarders_on(board, name)
 
     def _first_player(self, ctx: Context[Board]) -> None:
         first = next(str(a.choice) for a in ctx.board.decided if a.kind == FIRST)
@@ -890,7 +822,7 @@ class SkyGalleons(BaseRuleset[Board]):
         side = ctx.board.moving
         assert side is not None
         for record in ctx.board.fighting():  # shotgun marines reload once their boarding action is over
-            reloaded = close_action.reload_shotguns(record, boarded=bool(self.boarders_on(ctx.board, record.name)))
+            reloaded = close_action.reload_shotguns(record, boarded=bool(queries.boarders_on(ctx.board, record.name)))
             if reloaded != record:
                 note = _note(record.name, f"{possessive(record.name)} shotgun marines reload", "reloaded", ["SG-CG-18"])
                 self._commit(ctx, {record.name: reloaded}, [note])
@@ -899,10 +831,10 @@ class SkyGalleons(BaseRuleset[Board]):
             rolled = ctx.roll(f"{possessive(kite.name)} movement die (kite)", needed=_faces("die"), ships=[kite.name])
             ctx.emit("kite die", {"ship": kite.name, "die": rolled.total, "clauses": ["SG-KITE-02", "SG-KITE-04"]})
         roller = self._roller(ctx)
-        now = self.now(ctx.state)
+        now = queries.now(ctx.state)
         for record in ctx.board.fighting(side):
             changed, happened = combat.fire_reaches_magazine(
-                record, now=now, roller=roller, rules=self.rules(ctx.state)
+                record, now=now, roller=roller, rules=queries.rules(ctx.state)
             )
             self._commit(ctx, {record.name: changed}, happened)
         for record in ctx.board.fighting(side):
@@ -940,9 +872,9 @@ class SkyGalleons(BaseRuleset[Board]):
             changed, rolled = combat.lose_trim(
                 ctx.board.ship(record.name),
                 tint("stations", "untrimmed_damage_value"),
-                now=self.now(ctx.state),
+                now=queries.now(ctx.state),
                 roller=self._roller(ctx),
-                rules=self.rules(ctx.state),
+                rules=queries.rules(ctx.state),
                 cause="grapple broken",
             )
             self._commit(ctx, {record.name: changed}, rolled, clauses=["SG-GRAP-11"])
@@ -960,7 +892,7 @@ class SkyGalleons(BaseRuleset[Board]):
         side = ctx.board.moving
         assert side is not None
         waiting = [s for s in ctx.board.fighting(side) if s.name not in ctx.board.moves_done]
-        while waiting and self._held(ctx.state, waiting[0]):  # SG-GRAP-08: a grappled ship stays where it is
+        while waiting and queries.held(ctx.state, waiting[0]):  # SG-GRAP-08: a grappled ship stays where it is
             held = waiting.pop(0)
             tower = ctx.board.tower_of(held.name)
             why = f"in tow of {tower}" if tower else f"grappled with {', '.join(held.grappled_with)}"
@@ -975,7 +907,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 self._after_movement(ctx)
             return
         record = waiting[0]
-        allowed = self.allowance(ctx.state, record)
+        allowed = queries.allowance(ctx.state, record)
         default = self.default_move(ctx.state, record)
         ctx.emit("asking", {"ship": record.name})
         ctx.request(
@@ -1010,31 +942,7 @@ class SkyGalleons(BaseRuleset[Board]):
         self._ask_move(ctx)
 
     def ready_tow(self, state: BattleState[Board], tower: str) -> str | None:
-        """The ship ``tower`` may tow this phase: rigged in an earlier turn (SG-TOW-03)."""
-        towed = state.board.towing(tower)
-        if towed is None or state.board.tows[towed][1] >= state.turn:
-            return None
-        return towed
-
-    def _tow_allowance(
-        self, state: BattleState[Board], tower: ShipRecord, towed: ShipRecord, last: int
-    ) -> movement.Allowance:
-        """Towing: half the allowance, less the weight of the tow (SG-TOW-04..07); a kite halves its die,
-        twice upwind (SG-TOW-05)."""
-        board, now = state.board, self.now(state)
-        if tower.is_kite and board.wind is not None:
-            die = self.kite_die(board, tower)
-            sailing = movement.allowance(
-                tower, now=now, last_hexes=last, kite_die=close_action.tow_kite_die(die, upwind=False), wind=board.wind
-            )
-            assert sailing.sail is not None
-            weight = towed.hull_size // max(tower.hull_size, 1)
-            run = max(sailing.sail.run - weight, 0)
-            beat = max(tower.effective_speed(close_action.tow_kite_die(die, upwind=True), with_wind=False) - weight, 0)
-            sail = replace(sailing.sail, run=run, beat=beat)
-            return replace(sailing, speed=sail.allowance, sail=sail)
-        speed = close_action.tow_speed(self.speed(tower, board), tower.hull_size, towed.hull_size)
-        return movement.allowance(tower, now=now, speed=speed, last_hexes=last)
+        return queries.ready_tow(state, tower)
 
     def _ask_avoid(self, ctx: Context[Board], name: str, attack: tuple[str, str]) -> bool:
         """Ask the target whether it avoids (SG-RAM-05), unless it cannot or already does this turn."""
@@ -1044,11 +952,11 @@ class SkyGalleons(BaseRuleset[Board]):
             target_name in ctx.board.avoiding
             or special_rules.hove_to(ctx.board, target_name)  # SG-SCN-17: she waits to be taken
             or close_action.immobilized(target)
-            or target.stunned(self.now(ctx.state))
+            or target.stunned(queries.now(ctx.state))
             or target.grappled_with
         ):
             return False
-        mp = close_action.avoidance_mp(self.speed(target, ctx.board))
+        mp = close_action.avoidance_mp(queries.speed(target, ctx.board))
         self._stage(ctx, AVOIDING, asking=name)
         ctx.request(
             target.side,
@@ -1068,7 +976,7 @@ class SkyGalleons(BaseRuleset[Board]):
         assert attack is not None
         if answer.choice is True or ordnance_play.cut_before_avoiding(self, ctx, attack[1], answer.choice):
             target = ctx.board.ship(attack[1])
-            mp = close_action.avoidance_mp(self.speed(target, ctx.board))
+            mp = close_action.avoidance_mp(queries.speed(target, ctx.board))
             ctx.emit("avoiding", {"ship": target.name, "mp": mp, "clauses": ["SG-RAM-05"]}, ships=[target.name])
         self._stage(ctx, MOVING, asking=name)
         if avoidance.ask(self, ctx, name, ctx.board.held_move):
@@ -1088,7 +996,7 @@ class SkyGalleons(BaseRuleset[Board]):
         tried where the path meets the target, a grapple where the move ends beside it (SG-RAM-04/06,
         SG-GRAP-01)."""
         record = ctx.board.ship(name)
-        steps = movement.trace(record, plan, allowed=self.allowance(ctx.state, record), terrain=ctx.board.terrain)
+        steps = movement.trace(record, plan, allowed=queries.allowance(ctx.state, record), terrain=ctx.board.terrain)
         start = record.position
         hexes = 0
         drops = drops or ordnance_play.Drops()
@@ -1187,7 +1095,7 @@ class SkyGalleons(BaseRuleset[Board]):
         """A fitted ram: half the rammer's hull size in hull hits, an odd half on 4-6, no harm to the rammer;
         then 1d6 under the hits taken is a loss of trim (SG-RAM-11/12). True if trim was lost."""
         if ctx.option("ramming_speed"):  # AG-RSP-01..04
-            hits, odd = agility.ramming_speed_hits(rammer, self.speed(rammer, ctx.board))
+            hits, odd = agility.ramming_speed_hits(rammer, queries.speed(rammer, ctx.board))
         else:
             hits, odd = close_action.ram_hits(rammer)
         if odd:
@@ -1211,7 +1119,12 @@ class SkyGalleons(BaseRuleset[Board]):
         if trim.outcome != "loss of trim":
             return False
         changed, happened = combat.lose_trim(
-            target, hits, now=self.now(ctx.state), roller=self._roller(ctx), rules=self.rules(ctx.state), cause="ram"
+            target,
+            hits,
+            now=queries.now(ctx.state),
+            roller=self._roller(ctx),
+            rules=queries.rules(ctx.state),
+            cause="ram",
         )
         self._commit(ctx, {target.name: changed}, happened, clauses=["SG-RAM-12"])
         return True
@@ -1240,9 +1153,9 @@ class SkyGalleons(BaseRuleset[Board]):
         changed, happened = combat.lose_trim(
             target,
             (-difference) // 2,
-            now=self.now(ctx.state),
+            now=queries.now(ctx.state),
             roller=self._roller(ctx),
-            rules=self.rules(ctx.state),
+            rules=queries.rules(ctx.state),
             cause="ram",
         )
         self._commit(ctx, {target.name: changed}, happened, clauses=["SG-COL-08", "SG-RAM-14"])
@@ -1314,15 +1227,8 @@ class SkyGalleons(BaseRuleset[Board]):
             and s.emplacement is None  # nothing collides with the ground's batteries and target hexes
         ]
 
-    def _held(self, state: BattleState[Board], record: ShipRecord) -> bool:
-        """Grappled and not towing: it may not move (SG-GRAP-08); a tower moves with its tow only."""
-        if not record.grappled_with:
-            return False
-        towed = self.ready_tow(state, record.name)
-        return towed is None or set(record.grappled_with) != {towed}
-
     def _moved_done(self, ctx: Context[Board], name: str, hexes: int) -> None:
-        towed = self.ready_tow(ctx.state, name)
+        towed = queries.ready_tow(ctx.state, name)
         if towed is not None and towed in ctx.board.ship(name).grappled_with:
             tower = ctx.board.ship(name)  # the ship in tow comes along, ending where its tower ends (SG-TOW-01)
             ctx.emit(
@@ -1390,9 +1296,9 @@ class SkyGalleons(BaseRuleset[Board]):
                 changed, happened = combat.lose_trim(
                     smaller,
                     difference // 2,
-                    now=self.now(ctx.state),
+                    now=queries.now(ctx.state),
                     roller=self._roller(ctx),
-                    rules=self.rules(ctx.state),
+                    rules=queries.rules(ctx.state),
                     cause="collision",
                 )
                 self._commit(ctx, {smaller.name: changed}, happened, clauses=["SG-COL-08"])
@@ -1422,23 +1328,8 @@ class SkyGalleons(BaseRuleset[Board]):
         self._stage(ctx, POSITIONS)
         self._ask_position(ctx)
 
-    def shared_pairs(self, board: Board) -> list[tuple[str, str]]:
-        """The moving side's ships sharing hex and altitude with an enemy, not yet declared (SG-MOV-05)."""
-        side = board.moving
-        pairs = []
-        for mine in board.fighting(side):
-            for theirs in board.fighting():
-                if (
-                    theirs.side != side
-                    and theirs.position == mine.position
-                    and theirs.altitude == mine.altitude
-                    and board.relative(mine.name, theirs.name) is None
-                ):
-                    pairs.append((mine.name, theirs.name))
-        return pairs
-
     def _ask_position(self, ctx: Context[Board]) -> None:
-        pairs = self.shared_pairs(ctx.board)
+        pairs = queries.shared_pairs(ctx.board)
         if not pairs:
             self._ask_board(ctx)
             return
@@ -1474,10 +1365,10 @@ class SkyGalleons(BaseRuleset[Board]):
         """For each of the side's ships that may send boarders now: each enemy it may board and how many men
         may cross (SG-BRD-05..09; SG-BRD-06: not with enemy boarders aboard; SG-CRIT-37/48: not stunned)."""
         board = state.board
-        now = self.now(state)
+        now = queries.now(state)
         found: dict[str, dict[str, int]] = {}
         for ship in board.fighting(side):
-            if not ship.party.men or ship.stunned(now) or self.boarders_on(board, ship.name):
+            if not ship.party.men or ship.stunned(now) or queries.boarders_on(board, ship.name):
                 continue
             targets: dict[str, int] = {}
             for name in (*ship.grappled_with, *flying.alongside(ship, board.fighting())):  # SG-HM-01: no grapple
@@ -1486,15 +1377,13 @@ class SkyGalleons(BaseRuleset[Board]):
                     continue
                 if ship.boarding not in (None, name):
                     continue  # one ship at a time
-                targets[name] = min(ship.party.men, self.crossing_limit(board, ship, other))
+                targets[name] = min(ship.party.men, queries.crossing_limit(board, ship, other))
             if targets:
                 found[ship.name] = targets
         return found
 
     def crossing_limit(self, board: Board, a: ShipRecord, b: ShipRecord) -> int:
-        aspects = board.relative(a.name, b.name)
-        over = aspects is not None and any(aspect in ("bow", "stern") for aspect in aspects)
-        return close_action.crossing_limit(a, b, over_bow_or_stern=over)
+        return queries.crossing_limit(board, a, b)
 
     def _ask_board(self, ctx: Context[Board]) -> None:
         side = ctx.board.moving
@@ -1551,14 +1440,14 @@ class SkyGalleons(BaseRuleset[Board]):
     def solutions(self, state: BattleState[Board], side: str) -> list[FireSolution]:
         """Every gun of the side that may fire now, at every target it may fire at."""
         board = state.board
-        now = self.now(state)
-        rules = self.rules(state)
+        now = queries.now(state)
+        rules = queries.rules(state)
         found = []
         for ship in board.fighting(side):
             ship = portable_guns.trained_record(ship, board.trained)  # SG-MG-06: on its secret aspect
             for gun in combat.firing_ids(ship):
                 for target in board.fighting():
-                    if target.side == side or self._friends_aboard(state, side, target.name):
+                    if target.side == side or queries.friends_aboard(state, side, target.name):
                         continue
                     solution = combat.fire_solution(
                         ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
@@ -1587,14 +1476,10 @@ class SkyGalleons(BaseRuleset[Board]):
         blocked = sightlines.blocked_by(firer, target, map(sightlines.obstacle, others), lob_gun=solution.lob_gun)
         return None if blocked is None else Rejection(blocked.clause, blocked.reason)
 
-    def _friends_aboard(self, state: BattleState[Board], side: str, target: str) -> bool:
-        """The errata: no ship fires at a ship with friendly boarders aboard (SG-ERR-06)."""
-        return bool(state.options["errata"]) and any(s.side == side for s in self.boarders_on(state.board, target))
-
     def _ask_fire(self, ctx: Context[Board]) -> None:
         for record in ctx.board.fighting():  # a jammed machinegun's crew tries to clear it (SG-MG-09)
             if any(gun.jammed for gun in record.guns):
-                changed, happened = combat.clear_jams(record, now=self.now(ctx.state), roller=self._roller(ctx))
+                changed, happened = combat.clear_jams(record, now=queries.now(ctx.state), roller=self._roller(ctx))
                 self._commit(ctx, {record.name: changed}, happened)
         self._stage(ctx, FIRING)
         asked = False
@@ -1638,8 +1523,8 @@ class SkyGalleons(BaseRuleset[Board]):
                         firer,
                         str(s["gun"]),
                         target,
-                        now=self.now(ctx.state),
-                        rules=self.rules(ctx.state),
+                        now=queries.now(ctx.state),
+                        rules=queries.rules(ctx.state),
                         same_hex=board.relative(firer.name, target.name),
                         ammunition=str(s.get("ammunition", "shell")),
                         rate=str(s.get("rate", "normal")),
@@ -1669,9 +1554,9 @@ class SkyGalleons(BaseRuleset[Board]):
             ships, happened = combat.resolve_fire(
                 portable_guns.trained_fleet(ctx.board.by_name, ctx.board.trained),
                 solution,
-                now=self.now(ctx.state),
+                now=queries.now(ctx.state),
                 roller=self._roller(ctx),
-                rules=self.rules(ctx.state),
+                rules=queries.rules(ctx.state),
                 aimed=aimed,
             )
             ships = {name: portable_guns.untrained(record, ctx.board.ship(name)) for name, record in ships.items()}
@@ -1693,14 +1578,14 @@ class SkyGalleons(BaseRuleset[Board]):
         if self._check_victory(ctx):
             return
         roller = self._roller(ctx)
-        now = self.now(ctx.state)
+        now = queries.now(ctx.state)
         for record in ctx.board.fighting(side):
             changed, happened = combat.fight_fire(record, now=now, roller=roller)
             self._commit(ctx, {record.name: changed}, happened)
             changed, happened = combat.repair(ctx.board.ship(record.name), roller=roller)
             self._commit(ctx, {record.name: changed}, happened)
             changed, happened = combat.check_untrimmed(
-                ctx.board.ship(record.name), now=now, roller=roller, rules=self.rules(ctx.state)
+                ctx.board.ship(record.name), now=now, roller=roller, rules=queries.rules(ctx.state)
             )
             self._commit(ctx, {record.name: changed}, happened)
         if self._check_victory(ctx):
@@ -1748,7 +1633,7 @@ class SkyGalleons(BaseRuleset[Board]):
             defender = ctx.board.ship(target)
             if not self._in_fight(ctx.board, defender):
                 continue
-            attackers = [s for s in self.boarders_on(ctx.board, target) if s.side == side]
+            attackers = [s for s in queries.boarders_on(ctx.board, target) if s.side == side]
             if not attackers:
                 continue
             if special_rules.offers_no_resistance(ctx.board, target):
@@ -1883,9 +1768,9 @@ class SkyGalleons(BaseRuleset[Board]):
             choice,
             ships=board.by_name,
             terrain=board.terrain,
-            now=self.now(state),
+            now=queries.now(state),
             errata=bool(state.options["errata"]),
-            boarded=[name for name in records if self.boarders_on(board, name)],
+            boarded=[name for name in records if queries.boarders_on(board, name)],
         )
 
     def _flying_order_candidates(self, state: BattleState[Board], ship: ShipRecord) -> list[dict[str, JSON]]:
@@ -1896,7 +1781,7 @@ class SkyGalleons(BaseRuleset[Board]):
         """Ask for the next flying party's move of the moving side, if any (SG-HM-03). True if asked."""
         side = ctx.board.moving
         assert side is not None
-        party = flying.next_to_fly(ctx.board.flyers, side, self.now(ctx.state))
+        party = flying.next_to_fly(ctx.board.flyers, side, queries.now(ctx.state))
         if party is None or not ctx.option("advanced"):
             return False
         self._stage(ctx, FLYING, asking=party.name)
@@ -1938,7 +1823,7 @@ class SkyGalleons(BaseRuleset[Board]):
             )
         moved = flying.find(ctx.board.flyers, name)
         assert moved is not None
-        flown = replace(moved, flown=self.now(ctx.state).index)
+        flown = replace(moved, flown=queries.now(ctx.state).index)
         self._flyers(ctx, name, flown)
         if target is not None:
             after, record, happened = flying.land(flown, ctx.board.ship(target))
@@ -1963,7 +1848,9 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _shielded(self, state: BattleState[Board], side: str) -> list[str]:
         """Enemy ships the side's boarders are aboard: with the errata nobody fires at them (SG-ERR-06)."""
-        return [s.name for s in state.board.fighting() if s.side != side and self._friends_aboard(state, side, s.name)]
+        return [
+            s.name for s in state.board.fighting() if s.side != side and queries.friends_aboard(state, side, s.name)
+        ]
 
     def _party_solutions(self, state: BattleState[Board], side: str) -> list[FireSolution]:
         board = state.board
@@ -1974,8 +1861,8 @@ class SkyGalleons(BaseRuleset[Board]):
             board.fighting(),
             board.flyers,
             shielded=self._shielded(state, side),
-            now=self.now(state),
-            rules=self.rules(state),
+            now=queries.now(state),
+            rules=queries.rules(state),
         )
 
     def _party_shot_problem(
@@ -1990,15 +1877,15 @@ class SkyGalleons(BaseRuleset[Board]):
             flyers=board.flyers,
             used=used,
             shielded=self._shielded(state, side),
-            now=self.now(state),
-            rules=self.rules(state),
+            now=queries.now(state),
+            rules=queries.rules(state),
         )
 
     def _party_shot(self, state: BattleState[Board], shot: Mapping[str, JSON]) -> FireSolution:
         firer, target = flying.shot_ends(state.board.by_name, state.board.flyers, shot)
         assert firer is not None
         assert target is not None
-        return flying.shot_solution(firer, target, shot, now=self.now(state), rules=self.rules(state))
+        return flying.shot_solution(firer, target, shot, now=queries.now(state), rules=queries.rules(state))
 
     def _party_volley(self, ctx: Context[Board], solution: FireSolution, declared: Mapping[str, FlyingParty]) -> None:
         """Resolve a shot by or at a flying party. A party that fell earlier in the volley still fires
@@ -2011,9 +1898,9 @@ class SkyGalleons(BaseRuleset[Board]):
             target,
             solution,
             ships=board.by_name,
-            now=self.now(ctx.state),
+            now=queries.now(ctx.state),
             roller=self._roller(ctx),
-            rules=self.rules(ctx.state),
+            rules=queries.rules(ctx.state),
         )
         self._commit(ctx, volley.ships, volley.happened)
         for name, party in volley.parties.items():
@@ -2202,7 +2089,7 @@ class SkyGalleons(BaseRuleset[Board]):
         problem = special_rules.before_move_problem(state.board, record, choice)
         if problem is not None:
             return problem
-        allowed = self.allowance(state, record)
+        allowed = queries.allowance(state, record)
         try:
             path = movement.trace(record, [str(t) for t in steps], allowed=allowed, terrain=state.board.terrain)
         except PlanError as error:
@@ -2297,7 +2184,7 @@ class SkyGalleons(BaseRuleset[Board]):
             if not isinstance(change, dict) or str(change.get("ship")) not in own:
                 return Rejection("SG-SEQ-02", f"a crew change names one of your ships in the fight: {sorted(own)}")
             record = records[str(change["ship"])]
-            if record.stunned(self.now(state)):
+            if record.stunned(queries.now(state)):
                 return Rejection("SG-CRIT-37", f"{possessive(record.name)} crew is stunned: no crew changes")
             try:
                 records[record.name] = _crew_change(record, change)
@@ -2309,7 +2196,7 @@ class SkyGalleons(BaseRuleset[Board]):
         problem = ordnance_play.orders_problem(self, state, choice, records)  # mines, drogues, reloads, cut loose
         if problem is not None:
             return problem
-        return portable_guns.orders_problem(choice, records, self.now(state)) or signals.orders_problem(
+        return portable_guns.orders_problem(choice, records, queries.now(state)) or signals.orders_problem(
             choice, records, state.board.by_name
         )
 
@@ -2326,7 +2213,7 @@ class SkyGalleons(BaseRuleset[Board]):
         ram = choice.get("ram", 0)
         if type(ram) is not int or not 0 <= ram <= len(records):
             return Rejection("SG-RAM-01", f"ram is how many of your {len(records)} ships will try to ram or grapple")
-        now = self.now(state)
+        now = queries.now(state)
 
         def own(name: JSON, clause: str) -> ShipRecord | Rejection:
             if str(name) not in records:
@@ -2359,7 +2246,7 @@ class SkyGalleons(BaseRuleset[Board]):
             record = own(order["ship"], "SG-BRD-01")
             if isinstance(record, Rejection):
                 return record
-            if record.crew.officers_aboard == 0 and self.boarders_on(state.board, record.name):
+            if record.crew.officers_aboard == 0 and queries.boarders_on(state.board, record.name):
                 return Rejection("SG-BRD-19", f"{record.name} has no officer left to add men to her defenders")
             try:
                 men = {str(k): v for k, v in order["men"].items() if type(v) is int}
@@ -2382,7 +2269,7 @@ class SkyGalleons(BaseRuleset[Board]):
             other = str(pair[1])
             if other not in record.grappled_with:
                 return Rejection("SG-GRAP-07", f"{record.name} is not grappled with {other}")
-            if self.boarders_on(state.board, record.name):
+            if queries.boarders_on(state.board, record.name):
                 return Rejection("SG-GRAP-05", f"enemy boarders are aboard {record.name}: the grapple holds")
             if record.boarding == other and record.boarders.men:
                 return Rejection(
@@ -2451,7 +2338,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 return Rejection("SG-FIRE-04", f"{target} is not an enemy ship")
             if (ship, gun) in used:
                 return Rejection("SG-FIRE-04", f"{ship} gun {gun} fires once, at one ship (all its shots together)")
-            if self._friends_aboard(state, side, target):
+            if queries.friends_aboard(state, side, target):
                 return Rejection("SG-ERR-06", f"your boarders are aboard {target}: no ship fires at her")
             used.add((ship, gun))
             if gun not in combat.firing_ids(board.ship(ship)):
@@ -2460,8 +2347,8 @@ class SkyGalleons(BaseRuleset[Board]):
                 portable_guns.trained_record(board.ship(ship), board.trained),
                 gun,
                 board.ship(target),
-                now=self.now(state),
-                rules=self.rules(state),
+                now=queries.now(state),
+                rules=queries.rules(state),
                 same_hex=board.relative(ship, target),
                 ammunition=str(shot.get("ammunition", "shell")),
                 rate=str(shot.get("rate", "normal")),
@@ -2547,7 +2434,7 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def default_move(self, state: BattleState[Board], record: ShipRecord) -> list[str]:
         """Stay on course: no move, or with nobody at the helm the held course (SG-CREW-08)."""
-        for hexes in range(self.allowance(state, record).held_speed or 0, 0, -1):
+        for hexes in range(queries.allowance(state, record).held_speed or 0, 0, -1):
             if self._move_problem(state, record, [movement.AHEAD] * hexes) is None:
                 return [movement.AHEAD] * hexes
         return []
@@ -2569,7 +2456,7 @@ class SkyGalleons(BaseRuleset[Board]):
         (three for speed 5 or less, so a galley can turn about in one move; two for faster ships, whose plans
         multiply), after an altitude change or a power turn. Not every legal plan (they are too many), but
         every kind of move."""
-        allowed = self.allowance(state, record)
+        allowed = queries.allowance(state, record)
         if max_turns is None:
             max_turns = 3 if allowed.speed <= 5 else 2
         prefixes: list[list[str]] = [[], [movement.CLIMB], [movement.DESCEND], [movement.DESCEND, movement.DESCEND]]

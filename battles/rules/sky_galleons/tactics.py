@@ -55,6 +55,7 @@ from battles.rules.sky_galleons import (
     ordnance_play,
     portable_guns,
     prizes,
+    queries,
     scenario_ai,
     signals,
     special_rules,
@@ -529,7 +530,7 @@ class Sight:
 
 def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
     board = state.board
-    turn, rules = max(state.turn, 1), rs.rules(state)
+    turn, rules = max(state.turn, 1), queries.rules(state)
     flee = running(board, record)
     target = None if flee else ship_target(board, record)
     return Sight(
@@ -545,7 +546,7 @@ def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
         target=target,
         running=flee,
         ideal=ideal_range(record),
-        speed=max(rs.speed(record, board), 1),
+        speed=max(queries.speed(record, board), 1),
         caution=tuning(board, record.side).caution,
         mine_reach=mine_reach(rs, board, record) if bombards(target) else (),
         lob_reach=lob_reach(rs, board, record, turn) if bombards(target) else (),
@@ -778,7 +779,7 @@ def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineRea
             enemy.position,
             level(enemy.altitude) + above,
             level(enemy.max_altitude or enemy.altitude) + above,
-            rs.speed(enemy, board),
+            queries.speed(enemy, board),
         )
         for enemy in enemies(board, ship.side)
         if enemy.position is not None and enemy.items_of(*ordnance.MINES, states=("raised", "lowered"))
@@ -788,7 +789,7 @@ def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineRea
 def lob_reach(rs: SkyGalleons, board: Board, ship: ShipRecord, turn: int) -> tuple[LobReach, ...]:
     """The enemy ships' lob guns still manned."""
     return tuple(
-        LobReach(enemy.position, gun.weapon.range_hexes.long, rs.speed(enemy, board), gun.ready(turn))
+        LobReach(enemy.position, gun.weapon.range_hexes.long, queries.speed(enemy, board), gun.ready(turn))
         for enemy in enemies(board, ship.side)
         if enemy.position is not None
         for gun in enemy.guns
@@ -939,8 +940,8 @@ def against_gunners(rs: SkyGalleons, state: State, solution: FireSolution) -> Fi
             portable_guns.trained_record(firer, board.trained),
             solution.gun_id,
             target,
-            now=rs.now(state),
-            rules=rs.rules(state),
+            now=queries.now(state),
+            rules=queries.rules(state),
             same_hex=board.relative(firer.name, target.name),
             ammunition=kind,
         )
@@ -1006,7 +1007,7 @@ def strikes(rs: SkyGalleons, board: Board, record: ShipRecord) -> bool:
     """
     if record.position is None:
         return False
-    speed = rs.speed(record, board)
+    speed = queries.speed(record, board)
     edge = edge_distance(board.terrain, record.position)
     near = caught(board, record)
     if is_merchant(board, record):
@@ -1057,7 +1058,7 @@ def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -
                     crew.append(change)
                     break
     orders = {**close, "crew": crew, "strike": strike}
-    orders = {**orders, **ordnance_play.ai_orders(rs, state, request, orders)}  # mines, drogues, bomb reloads
+    orders = {**orders, **ordnance_orders(rs, state, request, orders)}  # mines, drogues, bomb reloads
     return with_secret_orders(rs, state, request, orders)
 
 
@@ -1106,7 +1107,7 @@ def prize_for(rs: SkyGalleons, state: State, record: ShipRecord) -> ShipRecord |
         return None
     if ordnance_play.bombard_targets(board, record.side):
         return None
-    reach = max(rs.speed(record, board) - board.avoiding.get(record.name, 0), 0)
+    reach = max(queries.speed(record, board) - board.avoiding.get(record.name, 0), 0)
     found: list[tuple[tuple[int, float, int, str], ShipRecord]] = []
     wanted = scenario_ai.prize(board, record.side)  # a side out to seize one ship closes with her only
     for enemy in enemies(board, record.side):
@@ -1168,7 +1169,7 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
         idle = far or scenario_ai.stands_down(board, record, None if prize is None else prize.name)
         if record.party.men and not record.boarders.men and not grappled and idle:
             disband.append(record.name)
-        boarded = rs.boarders_on(board, record.name)
+        boarded = queries.boarders_on(board, record.name)
         quiet = special_rules.noncombatant(board, record)  # she casts off no grapple (SG-SCN-17)
         for other in enemy_alongside:
             if other not in winnable and not boarded and record.boarding != other.name and not quiet:
@@ -1179,7 +1180,7 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
         for name in record.grappled_with:
             other = board.ship(name)
             towable = scenario_ai.may_tow(board, record.side, name) and name not in plans
-            if board.ally(record.side, other) and rs.ready_tow(state, record.name) is None and towable:
+            if board.ally(record.side, other) and queries.ready_tow(state, record.name) is None and towable:
                 tows.append([record.name, name])
                 break
     orders: dict[str, JSON] = {"ram": rammers} if rammers else {}
@@ -1641,3 +1642,52 @@ def avoids_collision(state: State, request: DecisionRequest) -> JSON:
 
 
 __all__ = ["Captain", "Spot", "Tuning", "beaten", "running", "score_moves", "strikes"]
+
+
+# --- exotic ordnance orders (mines, drogues, bomb racks; moved here from ordnance_play: it is the AI's) -----
+
+ALERT = 3  # hexes: an enemy this close and the mines go up, the drogues down
+STAND_DOWN = 6  # hexes: no enemy this close and they come in again
+
+
+def ordnance_orders(
+    rs: SkyGalleons, state: State, request: DecisionRequest, base: Mapping[str, JSON]
+) -> dict[str, JSON]:
+    """Mines up and drogues down with an enemy within ALERT hexes, in again with none within STAND_DOWN;
+    empty racks reloaded; mines cut loose by a ship that runs (they hold it to 3 hexes) or with an enemy
+    right above it. Each order kept only if it holds with those before it."""
+    board = state.board
+    orders: dict[str, list[JSON]] = {key: [] for key in ordnance_play.ORDER_KEYS}
+    for ship in board.fighting(request.side):
+        foes = [e for e in enemies(board, ship.side) if not is_merchant(board, e)]
+        nearest = min((ordnance_play.near(ship, e) for e in foes), default=99)
+        runs = running(board, ship)
+        mines_up = bool(ship.items_of(*ordnance.MINES, states=("raised",)))
+        above = any(
+            e.position == ship.position and altitude_level(e.altitude) > altitude_level(ship.altitude) for e in foes
+        )
+        if mines_up and (runs or above):
+            orders["cut_mines"].append(ship.name)
+        elif ship.items_of(*ordnance.MINES, states=("lowered",)) and not runs and nearest <= ALERT:
+            orders["mines"].append({"ship": ship.name, "raised": True})
+        if mines_up and not runs and not above and nearest > STAND_DOWN:
+            orders["mines"].append({"ship": ship.name, "raised": False})
+        drogues_down = bool(ship.items_of(ordnance.DROGUE, states=("lowered",)))
+        if ship.items_of(ordnance.DROGUE, states=("raised", "lowered")):
+            if not drogues_down and nearest <= ALERT and not runs:
+                orders["drogues"].append({"ship": ship.name, "lowered": True})
+            elif drogues_down and (runs or nearest > STAND_DOWN):
+                orders["drogues"].append({"ship": ship.name, "lowered": False})
+        orders["reload"] += [
+            {"ship": ship.name, "rack": r.id} for r in ship.items_of(ordnance.BOMB_RACK, states=("empty",))
+        ]
+    checked: dict[str, JSON] = {}
+    for key, wanted in orders.items():
+        kept: list[JSON] = []
+        for order in wanted:
+            trial = {**base, **checked, key: [*kept, order]}
+            if rs.validate(state, request, trial) is None:
+                kept.append(order)
+        if kept:
+            checked[key] = kept
+    return checked
