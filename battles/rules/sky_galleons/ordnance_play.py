@@ -343,9 +343,7 @@ def _ship_order(
     return records[name], entry
 
 
-def orders_problem(
-    rs: SkyGalleons, state: State, choice: Mapping[str, JSON], records: dict[str, ShipRecord]
-) -> Rejection | None:
+def orders_problem(state: State, choice: Mapping[str, JSON], records: dict[str, ShipRecord]) -> Rejection | None:
     """The ordnance orders, checked on copies of the side's records in the order they are carried out:
     ``mines`` [{ship, raised}] (SG-TM-03), ``drogues`` [{ship, lowered}] (SG-DT-02), ``reload`` [{ship, rack}]
     (SG-CG-77), ``cut_mines`` [ships] (SG-TM-05)."""
@@ -531,7 +529,7 @@ def drops_of(choice: JSON) -> Drops:
     return drops
 
 
-def drops_problem(rs: SkyGalleons, state: State, record: ShipRecord, choice: Mapping[str, JSON]) -> Rejection | None:
+def drops_problem(state: State, record: ShipRecord, choice: Mapping[str, JSON]) -> Rejection | None:
     """A move's drops: each names an enemy ``target``, a ``weapon`` (liquid_fire_rack, spike_dropper,
     bomb_rack, drogue_torpedo) and a ``count`` (default 1); the target must lie lower than the dropper in a
     hex its path leaves or ends in, and the drop be one the rules allow there (ordnance.drop_solution)."""
@@ -563,7 +561,7 @@ def drops_problem(rs: SkyGalleons, state: State, record: ShipRecord, choice: Map
         target = board.by_name.get(target_name)
         if target is None or board.ally(record.side, target) or not board.in_fight(target) or not is_target(target):
             return Rejection("SG-LF-01", f"{target_name} is not an enemy in the fight to drop on")
-        solution = _first_drop(rs, state, dropper, target, str(weapon), count, over)
+        solution = _first_drop(state, dropper, target, str(weapon), count, over)
         if not solution.allowed:
             return Rejection(solution.clause, solution.reason)
         dropper = dropper.with_items(*(replace(dropper.item(i), state=SPENT[solution.weapon]) for i in solution.items))
@@ -571,7 +569,6 @@ def drops_problem(rs: SkyGalleons, state: State, record: ShipRecord, choice: Map
 
 
 def _first_drop(
-    rs: SkyGalleons,
     state: State,
     dropper: ShipRecord,
     target: ShipRecord,
@@ -705,7 +702,7 @@ def due(state: State) -> list[Torpedo]:
     return [t for t in state.board.torpedoes if t.runs < state.turn - t.launched + 1]
 
 
-def _avoid_options(rs: SkyGalleons, state: State, record: ShipRecord) -> list[JSON] | None:
+def _avoid_options(state: State, record: ShipRecord) -> list[JSON] | None:
     """A threatened ship's answers, or None when it cannot avoid (stunned, stopped) or already does."""
     board = state.board
     if not board.in_fight(record) or record.name in board.avoiding:
@@ -727,7 +724,7 @@ def run_torpedoes(rs: SkyGalleons, ctx: Ctx) -> bool:
             return False
         torpedo = torpedoes[0]
         threatened = ordnance.torpedo_threats(ctx.board.by_name, torpedo, ctx.board.terrain)
-        asked = [(n, o) for n in threatened if (o := _avoid_options(rs, ctx.state, ctx.board.ship(n))) is not None]
+        asked = [(n, o) for n in threatened if (o := _avoid_options(ctx.state, ctx.board.ship(n))) is not None]
         if asked:
             rs._stage(ctx, TORPEDOES, asking=torpedo.id)
             for name, options in asked:
@@ -847,7 +844,7 @@ def battery_reach(
     return solution if solution.allowed else None
 
 
-def ground_solutions(rs: SkyGalleons, state: State, side: str) -> list[FireSolution]:
+def ground_solutions(state: State, side: str) -> list[FireSolution]:
     """The solutions ``SkyGalleons.solutions`` leaves to this module: the side's ships at enemy batteries
     and target hexes (SG-BOMB-02, SG-GB-03), and the side's batteries at every enemy (SG-GB-01/02)."""
     board, now, rules = state.board, queries.now(state), queries.rules(state)
@@ -888,7 +885,7 @@ class Special:
     grapnel: FireSolution | None = None
 
 
-def special_problem(rs: SkyGalleons, state: State, side: str, shots: Sequence[JSON]) -> Rejection | None:
+def special_problem(state: State, side: str, shots: Sequence[JSON]) -> Rejection | None:
     """The special shots of a fire declaration: each battery and each gun once, a free deckhand for every
     battery fired (SG-HALE-09), and each allowed now (SG-HALE-02..06, SG-SMT-02/09, SG-PG-01..05)."""
     board = state.board
@@ -898,7 +895,7 @@ def special_problem(rs: SkyGalleons, state: State, side: str, shots: Sequence[JS
         if not special_shot(board, shot):
             continue
         assert isinstance(shot, dict)
-        found = _declare_special(rs, state, side, shot)
+        found = _declare_special(state, side, shot)
         if isinstance(found, Rejection):
             return found
         key = (found.firer, found.gun)
@@ -914,7 +911,7 @@ def special_problem(rs: SkyGalleons, state: State, side: str, shots: Sequence[JS
     return None
 
 
-def _declare_special(rs: SkyGalleons, state: State, side: str, shot: Mapping[str, JSON]) -> Special | Rejection:
+def _declare_special(state: State, side: str, shot: Mapping[str, JSON]) -> Special | Rejection:
     board, now = state.board, queries.now(state)
     kind = "rockets" if "battery" in shot else "launch" if "launch" in shot else "grapnel"
     keys = {"rockets": {"ship", "battery", "target"}, "launch": {"ship", "gun", "launch"}}.get(
@@ -956,13 +953,13 @@ def _declare_special(rs: SkyGalleons, state: State, side: str, shot: Mapping[str
     return Special("grapnel", name, gun, grapnel=grapnel)
 
 
-def declared(rs: SkyGalleons, state: State, shots: Sequence[JSON]) -> list[Special]:
+def declared(state: State, shots: Sequence[JSON]) -> list[Special]:
     """The special shots of a side's (validated) declaration, their solutions found now (simultaneous fire)."""
     found = []
     for shot in shots:
         if special_shot(state.board, shot):
             assert isinstance(shot, dict)
-            special = _declare_special(rs, state, state.board.ship(str(shot["ship"])).side, shot)
+            special = _declare_special(state, state.board.ship(str(shot["ship"])).side, shot)
             if isinstance(special, Special):
                 found.append(special)
     return found
@@ -1036,7 +1033,7 @@ def resolve_specials(rs: SkyGalleons, ctx: Ctx, specials: Sequence[Special]) -> 
             rs._commit(ctx, records, happened)
 
 
-def special_ready(rs: SkyGalleons, state: State, side: str) -> bool:
+def special_ready(state: State, side: str) -> bool:
     """Has the side a special shot to declare: a Smutts discharger ready to launch (it needs no target), a
     Hale battery or a power grapnel that may fire at an enemy? (The side is then asked to declare fire.)"""
     board, now = state.board, queries.now(state)
@@ -1055,9 +1052,9 @@ def special_ready(rs: SkyGalleons, state: State, side: str) -> bool:
     return False
 
 
-def fire_candidates(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
+def fire_candidates(state: State, side: str) -> list[JSON]:
     """The AI's salvoes and launches as one declaration, if it has any."""
-    shots = ai_special_shots(rs, state, side)
+    shots = ai_special_shots(state, side)
     return [{"shots": shots}] if shots else []
 
 
@@ -1182,7 +1179,7 @@ def ai_adjust_moves(
         choice: JSON = plan
         bonus = 0.0
         if droppers and steps and not isinstance(plan, dict):
-            drops, bonus = _ai_drops(rs, state, record, steps, droppers)
+            drops, bonus = _ai_drops(state, record, steps, droppers)
             if drops:
                 candidate: JSON = {"steps": plan, "drops": drops}
                 if rs._move_problem(state, record, candidate) is None:
@@ -1194,7 +1191,7 @@ def ai_adjust_moves(
 
 
 def _ai_drops(
-    rs: SkyGalleons, state: State, record: ShipRecord, steps: Sequence[movement.Step], droppers: Sequence[str]
+    state: State, record: ShipRecord, steps: Sequence[movement.Step], droppers: Sequence[str]
 ) -> tuple[list[JSON], float]:
     board = state.board
     rules = queries.rules(state)
@@ -1277,7 +1274,7 @@ def ground_foes(board: Board, side: str) -> list[ShipRecord]:
     return batteries + bombard_targets(board, side)
 
 
-def ai_special_shots(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
+def ai_special_shots(state: State, side: str) -> list[JSON]:
     """Every loaded Hale battery that bears, at the nearest enemy it reaches (ships first), within the free
     deckhands (SG-HALE-09); a Smutts torpedo launched when its next runs reach an enemy and no friend."""
     board, now = state.board, queries.now(state)

@@ -50,7 +50,7 @@ OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json"
 # --- in the sequence of play ------------------------------------------------------------------------------
 
 
-def plotters(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[ShipRecord]:
+def plotters(state: BattleState[Board], side: str) -> list[ShipRecord]:
     """The side's ships that plot: in the fight, free to move, and not kites (their die is rolled later)."""
     return [s for s in state.board.fighting(side) if not s.is_kite and not queries.held(state, s)]
 
@@ -60,7 +60,7 @@ def ask(rs: SkyGalleons, ctx: Context[Board]) -> None:
     if not ctx.option("plotted_movement"):
         return
     for side in ctx.board.sides_fighting():
-        ships = [s.name for s in plotters(rs, ctx.state, side)]
+        ships = [s.name for s in plotters(ctx.state, side)]
         if ships:
             ctx.request(
                 side,
@@ -76,7 +76,7 @@ def ask(rs: SkyGalleons, ctx: Context[Board]) -> None:
 
 def default(rs: SkyGalleons, state: BattleState[Board], side: str) -> JSON:
     """Each ship's default move within its plotting allowance: no move, or its held course's first half."""
-    return {"plots": {s.name: list[JSON](rs.default_move(state, s)) for s in plotters(rs, state, side)}}
+    return {"plots": {s.name: list[JSON](rs.default_move(state, s)) for s in plotters(state, side)}}
 
 
 def problem(rs: SkyGalleons, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
@@ -84,7 +84,7 @@ def problem(rs: SkyGalleons, state: BattleState[Board], side: str, choice: JSON)
     shape = 'plots are {"plots": {ship: [steps]}}, a plain list of steps for each ship'
     if not isinstance(choice, dict) or set(choice) != {"plots"} or not isinstance(choice["plots"], dict):
         return Rejection("SG-ERR-24", shape)
-    ships = {s.name: s for s in plotters(rs, state, side)}
+    ships = {s.name: s for s in plotters(state, side)}
     for name, steps in choice["plots"].items():
         if name not in ships:
             return Rejection("SG-ERR-24", f"{name} does not plot: your plotting ships are {sorted(ships)}")
@@ -103,7 +103,7 @@ def candidates(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[JS
     """The default, and every ship straight ahead as far as its plot allows."""
     found: list[JSON] = [default(rs, state, side)]
     ahead: dict[str, JSON] = {}
-    for record in plotters(rs, state, side):
+    for record in plotters(state, side):
         for hexes in range(queries.allowance(state, record).speed, -1, -1):
             if rs._move_problem(state, record, [movement.AHEAD] * hexes) is None:
                 ahead[record.name] = [movement.AHEAD] * hexes
@@ -113,7 +113,7 @@ def candidates(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[JS
     return found
 
 
-def made(rs: SkyGalleons, ctx: Context[Board]) -> None:
+def made(ctx: Context[Board]) -> None:
     """The plots, kept for after the initiative, each side's logged to it alone: the others see each plot as
     it is carried out (SG-ERR-25). A plotting ship left out plotted nothing (SG-ERR-24)."""
     if not ctx.option("plotted_movement"):
@@ -125,7 +125,7 @@ def made(rs: SkyGalleons, ctx: Context[Board]) -> None:
     for side in ctx.board.side_order:
         plots = {name: steps for name, steps in plotted.items() if ctx.board.ship(name).side == side}
         if side in ctx.board.sides_fighting():
-            for record in plotters(rs, ctx.state, side):
+            for record in plotters(ctx.state, side):
                 plots.setdefault(record.name, [])
         if plots:
             ctx.emit("plots", {"plots": plots, "clauses": ["SG-ERR-24"]}, secret_to=side)

@@ -740,7 +740,7 @@ class SkyGalleons(BaseRuleset[Board]):
         orders = [(a.side, read_object(a.choice)) for a in ctx.board.decided if a.kind == ORDERS]
         portable_guns.train(ctx, orders)  # seen by their own side alone (SG-MG-06)
         signals.hoist(ctx, orders)  # read by who can read them (SG-SIG-04/05)
-        plotting.made(self, ctx)
+        plotting.made(ctx)
         if self._check_victory(ctx):
             return
         sides = ctx.board.sides_fighting()
@@ -1458,7 +1458,7 @@ class SkyGalleons(BaseRuleset[Board]):
                         and self.sight_blocked(state, solution) is None
                     ):
                         found.append(solution)
-        ground = [s for s in ordnance_play.ground_solutions(self, state, side) if self.sight_blocked(state, s) is None]
+        ground = [s for s in ordnance_play.ground_solutions(state, side) if self.sight_blocked(state, s) is None]
         return found + ground + self._party_solutions(state, side)
 
     def sight_blocked(self, state: BattleState[Board], solution: FireSolution) -> Rejection | None:
@@ -1484,7 +1484,7 @@ class SkyGalleons(BaseRuleset[Board]):
         self._stage(ctx, FIRING)
         asked = False
         for side in ctx.board.order:
-            if self.solutions(ctx.state, side) or ordnance_play.special_ready(self, ctx.state, side):
+            if self.solutions(ctx.state, side) or ordnance_play.special_ready(ctx.state, side):
                 asked = True
                 ctx.request(
                     side,
@@ -1508,7 +1508,7 @@ class SkyGalleons(BaseRuleset[Board]):
         # Every shot is aimed from the ships as they stand now, at the start of the step (simultaneous fire).
         aimed = portable_guns.trained_fleet(board.by_name, board.trained)
         for side in board.order:
-            specials += ordnance_play.declared(self, ctx.state, declared.get(side, []))
+            specials += ordnance_play.declared(ctx.state, declared.get(side, []))
             for shot in declared.get(side, []):
                 if ordnance_play.special_shot(board, shot):
                     continue
@@ -2069,7 +2069,7 @@ class SkyGalleons(BaseRuleset[Board]):
 
     def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
         if isinstance(choice, dict) and "drops" in choice:  # liquid fire, spikes, bombs dropped on the way
-            problem = ordnance_play.drops_problem(self, state, record, choice)
+            problem = ordnance_play.drops_problem(state, record, choice)
             if problem is not None:
                 return problem
             choice = {k: v for k, v in choice.items() if k != "drops"}
@@ -2193,7 +2193,7 @@ class SkyGalleons(BaseRuleset[Board]):
         for name in strike:
             if str(name) not in own:
                 return Rejection("SG-CREW-03", f"only your own ships in the fight can strike: {sorted(own)}")
-        problem = ordnance_play.orders_problem(self, state, choice, records)  # mines, drogues, reloads, cut loose
+        problem = ordnance_play.orders_problem(state, choice, records)  # mines, drogues, reloads, cut loose
         if problem is not None:
             return problem
         return portable_guns.orders_problem(choice, records, queries.now(state)) or signals.orders_problem(
@@ -2364,7 +2364,7 @@ class SkyGalleons(BaseRuleset[Board]):
         conflict = class_rules.shot_conflict(board.by_name, choice["shots"])  # SG-CLS-08
         if conflict is not None:
             return Rejection(*conflict)
-        return ordnance_play.special_problem(self, state, side, choice["shots"])
+        return ordnance_play.special_problem(state, side, choice["shots"])
 
     def answer_schema(
         self,
@@ -2502,7 +2502,7 @@ class SkyGalleons(BaseRuleset[Board]):
             special.append(loaded if self._fire_problem(state, side, {"shots": [loaded]}) is None else shot)
         if {"shots": special} != found[-1]:
             found.append({"shots": special})
-        found += ordnance_play.fire_candidates(self, state, side)
+        found += ordnance_play.fire_candidates(state, side)
         ships = state.board.by_name  # one gun of a pair at a target (SG-CLS-08)
         return [{"shots": class_rules.without_conflicts(ships, read_list(read_object(c)["shots"]))} for c in found]
 

@@ -181,11 +181,11 @@ class Captain:
         )  # SG-SCN-38: land or pick up the party
         if landing is not None:
             return landing
-        attack = leap_move(rs, state, record, traced) or attack_move(rs, state, record, traced)
+        attack = leap_move(state, record, traced) or attack_move(rs, state, record, traced)
         if attack is not None:
             return attack
         near = scenario_ai.stand_off(state.board, record)  # SG-SCN-39: the party is in the dungeon
-        scored = score_moves(rs, state, record, traced, near)
+        scored = score_moves(state, record, traced, near)
         scored = ordnance_play.ai_adjust_moves(rs, state, record, traced, scored)  # mines avoided, drops made
         if not scored:
             return request.default
@@ -201,7 +201,7 @@ class Captain:
         plots: dict[str, JSON] = {}
         for name in request.ships:
             record = state.board.ship(name)
-            scored = score_moves(rs, state, record, rs.traced_moves(state, record))
+            scored = score_moves(state, record, rs.traced_moves(state, record))
             if scored:
                 plots[name] = max(scored, key=lambda item: item[0])[1]
         return {"plots": plots}
@@ -231,7 +231,7 @@ class Leaving(Captain):
         if request.kind == MOVE:
             record = board.ship(request.ships[0])
             rs, played = ruleset, cast(State, state)
-            view = sight(rs, played, record)
+            view = sight(played, record)
             scored = [
                 (flee_score(view, path_of(view, steps)), list[JSON](plan))
                 for plan, steps in rs.traced_moves(played, record)
@@ -528,7 +528,7 @@ class Sight:
     ground_fire: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)
 
 
-def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
+def sight(state: State, record: ShipRecord) -> Sight:
     board = state.board
     turn, rules = max(state.turn, 1), queries.rules(state)
     flee = running(board, record)
@@ -548,8 +548,8 @@ def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
         ideal=ideal_range(record),
         speed=max(queries.speed(record, board), 1),
         caution=tuning(board, record.side).caution,
-        mine_reach=mine_reach(rs, board, record) if bombards(target) else (),
-        lob_reach=lob_reach(rs, board, record, turn) if bombards(target) else (),
+        mine_reach=mine_reach(board, record) if bombards(target) else (),
+        lob_reach=lob_reach(board, record, turn) if bombards(target) else (),
         turn=turn,
         rules=rules,
     )
@@ -574,7 +574,6 @@ def path_of(view: Sight, steps: Sequence[movement.Step]) -> Path:
 
 
 def score_moves(
-    rs: SkyGalleons,
     state: State,
     record: ShipRecord,
     moves: Sequence[tuple[list[str], list[movement.Step]]],
@@ -582,7 +581,7 @@ def score_moves(
 ) -> list[tuple[float, JSON]]:
     """Every legal plan with its score, in the candidates' order. End spots are scored once each. ``near``: a
     hex to stand off from, out of the guns' reach but within call (stand_off_score)."""
-    view = sight(rs, state, record)
+    view = sight(state, record)
     cache: dict[tuple[Spot, str], float] = {}
     scored: list[tuple[float, JSON]] = []
     for plan, steps in moves:
@@ -771,7 +770,7 @@ def bombards(target: ShipRecord | None) -> bool:
     return target is not None and target.emplacement in ordnance_play.TARGET_KINDS
 
 
-def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineReach, ...]:
+def mine_reach(board: Board, ship: ShipRecord) -> tuple[MineReach, ...]:
     """The enemy ships with tether mines aboard, raised or not (SG-TM-03: raising them is an order away)."""
     above = oint("tether_mines", "levels_above_owner")
     return tuple(
@@ -786,7 +785,7 @@ def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineRea
     )
 
 
-def lob_reach(rs: SkyGalleons, board: Board, ship: ShipRecord, turn: int) -> tuple[LobReach, ...]:
+def lob_reach(board: Board, ship: ShipRecord, turn: int) -> tuple[LobReach, ...]:
     """The enemy ships' lob guns still manned."""
     return tuple(
         LobReach(enemy.position, gun.weapon.range_hexes.long, queries.speed(enemy, board), gun.ready(turn))
@@ -904,7 +903,7 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
         if not weight or (careful and silenced(board, solution.target)):
             continue
         if careful:
-            solution = against_gunners(rs, state, solution)
+            solution = against_gunners(state, solution)
         key = (solution.firer, solution.gun_id)
         worth = weight * shot_worth(board, solution, focus) * ordnance_play.target_weight(board, side, solution.target)
         if careful and solution.target not in board.by_name and scenario_ai.party_ashore(board, side):
@@ -922,10 +921,10 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
         for _, s in (best[key] for key in sorted(best))
     ]
     shots = class_rules.without_conflicts(board.by_name, shots)  # one gun of a pair a target (SG-CLS-08)
-    return {"shots": shots + ordnance_play.ai_special_shots(rs, state, side)}  # Hale salvoes, Smutts launches
+    return {"shots": shots + ordnance_play.ai_special_shots(state, side)}  # Hale salvoes, Smutts launches
 
 
-def against_gunners(rs: SkyGalleons, state: State, solution: FireSolution) -> FireSolution:
+def against_gunners(state: State, solution: FireSolution) -> FireSolution:
     """At a ground battery, shrapnel or grape where the gun has it: a hull hit does nothing to a battery
     (SG-GB-03) and its armor stops shell, while shrapnel kills the gun's whole damage value of gunners
     whatever the armor, a Gun hit counting as Crew, and adds 1 to hit (SG-SHR-02..05)."""
@@ -999,7 +998,7 @@ def caught(board: Board, record: ShipRecord) -> int:
     )
 
 
-def strikes(rs: SkyGalleons, board: Board, record: ShipRecord) -> bool:
+def strikes(board: Board, record: ShipRecord) -> bool:
     """Strike the colours (SG-CREW-03): a beaten ship that cannot get away; a merchant hit and caught.
 
     "Cannot get away": stopped, or two enemy warships on it, or one on it and the edge more than two
@@ -1049,7 +1048,7 @@ def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -
 
     close = close_orders(rs, state, request) if state.options.get("advanced") else {}
     for record in board.fighting(request.side):
-        if strikes(rs, board, record) and legal(crew, [*strike, record.name]):
+        if strikes(board, record) and legal(crew, [*strike, record.name]):
             strike.append(record.name)
             continue
         for alternatives in crew_changes(record, scenario_ai.grapnel_hands(board, record)):
@@ -1097,7 +1096,7 @@ def can_lead_boarders(record: ShipRecord) -> bool:
     return bool(record.party.officers or crew.officers or crew.marine_officers or crew.captain)
 
 
-def prize_for(rs: SkyGalleons, state: State, record: ShipRecord) -> ShipRecord | None:
+def prize_for(state: State, record: ShipRecord) -> ShipRecord | None:
     """The enemy this ship would ram or grapple this turn, if any: within its reach at its altitude or one
     level off, and worth it: a merchant, a beaten ship, one whose defenders its boarders outweigh, or, for
     a ship with a ram, one no bigger than itself. Merchants and running ships close with nobody, nor does a
@@ -1148,10 +1147,10 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
     parties: list[JSON] = []
     disband: list[JSON] = []
     cut: list[JSON] = []
-    flights = flying_orders(rs, state, request.side)  # flyers first: the ship need not close (SG-HM-02)
+    flights = flying_orders(state, request.side)  # flyers first: the ship need not close (SG-HM-02)
     flying_from = {str(read_ship(order)) for order in read_list(flights.get(flying.FORM_ORDER, []))}
     for record in board.fighting(request.side):
-        prize = None if record.name in flying_from else prize_for(rs, state, record)
+        prize = None if record.name in flying_from else prize_for(state, record)
         grappled = [board.ship(n) for n in record.grappled_with]
         enemy_alongside = [g for g in grappled if g.side != record.side and board.in_fight(g)]
         if prize is not None:
@@ -1232,7 +1231,7 @@ def attack_move(
     """A ram or grapple on this ship's prize, if it may try one now: a grapple when it would board, a ram
     when it has one; a grapple coming alongside with the least chance of colliding with her (across her bow
     or stern, no turn in her hex: SG-COL-02/03), then the shortest such move."""
-    prize = prize_for(rs, state, record)
+    prize = prize_for(state, record)
     if prize is None:
         return None
     kind = GRAPPLE if (record.party.men or not record.ram) and record.crew.deckhands else RAM
@@ -1427,7 +1426,7 @@ def flight_prey(board: Board, side: str, at: Hex, altitude: str, worth: float) -
     return min(found, key=lambda item: item[0])[1] if found else None
 
 
-def flying_orders(rs: SkyGalleons, state: State, side: str) -> dict[str, JSON]:
+def flying_orders(state: State, side: str) -> dict[str, JSON]:
     """Flying parties sent at an enemy within a flight whose defenders they outweigh (not from a merchant or
     a running ship; the ship then goes for no prize itself); parties aboard an enemy that now outweighs them
     come back into the air (recalled)."""
@@ -1547,14 +1546,12 @@ def flight_home(board: Board, party: flying.FlyingParty) -> ShipRecord | None:
     return min(placed, key=lambda s: (hexgrid.distance(party.position, s.position or party.position), s.name))
 
 
-def leap_move(
-    rs: SkyGalleons, state: State, record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]
-) -> JSON | None:
+def leap_move(state: State, record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]) -> JSON | None:
     """A High Martian ship with its party formed ends its move in its prize's hex at her altitude, to board
     her without a grapple (SG-HM-01): the shortest such plan."""
     if not record.high_martian or not record.party.men:
         return None
-    prize = prize_for(rs, state, record)
+    prize = prize_for(state, record)
     if prize is None:
         return None
     at = (prize.position, prize.altitude)

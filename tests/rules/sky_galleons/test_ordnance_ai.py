@@ -267,13 +267,13 @@ def test_a_captain_keeps_clear_of_raised_mines() -> None:
 def test_a_smutts_torpedo_is_launched_at_an_enemy_ahead_and_not_through_a_friend() -> None:
     data = small([ship("Triumph", "Triumph", (8, 14))], [ship("Gull", "Endtime", (8, 9))])
     state = begin(data, b"ai-launch")
-    assert {"ship": "Triumph", "gun": "9", "launch": True} in ordnance_play.ai_special_shots(RS, state, "a")
+    assert {"ship": "Triumph", "gun": "9", "launch": True} in ordnance_play.ai_special_shots(state, "a")
     data = small(
         [ship("Triumph", "Triumph", (8, 14)), ship("Dart", "Dauntless (original design)", (8, 12))],
         [ship("Gull", "Endtime", (8, 9))],
     )
     state = begin(data, b"ai-launch")
-    assert not [s for s in ordnance_play.ai_special_shots(RS, state, "a") if isinstance(s, dict) and s.get("launch")]
+    assert not [s for s in ordnance_play.ai_special_shots(state, "a") if isinstance(s, dict) and s.get("launch")]
 
 
 def test_every_fire_answer_of_the_captain_with_rockets_is_legal() -> None:

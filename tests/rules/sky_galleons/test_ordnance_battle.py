@@ -766,7 +766,7 @@ def test_the_discharger_launches_once_a_turn_while_torpedoes_last_and_not_at_a_t
     assert refused(equip(state, "Triumph", ordnance=spent), request, launch).clause == "SG-SMT-09"
     state, _, _ = drive(state, script(fire={("a", 1): launch}), seed, at(MOVE, turn=2))
     assert refused(state, request, launch).clause == "SG-FIRE-05"  # ROF (1): a turn of reloading
-    assert not ordnance_play.special_ready(RS, state, "a")  # so side a is not asked to fire for it
+    assert not ordnance_play.special_ready(state, "a")  # so side a is not asked to fire for it
     state, _, _ = drive(state, script(), seed, at(MOVE, turn=3))
     assert RS.validate(state, request, launch) is None
 

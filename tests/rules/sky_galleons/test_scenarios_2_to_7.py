@@ -1403,11 +1403,11 @@ def test_the_british_go_for_the_hamburg_alongside_the_kite_when_their_boarders_o
     near = hexgrid.neighbour(hamburg.position, 2)
     dauntless = replace(state.board.ship("Dauntless"), position=near, altitude=hamburg.altitude)
     state = with_record(state, dauntless)
-    assert tactics.prize_for(RS, state, dauntless) == hamburg  # grappled with the kite, and still fair game
+    assert tactics.prize_for(state, dauntless) == hamburg  # grappled with the kite, and still fair game
     unguarded = state.evolve(board=replace(state.board, ai={**state.board.ai, "british": {}}))
-    assert tactics.prize_for(RS, unguarded, dauntless) is None  # a ship grappled already is left alone
+    assert tactics.prize_for(unguarded, dauntless) is None  # a ship grappled already is left alone
     home = replace(hamburg, crew=replace(hamburg.crew, marines=18))  # her marines at home: too many
-    assert tactics.prize_for(RS, with_record(state, home), dauntless) is None
+    assert tactics.prize_for(with_record(state, home), dauntless) is None
 
 
 def escort_scores(state: State, name: str) -> dict[tuple[hexgrid.Hex, str], float]:
@@ -1415,7 +1415,7 @@ def escort_scores(state: State, name: str) -> dict[tuple[hexgrid.Hex, str], floa
     record = state.board.ship(name)
     traced = RS.traced_moves(state, record)
     best: dict[tuple[hexgrid.Hex, str], float] = {}
-    for (score, _plan), (_p, steps) in zip(tactics.score_moves(RS, state, record, traced), traced, strict=True):
+    for (score, _plan), (_p, steps) in zip(tactics.score_moves(state, record, traced), traced, strict=True):
         end = (steps[-1].hex, steps[-1].altitude) if steps else (record.position, record.altitude)
         best[end] = max(best.get(end, -1e9), score)
     return best
