@@ -30,6 +30,7 @@ from battles.engine.state import BattleState
 from battles.engine.telling import value_words
 from battles.engine.words import and_list, capfirst, possessive
 from battles.rules.sky_galleons import (
+    candidates,
     combat,
     flying,
     movement,
@@ -38,6 +39,7 @@ from battles.rules.sky_galleons import (
     queries,
     signals,
     special_rules,
+    validate,
 )
 from galleons import catalog
 from galleons.record import altitude_levels
@@ -381,7 +383,7 @@ def _where(hex_: Any, facing: Any, altitude: Any) -> str:
 def _plot(asked: Asked) -> Field:
     """Each plotting ship: the plots she may make, half her move at most (SG-ERR-24/25), one per place she can
     end at, the others' plots left as the default."""
-    rs, state, request = asked.rs, asked.state, asked.request
+    state, request = asked.state, asked.request
     default = request.default if isinstance(request.default, dict) else {}
     given = default.get("plots")
     plots: dict[str, JSON] = dict(given) if isinstance(given, dict) else {}
@@ -390,7 +392,7 @@ def _plot(asked: Asked) -> Field:
         record = state.board.ship(name)
         seen: set[tuple[Any, ...] | None] = set()
         options: list[Option] = []
-        for plan, steps in [([], []), *rs.traced_moves(state, record)]:
+        for plan, steps in [([], []), *candidates.traced_moves(state, record)]:
             end = (steps[-1].hex, steps[-1].facing, steps[-1].altitude) if steps else None
             if end in seen or not asked.legal({"plots": {**plots, name: list[JSON](plan)}}):
                 continue
@@ -409,7 +411,7 @@ def _plot(asked: Asked) -> Field:
 
 def _fire(asked: Asked) -> Field:
     """One choice per gun (or battery, or flying party's arms): hold fire, or each legal target."""
-    rs, state, request = asked.rs, asked.state, asked.request
+    state, request = asked.state, asked.request
     by_gun: dict[tuple[str, str], list[Option]] = {}
     seen: set[str] = set()
 
@@ -421,7 +423,7 @@ def _fire(asked: Asked) -> Field:
         by_gun.setdefault((firer, gun), []).append(Option(shot, label))
 
     advanced = bool(state.options.get("advanced"))
-    for solution in rs.solutions(state, request.side):
+    for solution in validate.solutions(state, request.side):
         base: dict[str, JSON] = {"ship": solution.firer, "gun": solution.gun_id, "target": solution.target}
         kinds = [solution.ammunition] + (_ammunition(state.board, solution) if advanced else [])
         for ammunition in dict.fromkeys(kinds):
@@ -767,7 +769,7 @@ def _reinforcement(asked: Asked) -> Field:
 def _board(asked: Asked) -> Field:
     """The men each ship may send across to each ship it may board (SG-BRD-05..07): 0 sends none."""
     slots: list[Field] = []
-    for ship, targets in sorted(asked.rs.boarding_options(asked.state, asked.request.side).items()):
+    for ship, targets in sorted(queries.boarding_options(asked.state, asked.request.side).items()):
         for target, most in sorted(targets.items()):
             men = Number(key="men", label=f"Men to {target} (up to {most})", low=0, high=most, optional=True)
             fixed: dict[str, JSON] = {"ship": ship, "target": target}

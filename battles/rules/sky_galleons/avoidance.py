@@ -26,6 +26,7 @@ from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import close_action, movement, queries
+from battles.rules.sky_galleons.board import move_parts
 from battles.rules.sky_galleons.kinds import AVOID_COLLISION, COLLIDING
 from galleons.record import Moment, ShipRecord
 
@@ -97,7 +98,6 @@ def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
     anyway), nor a ram's target (asked as a ram's, SG-RAM-05)."""
     if not ctx.option("errata"):
         return False
-    from battles.rules.sky_galleons.board import move_parts  # the ruleset imports this module
 
     board, now = ctx.board, queries.now(ctx.state)
     record = board.ship(name)
@@ -129,14 +129,9 @@ def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
     return True
 
 
-def answered(rs: SkyGalleons, ctx: Context[Board]) -> None:
-    """The ships asked avoid or not (SG-ERR-04/05); then the held move goes ahead: a plotted one in the
-    plotted moves (plotting.py), any other as the moving ship's move."""
-    from battles.rules.sky_galleons import plotting
-    from battles.rules.sky_galleons.board import move_parts
-    from battles.rules.sky_galleons.kinds import MOVING  # the ruleset imports this module
-
-    name = ctx.board.asking
+def answered(ctx: Context[Board]) -> None:
+    """The ships asked avoid or not (SG-ERR-04/05); the held move then goes ahead (the ruleset's sequence: a
+    plotted one in the plotted moves, plotting.py, any other as the moving ship's move)."""
     answers = [a.choice for a in ctx.board.decided if a.kind == AVOID_COLLISION]
     for other, avoids in zip(ctx.board.avoiders, answers, strict=True):
         if avoids is True:
@@ -146,13 +141,6 @@ def answered(rs: SkyGalleons, ctx: Context[Board]) -> None:
             data = {"ship": other, "mp": cost(queries.speed(record, board)), "next_turn": moved}
             clauses = ["SG-ERR-04"] + (["SG-ERR-05"] if moved else [])
             ctx.emit("avoiding", {**data, "clauses": clauses}, ships=[other])
-    steps, attack = move_parts(ctx.board.held_move)
-    if ctx.board.phase_no == 0:
-        plotting.resume(rs, ctx, name, steps)
-        return
-    rs._stage(ctx, MOVING, asking=name)
-    rs._carry_out(ctx, name, steps, attack)
-    rs._ask_move(ctx)
 
 
 # --- the fold -----------------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ the stages of the sequence of play (SG-SEQ-01..12), in one place every module of
 
 from __future__ import annotations
 
+KEY = "sky_galleons"  # the ruleset's key in the registry (the AI answers for this game only)
+
 # A kite's movement die before it is rolled (the AI's planning, a ram's avoidance): an even die.
 KITE_DIE_EXPECTED = 4
 

@@ -441,28 +441,6 @@ def orders_prompt(ships: Sequence[ShipRecord]) -> str:
     return "; " + ", ".join(words) if words else ""
 
 
-def orders_candidates(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
-    """Each ship's mines raised or lowered, drogues lowered or raised, each empty rack reloaded, raised
-    mines cut loose: one order each, where legal."""
-    found: list[JSON] = []
-    for ship in state.board.fighting(side):
-        orders: list[dict[str, JSON]] = []
-        if ship.items_of(*MINES, states=("raised", "lowered")):
-            raised = bool(ship.items_of(*MINES, states=("raised",)))
-            orders.append({"mines": [{"ship": ship.name, "raised": not raised}]})
-        if ship.items_of(DROGUE, states=("raised", "lowered")):
-            lowered = bool(ship.items_of(DROGUE, states=("lowered",)))
-            orders.append({"drogues": [{"ship": ship.name, "lowered": not lowered}]})
-        orders += [{"reload": [{"ship": ship.name, "rack": r.id}]} for r in ship.items_of(BOMB_RACK, states=("empty",))]
-        if ship.items_of(*MINES, states=("raised",)):
-            orders.append({"cut_mines": [ship.name]})
-        for order in orders:
-            choice: JSON = {"crew": [], "strike": [], **order}
-            if rs._orders_problem(state, side, choice) is None:
-                found.append(choice)
-    return found
-
-
 # --- movement: limits, devices set off, drops ---------------------------------------------------------
 
 
@@ -1158,72 +1136,6 @@ def device_spots(board: Board, mover: str) -> dict[tuple[Hex, int], float]:
             key = (ship.position, level - below)
             spots[key] = max(spots.get(key, 0.0), DROGUE_RISK)
     return spots
-
-
-def ai_adjust_moves(
-    rs: SkyGalleons,
-    state: State,
-    record: ShipRecord,
-    traced: Sequence[tuple[list[str], list[movement.Step]]],
-    scored: Sequence[tuple[float, JSON]],
-) -> list[tuple[float, JSON]]:
-    """Keep clear of other ships' mines and drogues; drop what the ship carries on the enemies it passes
-    over (the hexes the side must bombard first), worth the drop's expected effect."""
-    spots = device_spots(state.board, record.name)
-    droppers = [w for w in DROPS if record.items_of(w, states=("raised", "lowered") if w == DROGUE else ("loaded",))]
-    adjusted: list[tuple[float, JSON]] = []
-    for (score, plan), (_, steps) in zip(scored, traced, strict=True):
-        risk = sum(
-            spots.get((s.hex, altitude_level(s.altitude)), 0.0) for s in steps if s.enters_hex or s.changes_altitude
-        )
-        choice: JSON = plan
-        bonus = 0.0
-        if droppers and steps and not isinstance(plan, dict):
-            drops, bonus = _ai_drops(state, record, steps, droppers)
-            if drops:
-                candidate: JSON = {"steps": plan, "drops": drops}
-                if rs._move_problem(state, record, candidate) is None:
-                    choice = candidate
-                else:
-                    bonus = 0.0
-        adjusted.append((score - risk + bonus, choice))
-    return adjusted
-
-
-def _ai_drops(
-    state: State, record: ShipRecord, steps: Sequence[movement.Step], droppers: Sequence[str]
-) -> tuple[list[JSON], float]:
-    board = state.board
-    rules = queries.rules(state)
-    goals = {s.name for s in bombard_targets(board, record.side)}
-    drops: list[JSON] = []
-    worth = 0.0
-    dropper = record
-    for where in passes(record, steps):
-        for target in sorted(board.ships, key=lambda s: s.name):
-            if target.position != where.hex or board.ally(record.side, target) or not board.in_fight(target):
-                continue
-            if not is_target(target) or (target.emplacement in TARGET_KINDS and target.name not in goals):
-                continue
-            there = replace(dropper, position=where.hex, altitude=where.altitude)
-            for weapon in droppers:
-                solution = ordnance.drop_solution(
-                    there, target, weapon, target_mp=target_mp(board, target), rules=rules
-                )
-                if not solution.allowed:
-                    continue
-                if any(
-                    isinstance(d, dict) and d.get("target") == target.name and d.get("weapon") == weapon for d in drops
-                ):
-                    continue
-                value = max(3.5 - solution.levels - solution.target_mp, 0.0) * DROP_WORTH[weapon]
-                if value <= 0:
-                    continue
-                worth += value * (BOMBARD_WEIGHT if target.name in goals else 1.0)
-                drops.append({"target": target.name, "weapon": weapon})
-                dropper = dropper.with_items(*(replace(dropper.item(i), state=SPENT[weapon]) for i in solution.items))
-                break
-    return drops, worth
 
 
 def target_weight(board: Board, side: str, target: str) -> float:

@@ -31,12 +31,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from battles.engine.decisions import Rejection
 from battles.engine.events import JSON, Event
 from battles.engine.jsonread import DataFile, read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import movement, queries
+from battles.rules.sky_galleons import avoidance, candidates, queries, validate
 from battles.rules.sky_galleons.kinds import PLOT, PLOTTED
 from galleons.record import ShipRecord
 
@@ -50,67 +49,23 @@ OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json"
 # --- in the sequence of play ------------------------------------------------------------------------------
 
 
-def plotters(state: BattleState[Board], side: str) -> list[ShipRecord]:
-    """The side's ships that plot: in the fight, free to move, and not kites (their die is rolled later)."""
-    return [s for s in state.board.fighting(side) if not s.is_kite and not queries.held(state, s)]
-
-
-def ask(rs: SkyGalleons, ctx: Context[Board]) -> None:
+def ask(ctx: Context[Board]) -> None:
     """With the variant on, each side plots half of each ship's move with its orders, in secret (SG-ERR-24)."""
     if not ctx.option("plotted_movement"):
         return
     for side in ctx.board.sides_fighting():
-        ships = [s.name for s in plotters(ctx.state, side)]
+        ships = [s.name for s in queries.plotters(ctx.state, side)]
         if ships:
             ctx.request(
                 side,
                 PLOT,
                 rule="SG-ERR-24",
-                default=default(rs, ctx.state, side),
+                default=candidates.plot_default(ctx.state, side),
                 secret=True,
                 prompt='plot half of each ship\'s move: {"plots": {ship: [steps]}}; a ship left out does not move '
                 "this turn",
                 ships=ships,
             )
-
-
-def default(rs: SkyGalleons, state: BattleState[Board], side: str) -> JSON:
-    """Each ship's default move within its plotting allowance: no move, or its held course's first half."""
-    return {"plots": {s.name: list[JSON](rs.default_move(state, s)) for s in plotters(state, side)}}
-
-
-def problem(rs: SkyGalleons, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
-    """A side's plots: a plain plan for each of its plotting ships, at most its share, legal as a move."""
-    shape = 'plots are {"plots": {ship: [steps]}}, a plain list of steps for each ship'
-    if not isinstance(choice, dict) or set(choice) != {"plots"} or not isinstance(choice["plots"], dict):
-        return Rejection("SG-ERR-24", shape)
-    ships = {s.name: s for s in plotters(state, side)}
-    for name, steps in choice["plots"].items():
-        if name not in ships:
-            return Rejection("SG-ERR-24", f"{name} does not plot: your plotting ships are {sorted(ships)}")
-        if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
-            return Rejection("SG-ERR-24", shape)
-        most = queries.share(queries.allowance(state, ships[name], plotted=False).speed)
-        if movement.plan_cost([str(t) for t in steps]) > most:
-            return Rejection("SG-ERR-24", f"{name} plots half her movement at most: {most} MP")
-        wrong = rs._move_problem(state, ships[name], steps)
-        if wrong is not None:
-            return Rejection(wrong.clause, f"{name}: {wrong.reason}")
-    return None
-
-
-def candidates(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[JSON]:
-    """The default, and every ship straight ahead as far as its plot allows."""
-    found: list[JSON] = [default(rs, state, side)]
-    ahead: dict[str, JSON] = {}
-    for record in plotters(state, side):
-        for hexes in range(queries.allowance(state, record).speed, -1, -1):
-            if rs._move_problem(state, record, [movement.AHEAD] * hexes) is None:
-                ahead[record.name] = [movement.AHEAD] * hexes
-                break
-    if {"plots": ahead} != found[0]:
-        found.append({"plots": ahead})
-    return found
 
 
 def made(ctx: Context[Board]) -> None:
@@ -125,7 +80,7 @@ def made(ctx: Context[Board]) -> None:
     for side in ctx.board.side_order:
         plots = {name: steps for name, steps in plotted.items() if ctx.board.ship(name).side == side}
         if side in ctx.board.sides_fighting():
-            for record in plotters(ctx.state, side):
+            for record in queries.plotters(ctx.state, side):
                 plots.setdefault(record.name, [])
         if plots:
             ctx.emit("plots", {"plots": plots, "clauses": ["SG-ERR-24"]}, secret_to=side)
@@ -149,13 +104,12 @@ def order(board: Board) -> list[str]:
 def carry_out(rs: SkyGalleons, ctx: Context[Board]) -> None:
     """Carry out the plotted moves one ship at a time (a move that will run into a ship waits for its answer,
     avoidance.py), then the first Movement Phase (SG-ERR-25)."""
-    from battles.rules.sky_galleons import avoidance  # avoidance hands its held plotted moves back here
 
     for name in order(ctx.board):
         if name in ctx.board.plotted:
             continue
         record = ctx.board.ship(name)
-        steps = still_possible(rs, ctx.state, record, list(ctx.board.plots[name]))
+        steps = still_possible(ctx.state, record, list(ctx.board.plots[name]))
         if not steps or not ctx.board.in_fight(record) or queries.held(ctx.state, record):
             ctx.emit("plotted move", {"ship": name, "mp": 0, "cap": 0, "clauses": ["SG-ERR-25"]}, ships=[name])
             continue
@@ -165,13 +119,13 @@ def carry_out(rs: SkyGalleons, ctx: Context[Board]) -> None:
     rs._next_phase(ctx, 1)
 
 
-def still_possible(rs: SkyGalleons, state: BattleState[Board], record: ShipRecord, steps: list[str]) -> list[str]:
+def still_possible(state: BattleState[Board], record: ShipRecord, steps: list[str]) -> list[str]:
     """The plot as far as the ship can still carry it out: damage taken since it was written (a collision in
     another ship's plotted move) may have cut its allowance. Nothing if not even its start is possible."""
     if not state.board.in_fight(record):
         return []
     for end in range(len(steps), 0, -1):
-        if rs._move_problem(state, record, list[JSON](steps[:end])) is None:
+        if validate.move_problem(state, record, list[JSON](steps[:end])) is None:
             return steps[:end]
     return []
 

@@ -214,3 +214,30 @@ def held(state: BattleState[Board], record: ShipRecord) -> bool:
         return False
     towed = ready_tow(state, record.name)
     return towed is None or set(record.grappled_with) != {towed}
+
+
+def plotters(state: BattleState[Board], side: str) -> list[ShipRecord]:
+    """The side's ships that plot: in the fight, free to move, and not kites (their die is rolled later)."""
+    return [s for s in state.board.fighting(side) if not s.is_kite and not held(state, s)]
+
+
+def boarding_options(state: BattleState[Board], side: str) -> dict[str, dict[str, int]]:
+    """For each of the side's ships that may send boarders now: each enemy it may board and how many men
+    may cross (SG-BRD-05..09; SG-BRD-06: not with enemy boarders aboard; SG-CRIT-37/48: not stunned)."""
+    board = state.board
+    moment = now(state)
+    found: dict[str, dict[str, int]] = {}
+    for ship in board.fighting(side):
+        if not ship.party.men or ship.stunned(moment) or boarders_on(board, ship.name):
+            continue
+        targets: dict[str, int] = {}
+        for name in (*ship.grappled_with, *flying.alongside(ship, board.fighting())):  # SG-HM-01: no grapple
+            other = board.ship(name)
+            if other.side == side or not board.in_fight(other):
+                continue
+            if ship.boarding not in (None, name):
+                continue  # one ship at a time
+            targets[name] = min(ship.party.men, crossing_limit(board, ship, other))
+        if targets:
+            found[ship.name] = targets
+    return found

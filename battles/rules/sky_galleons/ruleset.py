@@ -37,8 +37,10 @@ from battles.engine.telling import Names
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import (
     agility,
+    ai,
     answers,
     avoidance,
+    candidates,
     class_rules,
     close_action,
     combat,
@@ -51,11 +53,10 @@ from battles.rules.sky_galleons import (
     prizes,
     queries,
     scenario,
-    scenario_ai,
     setup_rules,
-    sightlines,
     signals,
     special_rules,
+    validate,
     victory,
 )
 from battles.rules.sky_galleons.board import (
@@ -64,10 +65,8 @@ from battles.rules.sky_galleons.board import (
     board_to_json,
     move_parts,
     pair_key,
-    party_of,
     read_pair_ints,
 )
-from battles.rules.sky_galleons.close_action import PartyError
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
 from battles.rules.sky_galleons.flying import FLY, FlyingParty
 from battles.rules.sky_galleons.kinds import (
@@ -87,7 +86,7 @@ from battles.rules.sky_galleons.kinds import (
     FIRST,
     FIRST_STAGE,
     FLYING,
-    GRAPPLE,
+    KEY,
     MOVE,
     MOVING,
     ORDERS,
@@ -96,7 +95,6 @@ from battles.rules.sky_galleons.kinds import (
     PHASE_START,
     PLACE,
     PLACEMENT,
-    PLOT,
     PLOTTED,
     POSITION,
     POSITIONS,
@@ -108,7 +106,7 @@ from battles.rules.sky_galleons.kinds import (
     STRUCK,
     UPKEEP,
 )
-from battles.rules.sky_galleons.movement import PlanError, Terrain
+from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.presentation import map_view, narration, sheets
 from battles.rules.sky_galleons.prizes import Prize
 from galleons.record import (
@@ -117,8 +115,6 @@ from galleons.record import (
     ShipRecord,
     altitude_level,
     altitude_levels,
-    assign_gun_crew,
-    assign_relief,
     combat_tables,
     record_problems,
     tint,
@@ -128,7 +124,7 @@ from galleons.record import (
 class SkyGalleons(BaseRuleset[Board]):
     """Sky Galleons of Mars, Part I basic rules (errata and Cloudships & Gunboats corrections by default)."""
 
-    key = "sky_galleons"
+    key = KEY
     version = "1"
     title = "Sky Galleons of Mars (basic rules)"
     options: tuple[OptionSpec, ...] = (
@@ -300,16 +296,12 @@ class SkyGalleons(BaseRuleset[Board]):
         return board_from_json(data)
 
     def ai_policy(self, seed: bytes, side: str) -> Policy:
-        """The AI captain for a side (battles.engine.simulate.policy_for): tactics.Captain."""
-        from battles.rules.sky_galleons.tactics import Captain  # tactics builds on this module
-
-        return Captain(seed, f"captain {side}")
+        """The AI captain for a side (battles.engine.simulate.policy_for): ai.py, tactics.Captain."""
+        return ai.captain(seed, side)
 
     def leaving_policy(self, seed: bytes, side: str, how: str) -> Policy:
-        """Who answers for a side that surrendered or withdraws in the battle app (tactics.Leaving)."""
-        from battles.rules.sky_galleons.tactics import Leaving
-
-        return Leaving(seed, f"leaving {side}", how)
+        """Who answers for a side that surrendered or withdraws in the battle app (ai.py, tactics.Leaving)."""
+        return ai.leaving(seed, side, how)
 
     def deadline_default(self, state: BattleState[Board], request: DecisionRequest, seed: bytes) -> JSON:
         """Hold course and fire at will: the request's default, but the AI captain's shots for fire."""
@@ -414,7 +406,7 @@ class SkyGalleons(BaseRuleset[Board]):
         elif stage == FLYING:
             self._flying(ctx)
         elif stage == COLLIDING:
-            avoidance.answered(self, ctx)
+            self._collision_answered(ctx)
         elif stage == PLOTTED:
             plotting.carry_out(self, ctx)
         elif stage == CREW_STAGE:
@@ -423,6 +415,19 @@ class SkyGalleons(BaseRuleset[Board]):
             self._reinforced(ctx)
         else:  # pragma: no cover - a board can only hold the stages above
             raise ValueError(f"unknown stage {stage!r}")
+
+    def _collision_answered(self, ctx: Context[Board]) -> None:
+        """The ships asked have avoided or not (avoidance.py, SG-ERR-04/05); the held move goes ahead: a plotted
+        one in the plotted moves (plotting.py), any other as the moving ship's move."""
+        avoidance.answered(ctx)
+        name = ctx.board.asking
+        steps, attack = move_parts(ctx.board.held_move)
+        if ctx.board.phase_no == 0:
+            plotting.resume(self, ctx, name, steps)
+            return
+        self._stage(ctx, MOVING, asking=name)
+        self._carry_out(ctx, name, steps, attack)
+        self._ask_move(ctx)
 
     def _stage(self, ctx: Context[Board], stage: str, *, asking: str = "", phase_no: int | None = None) -> None:
         data: dict[str, Any] = {"stage": stage, "asking": asking}
@@ -528,66 +533,14 @@ class SkyGalleons(BaseRuleset[Board]):
             record.side,
             PLACE,
             rule="SG-SCN-04",
-            default=self.default_placement(ctx.state, record),
+            default=candidates.default_placement(ctx.state, record),
             prompt=f"set up {name}: hex [col, row], facing 0-5, altitude; at least {board.min_distance} hexes "
             "from every other side's ships",
             ships=[name],
         )
 
     def default_placement(self, state: BattleState[Board], record: ShipRecord) -> JSON:
-        """The scenario's position if it is still legal, else the first legal hex in map order."""
-        assert record.position is not None
-        col, row = hexgrid.to_odd_q(record.position)
-        first: JSON = setup_rules.default_spot(state.board, record) or {
-            "hex": [col, row],
-            "facing": record.facing,
-            "altitude": record.altitude,
-        }
-        if self._placement_problem(state, record, first) is None:
-            return first
-        for hex_ in state.board.terrain.hexes():
-            col, row = hexgrid.to_odd_q(hex_)
-            landed = setup_rules.starts_landed(setup_rules.side_setup(state.board, record.side))
-            altitude = state.board.terrain.ground(hex_) if landed else record.altitude
-            for facing in (record.facing, *range(6)):
-                spot: JSON = {"hex": [col, row], "facing": facing, "altitude": altitude}
-                if self._placement_problem(state, record, spot) is None:
-                    return spot
-        return first  # pragma: no cover - a scenario whose map cannot hold its ships is refused at set-up
-
-    def _placement_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
-        if not isinstance(choice, dict) or set(choice) != {"hex", "facing", "altitude"}:
-            return Rejection("SG-SCN-04", 'a set-up is {"hex": [col, row], "facing": 0-5, "altitude": "M"}')
-        try:
-            hex_ = hexgrid.from_odd_q(*read_pair_ints(choice["hex"]))
-        except (TypeError, ValueError):
-            return Rejection("SG-SCN-04", "hex must be [col, row]")
-        board = state.board
-        if not board.terrain.on_map(hex_):
-            return Rejection("SG-SCN-04", f"{choice['hex']} is off the map")
-        if choice["facing"] not in range(6) or type(choice["facing"]) is not int:
-            return Rejection("SG-FACE-01", "facing is a hexside, 0-5 clockwise from north")
-        altitude = choice["altitude"]
-        ceiling = record.max_altitude
-        if altitude not in altitude_levels() or ceiling is None:
-            return Rejection("SG-ALT-01", f"altitude is one of {list(altitude_levels())}")
-        if altitude_level(str(altitude)) > altitude_level(ceiling):
-            return Rejection("SG-ALT-03", f"{record.name} cannot fly above {ceiling}")
-        landed = setup_rules.lands_at(board, record, hex_, str(altitude))
-        if altitude_level(str(altitude)) <= altitude_level(board.terrain.ground(hex_)) and not landed:
-            return Rejection("SG-ALT-02", "the land there is as high as that")
-        problem = setup_rules.placement_problem(board, record, hex_, read_int(choice["facing"]), str(altitude))
-        if problem is not None:
-            return problem
-        for other in board.ships:
-            placed_enemy = other.name in board.placed and other.side != record.side and other.position is not None
-            if (
-                placed_enemy
-                and other.position is not None
-                and hexgrid.distance(other.position, hex_) < board.min_distance
-            ):
-                return Rejection("SG-SCN-04", f"closer than {board.min_distance} hexes to {other.name} of {other.side}")
-        return None
+        return candidates.default_placement(state, record)
 
     def _begin_turn(self, ctx: Context[Board]) -> None:
         if ctx.state.turn >= ctx.board.turn_limit:
@@ -675,7 +628,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 ships=ships,
                 sealed=SEALED_ORDERS,
             )
-        plotting.ask(self, ctx)
+        plotting.ask(ctx)
 
     def _orders(self, ctx: Context[Board]) -> None:
         declared: dict[str, int] = {}
@@ -707,7 +660,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 self._recall_flyers(ctx, str(name))
             for change in read_list(choice.get("crew", [])):
                 record = ctx.board.ship(str(read_object(change)["ship"]))
-                updated = _crew_change(record, read_object(change))
+                updated = validate.crew_change(record, read_object(change))
                 # Crew assignments are the side's own business (SG-SEQ-02): logged to it alone.
                 secret = answer.side
                 ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name], secret_to=secret)
@@ -908,7 +861,7 @@ class SkyGalleons(BaseRuleset[Board]):
             return
         record = waiting[0]
         allowed = queries.allowance(ctx.state, record)
-        default = self.default_move(ctx.state, record)
+        default = candidates.default_move(ctx.state, record)
         ctx.emit("asking", {"ship": record.name})
         ctx.request(
             side,
@@ -1362,25 +1315,7 @@ class SkyGalleons(BaseRuleset[Board]):
     # --- boarders crossing (SG-BRD-05..09) -------------------------------------------------------------
 
     def boarding_options(self, state: BattleState[Board], side: str) -> dict[str, dict[str, int]]:
-        """For each of the side's ships that may send boarders now: each enemy it may board and how many men
-        may cross (SG-BRD-05..09; SG-BRD-06: not with enemy boarders aboard; SG-CRIT-37/48: not stunned)."""
-        board = state.board
-        now = queries.now(state)
-        found: dict[str, dict[str, int]] = {}
-        for ship in board.fighting(side):
-            if not ship.party.men or ship.stunned(now) or queries.boarders_on(board, ship.name):
-                continue
-            targets: dict[str, int] = {}
-            for name in (*ship.grappled_with, *flying.alongside(ship, board.fighting())):  # SG-HM-01: no grapple
-                other = board.ship(name)
-                if other.side == side or not board.in_fight(other):
-                    continue
-                if ship.boarding not in (None, name):
-                    continue  # one ship at a time
-                targets[name] = min(ship.party.men, queries.crossing_limit(board, ship, other))
-            if targets:
-                found[ship.name] = targets
-        return found
+        return queries.boarding_options(state, side)
 
     def crossing_limit(self, board: Board, a: ShipRecord, b: ShipRecord) -> int:
         return queries.crossing_limit(board, a, b)
@@ -1388,7 +1323,7 @@ class SkyGalleons(BaseRuleset[Board]):
     def _ask_board(self, ctx: Context[Board]) -> None:
         side = ctx.board.moving
         assert side is not None
-        if not ctx.option("advanced") or not self.boarding_options(ctx.state, side):
+        if not ctx.option("advanced") or not queries.boarding_options(ctx.state, side):
             self._ask_fire(ctx)
             return
         self._stage(ctx, BOARDING)
@@ -1398,7 +1333,7 @@ class SkyGalleons(BaseRuleset[Board]):
             rule="SG-BRD-05",
             default={"boardings": []},
             prompt='send boarders across: {"boardings": [{"ship": ..., "target": ..., "men": n}]}',
-            ships=list(self.boarding_options(ctx.state, side)),
+            ships=list(queries.boarding_options(ctx.state, side)),
         )
 
     def _boarding(self, ctx: Context[Board]) -> None:
@@ -1414,67 +1349,10 @@ class SkyGalleons(BaseRuleset[Board]):
             )
         self._ask_fire(ctx)
 
-    def _board_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
-        shape = 'boarding is {"boardings": [{"ship": ..., "target": ..., "men": n}]}'
-        if not isinstance(choice, dict) or set(choice) != {"boardings"} or not isinstance(choice["boardings"], list):
-            return Rejection("SG-BRD-05", shape)
-        options = self.boarding_options(state, side)
-        seen: set[str] = set()
-        for order in choice["boardings"]:
-            if not isinstance(order, dict) or set(order) != {"ship", "target", "men"} or type(order["men"]) is not int:
-                return Rejection("SG-BRD-05", shape)
-            name, target, men = str(order["ship"]), str(order["target"]), order["men"]
-            if name in seen:
-                return Rejection("SG-BRD-05", f"{name} sends one boarding party a phase")
-            seen.add(name)
-            if name not in options:
-                return Rejection("SG-BRD-05", f"{name} has no party ready to board a ship grappled with it")
-            if target not in options[name]:
-                return Rejection("SG-BRD-05", f"{name} may board only {sorted(options[name])}")
-            if not 1 <= men <= options[name][target]:
-                return Rejection("SG-BRD-07", f"1 to {options[name][target]} men may cross from {name} this phase")
-        return None
-
     # --- fire -------------------------------------------------------------------------------------------
 
     def solutions(self, state: BattleState[Board], side: str) -> list[FireSolution]:
-        """Every gun of the side that may fire now, at every target it may fire at."""
-        board = state.board
-        now = queries.now(state)
-        rules = queries.rules(state)
-        found = []
-        for ship in board.fighting(side):
-            ship = portable_guns.trained_record(ship, board.trained)  # SG-MG-06: on its secret aspect
-            for gun in combat.firing_ids(ship):
-                for target in board.fighting():
-                    if target.side == side or queries.friends_aboard(state, side, target.name):
-                        continue
-                    solution = combat.fire_solution(
-                        ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
-                    )
-                    if (
-                        solution.allowed
-                        and special_rules.shot_problem(board, ship, target) is None
-                        and self.sight_blocked(state, solution) is None
-                    ):
-                        found.append(solution)
-        ground = [s for s in ordnance_play.ground_solutions(state, side) if self.sight_blocked(state, s) is None]
-        return found + ground + self._party_solutions(state, side)
-
-    def sight_blocked(self, state: BattleState[Board], solution: FireSolution) -> Rejection | None:
-        """The optional line of sight: ships between firer and target may block the shot (SG-LOS-01..08)."""
-        if not state.options["line_of_sight"]:
-            return None
-        board = state.board
-        gone = (ESCAPED, CRASHED, CRASH_LANDED)
-        others = [
-            s
-            for s in board.ships
-            if s.afloat and s.position is not None and s.emplacement is None and board.out.get(s.name) not in gone
-        ]
-        firer, target = (sightlines.obstacle(board.ship(n)) for n in (solution.firer, solution.target))
-        blocked = sightlines.blocked_by(firer, target, map(sightlines.obstacle, others), lob_gun=solution.lob_gun)
-        return None if blocked is None else Rejection(blocked.clause, blocked.reason)
+        return validate.solutions(state, side)
 
     def _ask_fire(self, ctx: Context[Board]) -> None:
         for record in ctx.board.fighting():  # a jammed machinegun's crew tries to clear it (SG-MG-09)
@@ -1484,7 +1362,7 @@ class SkyGalleons(BaseRuleset[Board]):
         self._stage(ctx, FIRING)
         asked = False
         for side in ctx.board.order:
-            if self.solutions(ctx.state, side) or ordnance_play.special_ready(ctx.state, side):
+            if validate.solutions(ctx.state, side) or ordnance_play.special_ready(ctx.state, side):
                 asked = True
                 ctx.request(
                     side,
@@ -1514,7 +1392,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     continue
                 s = read_object(shot)
                 if str(s["ship"]) in flyers or str(s["target"]) in flyers:
-                    volley.append(self._party_shot(ctx.state, s))
+                    volley.append(validate.party_shot(ctx.state, s))
                     continue
                 firer, target = board.ship(str(s["ship"])), board.ship(str(s["target"]))
                 firer = portable_guns.trained_record(firer, board.trained)
@@ -1757,26 +1635,6 @@ class SkyGalleons(BaseRuleset[Board]):
         what = f"{name} leaves {ship.name} and takes wing"
         self._flyers(ctx, name, flown, [_note(name, what, "recalled", ["SG-BRD-17", "SG-HM-03"])])
 
-    def _flying_orders_problem(
-        self, state: BattleState[Board], side: str, choice: dict[str, JSON], records: dict[str, ShipRecord]
-    ) -> Rejection | None:
-        board = state.board
-        return flying.orders_problem(
-            records,
-            board.flyers,
-            side,
-            choice,
-            ships=board.by_name,
-            terrain=board.terrain,
-            now=queries.now(state),
-            errata=bool(state.options["errata"]),
-            boarded=[name for name in records if queries.boarders_on(board, name)],
-        )
-
-    def _flying_order_candidates(self, state: BattleState[Board], ship: ShipRecord) -> list[dict[str, JSON]]:
-        own = [s.name for s in state.board.fighting(ship.side)]
-        return flying.order_candidates(ship, state.board.flyers, own)
-
     def _ask_fly(self, ctx: Context[Board]) -> bool:
         """Ask for the next flying party's move of the moving side, if any (SG-HM-03). True if asked."""
         side = ctx.board.moving
@@ -1831,61 +1689,6 @@ class SkyGalleons(BaseRuleset[Board]):
             self._flyers(ctx, name, after)
         else:  # come down on a landing party waiting for its ship (SG-SCN-40)
             special_rules.overwhelm(ctx, flown.side, flown.position, flown.altitude)
-
-    def _fly_problem(self, state: BattleState[Board], name: str, choice: JSON) -> Rejection | None:
-        party = flying.find(state.board.flyers, name)
-        if party is None:
-            return Rejection("SG-HM-03", f"{name} is no longer in the air")
-        ships = {s.name: s for s in state.board.fighting()}
-        return flying.flight_problem(party, choice, terrain=state.board.terrain, turn=state.turn, ships=ships)
-
-    def fly_candidates(self, state: BattleState[Board], name: str) -> list[JSON]:
-        party = flying.find(state.board.flyers, name)
-        if party is None:
-            return [[]]
-        ships = {s.name: s for s in state.board.fighting()}
-        return flying.flight_candidates(party, terrain=state.board.terrain, turn=state.turn, ships=ships)
-
-    def _shielded(self, state: BattleState[Board], side: str) -> list[str]:
-        """Enemy ships the side's boarders are aboard: with the errata nobody fires at them (SG-ERR-06)."""
-        return [
-            s.name for s in state.board.fighting() if s.side != side and queries.friends_aboard(state, side, s.name)
-        ]
-
-    def _party_solutions(self, state: BattleState[Board], side: str) -> list[FireSolution]:
-        board = state.board
-        if not board.flyers or not state.options["advanced"]:  # basic rules: parties sit out (flying.json)
-            return []
-        return flying.fire_solutions(
-            side,
-            board.fighting(),
-            board.flyers,
-            shielded=self._shielded(state, side),
-            now=queries.now(state),
-            rules=queries.rules(state),
-        )
-
-    def _party_shot_problem(
-        self, state: BattleState[Board], side: str, shot: dict[str, JSON], used: set[tuple[str, str]]
-    ) -> Rejection | None:
-        board = state.board
-        return flying.shot_problem(
-            side,
-            shot,
-            ships=board.by_name,
-            fighting=[s.name for s in board.fighting()],
-            flyers=board.flyers,
-            used=used,
-            shielded=self._shielded(state, side),
-            now=queries.now(state),
-            rules=queries.rules(state),
-        )
-
-    def _party_shot(self, state: BattleState[Board], shot: Mapping[str, JSON]) -> FireSolution:
-        firer, target = flying.shot_ends(state.board.by_name, state.board.flyers, shot)
-        assert firer is not None
-        assert target is not None
-        return flying.shot_solution(firer, target, shot, now=queries.now(state), rules=queries.rules(state))
 
     def _party_volley(self, ctx: Context[Board], solution: FireSolution, declared: Mapping[str, FlyingParty]) -> None:
         """Resolve a shot by or at a flying party. A party that fell earlier in the volley still fires
@@ -2045,326 +1848,10 @@ class SkyGalleons(BaseRuleset[Board]):
     # --- decisions ------------------------------------------------------------------------------------------
 
     def validate(self, state: BattleState[Board], request: DecisionRequest, choice: JSON) -> Rejection | None:
-        board = state.board
-        if request.kind == PLACE:
-            return self._placement_problem(state, board.ship(request.ships[0]), choice)
-        if request.kind == MOVE:
-            return self._move_problem(state, board.ship(request.ships[0]), choice)
-        if request.kind == ORDERS:
-            return self._orders_problem(state, request.side, choice)
-        if request.kind == FIRE:
-            return self._fire_problem(state, request.side, choice)
-        if request.kind == BOARD:
-            return self._board_problem(state, request.side, choice)
-        if request.kind == FLY:
-            return self._fly_problem(state, request.ships[0], choice)
-        if request.kind == PLOT:
-            return plotting.problem(self, state, request.side, choice)
-        if request.kind == REINFORCE:
-            rule = special_rules.pending_reinforcement(board)
-            if rule is None:  # pragma: no cover - asked only while one is due
-                return Rejection("SG-SCN-24", "no reinforcement is due")
-            return special_rules.reinforcement_problem(board, rule, choice)
-        return None
-
-    def _move_problem(self, state: BattleState[Board], record: ShipRecord, choice: JSON) -> Rejection | None:
-        if isinstance(choice, dict) and "drops" in choice:  # liquid fire, spikes, bombs dropped on the way
-            problem = ordnance_play.drops_problem(state, record, choice)
-            if problem is not None:
-                return problem
-            choice = {k: v for k, v in choice.items() if k != "drops"}
-            choice = choice["steps"] if set(choice) == {"steps"} else choice
-        shape = f"a move is a list of steps ({', '.join(movement.STEPS)})"
-        if state.options["advanced"]:
-            shape += ', or {"steps": [...], "ram": ship} or {"steps": [...], "grapple": ship}'
-        if isinstance(choice, dict):
-            kinds = set(choice) - {"steps"}
-            if not state.options["advanced"] or "steps" not in choice or len(kinds) != 1 or kinds - {RAM, GRAPPLE}:
-                return Rejection("SG-MOV-01", shape)
-            steps = choice["steps"]
-        else:
-            steps = choice
-        if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
-            return Rejection("SG-MOV-01", shape)
-        problem = special_rules.before_move_problem(state.board, record, choice)
-        if problem is not None:
-            return problem
-        allowed = queries.allowance(state, record)
-        try:
-            path = movement.trace(record, [str(t) for t in steps], allowed=allowed, terrain=state.board.terrain)
-        except PlanError as error:
-            return Rejection(error.clause, error.reason)
-        hexes = ordnance_play.hexes_problem(record, [str(t) for t in steps])  # raised mines: 3 hexes (SG-TM-04)
-        if hexes is not None:
-            return hexes
-        problem = special_rules.move_problem(state.board, record, path, held=allowed.held_speed is not None)
-        if problem is not None:
-            return problem
-        if isinstance(choice, dict):
-            return self._attack_problem(state, record, move_parts(choice)[1], path)
-        return None
-
-    def _attack_problem(
-        self,
-        state: BattleState[Board],
-        record: ShipRecord,
-        attack: tuple[str, str] | None,
-        path: Sequence[movement.Step],
-    ) -> Rejection | None:
-        """A ram or grapple: first player's phase only, within the number declared, at an enemy the path meets
-        at its altitude (SG-RAM-01/03/06, SG-GRAP-01)."""
-        assert attack is not None
-        kind, target_name = attack
-        board = state.board
-        friend = board.by_name.get(target_name)
-        if friend is not None and friend.name != record.name and board.ally(record.side, friend):
-            end = (path[-1].hex, path[-1].altitude) if path else (record.position, record.altitude)
-            if kind != GRAPPLE or end != (friend.position, friend.altitude) or not friend.afloat:
-                return Rejection(
-                    "SG-TOW-02", f"to take {target_name} in hand, grapple: end the move in her hex at her altitude"
-                )
-            return None
-        if board.phase_no != 1:
-            return Rejection("SG-RAM-03", "rams and grapples are tried only in the first player's movement phase")
-        used = board.ram_attempts.get(record.side, 0)
-        if used >= board.rammers.get(record.side, 0):
-            return Rejection(
-                "SG-RAM-01", f"you declared {board.rammers.get(record.side, 0)} ships to ram or grapple this turn"
-            )
-        target = board.by_name.get(target_name)
-        if target is None or target.side == record.side or not board.in_fight(target):
-            return Rejection("SG-RAM-06", f"{target_name} is not an enemy ship in the fight")
-        where = [(step.hex, step.altitude) for step in path if step.enters_hex or step.changes_altitude]
-        end = (path[-1].hex, path[-1].altitude) if path else (record.position, record.altitude)
-        at = (target.position, target.altitude)
-        if kind == RAM and at not in [*where, end]:
-            return Rejection(
-                "SG-RAM-06",
-                f"to ram, the path must pass through or end in {possessive(target_name)} hex at its altitude",
-            )
-        if kind == GRAPPLE and end != at:
-            return Rejection("SG-GRAP-01", f"to grapple, end the move in {possessive(target_name)} hex at its altitude")
-        if kind == GRAPPLE and not record.crew.deckhands:
-            return Rejection("SG-GRAP-02", f"{record.name} has no deckhands to throw grapnels")
-        return None
-
-    def _orders_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
-        advanced = bool(state.options["advanced"])
-        keys = {"crew", "strike", "train", *ordnance_play.ORDER_KEYS} | (
-            {"signal"} if state.options["signals"] else set()
-        )
-        close = {"ram", "parties", "disband", "recall", "cut", "tow", "prizes", *flying.ORDER_KEYS}
-        keys |= close if advanced else set()
-        if not isinstance(choice, dict) or set(choice) - keys:
-            return Rejection(
-                "SG-SEQ-02",
-                'orders are {"crew": [changes], "strike": [ship names]'
-                + (
-                    ', "ram": ships that will ram or grapple, "parties": [{"ship", "men": {post: n}}], '
-                    '"disband": [ships], "recall": [ships], "cut": [[ship, other]], "tow": [[tower, ship in tow]], '
-                    '"prizes": {prize: "crew" | "hold" | "scuttle" | "abandon"}, '
-                    '"flying_parties": [{"ship", "men": {post: n}}], "recall_flyers": [flying parties]}'
-                    if advanced
-                    else "}"
-                ),
-            )
-        lists = {key: choice.get(key, []) for key in keys - {"ram", "prizes", "signal", *ordnance_play.ORDER_KEYS}}
-        if not all(isinstance(value, list) for value in lists.values()):
-            return Rejection("SG-SEQ-02", f"{', '.join(sorted(lists))} are lists")
-        own = {s.name: s for s in state.board.fighting(side)}
-        records = dict(own)
-        problem = flying.turnscrews_problem(own, choice)  # SG-HM-08 before the party rules' own clauses
-        problem = problem or special_rules.orders_problem(state.board, side, choice)
-        if problem is None and advanced:
-            problem = self._close_orders_problem(state, side, choice, records)
-        if problem is not None:
-            return problem
-        crew, strike = read_list(lists["crew"]), read_list(lists["strike"])
-        for change in crew:
-            if not isinstance(change, dict) or str(change.get("ship")) not in own:
-                return Rejection("SG-SEQ-02", f"a crew change names one of your ships in the fight: {sorted(own)}")
-            record = records[str(change["ship"])]
-            if record.stunned(queries.now(state)):
-                return Rejection("SG-CRIT-37", f"{possessive(record.name)} crew is stunned: no crew changes")
-            try:
-                records[record.name] = _crew_change(record, change)
-            except (ValueError, KeyError, TypeError) as error:
-                return Rejection("SG-CREW-07", f"{record.name}: {error}")
-        for name in strike:
-            if str(name) not in own:
-                return Rejection("SG-CREW-03", f"only your own ships in the fight can strike: {sorted(own)}")
-        problem = ordnance_play.orders_problem(state, choice, records)  # mines, drogues, reloads, cut loose
-        if problem is not None:
-            return problem
-        return portable_guns.orders_problem(choice, records, queries.now(state)) or signals.orders_problem(
-            choice, records, state.board.by_name
-        )
+        return validate.validate(state, request, choice)
 
     def signal_links(self, state: BattleState[Board]) -> dict[str, dict[str, JSON]]:
-        """For the battle app: each ship in the fight, whether it can signal, whom it can read and who can read
-        it, and whether it is cut off from its side (SG-SIG-01..03)."""
-        return signals.links(state.board.fighting(), state.board.wind)
-
-    def _close_orders_problem(
-        self, state: BattleState[Board], side: str, choice: dict[str, JSON], records: dict[str, ShipRecord]
-    ) -> Rejection | None:
-        """The Part II orders, checked on copies in the order they are carried out: recall, disband, parties
-        (SG-BRD-01..04, SG-CREW-01, SG-BRD-19), cuts (SG-GRAP-05..07), the ram declaration (SG-RAM-01)."""
-        ram = choice.get("ram", 0)
-        if type(ram) is not int or not 0 <= ram <= len(records):
-            return Rejection("SG-RAM-01", f"ram is how many of your {len(records)} ships will try to ram or grapple")
-        now = queries.now(state)
-
-        def own(name: JSON, clause: str) -> ShipRecord | Rejection:
-            if str(name) not in records:
-                return Rejection(clause, f"{name} is not one of your ships in the fight: {sorted(records)}")
-            record = records[str(name)]
-            if record.stunned(now):
-                return Rejection("SG-CRIT-37", f"{possessive(record.name)} crew is stunned: no crew changes")
-            return record
-
-        for name in read_list(choice.get("recall", [])):
-            record = own(name, "SG-BRD-17")
-            if isinstance(record, Rejection):
-                return record
-            if not record.boarders.men:
-                return Rejection("SG-BRD-17", f"{record.name} has no boarders across")
-            records[record.name] = close_action.bring_home(record)
-        for name in read_list(choice.get("disband", [])):
-            record = own(name, "SG-BRD-04")
-            if isinstance(record, Rejection):
-                return record
-            if not record.party.men:
-                return Rejection("SG-BRD-04", f"{record.name} has no boarding party at home")
-            try:
-                records[record.name] = close_action.disband_party(record)
-            except PartyError as error:
-                return Rejection(error.clause, error.reason)
-        for order in read_list(choice.get("parties", [])):
-            if not isinstance(order, dict) or set(order) != {"ship", "men"} or not isinstance(order["men"], dict):
-                return Rejection("SG-BRD-01", 'a boarding party is {"ship": name, "men": {"officers": 1, ...}}')
-            record = own(order["ship"], "SG-BRD-01")
-            if isinstance(record, Rejection):
-                return record
-            if record.crew.officers_aboard == 0 and queries.boarders_on(state.board, record.name):
-                return Rejection("SG-BRD-19", f"{record.name} has no officer left to add men to her defenders")
-            try:
-                men = {str(k): v for k, v in order["men"].items() if type(v) is int}
-                if len(men) != len(order["men"]):
-                    raise PartyError("SG-BRD-01", "men are whole numbers")
-                records[record.name] = close_action.form_party(record, men)
-            except PartyError as error:
-                return Rejection(error.clause, error.reason)
-        found = prizes.orders_problem(
-            choice.get("prizes", {}), side=side, prizes=state.board.prizes, ships=state.board.by_name, records=records
-        )
-        if found is not None:  # SG-BRD-21..24
-            return Rejection(*found)
-        for pair in read_list(choice.get("cut", [])):
-            if not isinstance(pair, list) or len(pair) != 2:
-                return Rejection("SG-GRAP-07", "a cut names [your ship, the ship it is grappled with]")
-            record = own(pair[0], "SG-GRAP-07")
-            if isinstance(record, Rejection):
-                return record
-            other = str(pair[1])
-            if other not in record.grappled_with:
-                return Rejection("SG-GRAP-07", f"{record.name} is not grappled with {other}")
-            if queries.boarders_on(state.board, record.name):
-                return Rejection("SG-GRAP-05", f"enemy boarders are aboard {record.name}: the grapple holds")
-            if record.boarding == other and record.boarders.men:
-                return Rejection(
-                    "SG-GRAP-06", f"{possessive(record.name)} boarders are still aboard {other}: recall them first"
-                )
-        for pair in read_list(choice.get("tow", [])):
-            if not isinstance(pair, list) or len(pair) != 2:
-                return Rejection("SG-TOW-01", "a tow names [your towing ship, the ship to take in tow]")
-            record = own(pair[0], "SG-TOW-01")
-            if isinstance(record, Rejection):
-                return record
-            problem = self._tow_problem(state.board, record, str(pair[1]))
-            if problem is not None:
-                return problem
-            leaving = prizes.tow_problem(str(pair[1]), choice.get("prizes", {}), state.board.prizes)
-            if leaving is not None:
-                return Rejection(*leaving)
-        return self._flying_orders_problem(state, side, choice, records)
-
-    def _tow_problem(self, board: Board, tower: ShipRecord, name: str) -> Rejection | None:
-        """A tow is rigged between grappled ships, a friend or a prize, with an officer or petty officer at the
-        towed ship's trim station (SG-TOW-01/03/09/10)."""
-        towed = board.by_name.get(name)
-        if towed is None or name not in tower.grappled_with:
-            return Rejection("SG-TOW-01", f"{tower.name} must be grappled with {name} to rig a tow")
-        if not board.ally(tower.side, towed):
-            return Rejection("SG-TOW-01", f"{name} is neither a friend nor a prize of yours")
-        if name in board.tows or board.towing(tower.name) is not None or tower.name in board.tows:
-            return Rejection("SG-TOW-03", "a ship tows one ship, and a ship in tow tows none")
-        if not close_action.tow_trim_manned(towed, tower):
-            return Rejection(
-                "SG-TOW-09", f"nobody of rank is at {possessive(name)} trim station to keep her trimmed in tow"
-            )
-        return None
-
-    def _fire_problem(self, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
-        if not isinstance(choice, dict) or set(choice) != {"shots"} or not isinstance(choice["shots"], list):
-            return Rejection("SG-SEQ-05", 'fire is {"shots": [{"ship": ..., "gun": ..., "target": ...}]}')
-        board = state.board
-        used: set[tuple[str, str]] = set()
-        for shot in choice["shots"]:
-            if ordnance_play.special_shot(board, shot):
-                continue  # salvoes, launches and grapnel shots: ordnance_play.special_problem below
-            keys = set(shot) if isinstance(shot, dict) else set()
-            if not isinstance(shot, dict) or not {"ship", "gun", "target"} <= keys <= SHOT_KEYS:
-                return Rejection(
-                    "SG-SEQ-05",
-                    'each shot is {"ship": ..., "gun": ..., "target": ...}, with "ammunition" (shell, shrapnel, '
-                    'grape) and "rate" (normal, max) if wanted',
-                )
-            if not all(isinstance(shot.get(k, ""), str) for k in ("ammunition", "rate")):
-                return Rejection("SG-SEQ-05", "ammunition and rate are words")
-            if not state.options["advanced"] and shot.get("ammunition", "shell") != "shell":
-                return Rejection("SG-SHR-01", "shrapnel and grape are advanced rules, not in play")
-            if not state.options["advanced"] and shot.get("rate", "normal") != "normal":
-                return Rejection("SG-MG-08", "machineguns flat out are advanced rules, not in play")
-            ship, gun, target = str(shot["ship"]), str(shot["gun"]), str(shot["target"])
-            if flying.find(board.flyers, ship) or flying.find(board.flyers, target):  # SG-HM-06, SG-SHR-06
-                problem = self._party_shot_problem(state, side, shot, used)
-                if problem is not None:
-                    return problem
-                continue
-            if ship not in board.by_name or board.ship(ship).side != side or not board.in_fight(board.ship(ship)):
-                return Rejection("SG-SEQ-05", f"{ship} is not one of your ships in the fight")
-            if target not in board.by_name or board.ship(target).side == side:
-                return Rejection("SG-FIRE-04", f"{target} is not an enemy ship")
-            if (ship, gun) in used:
-                return Rejection("SG-FIRE-04", f"{ship} gun {gun} fires once, at one ship (all its shots together)")
-            if queries.friends_aboard(state, side, target):
-                return Rejection("SG-ERR-06", f"your boarders are aboard {target}: no ship fires at her")
-            used.add((ship, gun))
-            if gun not in combat.firing_ids(board.ship(ship)):
-                return Rejection("SG-FIRE-02", f"{ship} has no gun {gun}")
-            solution = ordnance_play.fire_solution(
-                portable_guns.trained_record(board.ship(ship), board.trained),
-                gun,
-                board.ship(target),
-                now=queries.now(state),
-                rules=queries.rules(state),
-                same_hex=board.relative(ship, target),
-                ammunition=str(shot.get("ammunition", "shell")),
-                rate=str(shot.get("rate", "normal")),
-            )
-            if not solution.allowed:
-                return Rejection(solution.clause, solution.describe)
-            problem = special_rules.shot_problem(board, board.ship(ship), board.ship(target))
-            if problem is not None:
-                return problem
-            blocked = self.sight_blocked(state, solution)
-            if blocked is not None:
-                return blocked
-        conflict = class_rules.shot_conflict(board.by_name, choice["shots"])  # SG-CLS-08
-        if conflict is not None:
-            return Rejection(*conflict)
-        return ordnance_play.special_problem(state, side, choice["shots"])
+        return validate.signal_links(state)
 
     def answer_schema(
         self,
@@ -2378,174 +1865,16 @@ class SkyGalleons(BaseRuleset[Board]):
         return answers.schema(self, state, request, partial=partial, sides=sides)
 
     def candidates(self, state: BattleState[Board], request: DecisionRequest) -> Sequence[JSON]:
-        if request.kind == MOVE:
-            return self.move_candidates(state, state.board.ship(request.ships[0]))
-        if request.kind == FIRE:
-            return self.fire_candidates(state, request.side)
-        if request.kind == ORDERS:
-            return self.orders_candidates(state, request.side)
-        if request.kind == BOARD:
-            return self.board_candidates(state, request.side)
-        if request.kind == FLY:
-            return self.fly_candidates(state, request.ships[0])
-        if request.kind == PLOT:
-            return plotting.candidates(self, state, request.side)
-        return super().candidates(state, request)
-
-    def board_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
-        """Nobody crosses; each ship sends all it may to its first target; every ship does."""
-        found: list[JSON] = [{"boardings": []}]
-        every: list[JSON] = []
-        for ship, targets in self.boarding_options(state, side).items():
-            target, men = next(iter(targets.items()))
-            order: JSON = {"ship": ship, "target": target, "men": men}
-            found.append({"boardings": [order]})
-            every.append(order)
-        if len(every) > 1:
-            found.append({"boardings": every})
-        return found
-
-    def attacks(
-        self, state: BattleState[Board], record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]
-    ) -> list[JSON]:
-        """The ram and grapple moves among ``traced`` plans, if the ship may try one now (SG-RAM-01/03/06)."""
-        board = state.board
-        if (
-            not state.options["advanced"]
-            or board.phase_no != 1
-            or board.ram_attempts.get(record.side, 0) >= board.rammers.get(record.side, 0)
-        ):
-            return []
-        found: list[JSON] = []
-        for target in board.fighting():
-            if target.side == record.side:
-                continue
-            at = (target.position, target.altitude)
-            for plan, path in traced:
-                end = (path[-1].hex, path[-1].altitude) if path else (record.position, record.altitude)
-                met = at == end or any(
-                    (step.hex, step.altitude) == at for step in path if step.enters_hex or step.changes_altitude
-                )
-                if met:
-                    found.append({"steps": list[JSON](plan), RAM: target.name})
-                if at == end and record.crew.deckhands:
-                    found.append({"steps": list[JSON](plan), GRAPPLE: target.name})
-        return found
+        found = candidates.candidates(state, request)
+        return super().candidates(state, request) if found is None else found
 
     def default_move(self, state: BattleState[Board], record: ShipRecord) -> list[str]:
-        """Stay on course: no move, or with nobody at the helm the held course (SG-CREW-08)."""
-        for hexes in range(queries.allowance(state, record).held_speed or 0, 0, -1):
-            if self._move_problem(state, record, [movement.AHEAD] * hexes) is None:
-                return [movement.AHEAD] * hexes
-        return []
-
-    def move_candidates(self, state: BattleState[Board], record: ShipRecord) -> list[JSON]:
-        """Legal plans an AI may pick from (see ``traced_moves``)."""
-        traced = self.traced_moves(state, record)
-        found: list[JSON] = [list[JSON](plan) for plan, _ in traced]
-        found += [a for a in self.attacks(state, record, traced) if not special_rules.noncombatant(state.board, record)]
-        if not found:
-            fallback: list[JSON] = [*self.default_move(state, record)]
-            found.append(fallback)
-        return found
+        return candidates.default_move(state, record)
 
     def traced_moves(
         self, state: BattleState[Board], record: ShipRecord, *, max_turns: int | None = None
     ) -> list[tuple[list[str], list[movement.Step]]]:
-        """Legal plans with their traced paths: up to the allowance in hexes, with up to ``max_turns`` turns
-        (three for speed 5 or less, so a galley can turn about in one move; two for faster ships, whose plans
-        multiply), after an altitude change or a power turn. Not every legal plan (they are too many), but
-        every kind of move."""
-        allowed = queries.allowance(state, record)
-        if max_turns is None:
-            max_turns = 3 if allowed.speed <= 5 else 2
-        prefixes: list[list[str]] = [[], [movement.CLIMB], [movement.DESCEND], [movement.DESCEND, movement.DESCEND]]
-        if record.is_steam:
-            prefixes += [[movement.POWER_PORT], [movement.POWER_STARBOARD]]
-            if scenario_ai.careful(state.board, record.side):  # climb and turn about in one move (SG-MOV-04)
-                for turn in (movement.POWER_PORT, movement.POWER_STARBOARD):
-                    prefixes += [[movement.CLIMB, turn], [turn, movement.CLIMB], [movement.CLIMB, turn, turn]]
-        if record.is_kite:  # free altitude, one level; a tack to cross the wind (SG-KITE-07/08)
-            prefixes = [[], [movement.CLIMB], [movement.DESCEND], [movement.TACK_PORT], [movement.TACK_STARBOARD]]
-        found: list[tuple[list[str], list[movement.Step]]] = []
-        for prefix in prefixes:
-            if movement.plan_cost(prefix, kite=record.is_kite) > max(allowed.speed, 2):
-                continue
-            for hexes in range(allowed.speed + 1):
-                for body in _turning_paths(hexes, max_turns):
-                    plan = prefix + body
-                    try:
-                        steps = movement.trace(record, plan, allowed=allowed, terrain=state.board.terrain)
-                    except PlanError:
-                        continue
-                    held = allowed.held_speed is not None
-                    if special_rules.move_problem(state.board, record, steps, held=held) is None:
-                        found.append((plan, steps))
-        return ordnance_play.within_limits(record, found)
-
-    def fire_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
-        """Hold fire; every gun at one target, for each target; each gun at its nearest target."""
-        solutions = self.solutions(state, side)
-        found: list[JSON] = [{"shots": []}]
-        for target in sorted({s.target for s in solutions}):
-            shots = [_shot(s) for s in solutions if s.target == target]
-            found.append({"shots": _one_per_gun(shots)})
-        nearest = sorted(solutions, key=lambda s: (s.effective_range or 0, s.target))
-        found.append({"shots": _one_per_gun([_shot(s) for s in nearest])})
-        special: list[JSON] = []  # each gun at its nearest target with shrapnel or grape where it may
-        for shot in _one_per_gun([_shot(s) for s in nearest]):
-            order = read_object(shot)
-            record = state.board.by_name.get(str(order["ship"]))  # None: a flying party's small arms
-            armed = record is not None and order["gun"] != combat.MARINES
-            kinds = combat.ammunition_for(record.gun(str(order["gun"]))) if record is not None and armed else ()
-            loaded: JSON = {**order, "ammunition": kinds[-1]} if len(kinds) > 1 else shot
-            special.append(loaded if self._fire_problem(state, side, {"shots": [loaded]}) is None else shot)
-        if {"shots": special} != found[-1]:
-            found.append({"shots": special})
-        found += ordnance_play.fire_candidates(state, side)
-        ships = state.board.by_name  # one gun of a pair at a target (SG-CLS-08)
-        return [{"shots": class_rules.without_conflicts(ships, read_list(read_object(c)["shots"]))} for c in found]
-
-    def orders_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
-        """No change; a relief at each empty station; striking each ship (rarely wise)."""
-        found: list[JSON] = [{"crew": [], "strike": []}]
-        for ship in state.board.fighting(side):
-            for station in ("helm", "trim"):
-                for rank in ("petty_officer", "officer", "captain"):
-                    change: JSON = {"ship": ship.name, "relief": station, "rank": rank}
-                    if self._orders_problem(state, side, {"crew": [change], "strike": []}) is None:
-                        found.append({"crew": [change], "strike": []})
-                        break
-            if special_rules.orders_problem(state.board, side, {"strike": [ship.name]}) is None:
-                found.append({"crew": [], "strike": [ship.name]})
-        if state.options["advanced"]:
-            found += self._close_orders_candidates(state, side)
-        return found + ordnance_play.orders_candidates(self, state, side)
-
-    def _close_orders_candidates(self, state: BattleState[Board], side: str) -> list[JSON]:
-        """Declare every ship a rammer; form a party (an officer and half the deckhands, the marines with
-        them); disband it; recall boarders; cut each grapple."""
-        ships = state.board.fighting(side)
-        found: list[JSON] = [{"crew": [], "strike": [], "ram": len(ships)}]
-        for ship in ships:
-            orders: list[dict[str, JSON]] = [
-                {"parties": [{"ship": ship.name, "men": party_of(ship)}]},
-                {"disband": [ship.name]},
-                {"recall": [ship.name]},
-            ]
-            orders += [{"cut": [[ship.name, other]]} for other in ship.grappled_with]
-            orders += [{"tow": [[ship.name, other]]} for other in ship.grappled_with]
-            orders += self._flying_order_candidates(state, ship)
-            for order in orders:
-                choice: JSON = {"crew": [], "strike": [], **order}
-                if self._orders_problem(state, side, choice) is None:
-                    found.append(choice)
-        for name in sorted(n for n, p in state.board.prizes.items() if p.captor == side):  # SG-BRD-21
-            for word in (prizes.CREW, prizes.SCUTTLE):
-                choice = {"crew": [], "strike": [], "prizes": {name: word}}
-                if self._orders_problem(state, side, choice) is None:
-                    found.append(choice)
-        return found
+        return candidates.traced_moves(state, record, max_turns=max_turns)
 
     # --- invariants and outcome -----------------------------------------------------------------------------
 
@@ -2652,9 +1981,6 @@ class SkyGalleons(BaseRuleset[Board]):
 # --- small pieces ---------------------------------------------------------------------------------------------
 
 
-SHOT_KEYS = {"ship", "gun", "target", "ammunition", "rate"}
-
-
 def _into_the_land(terrain: Terrain, record: ShipRecord) -> ShipRecord:
     """A flying ship that a rule has dropped to the height of the land under her (a loss of trim over high
     ground) has crashed into it (SG-ALT-10): in the same record, so no state has her flying inside the ground."""
@@ -2668,57 +1994,6 @@ def _into_the_land(terrain: Terrain, record: ShipRecord) -> ShipRecord:
 
 def _note(ship: str, what: str, outcome: str, clauses: Sequence[str]) -> Happening:
     return combat.note(what, ship=ship, clauses=clauses, outcome=outcome)
-
-
-def _crew_change(record: ShipRecord, change: Mapping[str, JSON]) -> ShipRecord:
-    """One crew change: a relief at an empty station, or men to a gun (SG-SEQ-02, SG-CREW-04/07/16)."""
-    if "relief" in change:
-        if set(change) != {"ship", "relief", "rank"}:
-            raise ValueError('a relief is {"ship", "relief": "helm"|"trim", "rank"}')
-        return assign_relief(record, str(change["relief"]), str(change["rank"]))
-    if "gun" in change:
-        if set(change) - {"ship", "gun", "men", "from"} or type(change.get("men")) is not int:
-            raise ValueError('men to a gun is {"ship", "gun", "men": n, "from": "deckhands"|"gun:ID"}')
-        return assign_gun_crew(
-            record, str(change["gun"]), read_int(change["men"]), source=str(change.get("from", "deckhands"))
-        )
-    if "signalman" in change:  # SG-SIG-01: another crewman takes the dead signalman's place
-        if set(change) != {"ship", "signalman"}:
-            raise ValueError('a new signalman is {"ship", "signalman": the post he comes from}')
-        return signals.replace_signalman(record, str(change["signalman"]))
-    raise ValueError('a crew change is a "relief", men to a "gun" or a new "signalman"')
-
-
-def _turning_paths(hexes: int, max_turns: int) -> list[list[str]]:
-    """Every path of ``hexes`` hexes ahead with up to ``max_turns`` one-hexside turns after moves."""
-    paths: list[list[str]] = [[]]
-    for _ in range(hexes):
-        grown = []
-        for path in paths:
-            grown.append([*path, movement.AHEAD])
-            if sum(1 for t in path if t in (movement.PORT, movement.STARBOARD)) < max_turns:
-                grown.append([*path, movement.AHEAD, movement.PORT])
-                grown.append([*path, movement.AHEAD, movement.STARBOARD])
-        paths = grown
-    return paths
-
-
-def _shot(solution: FireSolution) -> dict[str, str]:
-    shot = {"ship": solution.firer, "gun": solution.gun_id, "target": solution.target}
-    if solution.ammunition != "shell":  # shrapnel or grape at a flying party (SG-SHR-06)
-        shot["ammunition"] = solution.ammunition
-    return shot
-
-
-def _one_per_gun(shots: list[dict[str, str]]) -> list[JSON]:
-    seen: set[tuple[str, str]] = set()
-    kept: list[JSON] = []
-    for shot in shots:
-        key = (shot["ship"], shot["gun"])
-        if key not in seen:
-            seen.add(key)
-            kept.append(dict(shot))
-    return kept
 
 
 def _faces(what: str) -> dice_.Judge:

@@ -251,7 +251,7 @@ def test_only_one_of_the_dauntless_four_inch_guns_engages_a_target(cls: str) -> 
     assert rejection.clause == "SG-CLS-08"
     assert RS.validate(state, request, {"shots": both["shots"][:1]}) is None
     # The AI and the candidates never pair them.
-    orders = fire_orders(RS, state, "a")
+    orders = fire_orders(state, "a")
     assert isinstance(orders, dict)
     assert sum(1 for shot in orders["shots"] if shot["gun"] in four_inch) == 1
     assert RS.validate(state, request, orders) is None

@@ -176,13 +176,13 @@ def test_a_ship_with_mines_raises_them_with_an_enemy_near_and_reloads_its_empty_
     state = begin(data, b"ai-orders")
     eagle = state.board.ship("Eagle")
     state = replace(state, board=state.board.with_ship(eagle.with_items(replace(eagle.item("B1"), state="empty"))))
-    orders_b = initiative_orders(RS, state, request_for(state, ORDERS, "b"))
+    orders_b = initiative_orders(state, request_for(state, ORDERS, "b"))
     assert orders_b["mines"] == [{"ship": "Sled", "raised": True}]
     far = begin(small([ship("Eagle", "Eagle", (1, 15), altitude="H")], [ship("Sled", "Skyfire", (18, 1))]), b"ai-far")
-    assert "mines" not in initiative_orders(RS, far, request_for(far, ORDERS, "b"))
+    assert "mines" not in initiative_orders(far, request_for(far, ORDERS, "b"))
     eagle = far.board.ship("Eagle")
     far = replace(far, board=far.board.with_ship(eagle.with_items(replace(eagle.item("B1"), state="empty"))))
-    orders_a = initiative_orders(RS, far, request_for(far, ORDERS, "a"))
+    orders_a = initiative_orders(far, request_for(far, ORDERS, "a"))
     assert orders_a["reload"] == [{"ship": "Eagle", "rack": "B1"}]
 
 
@@ -207,14 +207,14 @@ def test_ground_batteries_fire_at_the_best_target_and_only_a_bombarding_side_she
         [ship("Reliant", "Reliant", (8, 9), altitude="L")], [ship("Gull", "Endtime", (18, 1))], **city, **battery
     )
     state = begin(data, b"ai-city")
-    shots = fire_orders(RS, state, "b")["shots"]  # type: ignore[index]
+    shots = fire_orders(state, "b")["shots"]  # type: ignore[index]
     assert shots
     assert all(s["ship"] == "Rod One" and s["target"] == "Reliant" for s in shots)
-    british = fire_orders(RS, state, "a")["shots"]  # type: ignore[index]
+    british = fire_orders(state, "a")["shots"]  # type: ignore[index]
     assert all(s.get("target") != "Town" for s in british)  # type: ignore[union-attr]
     bombard = {**data, "victory": {"kind": "bombardment", "side": "a"}}
     state = begin(bombard, b"ai-city")
-    british = fire_orders(RS, state, "a")["shots"]  # type: ignore[index]
+    british = fire_orders(state, "a")["shots"]  # type: ignore[index]
     assert any(s.get("target") == "Town" for s in british)  # type: ignore[union-attr]
 
 

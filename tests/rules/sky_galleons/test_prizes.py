@@ -297,12 +297,12 @@ def test_the_captain_crews_a_prize_his_men_may_man() -> None:
 def test_a_warship_scuttles_what_she_cannot_keep_and_a_privateer_tows_it() -> None:
     warship = taken_prize(b"prize-ai-warship", captor="Dauntless")
     request = orders_request(warship)
-    answer = close_orders(RS, warship, request)
+    answer = close_orders(warship, request)
     assert answer.get("prizes") == {"Runner": "scuttle"}
     assert "tow" not in answer
     privateer = taken_prize(b"prize-ai-privateer", captor="Dauntless", ai={"prizes": "keep"})
     request = orders_request(privateer)
-    answer = close_orders(RS, privateer, request)
+    answer = close_orders(privateer, request)
     assert "prizes" not in answer
     assert answer.get("tow") == [["Reaver", "Runner"]]
     assert RS.validate(privateer, request, {"crew": [], "strike": [], **answer}) is None

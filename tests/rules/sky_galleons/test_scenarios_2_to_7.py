@@ -28,6 +28,7 @@ from battles.rules.sky_galleons import (
     scenario_ai,
     special_rules,
     tactics,
+    validate,
     victory,
 )
 from battles.rules.sky_galleons.board import Board
@@ -1506,7 +1507,7 @@ def test_a_kite_avoiding_with_nobody_at_the_helm_holds_no_more_than_her_heading_
     assert allowed.held_speed is not None
     assert allowed.sail is not None
     assert allowed.held_speed <= allowed.sail.on(kite.facing)
-    assert RS._move_problem(state, kite, RS.default_move(state, kite)) is None
+    assert validate.move_problem(state, kite, RS.default_move(state, kite)) is None
 
 
 def test_a_landed_ship_with_nobody_at_the_helm_stays_on_the_ground():
@@ -1516,7 +1517,7 @@ def test_a_landed_ship_with_nobody_at_the_helm_stays_on_the_ground():
     endtime = replace(endtime, crew=replace(endtime.crew, helmsman=0))
     state = state.evolve(board=replace(state.board.with_ship(endtime), last_moved={"Endtime": 1}))
     assert RS.default_move(state, endtime) == []
-    assert RS._move_problem(state, endtime, []) is None
+    assert validate.move_problem(state, endtime, []) is None
 
 
 def test_a_forced_drop_onto_the_land_crashes_the_ship_in_the_same_event():
