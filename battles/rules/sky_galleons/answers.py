@@ -45,8 +45,8 @@ from galleons import catalog
 from galleons.record import altitude_levels
 
 if TYPE_CHECKING:
+    from battles.engine.ruleset import Ruleset
     from battles.rules.sky_galleons.board import Board
-    from battles.rules.sky_galleons.ruleset import SkyGalleons
 
 # Steps in words, with what they cost (SG-MOV-02..04, SG-ALT-04..06, SG-KITE-07).
 STEP_WORDS = {
@@ -103,7 +103,7 @@ TITLES = {
 class Asked:
     """One request being described: the ruleset, the state as its side sees it, the sides' names."""
 
-    rs: SkyGalleons
+    rs: Ruleset[Board]
     state: BattleState[Board]
     request: DecisionRequest
     sides: Mapping[str, str]
@@ -137,7 +137,7 @@ class Asked:
 
 
 def schema(
-    rs: SkyGalleons,
+    rs: Ruleset[Board],
     state: BattleState[Board],
     request: DecisionRequest,
     *,

@@ -41,7 +41,7 @@ from galleons.record import ShipRecord
 
 if TYPE_CHECKING:
     from battles.rules.sky_galleons.board import Board, Fold
-    from battles.rules.sky_galleons.ruleset import SkyGalleons
+    from battles.rules.sky_galleons.play import Play
 
 OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json")
 
@@ -86,7 +86,7 @@ def made(ctx: Context[Board]) -> None:
             ctx.emit("plots", {"plots": plots, "clauses": ["SG-ERR-24"]}, secret_to=side)
 
 
-def begin(rs: SkyGalleons, ctx: Context[Board]) -> bool:
+def begin(rs: Play, ctx: Context[Board]) -> bool:
     """Once the movement order is known, the plotted moves go first, if there are any (SG-ERR-25)."""
     if not ctx.board.plots:
         return False
@@ -101,7 +101,7 @@ def order(board: Board) -> list[str]:
     return [s.name for side in board.order for s in board.ships if s.side == side and s.name in board.plots]
 
 
-def carry_out(rs: SkyGalleons, ctx: Context[Board]) -> None:
+def carry_out(rs: Play, ctx: Context[Board]) -> None:
     """Carry out the plotted moves one ship at a time (a move that will run into a ship waits for its answer,
     avoidance.py), then the first Movement Phase (SG-ERR-25)."""
 
@@ -130,13 +130,13 @@ def still_possible(state: BattleState[Board], record: ShipRecord, steps: list[st
     return []
 
 
-def resume(rs: SkyGalleons, ctx: Context[Board], name: str, steps: list[str]) -> None:
+def resume(rs: Play, ctx: Context[Board], name: str, steps: list[str]) -> None:
     """A plotted move held for collision avoidance goes ahead; the next ones follow on the next advance."""
     rs._stage(ctx, PLOTTED)
     move(rs, ctx, name, steps)
 
 
-def move(rs: SkyGalleons, ctx: Context[Board], name: str, steps: list[str]) -> None:
+def move(rs: Play, ctx: Context[Board], name: str, steps: list[str]) -> None:
     """One plotted move, and what it leaves the ship for its own phase: as many MP as it spent, none if a
     collision stopped it (SG-ERR-25, SG-COL-04)."""
     first = len(ctx.events)
