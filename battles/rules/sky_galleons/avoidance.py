@@ -28,6 +28,7 @@ from battles.engine.words import possessive
 from battles.rules.sky_galleons import close_action, movement, queries
 from battles.rules.sky_galleons.board import move_parts
 from battles.rules.sky_galleons.kinds import AVOID_COLLISION, COLLIDING
+from battles.rules.sky_galleons.phases import basics
 from galleons.record import Moment, ShipRecord
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def ask(rs: Play, ctx: Context[Board], name: str, move: JSON) -> bool:
         return False
     ahead = {"ship": name, "move": move, "avoiders": asked, "clauses": ["SG-ERR-04"]}
     ctx.emit("collision ahead", ahead, ships=[name, *asked])
-    rs._stage(ctx, COLLIDING, asking=name)
+    basics.stage(ctx, COLLIDING, asking=name)
     for other in asked:
         mp = cost(queries.speed(board.ship(other), board))
         ctx.request(

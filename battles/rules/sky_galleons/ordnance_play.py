@@ -49,6 +49,7 @@ from battles.rules.sky_galleons.ordnance import (
     RocketSolution,
     Torpedo,
 )
+from battles.rules.sky_galleons.phases import basics
 from galleons import catalog
 from galleons.record import (
     Moment,
@@ -325,11 +326,11 @@ def upkeep(rs: Play, ctx: Ctx) -> None:
     for record in ctx.board.fighting():
         if record.items_of(BOMB_RACK, states=("reloading",)):
             changed, happened = ordnance.advance_reloads(record, now=now)
-            rs._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
     for record in ctx.board.emplacements():
         if record.fire:
             changed, happened = ordnance.emplacement_turn(record)
-            rs._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
 
 
 def _ship_order(
@@ -404,12 +405,12 @@ def carry_out_orders(rs: Play, ctx: Ctx, choice: Mapping[str, JSON]) -> None:
             order = _object(entry)
             record = ctx.board.ship(str(order["ship"]))
             changed, happened = declare(record, bool(order[flag]), now=now)
-            rs._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
     for entry in _list(choice.get("reload")):
         order = _object(entry)
         record = ctx.board.ship(str(order["ship"]))
         changed, happened = ordnance.start_bomb_reload(record, str(order["rack"]), now=now)
-        rs._commit(ctx, {record.name: changed}, happened)
+        basics.commit(ctx, {record.name: changed}, happened)
     for name in _list(choice.get("cut_mines")):
         cut_loose(rs, ctx, str(name))
 
@@ -424,9 +425,9 @@ def cut_loose(rs: Play, ctx: Ctx, name: str) -> None:
     if not ctx.board.ship(name).items_of(*MINES, states=("raised",)):
         return
     records, happened = ordnance.cut_mines(
-        ctx.board.by_name, name, now=queries.now(ctx.state), roller=rs._roller(ctx), rules=queries.rules(ctx.state)
+        ctx.board.by_name, name, now=queries.now(ctx.state), roller=basics.roller(ctx), rules=queries.rules(ctx.state)
     )
-    rs._commit(ctx, records, happened)
+    basics.commit(ctx, records, happened)
 
 
 def orders_prompt(ships: Sequence[ShipRecord]) -> str:
@@ -594,9 +595,9 @@ def after_step(rs: Play, ctx: Ctx, name: str, before: ShipRecord, step: movement
     if not contacts:
         return False
     records, happened, struck = ordnance.spring_devices(
-        ships, contacts, now=queries.now(ctx.state), roller=rs._roller(ctx), rules=queries.rules(ctx.state)
+        ships, contacts, now=queries.now(ctx.state), roller=basics.roller(ctx), rules=queries.rules(ctx.state)
     )
-    rs._commit(ctx, records, happened)
+    basics.commit(ctx, records, happened)
     return name in struck
 
 
@@ -645,10 +646,10 @@ def _drop_over(rs: Play, ctx: Ctx, name: str, dropper: ShipRecord, exits: int | 
             solution,
             exits_across=exits if target.emplacement is None else None,  # the ground has no bow (SG-LF-04)
             now=queries.now(ctx.state),
-            roller=rs._roller(ctx),
+            roller=basics.roller(ctx),
             rules=queries.rules(ctx.state),
         )
-        rs._commit(ctx, records, happened)
+        basics.commit(ctx, records, happened)
 
 
 def move_ended(rs: Play, ctx: Ctx, name: str, drops: Drops, hexes: int) -> None:
@@ -668,7 +669,7 @@ def move_ended(rs: Play, ctx: Ctx, name: str, drops: Drops, hexes: int) -> None:
                 outcome="not dropped",
             )
         ]
-        rs._commit(ctx, {}, happened)
+        basics.commit(ctx, {}, happened)
     drops.waiting.clear()
 
 
@@ -704,7 +705,7 @@ def run_torpedoes(rs: Play, ctx: Ctx) -> bool:
         threatened = ordnance.torpedo_threats(ctx.board.by_name, torpedo, ctx.board.terrain)
         asked = [(n, o) for n in threatened if (o := _avoid_options(ctx.state, ctx.board.ship(n))) is not None]
         if asked:
-            rs._stage(ctx, TORPEDOES, asking=torpedo.id)
+            basics.stage(ctx, TORPEDOES, asking=torpedo.id)
             for name, options in asked:
                 record = ctx.board.ship(name)
                 mp = close_action.avoidance_mp(queries.speed(record, ctx.board))
@@ -745,7 +746,7 @@ def torpedo_stage(rs: Play, ctx: Ctx) -> None:
     else:  # the first runs after a fire step: on to the end of the phase
         from battles.rules.sky_galleons.kinds import PHASE_END  # the ruleset builds on this module
 
-        rs._stage(ctx, PHASE_END)
+        basics.stage(ctx, PHASE_END)
 
 
 def _run(rs: Play, ctx: Ctx, torpedo: Torpedo, chosen: Mapping[str, int]) -> None:
@@ -757,7 +758,7 @@ def _run(rs: Play, ctx: Ctx, torpedo: Torpedo, chosen: Mapping[str, int]) -> Non
         terrain=ctx.board.terrain,
         avoiding=avoiding,
         now=queries.now(ctx.state),
-        roller=rs._roller(ctx),
+        roller=basics.roller(ctx),
         rules=queries.rules(ctx.state),
     )
     ctx.emit(
@@ -765,7 +766,7 @@ def _run(rs: Play, ctx: Ctx, torpedo: Torpedo, chosen: Mapping[str, int]) -> Non
         {"torpedo": torpedo.id, "struck": run.struck, "clauses": ["SG-SMT-03", "SG-SMT-04"]},
         ships=[torpedo.owner, *([run.struck] if run.struck else [])],
     )
-    rs._commit(ctx, run.records, run.happened)
+    basics.commit(ctx, run.records, run.happened)
     for name in run.avoided:
         if name not in ctx.board.avoiding:
             ctx.emit("avoiding", {"ship": name, "mp": chosen[name], "clauses": ["SG-SMT-05"]}, ships=[name])
@@ -945,7 +946,7 @@ def declared(state: State, shots: Sequence[JSON]) -> list[Special]:
 
 def resolve_specials(rs: Play, ctx: Ctx, specials: Sequence[Special]) -> None:
     """Salvoes, launches and grapnel shots, after the guns of the same fire step."""
-    now, roller, rules = queries.now(ctx.state), rs._roller(ctx), queries.rules(ctx.state)
+    now, roller, rules = queries.now(ctx.state), basics.roller(ctx), queries.rules(ctx.state)
     for special in specials:
         firer = ctx.board.ship(special.firer)
         if special.kind == "rockets":
@@ -968,17 +969,17 @@ def resolve_specials(rs: Play, ctx: Ctx, specials: Sequence[Special]) -> None:
                     clauses=["SG-HALE-10", "SG-HALE-11"],
                     outcome="no salvo",
                 )
-                rs._commit(ctx, {}, [note])
+                basics.commit(ctx, {}, [note])
                 continue
             records, happened = ordnance.fire_rockets(
                 ctx.board.by_name, special.rocket, now=now, roller=roller, rules=rules
             )
-            rs._commit(ctx, records, happened)
+            basics.commit(ctx, records, happened)
         elif special.kind == "launch":
             ctx.emit("launch", {"ship": firer.name, "gun": special.gun, "clauses": ["SG-SMT-02"]}, ships=[firer.name])
             problem = ordnance.launch_problem(firer, special.gun, now=now)
             if problem is not None:
-                rs._commit(
+                basics.commit(
                     ctx,
                     {},
                     [
@@ -989,7 +990,7 @@ def resolve_specials(rs: Play, ctx: Ctx, specials: Sequence[Special]) -> None:
                 )
                 continue
             launched, torpedo, happened = ordnance.launch_torpedo(firer, special.gun, now=now)
-            rs._commit(ctx, {firer.name: launched}, happened)
+            basics.commit(ctx, {firer.name: launched}, happened)
             ctx.emit("torpedo", {"id": torpedo.id, "torpedo": torpedo.to_json()}, ships=[firer.name])
         else:
             assert special.grapnel is not None
@@ -1008,7 +1009,7 @@ def resolve_specials(rs: Play, ctx: Ctx, specials: Sequence[Special]) -> None:
                 ships=[solution.firer, solution.target],
             )
             records, happened = ordnance.fire_grapnel(ctx.board.by_name, solution, now=now, roller=roller)
-            rs._commit(ctx, records, happened)
+            basics.commit(ctx, records, happened)
 
 
 def special_ready(state: State, side: str) -> bool:
@@ -1050,10 +1051,10 @@ def bombardment_over(rs: Play, ctx: Ctx) -> bool:
     side = board.victory_side
     targets = [s for s in board.ships if s.emplacement in TARGET_KINDS and s.side != side]
     if all(not s.afloat for s in targets):
-        rs._end(ctx, side, f"every target hex bombarded ({len(targets)})", ["SG-SCN-25"])
+        basics.end(ctx, side, f"every target hex bombarded ({len(targets)})", ["SG-SCN-25"])
         return True
     if not board.fighting(side):
-        rs._end(ctx, _defender(board), "the bombardment failed: no ship left to carry it on", ["SG-SCN-25"])
+        basics.end(ctx, _defender(board), "the bombardment failed: no ship left to carry it on", ["SG-SCN-25"])
         return True
     return False
 

@@ -9,31 +9,14 @@ into phases/ as functions over the context (issue 19).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from battles.engine.resolver import Context
 from battles.rules.sky_galleons.board import Board
-from battles.rules.sky_galleons.combat import Happening, Roller
-from galleons.record import ShipRecord
 
 
 class Play(Protocol):
     """The sequence of play's steps a phase helper uses (the ruleset's SkyGalleons implements them)."""
-
-    def _stage(self, ctx: Context[Board], stage: str, *, asking: str = "", phase_no: int | None = None) -> None: ...
-
-    def _commit(
-        self,
-        ctx: Context[Board],
-        changed: Mapping[str, ShipRecord],
-        happened: Iterable[Happening],
-        *,
-        clauses: Sequence[str] = (),
-        secret_to: str = "",
-    ) -> None: ...
-
-    def _roller(self, ctx: Context[Board]) -> Roller: ...
 
     def _carry_out(self, ctx: Context[Board], name: str, plan: list[str]) -> None: ...
 
@@ -42,7 +25,3 @@ class Play(Protocol):
     def _moves_begin(self, ctx: Context[Board]) -> None: ...
 
     def _check_victory(self, ctx: Context[Board], *, initiative: bool = False) -> bool: ...
-
-    def _end(
-        self, ctx: Context[Board], winner: str | None, reason: str, clauses: Sequence[str] = ("SG-SCN-06",)
-    ) -> None: ...

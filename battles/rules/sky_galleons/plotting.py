@@ -37,6 +37,7 @@ from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import avoidance, candidates, queries, validate
 from battles.rules.sky_galleons.kinds import PLOT, PLOTTED
+from battles.rules.sky_galleons.phases import basics
 from galleons.record import ShipRecord
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def begin(rs: Play, ctx: Context[Board]) -> bool:
     if not ctx.board.plots:
         return False
     ctx.begin_phase("plotted movement")
-    rs._stage(ctx, PLOTTED)
+    basics.stage(ctx, PLOTTED)
     return True
 
 
@@ -132,7 +133,7 @@ def still_possible(state: BattleState[Board], record: ShipRecord, steps: list[st
 
 def resume(rs: Play, ctx: Context[Board], name: str, steps: list[str]) -> None:
     """A plotted move held for collision avoidance goes ahead; the next ones follow on the next advance."""
-    rs._stage(ctx, PLOTTED)
+    basics.stage(ctx, PLOTTED)
     move(rs, ctx, name, steps)
 
 

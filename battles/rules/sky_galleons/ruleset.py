@@ -17,7 +17,7 @@ The board is plain immutable data; every change is an event folded by ``apply``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -67,7 +67,7 @@ from battles.rules.sky_galleons.board import (
     pair_key,
     read_pair_ints,
 )
-from battles.rules.sky_galleons.combat import CombatRules, FireSolution, Happening, Judgement, Roller
+from battles.rules.sky_galleons.combat import CombatRules, FireSolution
 from battles.rules.sky_galleons.flying import FLY, FlyingParty
 from battles.rules.sky_galleons.kinds import (
     AVOID,
@@ -106,11 +106,10 @@ from battles.rules.sky_galleons.kinds import (
     STRUCK,
     UPKEEP,
 )
-from battles.rules.sky_galleons.movement import Terrain
+from battles.rules.sky_galleons.phases import basics
 from battles.rules.sky_galleons.presentation import map_view, narration, sheets
 from battles.rules.sky_galleons.prizes import Prize
 from galleons.record import (
-    NO_PARTY,
     Moment,
     ShipRecord,
     altitude_level,
@@ -425,20 +424,14 @@ class SkyGalleons(BaseRuleset[Board]):
         if ctx.board.phase_no == 0:
             plotting.resume(self, ctx, name, steps)
             return
-        self._stage(ctx, MOVING, asking=name)
+        basics.stage(ctx, MOVING, asking=name)
         self._carry_out(ctx, name, steps, attack)
         self._ask_move(ctx)
-
-    def _stage(self, ctx: Context[Board], stage: str, *, asking: str = "", phase_no: int | None = None) -> None:
-        data: dict[str, Any] = {"stage": stage, "asking": asking}
-        if phase_no is not None:
-            data["phase_no"] = phase_no
-        ctx.emit("stage", data)
 
     def _setup(self, ctx: Context[Board]) -> None:
         board = ctx.board
         if board.wind_rule == "roll":  # DESIGN.md "Wind": 1d6, 1 = north, then clockwise
-            rolled = ctx.roll("wind: the hexside it blows from (1 = north, clockwise)", needed=_faces("hexside"))
+            rolled = ctx.roll("wind: the hexside it blows from (1 = north, clockwise)", needed=basics.faces("hexside"))
             ctx.emit("wind", {"direction": rolled.total - 1})
         elif isinstance(board.wind_rule, int):
             ctx.emit("wind", {"direction": board.wind_rule})
@@ -449,24 +442,20 @@ class SkyGalleons(BaseRuleset[Board]):
         board = ctx.board
         if board.setup_kind == "placement":
             fixed = [str(side) for side in read_list(board.scenario_rules.get("order", []))]
-            order = fixed or self._roll_off(ctx, list(board.side_order), "set-up order", low_first=True)
+            order = fixed or basics.roll_off(ctx, list(board.side_order), "set-up order", low_first=True)
             placing = [s.name for side in order for s in board.ships if s.side == side and s.emplacement is None]
             ctx.emit("placement order", {"sides": order, "ship_order": placing})
-            self._stage(ctx, PLACEMENT)
+            basics.stage(ctx, PLACEMENT)
         else:
-            self._marks(ctx, setup_rules.fixed_entry_marks(board), "enters by the {} edge", "SG-SCN-04")
+            basics.marks(ctx, setup_rules.fixed_entry_marks(board), "enters by the {} edge", "SG-SCN-04")
             self._begin_turn(ctx)
-
-    def _marks(self, ctx: Context[Board], marks: Mapping[str, JSON], what: str, clause: str) -> None:
-        for key, value in marks.items():
-            special_rules.mark(ctx, key, value, what.format(value), [clause])
 
     def _ask_crew_choice(self, ctx: Context[Board]) -> bool:
         """SG-SCN-44: the side picks the ship with the Crack crew before anyone sets up."""
         rule = special_rules.pending_crew_choice(ctx.board)
         if rule is None:
             return False
-        self._stage(ctx, CREW_STAGE)
+        basics.stage(ctx, CREW_STAGE)
         ctx.request(
             str(rule["side"]),
             CREW_CHOICE,
@@ -488,22 +477,6 @@ class SkyGalleons(BaseRuleset[Board]):
         if not self._ask_crew_choice(ctx):
             self._set_up_ships(ctx)
 
-    def _roll_off(self, ctx: Context[Board], sides: list[str], purpose: str, *, low_first: bool) -> list[str]:
-        """Each side rolls 1d6; ties roll again among themselves (SG-SEQ-03 says nothing of ties). Returns
-        the winner first (the lowest first with ``low_first``, SG-SCN-04), then the rest in side order."""
-        contenders = list(sides)
-        while True:
-            rolls = {side: ctx.roll(f"{purpose}: {side}", needed=_faces("roll")).total for side in contenders}
-            best = (min if low_first else max)(rolls.values())
-            leaders = [side for side in contenders if rolls[side] == best]
-            if len(leaders) == 1:
-                winner = leaders[0]
-                break
-            contenders = leaders
-        start = list(ctx.board.side_order).index(winner)
-        rotated = list(ctx.board.side_order[start:] + ctx.board.side_order[:start])
-        return [side for side in rotated if side in sides]
-
     def _placement(self, ctx: Context[Board]) -> None:
         board = ctx.board
         for answer in board.decided:
@@ -521,13 +494,13 @@ class SkyGalleons(BaseRuleset[Board]):
                     ships=[board.asking],
                 )
                 entry = setup_rules.entry_marks(board, board.ship(board.asking), hex_)
-                self._marks(ctx, entry, "enters by the {} edge", "SG-SCN-04")
+                basics.marks(ctx, entry, "enters by the {} edge", "SG-SCN-04")
         order = [name for name in ctx.board.placing if name not in ctx.board.placed]
         if not order:
             self._begin_turn(ctx)
             return
         name = order[0]
-        self._stage(ctx, PLACEMENT, asking=name)
+        basics.stage(ctx, PLACEMENT, asking=name)
         record = ctx.board.ship(name)
         ctx.request(
             record.side,
@@ -546,26 +519,26 @@ class SkyGalleons(BaseRuleset[Board]):
         if ctx.state.turn >= ctx.board.turn_limit:
             if ctx.board.victory == ordnance_play.BOMBARDMENT:  # the defender holds out (SG-SCN-25)
                 reason = f"turn limit {ctx.board.turn_limit} reached"
-                self._end(ctx, ordnance_play.turn_limit_winner(ctx.board), reason, ["SG-SCN-25"])
+                basics.end(ctx, ordnance_play.turn_limit_winner(ctx.board), reason, ["SG-SCN-25"])
             else:
                 ended = victory.at_turn_limit(ctx.board)
-                self._end(ctx, ended.winner, ended.reason, ended.clauses)
+                basics.end(ctx, ended.winner, ended.reason, ended.clauses)
             return
         ctx.begin_turn()
         ctx.begin_phase("initiative")
-        self._stage(ctx, UPKEEP, phase_no=0)
+        basics.stage(ctx, UPKEEP, phase_no=0)
 
     def _upkeep(self, ctx: Context[Board]) -> None:
         """SG-SEQ-10 (1): fires grow, held boilers recover; SG-CREW-03: leaderless and stopped, it strikes."""
         for record in ctx.board.fighting():
             changed, happened = combat.begin_turn(record)
-            self._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
             tired = class_rules.tiring_crew_speed(changed, ctx.board.last_moved.get(record.name, 0))
             if tired is not None and ctx.state.turn > 1:  # a launch's crew tires and rests (SG-CLS-03/04)
-                note = _note(
+                note = basics.note(
                     record.name, f"{possessive(record.name)} crew: maximum speed now {tired}", "speed", ["SG-CLS-03"]
                 )
-                self._commit(ctx, {record.name: replace(changed, speed=tired)}, [note])
+                basics.commit(ctx, {record.name: replace(changed, speed=tired)}, [note])
         ordnance_play.upkeep(self, ctx)  # bomb racks reloading, ground batteries' fires (SG-CG-77, SG-GB-07)
         for record in ctx.board.fighting():
             if not record.all_officers_lost or flying.officers_out(ctx.board.flyers, record.name):
@@ -575,7 +548,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 what = "every officer lost with enemy boarders aboard: she surrenders"
                 self._capture(ctx, record.name, boarders[0].side, what, ["SG-CREW-03"])
             elif queries.speed(record, ctx.board) == 0:
-                self._out(ctx, record.name, STRUCK, "every officer lost and the ship cannot move", ["SG-CREW-03"])
+                basics.out(ctx, record.name, STRUCK, "every officer lost and the ship cannot move", ["SG-CREW-03"])
         special_rules.upkeep(ctx)  # the scenario's own bookkeeping (SG-SCN-24, SG-SCN-38..40)
         if self._check_victory(ctx, initiative=True):
             return
@@ -587,7 +560,7 @@ class SkyGalleons(BaseRuleset[Board]):
         rule = special_rules.pending_reinforcement(ctx.board)
         if rule is None:
             return False
-        self._stage(ctx, REINFORCING, asking=str(rule["side"]))
+        basics.stage(ctx, REINFORCING, asking=str(rule["side"]))
         ctx.request(
             str(rule["side"]),
             REINFORCE,
@@ -607,7 +580,7 @@ class SkyGalleons(BaseRuleset[Board]):
             self._ask_orders(ctx)
 
     def _ask_orders(self, ctx: Context[Board]) -> None:
-        self._stage(ctx, ORDERS_STAGE)
+        basics.stage(ctx, ORDERS_STAGE)
         advanced = bool(ctx.option("advanced"))
         for side in ctx.board.sides_fighting():  # SG-SEQ-02, asked of all sides at once
             ships = [s.name for s in ctx.board.fighting(side)]
@@ -664,7 +637,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 # Crew assignments are the side's own business (SG-SEQ-02): logged to it alone.
                 secret = answer.side
                 ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name], secret_to=secret)
-                self._commit(ctx, {record.name: updated}, [], secret_to=secret)
+                basics.commit(ctx, {record.name: updated}, [], secret_to=secret)
             for name, order in sorted(read_object(choice.get("prizes", {})).items()):
                 self._prize_order(ctx, answer.side, str(name), order)  # crew or scuttle a prize (SG-BRD-21)
             ordnance_play.carry_out_orders(self, ctx, choice)  # mines, drogues, reloads, mines cut loose
@@ -689,7 +662,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     ships=[tower, towed],
                 )
             for name in read_list(choice.get("strike", [])):
-                self._out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
+                basics.out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
         orders = [(a.side, read_object(a.choice)) for a in ctx.board.decided if a.kind == ORDERS]
         portable_guns.train(ctx, orders)  # seen by their own side alone (SG-MG-06)
         signals.hoist(ctx, orders)  # read by who can read them (SG-SIG-04/05)
@@ -705,11 +678,11 @@ class SkyGalleons(BaseRuleset[Board]):
             if most and len(leaders) == 1:  # SG-RAM-01: most ships declared takes the initiative
                 winner = leaders[0]
             else:  # SG-RAM-02 (in a multiplayer game, the sides tied at the most roll off)
-                winner = self._roll_off(ctx, leaders, "initiative", low_first=False)[0]
+                winner = basics.roll_off(ctx, leaders, "initiative", low_first=False)[0]
         else:
-            winner = self._roll_off(ctx, sides, "initiative", low_first=False)[0]  # SG-SEQ-03, SG-SCN-05
+            winner = basics.roll_off(ctx, sides, "initiative", low_first=False)[0]  # SG-SEQ-03, SG-SCN-05
         ctx.emit("initiative", {"winner": winner}, ships=[])
-        self._stage(ctx, FIRST_STAGE)
+        basics.stage(ctx, FIRST_STAGE)
         ctx.request(
             winner,
             FIRST,
@@ -733,7 +706,7 @@ class SkyGalleons(BaseRuleset[Board]):
         record = ctx.board.ship(name)
         data = {"ship": name, "order": order, "clauses": list(clauses)}
         ctx.emit("party order", data, ships=[name], secret_to=secret_to)
-        self._commit(ctx, {name: change(record)}, [], secret_to=secret_to)
+        basics.commit(ctx, {name: change(record)}, [], secret_to=secret_to)
 
     def boarders_on(self, board: Board, name: str) -> list[ShipRecord]:
         return queries.boarders_on(board, name)
@@ -762,7 +735,7 @@ class SkyGalleons(BaseRuleset[Board]):
             return
         side = ctx.board.order[phase_no - 1]
         ctx.begin_phase(f"movement {phase_no}: {side}")
-        self._stage(ctx, PHASE_START, phase_no=phase_no)
+        basics.stage(ctx, PHASE_START, phase_no=phase_no)
 
     def _moves_at_all(self, ctx: Context[Board], side: str) -> bool:
         """The side has a movement phase: a ship in the fight, or a flying party in the air, which flies on
@@ -777,19 +750,23 @@ class SkyGalleons(BaseRuleset[Board]):
         for record in ctx.board.fighting():  # shotgun marines reload once their boarding action is over
             reloaded = close_action.reload_shotguns(record, boarded=bool(queries.boarders_on(ctx.board, record.name)))
             if reloaded != record:
-                note = _note(record.name, f"{possessive(record.name)} shotgun marines reload", "reloaded", ["SG-CG-18"])
-                self._commit(ctx, {record.name: reloaded}, [note])
+                note = basics.note(
+                    record.name, f"{possessive(record.name)} shotgun marines reload", "reloaded", ["SG-CG-18"]
+                )
+                basics.commit(ctx, {record.name: reloaded}, [note])
         self._scuttling(ctx, side)
         for kite in [s for s in ctx.board.fighting(side) if s.is_kite]:  # SG-KITE-02/04
-            rolled = ctx.roll(f"{possessive(kite.name)} movement die (kite)", needed=_faces("die"), ships=[kite.name])
+            rolled = ctx.roll(
+                f"{possessive(kite.name)} movement die (kite)", needed=basics.faces("die"), ships=[kite.name]
+            )
             ctx.emit("kite die", {"ship": kite.name, "die": rolled.total, "clauses": ["SG-KITE-02", "SG-KITE-04"]})
-        roller = self._roller(ctx)
+        roller = basics.roller(ctx)
         now = queries.now(ctx.state)
         for record in ctx.board.fighting(side):
             changed, happened = combat.fire_reaches_magazine(
                 record, now=now, roller=roller, rules=queries.rules(ctx.state)
             )
-            self._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
         for record in ctx.board.fighting(side):
             if record.grappled_with and not self._grappled_drop(ctx, record):
                 continue
@@ -804,8 +781,8 @@ class SkyGalleons(BaseRuleset[Board]):
                     ships=[record.name],
                 )
                 if ends:
-                    self._out(ctx, record.name, CRASHED, "drops to the ground", ["SG-ALT-10"])
-        self._stage(ctx, MOVING)
+                    basics.out(ctx, record.name, CRASHED, "drops to the ground", ["SG-ALT-10"])
+        basics.stage(ctx, MOVING)
         self._ask_move(ctx)
 
     def _grappled_drop(self, ctx: Context[Board], record: ShipRecord) -> bool:
@@ -820,17 +797,17 @@ class SkyGalleons(BaseRuleset[Board]):
             dropped = replace(
                 ctx.board.ship(record.name), altitude=altitude_levels()[altitude_level(record.altitude) - 2]
             )
-            happened = [_note(record.name, f"the grapple breaks and {record.name} drops two levels", "drops", [])]
-            self._commit(ctx, {record.name: dropped}, happened, clauses=["SG-GRAP-11"])
+            happened = [basics.note(record.name, f"the grapple breaks and {record.name} drops two levels", "drops", [])]
+            basics.commit(ctx, {record.name: dropped}, happened, clauses=["SG-GRAP-11"])
             changed, rolled = combat.lose_trim(
                 ctx.board.ship(record.name),
                 tint("stations", "untrimmed_damage_value"),
                 now=queries.now(ctx.state),
-                roller=self._roller(ctx),
+                roller=basics.roller(ctx),
                 rules=queries.rules(ctx.state),
                 cause="grapple broken",
             )
-            self._commit(ctx, {record.name: changed}, rolled, clauses=["SG-GRAP-11"])
+            basics.commit(ctx, {record.name: changed}, rolled, clauses=["SG-GRAP-11"])
             return True
         if any(ctx.board.ship(other).must_drop for other in record.grappled_with):
             return True
@@ -910,7 +887,7 @@ class SkyGalleons(BaseRuleset[Board]):
         ):
             return False
         mp = close_action.avoidance_mp(queries.speed(target, ctx.board))
-        self._stage(ctx, AVOIDING, asking=name)
+        basics.stage(ctx, AVOIDING, asking=name)
         ctx.request(
             target.side,
             AVOID,
@@ -931,7 +908,7 @@ class SkyGalleons(BaseRuleset[Board]):
             target = ctx.board.ship(attack[1])
             mp = close_action.avoidance_mp(queries.speed(target, ctx.board))
             ctx.emit("avoiding", {"ship": target.name, "mp": mp, "clauses": ["SG-RAM-05"]}, ships=[target.name])
-        self._stage(ctx, MOVING, asking=name)
+        basics.stage(ctx, MOVING, asking=name)
         if avoidance.ask(self, ctx, name, ctx.board.held_move):
             return
         self._carry_out(ctx, name, steps, attack, ordnance_play.drops_of(ctx.board.held_move))
@@ -1060,7 +1037,7 @@ class SkyGalleons(BaseRuleset[Board]):
             hits += 1 if extra.outcome == "hit" else 0
         if hits:
             changed, happened = combat.hull_hits(target, hits)
-            self._commit(ctx, {target.name: changed}, happened, clauses=["SG-RAM-11"])
+            basics.commit(ctx, {target.name: changed}, happened, clauses=["SG-RAM-11"])
         target = ctx.board.ship(target.name)
         if not target.afloat:
             return True
@@ -1075,11 +1052,11 @@ class SkyGalleons(BaseRuleset[Board]):
             target,
             hits,
             now=queries.now(ctx.state),
-            roller=self._roller(ctx),
+            roller=basics.roller(ctx),
             rules=queries.rules(ctx.state),
             cause="ram",
         )
-        self._commit(ctx, {target.name: changed}, happened, clauses=["SG-RAM-12"])
+        basics.commit(ctx, {target.name: changed}, happened, clauses=["SG-RAM-12"])
         return True
 
     def _ram_unfitted(self, ctx: Context[Board], rammer: ShipRecord, target: ShipRecord) -> bool:
@@ -1107,11 +1084,11 @@ class SkyGalleons(BaseRuleset[Board]):
             target,
             (-difference) // 2,
             now=queries.now(ctx.state),
-            roller=self._roller(ctx),
+            roller=basics.roller(ctx),
             rules=queries.rules(ctx.state),
             cause="ram",
         )
-        self._commit(ctx, {target.name: changed}, happened, clauses=["SG-COL-08", "SG-RAM-14"])
+        basics.commit(ctx, {target.name: changed}, happened, clauses=["SG-COL-08", "SG-RAM-14"])
         return True
 
     def _alongside(self, a: ShipRecord, b: ShipRecord) -> bool:
@@ -1196,9 +1173,9 @@ class SkyGalleons(BaseRuleset[Board]):
                 ships=[towed, name],
             )
             if ctx.board.out.get(name) == ESCAPED:
-                self._out(ctx, towed, ESCAPED, f"leaves the battle in tow of {name}", ["SG-TOW-01"])
+                basics.out(ctx, towed, ESCAPED, f"leaves the battle in tow of {name}", ["SG-TOW-01"])
         if ctx.option("agility"):  # its speed for the agility rating is the hexes it moved (AG-AGI-01)
-            self._commit(ctx, {name: agility.after_move(ctx.board.ship(name), hexes)}, [])
+            basics.commit(ctx, {name: agility.after_move(ctx.board.ship(name), hexes)}, [])
         ctx.emit("move done", {"ship": name, "hexes": hexes}, ships=[name])
 
     def _move_ends(self, ctx: Context[Board], name: str, ends: str, clauses: Sequence[str]) -> None:
@@ -1209,9 +1186,9 @@ class SkyGalleons(BaseRuleset[Board]):
         elif ends == movement.LANDED:
             ctx.emit("landed", {"ship": name, "clauses": list(clauses)}, ships=[name])
         elif ends == movement.CRASH_LANDED:
-            self._out(ctx, name, CRASH_LANDED, "crash-lands: the crew is safe, the ship is lost", clauses)
+            basics.out(ctx, name, CRASH_LANDED, "crash-lands: the crew is safe, the ship is lost", clauses)
         else:
-            self._out(ctx, name, CRASHED, "crashes into the land", clauses)
+            basics.out(ctx, name, CRASHED, "crashes into the land", clauses)
 
     def _collision(
         self, ctx: Context[Board], mover: str, other: str, *, entered_from: int | None, turned: bool, leaving: bool
@@ -1250,11 +1227,11 @@ class SkyGalleons(BaseRuleset[Board]):
                     smaller,
                     difference // 2,
                     now=queries.now(ctx.state),
-                    roller=self._roller(ctx),
+                    roller=basics.roller(ctx),
                     rules=queries.rules(ctx.state),
                     cause="collision",
                 )
-                self._commit(ctx, {smaller.name: changed}, happened, clauses=["SG-COL-08"])
+                basics.commit(ctx, {smaller.name: changed}, happened, clauses=["SG-COL-08"])
         return True
 
     def _collision_damage(self, ctx: Context[Board], victim: str, other_hull: int) -> None:
@@ -1273,12 +1250,12 @@ class SkyGalleons(BaseRuleset[Board]):
         hits = sure + (1 if rolled.outcome == "hull hit" else 0)
         if hits:
             changed, happened = combat.hull_hits(record, hits)
-            self._commit(
+            basics.commit(
                 ctx, {victim: changed}, happened, clauses=["SG-COL-06", "SG-COL-07"] if sure else ["SG-COL-06"]
             )
 
     def _after_movement(self, ctx: Context[Board]) -> None:
-        self._stage(ctx, POSITIONS)
+        basics.stage(ctx, POSITIONS)
         self._ask_position(ctx)
 
     def _ask_position(self, ctx: Context[Board]) -> None:
@@ -1289,7 +1266,7 @@ class SkyGalleons(BaseRuleset[Board]):
         mine, theirs = pairs[0]
         a, b = ctx.board.ship(mine), ctx.board.ship(theirs)
         options = sorted([list(p) for p in hexgrid.relative_positions(a.facing, b.facing)])
-        self._stage(ctx, POSITIONS, asking=pair_key(mine, theirs))
+        basics.stage(ctx, POSITIONS, asking=pair_key(mine, theirs))
         side = ctx.board.moving
         assert side is not None
         ctx.request(
@@ -1326,7 +1303,7 @@ class SkyGalleons(BaseRuleset[Board]):
         if not ctx.option("advanced") or not queries.boarding_options(ctx.state, side):
             self._ask_fire(ctx)
             return
-        self._stage(ctx, BOARDING)
+        basics.stage(ctx, BOARDING)
         ctx.request(
             side,
             BOARD,
@@ -1357,9 +1334,9 @@ class SkyGalleons(BaseRuleset[Board]):
     def _ask_fire(self, ctx: Context[Board]) -> None:
         for record in ctx.board.fighting():  # a jammed machinegun's crew tries to clear it (SG-MG-09)
             if any(gun.jammed for gun in record.guns):
-                changed, happened = combat.clear_jams(record, now=queries.now(ctx.state), roller=self._roller(ctx))
-                self._commit(ctx, {record.name: changed}, happened)
-        self._stage(ctx, FIRING)
+                changed, happened = combat.clear_jams(record, now=queries.now(ctx.state), roller=basics.roller(ctx))
+                basics.commit(ctx, {record.name: changed}, happened)
+        basics.stage(ctx, FIRING)
         asked = False
         for side in ctx.board.order:
             if validate.solutions(ctx.state, side) or ordnance_play.special_ready(ctx.state, side):
@@ -1374,7 +1351,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     ships=[s.name for s in ctx.board.fighting(side)],
                 )
         if not asked:
-            self._stage(ctx, PHASE_END)
+            basics.stage(ctx, PHASE_END)
 
     def _firing(self, ctx: Context[Board]) -> None:
         """Resolve the declared shots on the solutions found at declaration, the moving side's first."""
@@ -1433,18 +1410,18 @@ class SkyGalleons(BaseRuleset[Board]):
                 portable_guns.trained_fleet(ctx.board.by_name, ctx.board.trained),
                 solution,
                 now=queries.now(ctx.state),
-                roller=self._roller(ctx),
+                roller=basics.roller(ctx),
                 rules=queries.rules(ctx.state),
                 aimed=aimed,
             )
             ships = {name: portable_guns.untrained(record, ctx.board.ship(name)) for name, record in ships.items()}
-            self._commit(ctx, ships, happened)
+            basics.commit(ctx, ships, happened)
             if solution.target in ctx.board.crossing and (solution.small_arms or solution.ammunition != "shell"):
                 self._hit_crossing(ctx, before)
         ordnance_play.resolve_specials(self, ctx, specials)
         if ordnance_play.run_torpedoes(self, ctx):  # a torpedo just launched makes its first run (SG-SMT-03)
             return
-        self._stage(ctx, PHASE_END)
+        basics.stage(ctx, PHASE_END)
 
     def _phase_end(self, ctx: Context[Board]) -> None:
         """SG-SEQ-07: the moving side's boarders cross and fight; SG-SEQ-08: its fire fighting and repairs;
@@ -1455,17 +1432,17 @@ class SkyGalleons(BaseRuleset[Board]):
         self._boarding_actions(ctx, side)
         if self._check_victory(ctx):
             return
-        roller = self._roller(ctx)
+        roller = basics.roller(ctx)
         now = queries.now(ctx.state)
         for record in ctx.board.fighting(side):
             changed, happened = combat.fight_fire(record, now=now, roller=roller)
-            self._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
             changed, happened = combat.repair(ctx.board.ship(record.name), roller=roller)
-            self._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
             changed, happened = combat.check_untrimmed(
                 ctx.board.ship(record.name), now=now, roller=roller, rules=queries.rules(ctx.state)
             )
-            self._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
         if self._check_victory(ctx):
             return
         self._next_phase(ctx, ctx.board.phase_no + 1)
@@ -1478,7 +1455,8 @@ class SkyGalleons(BaseRuleset[Board]):
         if not fell:
             return
         what = f"{fell} of the boarders crossing from {before.name} are hit"
-        self._commit(ctx, {before.name: record}, [_note(before.name, what, f"{men - fell} cross", ["SG-BRD-10"])])
+        crossed = basics.note(before.name, what, f"{men - fell} cross", ["SG-BRD-10"])
+        basics.commit(ctx, {before.name: record}, [crossed])
         ctx.emit(
             "crossing",
             {"ship": before.name, "target": target, "men": men - fell, "clauses": ["SG-BRD-10", "SG-BRD-11"]},
@@ -1494,10 +1472,14 @@ class SkyGalleons(BaseRuleset[Board]):
             if not held or not self._in_fight(ctx.board, other) or not ship.party.men:
                 continue
             changed, sent = close_action.send_across(ship, target, min(men, ship.party.men))
-            self._commit(
+            basics.commit(
                 ctx,
                 {name: changed},
-                [_note(name, f"{sent} boarders cross from {name} to {target}", "across", ["SG-BRD-05", "SG-BRD-07"])],
+                [
+                    basics.note(
+                        name, f"{sent} boarders cross from {name} to {target}", "across", ["SG-BRD-05", "SG-BRD-07"]
+                    )
+                ],
             )
 
     def _boarding_actions(self, ctx: Context[Board], side: str) -> None:
@@ -1520,7 +1502,7 @@ class SkyGalleons(BaseRuleset[Board]):
             fight = close_action.boarding_round(
                 attackers,
                 defender,
-                roller=self._roller(ctx),
+                roller=basics.roller(ctx),
                 officers_only=bool(ctx.option("officer_led_boarding")),
             )
             ctx.emit(
@@ -1535,7 +1517,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 },
                 ships=[target, *(a.name for a in attackers)],
             )
-            self._commit(ctx, {n: r for n, r in fight.records.items() if n in ctx.board.by_name}, fight.happened)
+            basics.commit(ctx, {n: r for n, r in fight.records.items() if n in ctx.board.by_name}, fight.happened)
             self._flyers_fought(ctx, target, fight.records)
             if fight.taken:
                 self._capture(ctx, target, side, "taken by boarders", ["SG-BRD-13", "SG-BRD-18"])
@@ -1544,7 +1526,7 @@ class SkyGalleons(BaseRuleset[Board]):
         if name in ctx.board.out:
             return
         ctx.emit("captured", {"ship": name, "by": captor, "what": what, "clauses": list(clauses)}, ships=[name])
-        self._out(ctx, name, CAPTURED, what, clauses)
+        basics.out(ctx, name, CAPTURED, what, clauses)
         self._take_prize(ctx, name, captor)
 
     # --- prizes (SG-BRD-21..24, prizes.py) ---------------------------------------------------------------
@@ -1559,7 +1541,7 @@ class SkyGalleons(BaseRuleset[Board]):
         """She is held by the boarders aboard, one of whom guards her prisoners (SG-BRD-21/22)."""
         boarders = prizes.aboard(ctx.board.ships, name, captor)
         prize, changed, happened = prizes.taken(ctx.board.ship(name), captor, boarders, ctx.board.prizes.get(name))
-        self._commit(ctx, changed, happened)
+        basics.commit(ctx, changed, happened)
         self._prize(ctx, name, prize, ["SG-BRD-21", "SG-BRD-22"])
 
     def _prize_order(self, ctx: Context[Board], side: str, name: str, order: JSON) -> None:
@@ -1573,7 +1555,7 @@ class SkyGalleons(BaseRuleset[Board]):
             boarders = prizes.aboard(ctx.board.ships, name, side)
             crewed, changed = prizes.crewed(ctx.board.ship(name), boarders, ctx.board.prizes[name])
             what = f"{sum(m for _, m in crewed.crew_from)} of her captors' men crew {name}: she fights for them"
-            self._commit(ctx, changed, [_note(name, what, "crewed", ["SG-BRD-21", "SG-BRD-23"])])
+            basics.commit(ctx, changed, [basics.note(name, what, "crewed", ["SG-BRD-21", "SG-BRD-23"])])
             self._prize(ctx, name, crewed, ["SG-BRD-21", "SG-BRD-23"], rejoins=True)
         elif word == prizes.SCUTTLE:
             self._prize(ctx, name, replace(ctx.board.prizes[name], order=word), ["SG-BRD-21", "SG-BRD-24"])
@@ -1589,21 +1571,13 @@ class SkyGalleons(BaseRuleset[Board]):
                 guard = ctx.board.by_name.get(prize.guard_ship or "")
                 done, changed, happened = prizes.withdraw(record, boarders, prize, guard)
             else:
-                done, changed, happened = prizes.scuttle(record, boarders, prize, roller=self._roller(ctx))
-            self._commit(ctx, changed, happened)
+                done, changed, happened = prizes.scuttle(record, boarders, prize, roller=basics.roller(ctx))
+            basics.commit(ctx, changed, happened)
             self._prize(ctx, name, done, ["SG-BRD-24"])
             if not ctx.board.ship(name).afloat:
-                self._wrecked(ctx, name)
+                basics.wrecked(ctx, name)
 
     # --- High Martians and flying parties (flying.py: SG-HM, SG-THR-01, SG-ERR-13, SG-SHR-06) -----------
-
-    def _flyers(
-        self, ctx: Context[Board], name: str, party: FlyingParty | None, happened: Iterable[Happening] = ()
-    ) -> None:
-        """Log what a rule did to a flying party and fold the whole party (None: it is gone)."""
-        self._commit(ctx, {}, happened)
-        record = None if party is None else party.to_json()
-        ctx.emit(flying.PARTY_EVENT, {"party": name, "record": record}, ships=[name])
 
     def _form_flyers(self, ctx: Context[Board], order: Mapping[str, JSON]) -> None:
         """A flying party formed in the Initiative Phase and put in its ship's hex (SG-HM-02, SG-THR-01)."""
@@ -1622,8 +1596,8 @@ class SkyGalleons(BaseRuleset[Board]):
             ships=[record.name, name],
             secret_to=record.side,
         )
-        self._commit(ctx, {record.name: changed}, [], secret_to=record.side)
-        self._flyers(ctx, name, party)
+        basics.commit(ctx, {record.name: changed}, [], secret_to=record.side)
+        basics.flyers(ctx, name, party)
 
     def _recall_flyers(self, ctx: Context[Board], name: str) -> None:
         """A flying party aboard a ship takes wing again in her hex (flying.json boarding)."""
@@ -1633,7 +1607,7 @@ class SkyGalleons(BaseRuleset[Board]):
         ship = ctx.board.ship(party.aboard)
         flown = flying.take_wing(party, ship, ctx.board.terrain)
         what = f"{name} leaves {ship.name} and takes wing"
-        self._flyers(ctx, name, flown, [_note(name, what, "recalled", ["SG-BRD-17", "SG-HM-03"])])
+        basics.flyers(ctx, name, flown, [basics.note(name, what, "recalled", ["SG-BRD-17", "SG-HM-03"])])
 
     def _ask_fly(self, ctx: Context[Board]) -> bool:
         """Ask for the next flying party's move of the moving side, if any (SG-HM-03). True if asked."""
@@ -1642,7 +1616,7 @@ class SkyGalleons(BaseRuleset[Board]):
         party = flying.next_to_fly(ctx.board.flyers, side, queries.now(ctx.state))
         if party is None or not ctx.option("advanced"):
             return False
-        self._stage(ctx, FLYING, asking=party.name)
+        basics.stage(ctx, FLYING, asking=party.name)
         ctx.request(
             side,
             FLY,
@@ -1682,11 +1656,11 @@ class SkyGalleons(BaseRuleset[Board]):
         moved = flying.find(ctx.board.flyers, name)
         assert moved is not None
         flown = replace(moved, flown=queries.now(ctx.state).index)
-        self._flyers(ctx, name, flown)
+        basics.flyers(ctx, name, flown)
         if target is not None:
             after, record, happened = flying.land(flown, ctx.board.ship(target))
-            self._commit(ctx, {target: record}, happened)
-            self._flyers(ctx, name, after)
+            basics.commit(ctx, {target: record}, happened)
+            basics.flyers(ctx, name, after)
         else:  # come down on a landing party waiting for its ship (SG-SCN-40)
             special_rules.overwhelm(ctx, flown.side, flown.position, flown.altitude)
 
@@ -1702,13 +1676,13 @@ class SkyGalleons(BaseRuleset[Board]):
             solution,
             ships=board.by_name,
             now=queries.now(ctx.state),
-            roller=self._roller(ctx),
+            roller=basics.roller(ctx),
             rules=queries.rules(ctx.state),
         )
-        self._commit(ctx, volley.ships, volley.happened)
+        basics.commit(ctx, volley.ships, volley.happened)
         for name, party in volley.parties.items():
             if flying.find(ctx.board.flyers, name) is not None:
-                self._flyers(ctx, name, party)
+                basics.flyers(ctx, name, party)
         before = board.by_name.get(solution.target)
         if before is not None and before.name in ctx.board.crossing and solution.small_arms:
             self._hit_crossing(ctx, before)
@@ -1720,7 +1694,7 @@ class SkyGalleons(BaseRuleset[Board]):
         for party in flying.aboard(ctx.board.flyers, target):
             if party.name in records:
                 after = flying.after_boarding(party, records[party.name], ship, ctx.board.terrain)
-                self._flyers(ctx, party.name, after)
+                basics.flyers(ctx, party.name, after)
 
     # --- ends ---------------------------------------------------------------------------------------------
 
@@ -1736,111 +1710,10 @@ class SkyGalleons(BaseRuleset[Board]):
         result = victory.check(ctx.board)
         if result is None:
             return False
-        self._end(ctx, result.winner, result.reason, result.clauses)
+        basics.end(ctx, result.winner, result.reason, result.clauses)
         return True
 
-    def _end(
-        self, ctx: Context[Board], winner: str | None, reason: str, clauses: Sequence[str] = ("SG-SCN-06",)
-    ) -> None:
-        ctx.emit("result", {"winner": winner, "reason": reason, "clauses": list(clauses)})
-        ctx.end_battle(winner, reason)
-
-    def _out(self, ctx: Context[Board], name: str, reason: str, what: str, clauses: Sequence[str]) -> None:
-        if name in ctx.board.out:
-            return
-        ctx.emit("out", {"ship": name, "reason": reason, "what": what, "clauses": list(clauses)}, ships=[name])
-        if reason in (CRASHED, CRASH_LANDED):
-            self._wrecked(ctx, name)
-
-    def _wrecked(self, ctx: Context[Board], name: str) -> None:
-        """A ship that goes down frees the ships grappled to it and takes the boarders aboard her with it."""
-        for other in ctx.board.ship(name).grappled_with:
-            ctx.emit("grapple cut", {"pair": [name, other], "clauses": ["SG-GRAP-10"]}, ships=[name, other])
-        for ship in ctx.board.ships:
-            if ship.boarding == name and ship.boarders.men:
-                lost = replace(ship, boarders=NO_PARTY, boarding=None)
-                happened = [_note(ship.name, f"{ship.boarders.men} boarders go down with {name}", "lost", [])]
-                self._commit(ctx, {ship.name: lost}, happened)
-        for party in flying.aboard(ctx.board.flyers, name):  # flyers aboard take wing (flying.json boarding)
-            what = f"{party.name} takes wing as {name} goes down"
-            flown = flying.take_wing(party, ctx.board.ship(name), ctx.board.terrain)
-            self._flyers(ctx, party.name, flown, [_note(party.name, what, "in the air", ["SG-HM-03"])])
-
     # --- dice and records ------------------------------------------------------------------------------
-
-    def _roller(self, ctx: Context[Board]) -> Roller:
-        def roll(
-            purpose: str,
-            count: int,
-            sides: int,
-            *,
-            modifiers: Mapping[str, int],
-            needed: str,
-            judge: Judgement,
-            ship: str,
-        ) -> tuple[int, ...]:
-            return ctx.roll(
-                purpose,
-                count=count,
-                sides=sides,
-                modifiers=modifiers,
-                needed=dice_.Judge(needed, judge),
-                ships=[ship] if ship else [],
-            ).dice
-
-        return roll
-
-    def _commit(
-        self,
-        ctx: Context[Board],
-        changed: Mapping[str, ShipRecord],
-        happened: Iterable[Happening],
-        *,
-        clauses: Sequence[str] = (),
-        secret_to: str = "",
-    ) -> None:
-        """Log what a rule did (its notes; its rolls are logged as they were made) and fold changed records.
-
-        Each note names the side of the ship it is about, so the log can be trimmed for the other sides
-        (visibility.py); ``secret_to`` keeps the changed records to one side (a change of crew assignments)."""
-        notes = [
-            {
-                "ship": h["ship"],
-                **self._side_of(ctx.board, str(h["ship"])),
-                "what": h["purpose"],
-                "outcome": h["outcome"],
-                "clauses": h["clauses"],
-            }
-            for h in happened
-            if not h["faces"]
-        ]
-        rolled = [
-            {"what": h["purpose"], "outcome": h["outcome"], "clauses": h["clauses"]} for h in happened if h["faces"]
-        ]
-        if notes or rolled or clauses:
-            names = sorted({str(n["ship"]) for n in notes} | set(changed))
-            data = {"notes": notes, "rolls": rolled, "clauses": list(clauses)}
-            ctx.emit("effects", data, ships=names, secret_to=secret_to)
-        downed = []
-        for name, record in changed.items():
-            before = ctx.board.ship(name)
-            record = _into_the_land(ctx.board.terrain, record)
-            if record != before:
-                ctx.emit("ship", {"ship": name, "record": record.to_json()}, ships=[name], secret_to=secret_to)
-                if before.afloat and not record.afloat and name not in ctx.board.out:
-                    downed.append(name)
-        # Every changed record is folded before a wreck frees its grapples and boarders, so that a record
-        # worked out before she went down (her grappled firer's) cannot bring a cut grapple back.
-        for name in downed:
-            self._out(ctx, name, CRASHED, "is destroyed", ["SG-DMG-16", "SG-ALT-10"])
-
-    @staticmethod
-    def _side_of(board: Board, name: str) -> dict[str, str]:
-        """``{"side": ...}`` for a ship or flying party on the board, else nothing (a torpedo, a hex)."""
-        if name in board.by_name:
-            return {"side": board.by_name[name].side}
-        party = flying.find(board.flyers, name)
-        return {} if party is None else {"side": party.side}
 
     def apply(self, state: BattleState[Board], event: Event) -> Board:
         return fold.apply(state, event)
@@ -1979,25 +1852,6 @@ class SkyGalleons(BaseRuleset[Board]):
 
 
 # --- small pieces ---------------------------------------------------------------------------------------------
-
-
-def _into_the_land(terrain: Terrain, record: ShipRecord) -> ShipRecord:
-    """A flying ship that a rule has dropped to the height of the land under her (a loss of trim over high
-    ground) has crashed into it (SG-ALT-10): in the same record, so no state has her flying inside the ground."""
-    if record.status != "flying" or record.position is None:
-        return record
-    ground = terrain.ground(record.position)
-    if altitude_level(record.altitude) > altitude_level(ground):
-        return record
-    return replace(record, status="crashed", altitude=ground)
-
-
-def _note(ship: str, what: str, outcome: str, clauses: Sequence[str]) -> Happening:
-    return combat.note(what, ship=ship, clauses=clauses, outcome=outcome)
-
-
-def _faces(what: str) -> dice_.Judge:
-    return dice_.Judge("any", lambda faces, _total: f"{what} {faces[0]}")
 
 
 SKY_GALLEONS = SkyGalleons()

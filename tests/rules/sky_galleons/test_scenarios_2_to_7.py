@@ -1548,7 +1548,7 @@ def test_a_forced_drop_onto_the_land_crashes_the_ship_in_the_same_event():
 
 
 def test_a_ship_a_rule_drops_to_the_height_of_the_land_under_her_has_crashed():
-    from battles.rules.sky_galleons.ruleset import _into_the_land
+    from battles.rules.sky_galleons.phases.basics import into_the_land as _into_the_land
 
     terrain = maps.build_terrain({"base": "highland"})
     galley = ship_record_from_class("Glory Sled", name="Sled", position=hex_(15, 7), altitude="VL")
