@@ -106,9 +106,8 @@ from battles.rules.sky_galleons.kinds import (
     STRUCK,
     UPKEEP,
 )
-from battles.rules.sky_galleons.phases import basics
+from battles.rules.sky_galleons.phases import basics, boarding
 from battles.rules.sky_galleons.presentation import map_view, narration, sheets
-from battles.rules.sky_galleons.prizes import Prize
 from galleons.record import (
     Moment,
     ShipRecord,
@@ -546,7 +545,7 @@ class SkyGalleons(BaseRuleset[Board]):
             boarders = queries.boarders_on(ctx.board, record.name)
             if boarders:
                 what = "every officer lost with enemy boarders aboard: she surrenders"
-                self._capture(ctx, record.name, boarders[0].side, what, ["SG-CREW-03"])
+                boarding.capture(ctx, record.name, boarders[0].side, what, ["SG-CREW-03"])
             elif queries.speed(record, ctx.board) == 0:
                 basics.out(ctx, record.name, STRUCK, "every officer lost and the ship cannot move", ["SG-CREW-03"])
         special_rules.upkeep(ctx)  # the scenario's own bookkeeping (SG-SCN-24, SG-SCN-38..40)
@@ -639,7 +638,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name], secret_to=secret)
                 basics.commit(ctx, {record.name: updated}, [], secret_to=secret)
             for name, order in sorted(read_object(choice.get("prizes", {})).items()):
-                self._prize_order(ctx, answer.side, str(name), order)  # crew or scuttle a prize (SG-BRD-21)
+                boarding.prize_order(ctx, answer.side, str(name), order)  # crew or scuttle a prize (SG-BRD-21)
             ordnance_play.carry_out_orders(self, ctx, choice)  # mines, drogues, reloads, mines cut loose
             for pair in read_list(choice.get("cut", [])):
                 a, b = (str(n) for n in read_list(pair))
@@ -754,7 +753,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     record.name, f"{possessive(record.name)} shotgun marines reload", "reloaded", ["SG-CG-18"]
                 )
                 basics.commit(ctx, {record.name: reloaded}, [note])
-        self._scuttling(ctx, side)
+        boarding.scuttling(ctx, side)
         for kite in [s for s in ctx.board.fighting(side) if s.is_kite]:  # SG-KITE-02/04
             rolled = ctx.roll(
                 f"{possessive(kite.name)} movement die (kite)", needed=basics.faces("die"), ships=[kite.name]
@@ -1017,7 +1016,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 return False
         lost_trim = self._ram_fitted(ctx, rammer, target) if rammer.ram else self._ram_unfitted(ctx, rammer, target)
         rammer, target = ctx.board.ship(rammer_name), ctx.board.ship(target_name)
-        if not lost_trim and self._alongside(rammer, target) and self._in_fight(ctx.board, target):
+        if not lost_trim and self._alongside(rammer, target) and boarding.in_fight(ctx.board, target):
             self._grappled(ctx, rammer_name, target_name, ["SG-RAM-13", "SG-RAM-14"])
         return True
 
@@ -1094,9 +1093,6 @@ class SkyGalleons(BaseRuleset[Board]):
     def _alongside(self, a: ShipRecord, b: ShipRecord) -> bool:
         return a.afloat and b.afloat and a.position == b.position and a.altitude == b.altitude
 
-    def _in_fight(self, board: Board, record: ShipRecord) -> bool:
-        return board.in_fight(record)
-
     def _grappled(self, ctx: Context[Board], a: str, b: str, clauses: Sequence[str]) -> None:
         ctx.emit("grappled", {"pair": [a, b], "clauses": list(clauses)}, ships=[a, b])
 
@@ -1105,8 +1101,8 @@ class SkyGalleons(BaseRuleset[Board]):
         a ram whose path never met the target is a lost attempt."""
         kind, target_name = attack
         ship, target = ctx.board.ship(name), ctx.board.ship(target_name)
-        reachable = self._in_fight(ctx.board, target) or ctx.board.captured.get(target_name) == ship.side
-        if not (self._alongside(ship, target) and self._in_fight(ctx.board, ship) and reachable):
+        reachable = boarding.in_fight(ctx.board, target) or ctx.board.captured.get(target_name) == ship.side
+        if not (self._alongside(ship, target) and boarding.in_fight(ctx.board, ship) and reachable):
             ctx.emit(
                 "attempt lost",
                 {
@@ -1417,7 +1413,7 @@ class SkyGalleons(BaseRuleset[Board]):
             ships = {name: portable_guns.untrained(record, ctx.board.ship(name)) for name, record in ships.items()}
             basics.commit(ctx, ships, happened)
             if solution.target in ctx.board.crossing and (solution.small_arms or solution.ammunition != "shell"):
-                self._hit_crossing(ctx, before)
+                boarding.hit_crossing(ctx, before)
         ordnance_play.resolve_specials(self, ctx, specials)
         if ordnance_play.run_torpedoes(self, ctx):  # a torpedo just launched makes its first run (SG-SMT-03)
             return
@@ -1428,8 +1424,8 @@ class SkyGalleons(BaseRuleset[Board]):
         SG-CREW-09: the untrimmed check."""
         side = ctx.board.moving
         assert side is not None
-        self._cross(ctx)
-        self._boarding_actions(ctx, side)
+        boarding.cross(ctx)
+        boarding.boarding_actions(ctx, side)
         if self._check_victory(ctx):
             return
         roller = basics.roller(ctx)
@@ -1447,135 +1443,7 @@ class SkyGalleons(BaseRuleset[Board]):
             return
         self._next_phase(ctx, ctx.board.phase_no + 1)
 
-    def _hit_crossing(self, ctx: Context[Board], before: ShipRecord) -> None:
-        """Small arms, shrapnel or grape on a ship whose boarders are crossing: the men crossing take the crew
-        hits, and fewer cross (SG-BRD-10/11)."""
-        target, men = ctx.board.crossing[before.name]
-        record, fell = close_action.crossing_casualties(before, ctx.board.ship(before.name), men)
-        if not fell:
-            return
-        what = f"{fell} of the boarders crossing from {before.name} are hit"
-        crossed = basics.note(before.name, what, f"{men - fell} cross", ["SG-BRD-10"])
-        basics.commit(ctx, {before.name: record}, [crossed])
-        ctx.emit(
-            "crossing",
-            {"ship": before.name, "target": target, "men": men - fell, "clauses": ["SG-BRD-10", "SG-BRD-11"]},
-            ships=[before.name, target],
-        )
-
-    def _cross(self, ctx: Context[Board]) -> None:
-        """The men declared crossing go across, if the ships are still grappled (SG-BRD-05/07), or side by side
-        for High Martians (SG-HM-01)."""
-        for name, (target, men) in sorted(ctx.board.crossing.items()):
-            ship, other = ctx.board.ship(name), ctx.board.ship(target)
-            held = target in (*ship.grappled_with, *flying.alongside(ship, [other]))
-            if not held or not self._in_fight(ctx.board, other) or not ship.party.men:
-                continue
-            changed, sent = close_action.send_across(ship, target, min(men, ship.party.men))
-            basics.commit(
-                ctx,
-                {name: changed},
-                [
-                    basics.note(
-                        name, f"{sent} boarders cross from {name} to {target}", "across", ["SG-BRD-05", "SG-BRD-07"]
-                    )
-                ],
-            )
-
-    def _boarding_actions(self, ctx: Context[Board], side: str) -> None:
-        """One round of boarding combat on every enemy ship the side's boarders are aboard (SG-SEQ-07,
-        SG-BRD-12..18)."""
-        targets = sorted(
-            {s.boarding for s in ctx.board.ships if s.side == side and s.boarders.men and s.boarding}
-            | flying.boarded(ctx.board.flyers, side)
-        )
-        for target in targets:
-            defender = ctx.board.ship(target)
-            if not self._in_fight(ctx.board, defender):
-                continue
-            attackers = [s for s in queries.boarders_on(ctx.board, target) if s.side == side]
-            if not attackers:
-                continue
-            if special_rules.offers_no_resistance(ctx.board, target):
-                self._capture(ctx, target, side, "boarded: she offers no resistance", ["SG-SCN-17"])
-                continue
-            fight = close_action.boarding_round(
-                attackers,
-                defender,
-                roller=basics.roller(ctx),
-                officers_only=bool(ctx.option("officer_led_boarding")),
-            )
-            ctx.emit(
-                "boarding action",
-                {
-                    "target": target,
-                    "attackers": [a.name for a in attackers],
-                    "attackers_lost": fight.attackers_lost,
-                    "defenders_lost": fight.defenders_lost,
-                    "retreated": list(fight.retreated),
-                    "clauses": ["SG-SEQ-07", "SG-BRD-12", "SG-BRD-14", "SG-BRD-15"],
-                },
-                ships=[target, *(a.name for a in attackers)],
-            )
-            basics.commit(ctx, {n: r for n, r in fight.records.items() if n in ctx.board.by_name}, fight.happened)
-            self._flyers_fought(ctx, target, fight.records)
-            if fight.taken:
-                self._capture(ctx, target, side, "taken by boarders", ["SG-BRD-13", "SG-BRD-18"])
-
-    def _capture(self, ctx: Context[Board], name: str, captor: str, what: str, clauses: Sequence[str]) -> None:
-        if name in ctx.board.out:
-            return
-        ctx.emit("captured", {"ship": name, "by": captor, "what": what, "clauses": list(clauses)}, ships=[name])
-        basics.out(ctx, name, CAPTURED, what, clauses)
-        self._take_prize(ctx, name, captor)
-
     # --- prizes (SG-BRD-21..24, prizes.py) ---------------------------------------------------------------
-
-    def _prize(
-        self, ctx: Context[Board], name: str, prize: Prize, clauses: Sequence[str], *, rejoins: bool = False
-    ) -> None:
-        data = {"ship": name, "prize": prize.to_json(), "rejoins": rejoins, "clauses": list(clauses)}
-        ctx.emit("prize", data, ships=[name])
-
-    def _take_prize(self, ctx: Context[Board], name: str, captor: str) -> None:
-        """She is held by the boarders aboard, one of whom guards her prisoners (SG-BRD-21/22)."""
-        boarders = prizes.aboard(ctx.board.ships, name, captor)
-        prize, changed, happened = prizes.taken(ctx.board.ship(name), captor, boarders, ctx.board.prizes.get(name))
-        basics.commit(ctx, changed, happened)
-        self._prize(ctx, name, prize, ["SG-BRD-21", "SG-BRD-22"])
-
-    def _prize_order(self, ctx: Context[Board], side: str, name: str, order: JSON) -> None:
-        """The captor's order in the Initiative Phase: her prize crew takes her away, casting off her captors'
-        grapples, and she fights for them; or she is to be scuttled (SG-BRD-21/23/24)."""
-        word = prizes.order_word(order)
-        if word == prizes.CREW:
-            for other in ctx.board.ship(name).grappled_with:
-                if ctx.board.ship(other).side == side:
-                    ctx.emit("grapple cut", {"pair": [name, other], "clauses": ["SG-BRD-21"]}, ships=[name, other])
-            boarders = prizes.aboard(ctx.board.ships, name, side)
-            crewed, changed = prizes.crewed(ctx.board.ship(name), boarders, ctx.board.prizes[name])
-            what = f"{sum(m for _, m in crewed.crew_from)} of her captors' men crew {name}: she fights for them"
-            basics.commit(ctx, changed, [basics.note(name, what, "crewed", ["SG-BRD-21", "SG-BRD-23"])])
-            self._prize(ctx, name, crewed, ["SG-BRD-21", "SG-BRD-23"], rejoins=True)
-        elif word == prizes.SCUTTLE:
-            self._prize(ctx, name, replace(ctx.board.prizes[name], order=word), ["SG-BRD-21", "SG-BRD-24"])
-
-    def _scuttling(self, ctx: Context[Board], side: str) -> None:
-        """A prize being scuttled, at each of her captor's movement phases: the boarders but one officer
-        withdraw, then he comes home (or is lost with her) and she crashes (SG-BRD-24)."""
-        for name, prize in sorted(ctx.board.prizes.items()):
-            if prize.captor != side or prize.status != "scuttling":
-                continue
-            record, boarders = ctx.board.ship(name), prizes.aboard(ctx.board.ships, name, side)
-            if prize.stage == prizes.ORDERED:
-                guard = ctx.board.by_name.get(prize.guard_ship or "")
-                done, changed, happened = prizes.withdraw(record, boarders, prize, guard)
-            else:
-                done, changed, happened = prizes.scuttle(record, boarders, prize, roller=basics.roller(ctx))
-            basics.commit(ctx, changed, happened)
-            self._prize(ctx, name, done, ["SG-BRD-24"])
-            if not ctx.board.ship(name).afloat:
-                basics.wrecked(ctx, name)
 
     # --- High Martians and flying parties (flying.py: SG-HM, SG-THR-01, SG-ERR-13, SG-SHR-06) -----------
 
@@ -1685,16 +1553,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 basics.flyers(ctx, name, party)
         before = board.by_name.get(solution.target)
         if before is not None and before.name in ctx.board.crossing and solution.small_arms:
-            self._hit_crossing(ctx, before)
-
-    def _flyers_fought(self, ctx: Context[Board], target: str, records: Mapping[str, ShipRecord]) -> None:
-        """The flying parties after a round of boarding combat on ``target``: still aboard, beaten back into
-        the air (SG-BRD-17), or gone."""
-        ship = ctx.board.ship(target)
-        for party in flying.aboard(ctx.board.flyers, target):
-            if party.name in records:
-                after = flying.after_boarding(party, records[party.name], ship, ctx.board.terrain)
-                basics.flyers(ctx, party.name, after)
+            boarding.hit_crossing(ctx, before)
 
     # --- ends ---------------------------------------------------------------------------------------------
 
