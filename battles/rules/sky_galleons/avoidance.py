@@ -33,7 +33,6 @@ from galleons.record import Moment, ShipRecord
 
 if TYPE_CHECKING:
     from battles.rules.sky_galleons.board import Board, Fold
-    from battles.rules.sky_galleons.play import Play
 
 
 def can_avoid(record: ShipRecord, now: Moment) -> bool:
@@ -93,7 +92,7 @@ def has_moved(order: Sequence[str], phase_no: int, moves_done: Sequence[str], re
 # --- in the sequence of play: asked before the move, answered, then the move --------------------------
 
 
-def ask(rs: Play, ctx: Context[Board], name: str, move: JSON) -> bool:
+def ask(ctx: Context[Board], name: str, move: JSON) -> bool:
     """Before ``name``'s move goes ahead, each ship it will check a collision against, and that may avoid, is
     asked at once (SG-ERR-04/05); True if any was. A ship already avoiding is not asked (its avoidance counts
     anyway), nor a ram's target (asked as a ram's, SG-RAM-05)."""

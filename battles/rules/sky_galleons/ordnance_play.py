@@ -319,7 +319,7 @@ def target_mp(board: Board, record: ShipRecord) -> int:
 # --- the Initiative Phase: upkeep and orders ---------------------------------------------------------
 
 
-def upkeep(rs: Play, ctx: Ctx) -> None:
+def upkeep(ctx: Ctx) -> None:
     """Start of a turn: bomb racks being reloaded advance (SG-CG-77); a ground battery's fire dies down
     (SG-GB-07) instead of growing (emplacement_turn for combat.begin_turn)."""
     now = queries.now(ctx.state)
@@ -394,7 +394,7 @@ def _list(value: JSON) -> list[JSON]:
     return value if isinstance(value, list) else []
 
 
-def carry_out_orders(rs: Play, ctx: Ctx, choice: Mapping[str, JSON]) -> None:
+def carry_out_orders(ctx: Ctx, choice: Mapping[str, JSON]) -> None:
     """The ordnance orders of one side, as validated: declarations, reloads, mines cut loose."""
     now = queries.now(ctx.state)
     for key, flag, declare in (
@@ -412,7 +412,7 @@ def carry_out_orders(rs: Play, ctx: Ctx, choice: Mapping[str, JSON]) -> None:
         changed, happened = ordnance.start_bomb_reload(record, str(order["rack"]), now=now)
         basics.commit(ctx, {record.name: changed}, happened)
     for name in _list(choice.get("cut_mines")):
-        cut_loose(rs, ctx, str(name))
+        cut_loose(ctx, str(name))
 
 
 def _object(value: JSON) -> dict[str, JSON]:
@@ -420,7 +420,7 @@ def _object(value: JSON) -> dict[str, JSON]:
     return value
 
 
-def cut_loose(rs: Play, ctx: Ctx, name: str) -> None:
+def cut_loose(ctx: Ctx, name: str) -> None:
     """Cut a ship's raised mines loose now (SG-TM-05/10): they roll against every ship above it in its hex."""
     if not ctx.board.ship(name).items_of(*MINES, states=("raised",)):
         return
@@ -579,12 +579,12 @@ def _first_drop(
     )
 
 
-def after_step(rs: Play, ctx: Ctx, name: str, before: ShipRecord, step: movement.Step, drops: Drops) -> bool:
+def after_step(ctx: Ctx, name: str, before: ShipRecord, step: movement.Step, drops: Drops) -> bool:
     """After one step of ``name``'s move: drops on the hex it has just left (SG-LF-01..04), then the mines
     and drogues it met or brought onto another ship (SG-TM-07/08, SG-DT-05/06). True when a device went
     off on the mover: its move ends there."""
     if step.token == movement.AHEAD and drops.waiting:
-        _drop_over(rs, ctx, name, before, before.facing, drops)
+        _drop_over(ctx, name, before, before.facing, drops)
     if step.ends or not (step.enters_hex or step.changes_altitude):
         return False
     after = ctx.board.ship(name)
@@ -617,7 +617,7 @@ def _at(record: ShipRecord, hex_: Hex | None, level: int) -> bool:
     return record.afloat and record.position == hex_ and altitude_level(record.altitude) == level
 
 
-def _drop_over(rs: Play, ctx: Ctx, name: str, dropper: ShipRecord, exits: int | None, drops: Drops) -> None:
+def _drop_over(ctx: Ctx, name: str, dropper: ShipRecord, exits: int | None, drops: Drops) -> None:
     """Make the waiting drops whose target lies below the dropper in the hex it leaves (or ends in)."""
     for target_name, weapon, count in list(drops.waiting):
         target = ctx.board.ship(target_name)
@@ -652,14 +652,14 @@ def _drop_over(rs: Play, ctx: Ctx, name: str, dropper: ShipRecord, exits: int | 
         basics.commit(ctx, records, happened)
 
 
-def move_ended(rs: Play, ctx: Ctx, name: str, drops: Drops, hexes: int) -> None:
+def move_ended(ctx: Ctx, name: str, drops: Drops, hexes: int) -> None:
     """The end of a move of ``hexes`` hexes: drops on a target in the hex it ends in (having entered it);
     the rest were never over their target."""
     if not drops.waiting:
         return
     record = ctx.board.ship(name)
     if record.afloat and record.position is not None and hexes:
-        _drop_over(rs, ctx, name, record, None, drops)
+        _drop_over(ctx, name, record, None, drops)
     for target_name, weapon, _ in drops.waiting:
         happened = [
             combat.note(
@@ -694,7 +694,7 @@ def _avoid_options(state: State, record: ShipRecord) -> list[JSON] | None:
     return None
 
 
-def run_torpedoes(rs: Play, ctx: Ctx) -> bool:
+def run_torpedoes(ctx: Ctx) -> bool:
     """Run every torpedo that is due, asking the threatened ships first (SG-SMT-03/05). True when a
     decision is open (the stage is then TORPEDOES), False when all have run."""
     while True:
@@ -719,7 +719,7 @@ def run_torpedoes(rs: Play, ctx: Ctx) -> bool:
                     ships=[name, torpedo.owner],
                 )
             return True
-        _run(rs, ctx, torpedo, {})
+        _run(ctx, torpedo, {})
 
 
 def torpedo_stage(rs: Play, ctx: Ctx) -> None:
@@ -732,12 +732,12 @@ def torpedo_stage(rs: Play, ctx: Ctx) -> None:
         choice = _object(answer.choice)
         name = str(choice["ship"])
         if choice.get("cut_mines"):
-            cut_loose(rs, ctx, name)
+            cut_loose(ctx, name)
         if choice["avoid"] is True:
             avoiding[name] = close_action.avoidance_mp(queries.speed(ctx.board.ship(name), ctx.board))
     if torpedo is not None:
-        _run(rs, ctx, torpedo, avoiding)
-    if run_torpedoes(rs, ctx):
+        _run(ctx, torpedo, avoiding)
+    if run_torpedoes(ctx):
         return
     if rs._check_victory(ctx):
         return
@@ -749,7 +749,7 @@ def torpedo_stage(rs: Play, ctx: Ctx) -> None:
         basics.stage(ctx, PHASE_END)
 
 
-def _run(rs: Play, ctx: Ctx, torpedo: Torpedo, chosen: Mapping[str, int]) -> None:
+def _run(ctx: Ctx, torpedo: Torpedo, chosen: Mapping[str, int]) -> None:
     """One run (ordnance.run_torpedo); ships avoiding already this turn avoid it too, at no new cost."""
     avoiding = {**ctx.board.avoiding, **chosen}
     run = ordnance.run_torpedo(
@@ -944,7 +944,7 @@ def declared(state: State, shots: Sequence[JSON]) -> list[Special]:
     return found
 
 
-def resolve_specials(rs: Play, ctx: Ctx, specials: Sequence[Special]) -> None:
+def resolve_specials(ctx: Ctx, specials: Sequence[Special]) -> None:
     """Salvoes, launches and grapnel shots, after the guns of the same fire step."""
     now, roller, rules = queries.now(ctx.state), basics.roller(ctx), queries.rules(ctx.state)
     for special in specials:
@@ -1044,7 +1044,7 @@ def _defender(board: Board) -> str | None:
     return next((s.side for s in board.ships if s.emplacement in TARGET_KINDS and s.side != board.victory_side), None)
 
 
-def bombardment_over(rs: Play, ctx: Ctx) -> bool:
+def bombardment_over(ctx: Ctx) -> bool:
     """SG-SCN-25: the bombarding side wins once every target hex has its points; it loses with no ship left
     in the fight. True if the battle ended."""
     board = ctx.board
@@ -1109,11 +1109,11 @@ def avoid_options(target: ShipRecord) -> list[JSON]:
     return [False, CUT_AND_AVOID]
 
 
-def cut_before_avoiding(rs: Play, ctx: Ctx, name: str, choice: JSON) -> bool:
+def cut_before_avoiding(ctx: Ctx, name: str, choice: JSON) -> bool:
     """The ram's target answered 'cut mines and avoid': the mines go (SG-TM-05/10), then it avoids."""
     if choice != CUT_AND_AVOID:
         return False
-    cut_loose(rs, ctx, name)
+    cut_loose(ctx, name)
     return True
 
 

@@ -87,7 +87,7 @@ def made(ctx: Context[Board]) -> None:
             ctx.emit("plots", {"plots": plots, "clauses": ["SG-ERR-24"]}, secret_to=side)
 
 
-def begin(rs: Play, ctx: Context[Board]) -> bool:
+def begin(ctx: Context[Board]) -> bool:
     """Once the movement order is known, the plotted moves go first, if there are any (SG-ERR-25)."""
     if not ctx.board.plots:
         return False
@@ -114,7 +114,7 @@ def carry_out(rs: Play, ctx: Context[Board]) -> None:
         if not steps or not ctx.board.in_fight(record) or queries.held(ctx.state, record):
             ctx.emit("plotted move", {"ship": name, "mp": 0, "cap": 0, "clauses": ["SG-ERR-25"]}, ships=[name])
             continue
-        if avoidance.ask(rs, ctx, name, list[JSON](steps)):
+        if avoidance.ask(ctx, name, list[JSON](steps)):
             return
         move(rs, ctx, name, steps)
     rs._next_phase(ctx, 1)

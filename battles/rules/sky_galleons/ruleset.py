@@ -50,7 +50,6 @@ from battles.rules.sky_galleons import (
     prizes,
     queries,
     scenario,
-    setup_rules,
     signals,
     special_rules,
     validate,
@@ -62,10 +61,9 @@ from battles.rules.sky_galleons.board import (
     board_to_json,
     move_parts,
     pair_key,
-    read_pair_ints,
 )
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution
-from battles.rules.sky_galleons.flying import FLY, FlyingParty
+from battles.rules.sky_galleons.flying import FLY
 from battles.rules.sky_galleons.kinds import (
     AVOID,
     AVOIDING,
@@ -75,7 +73,6 @@ from battles.rules.sky_galleons.kinds import (
     COLLIDING,
     CRASH_LANDED,
     CRASHED,
-    CREW_CHOICE,
     CREW_STAGE,
     ESCAPED,
     FIRE,
@@ -90,7 +87,6 @@ from battles.rules.sky_galleons.kinds import (
     ORDERS_STAGE,
     PHASE_END,
     PHASE_START,
-    PLACE,
     PLACEMENT,
     PLOTTED,
     POSITION,
@@ -103,7 +99,7 @@ from battles.rules.sky_galleons.kinds import (
     STRUCK,
     UPKEEP,
 )
-from battles.rules.sky_galleons.phases import basics, boarding, collisions
+from battles.rules.sky_galleons.phases import basics, boarding, collisions, fire, opening, parties
 from battles.rules.sky_galleons.presentation import map_view, narration, sheets
 from galleons.record import (
     Moment,
@@ -373,9 +369,9 @@ class SkyGalleons(BaseRuleset[Board]):
     def advance(self, ctx: Context[Board]) -> None:
         stage = ctx.board.stage
         if stage == SETUP:
-            self._setup(ctx)
+            opening.setup(ctx)
         elif stage == PLACEMENT:
-            self._placement(ctx)
+            opening.placement(ctx)
         elif stage == UPKEEP:
             self._upkeep(ctx)
         elif stage == ORDERS_STAGE:
@@ -393,7 +389,7 @@ class SkyGalleons(BaseRuleset[Board]):
         elif stage == POSITIONS:
             self._positions(ctx)
         elif stage == FIRING:
-            self._firing(ctx)
+            fire.firing(ctx)
         elif stage == PHASE_END:
             self._phase_end(ctx)
         elif stage == ordnance_play.TORPEDOES:
@@ -405,7 +401,7 @@ class SkyGalleons(BaseRuleset[Board]):
         elif stage == PLOTTED:
             plotting.carry_out(self, ctx)
         elif stage == CREW_STAGE:
-            self._crew_chosen(ctx)
+            opening.crew_chosen(ctx)
         elif stage == REINFORCING:
             self._reinforced(ctx)
         else:  # pragma: no cover - a board can only hold the stages above
@@ -424,105 +420,8 @@ class SkyGalleons(BaseRuleset[Board]):
         self._carry_out(ctx, name, steps, attack)
         self._ask_move(ctx)
 
-    def _setup(self, ctx: Context[Board]) -> None:
-        board = ctx.board
-        if board.wind_rule == "roll":  # DESIGN.md "Wind": 1d6, 1 = north, then clockwise
-            rolled = ctx.roll("wind: the hexside it blows from (1 = north, clockwise)", needed=basics.faces("hexside"))
-            ctx.emit("wind", {"direction": rolled.total - 1})
-        elif isinstance(board.wind_rule, int):
-            ctx.emit("wind", {"direction": board.wind_rule})
-        if not self._ask_crew_choice(ctx):
-            self._set_up_ships(ctx)
-
-    def _set_up_ships(self, ctx: Context[Board]) -> None:
-        board = ctx.board
-        if board.setup_kind == "placement":
-            fixed = [str(side) for side in read_list(board.scenario_rules.get("order", []))]
-            order = fixed or basics.roll_off(ctx, list(board.side_order), "set-up order", low_first=True)
-            placing = [s.name for side in order for s in board.ships if s.side == side and s.emplacement is None]
-            ctx.emit("placement order", {"sides": order, "ship_order": placing})
-            basics.stage(ctx, PLACEMENT)
-        else:
-            basics.marks(ctx, setup_rules.fixed_entry_marks(board), "enters by the {} edge", "SG-SCN-04")
-            self._begin_turn(ctx)
-
-    def _ask_crew_choice(self, ctx: Context[Board]) -> bool:
-        """SG-SCN-44: the side picks the ship with the Crack crew before anyone sets up."""
-        rule = special_rules.pending_crew_choice(ctx.board)
-        if rule is None:
-            return False
-        basics.stage(ctx, CREW_STAGE)
-        ctx.request(
-            str(rule["side"]),
-            CREW_CHOICE,
-            rule="SG-SCN-44",
-            options=special_rules.crew_choice_options(ctx.board, rule),
-            prompt=f"which ship has the {rule['quality']} crew"
-            + (f" (her marines carry {rule['marine_arms']})" if rule.get("marine_arms") else ""),
-        )
-        return True
-
-    def _crew_chosen(self, ctx: Context[Board]) -> None:
-        rule = special_rules.pending_crew_choice(ctx.board)
-        answer = next(a for a in ctx.board.decided if a.kind == CREW_CHOICE)
-        assert rule is not None
-        chosen = special_rules.with_crack_crew(ctx.board.ship(str(answer.choice)), rule)
-        special_rules.commit(ctx, chosen)
-        key = special_rules.crew_choice_key(str(rule["side"]))
-        special_rules.mark(ctx, key, chosen.name, f"{chosen.name} has the {rule['quality']} crew", ["SG-SCN-44"])
-        if not self._ask_crew_choice(ctx):
-            self._set_up_ships(ctx)
-
-    def _placement(self, ctx: Context[Board]) -> None:
-        board = ctx.board
-        for answer in board.decided:
-            if answer.kind == PLACE:
-                spot = read_object(answer.choice)
-                hex_ = hexgrid.from_odd_q(*read_pair_ints(spot["hex"]))
-                ctx.emit(
-                    "placed",
-                    {
-                        "ship": board.asking,
-                        "hex": hex_.to_json(),
-                        "facing": spot["facing"],
-                        "altitude": spot["altitude"],
-                    },
-                    ships=[board.asking],
-                )
-                entry = setup_rules.entry_marks(board, board.ship(board.asking), hex_)
-                basics.marks(ctx, entry, "enters by the {} edge", "SG-SCN-04")
-        order = [name for name in ctx.board.placing if name not in ctx.board.placed]
-        if not order:
-            self._begin_turn(ctx)
-            return
-        name = order[0]
-        basics.stage(ctx, PLACEMENT, asking=name)
-        record = ctx.board.ship(name)
-        ctx.request(
-            record.side,
-            PLACE,
-            rule="SG-SCN-04",
-            default=candidates.default_placement(ctx.state, record),
-            prompt=f"set up {name}: hex [col, row], facing 0-5, altitude; at least {board.min_distance} hexes "
-            "from every other side's ships",
-            ships=[name],
-        )
-
     def default_placement(self, state: BattleState[Board], record: ShipRecord) -> JSON:
         return candidates.default_placement(state, record)
-
-    def _begin_turn(self, ctx: Context[Board]) -> None:
-        if ctx.state.turn >= ctx.board.turn_limit:
-            if ctx.board.victory == ordnance_play.BOMBARDMENT:  # the defender holds out (SG-SCN-25)
-                reason = f"turn limit {ctx.board.turn_limit} reached"
-                basics.end(ctx, ordnance_play.turn_limit_winner(ctx.board), reason, ["SG-SCN-25"])
-            else:
-                ended = victory.at_turn_limit(ctx.board)
-                basics.end(ctx, ended.winner, ended.reason, ended.clauses)
-            return
-        ctx.begin_turn()
-        ctx.begin_phase("initiative")
-        basics.stage(ctx, UPKEEP, phase_no=0)
 
     def _upkeep(self, ctx: Context[Board]) -> None:
         """SG-SEQ-10 (1): fires grow, held boilers recover; SG-CREW-03: leaderless and stopped, it strikes."""
@@ -535,7 +434,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     record.name, f"{possessive(record.name)} crew: maximum speed now {tired}", "speed", ["SG-CLS-03"]
                 )
                 basics.commit(ctx, {record.name: replace(changed, speed=tired)}, [note])
-        ordnance_play.upkeep(self, ctx)  # bomb racks reloading, ground batteries' fires (SG-CG-77, SG-GB-07)
+        ordnance_play.upkeep(ctx)  # bomb racks reloading, ground batteries' fires (SG-CG-77, SG-GB-07)
         for record in ctx.board.fighting():
             if not record.all_officers_lost or flying.officers_out(ctx.board.flyers, record.name):
                 continue  # officers away in a flying party are not lost (SG-CREW-03)
@@ -624,9 +523,9 @@ class SkyGalleons(BaseRuleset[Board]):
                     secret_to=answer.side,
                 )
             for order in read_list(choice.get(flying.FORM_ORDER, [])):
-                self._form_flyers(ctx, read_object(order))
+                parties.form_flyers(ctx, read_object(order))
             for name in read_list(choice.get(flying.RECALL_ORDER, [])):
-                self._recall_flyers(ctx, str(name))
+                parties.recall_flyers(ctx, str(name))
             for change in read_list(choice.get("crew", [])):
                 record = ctx.board.ship(str(read_object(change)["ship"]))
                 updated = validate.crew_change(record, read_object(change))
@@ -636,7 +535,7 @@ class SkyGalleons(BaseRuleset[Board]):
                 basics.commit(ctx, {record.name: updated}, [], secret_to=secret)
             for name, order in sorted(read_object(choice.get("prizes", {})).items()):
                 boarding.prize_order(ctx, answer.side, str(name), order)  # crew or scuttle a prize (SG-BRD-21)
-            ordnance_play.carry_out_orders(self, ctx, choice)  # mines, drogues, reloads, mines cut loose
+            ordnance_play.carry_out_orders(ctx, choice)  # mines, drogues, reloads, mines cut loose
             for pair in read_list(choice.get("cut", [])):
                 a, b = (str(n) for n in read_list(pair))
                 if b in ctx.board.ship(a).grappled_with:  # both sides may cut the same grapple
@@ -713,13 +612,13 @@ class SkyGalleons(BaseRuleset[Board]):
         start = order.index(first)
         rotated = order[start:] + order[:start]  # the rest follow in turn (SG-SEQ-03, SG-SCN-05)
         ctx.emit("movement order", {"order": rotated})
-        if ordnance_play.run_torpedoes(self, ctx):  # torpedoes in flight run before the first move (SG-SMT-03)
+        if ordnance_play.run_torpedoes(ctx):  # torpedoes in flight run before the first move (SG-SMT-03)
             return
         self._moves_begin(ctx)
 
     def _moves_begin(self, ctx: Context[Board]) -> None:
         """After the torpedo runs: the plotted moves first, if any (SG-ERR-25), else the first Movement Phase."""
-        if plotting.begin(self, ctx):
+        if plotting.begin(ctx):
             return
         self._next_phase(ctx, 1)
 
@@ -727,7 +626,7 @@ class SkyGalleons(BaseRuleset[Board]):
         while phase_no <= len(ctx.board.order) and not self._moves_at_all(ctx, ctx.board.order[phase_no - 1]):
             phase_no += 1  # a side with nothing left in the fight has no movement phase
         if phase_no > len(ctx.board.order):
-            self._begin_turn(ctx)
+            opening.begin_turn(ctx)
             return
         side = ctx.board.order[phase_no - 1]
         ctx.begin_phase(f"movement {phase_no}: {side}")
@@ -829,7 +728,7 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             collisions.moved_done(ctx, held.name, 0)
         if not waiting:
-            if not self._ask_fly(ctx):  # then the side's flying parties (SG-HM-03)
+            if not parties.ask_fly(ctx):  # then the side's flying parties (SG-HM-03)
                 self._after_movement(ctx)
             return
         record = waiting[0]
@@ -853,7 +752,7 @@ class SkyGalleons(BaseRuleset[Board]):
             steps, attack = move_parts(answer.choice)
             drops = ordnance_play.drops_of(answer.choice)
             if attack is None or ctx.board.ally(ctx.board.ship(name).side, ctx.board.ship(attack[1])):
-                if avoidance.ask(self, ctx, name, answer.choice):
+                if avoidance.ask(ctx, name, answer.choice):
                     return
                 self._carry_out(ctx, name, steps, attack, drops)  # a friendly grapple needs no declaration (SG-TOW-02)
             else:
@@ -862,7 +761,7 @@ class SkyGalleons(BaseRuleset[Board]):
                     {"ship": name, "side": ctx.board.ship(name).side, "move": answer.choice, "clauses": ["SG-RAM-04"]},
                     ships=[name, attack[1]],
                 )
-                if self._ask_avoid(ctx, name, attack) or avoidance.ask(self, ctx, name, answer.choice):
+                if self._ask_avoid(ctx, name, attack) or avoidance.ask(ctx, name, answer.choice):
                     return
                 self._carry_out(ctx, name, steps, attack, drops)
         self._ask_move(ctx)
@@ -900,12 +799,12 @@ class SkyGalleons(BaseRuleset[Board]):
         name = ctx.board.asking
         steps, attack = move_parts(ctx.board.held_move)
         assert attack is not None
-        if answer.choice is True or ordnance_play.cut_before_avoiding(self, ctx, attack[1], answer.choice):
+        if answer.choice is True or ordnance_play.cut_before_avoiding(ctx, attack[1], answer.choice):
             target = ctx.board.ship(attack[1])
             mp = close_action.avoidance_mp(queries.speed(target, ctx.board))
             ctx.emit("avoiding", {"ship": target.name, "mp": mp, "clauses": ["SG-RAM-05"]}, ships=[target.name])
         basics.stage(ctx, MOVING, asking=name)
-        if avoidance.ask(self, ctx, name, ctx.board.held_move):
+        if avoidance.ask(ctx, name, ctx.board.held_move):
             return
         self._carry_out(ctx, name, steps, attack, ordnance_play.drops_of(ctx.board.held_move))
         self._ask_move(ctx)
@@ -957,7 +856,7 @@ class SkyGalleons(BaseRuleset[Board]):
             )
             if step.token == movement.AHEAD:
                 hexes += 1
-            if ordnance_play.after_step(self, ctx, name, before, step, drops):
+            if ordnance_play.after_step(ctx, name, before, step, drops):
                 break  # drops made as it leaves a hex; mines or a drogue went off on it: its move ends (SG-TM-07)
             if step.ends:
                 collisions.move_ends(ctx, name, step.ends, step.clauses)
@@ -978,7 +877,7 @@ class SkyGalleons(BaseRuleset[Board]):
                         break
                 if collided:
                     break
-        ordnance_play.move_ended(self, ctx, name, drops, hexes)
+        ordnance_play.move_ended(ctx, name, drops, hexes)
         if attack is not None:
             collisions.grapple_or_miss(ctx, name, attack)
         collisions.moved_done(ctx, name, hexes)
@@ -1032,7 +931,7 @@ class SkyGalleons(BaseRuleset[Board]):
         side = ctx.board.moving
         assert side is not None
         if not ctx.option("advanced") or not queries.boarding_options(ctx.state, side):
-            self._ask_fire(ctx)
+            fire.ask_fire(ctx)
             return
         basics.stage(ctx, BOARDING)
         ctx.request(
@@ -1055,104 +954,12 @@ class SkyGalleons(BaseRuleset[Board]):
                 {"ship": name, "target": target, "men": men, "clauses": ["SG-BRD-05", "SG-BRD-07", *leap]},
                 ships=[name, target],
             )
-        self._ask_fire(ctx)
+        fire.ask_fire(ctx)
 
     # --- fire -------------------------------------------------------------------------------------------
 
     def solutions(self, state: BattleState[Board], side: str) -> list[FireSolution]:
         return validate.solutions(state, side)
-
-    def _ask_fire(self, ctx: Context[Board]) -> None:
-        for record in ctx.board.fighting():  # a jammed machinegun's crew tries to clear it (SG-MG-09)
-            if any(gun.jammed for gun in record.guns):
-                changed, happened = combat.clear_jams(record, now=queries.now(ctx.state), roller=basics.roller(ctx))
-                basics.commit(ctx, {record.name: changed}, happened)
-        basics.stage(ctx, FIRING)
-        asked = False
-        for side in ctx.board.order:
-            if validate.solutions(ctx.state, side) or ordnance_play.special_ready(ctx.state, side):
-                asked = True
-                ctx.request(
-                    side,
-                    FIRE,
-                    rule="SG-SEQ-05",
-                    default={"shots": []},
-                    secret=True,
-                    prompt='fire: {"shots": [{"ship": ..., "gun": ..., "target": ...}]}, each gun once',
-                    ships=[s.name for s in ctx.board.fighting(side)],
-                )
-        if not asked:
-            basics.stage(ctx, PHASE_END)
-
-    def _firing(self, ctx: Context[Board]) -> None:
-        """Resolve the declared shots on the solutions found at declaration, the moving side's first."""
-        board = ctx.board
-        declared = {a.side: read_list(read_object(a.choice)["shots"]) for a in board.decided if a.kind == FIRE}
-        volley: list[FireSolution] = []
-        specials: list[ordnance_play.Special] = []  # Hale salvoes, Smutts launches, grapnel shots
-        flyers = {party.name: party for party in board.flyers}  # as declared (simultaneous fire)
-        # Every shot is aimed from the ships as they stand now, at the start of the step (simultaneous fire).
-        aimed = portable_guns.trained_fleet(board.by_name, board.trained)
-        for side in board.order:
-            specials += ordnance_play.declared(ctx.state, declared.get(side, []))
-            for shot in declared.get(side, []):
-                if ordnance_play.special_shot(board, shot):
-                    continue
-                s = read_object(shot)
-                if str(s["ship"]) in flyers or str(s["target"]) in flyers:
-                    volley.append(validate.party_shot(ctx.state, s))
-                    continue
-                firer, target = board.ship(str(s["ship"])), board.ship(str(s["target"]))
-                firer = portable_guns.trained_record(firer, board.trained)
-                volley.append(
-                    ordnance_play.fire_solution(
-                        firer,
-                        str(s["gun"]),
-                        target,
-                        now=queries.now(ctx.state),
-                        rules=queries.rules(ctx.state),
-                        same_hex=board.relative(firer.name, target.name),
-                        ammunition=str(s.get("ammunition", "shell")),
-                        rate=str(s.get("rate", "normal")),
-                    )
-                )
-        for solution in volley:
-            if solution.small_arms and solution.target in board.crossing:  # SG-ERR-12: no armor for boarders
-                solution = replace(solution, unprotected=board.crossing[solution.target][1])
-            ctx.emit(
-                "fire",
-                {
-                    "ship": solution.firer,
-                    "gun": solution.gun_id,
-                    "target": solution.target,
-                    "range": solution.effective_range,
-                    "band": solution.band,
-                    "shots": solution.shots,
-                    "clauses": solution.clauses,
-                    **portable_guns.revealed(ctx.board.trained, solution.firer, solution.gun_id),
-                },
-                ships=[solution.firer, solution.target],
-            )
-            if solution.firer in flyers or solution.target in flyers:  # a flying party fires or is fired at
-                self._party_volley(ctx, solution, flyers)
-                continue
-            before = ctx.board.ship(solution.target)
-            ships, happened = combat.resolve_fire(
-                portable_guns.trained_fleet(ctx.board.by_name, ctx.board.trained),
-                solution,
-                now=queries.now(ctx.state),
-                roller=basics.roller(ctx),
-                rules=queries.rules(ctx.state),
-                aimed=aimed,
-            )
-            ships = {name: portable_guns.untrained(record, ctx.board.ship(name)) for name, record in ships.items()}
-            basics.commit(ctx, ships, happened)
-            if solution.target in ctx.board.crossing and (solution.small_arms or solution.ammunition != "shell"):
-                boarding.hit_crossing(ctx, before)
-        ordnance_play.resolve_specials(self, ctx, specials)
-        if ordnance_play.run_torpedoes(self, ctx):  # a torpedo just launched makes its first run (SG-SMT-03)
-            return
-        basics.stage(ctx, PHASE_END)
 
     def _phase_end(self, ctx: Context[Board]) -> None:
         """SG-SEQ-07: the moving side's boarders cross and fight; SG-SEQ-08: its fire fighting and repairs;
@@ -1182,113 +989,11 @@ class SkyGalleons(BaseRuleset[Board]):
 
     # --- High Martians and flying parties (flying.py: SG-HM, SG-THR-01, SG-ERR-13, SG-SHR-06) -----------
 
-    def _form_flyers(self, ctx: Context[Board], order: Mapping[str, JSON]) -> None:
-        """A flying party formed in the Initiative Phase and put in its ship's hex (SG-HM-02, SG-THR-01)."""
-        board, turn = ctx.board, ctx.state.turn
-        record = board.ship(str(order["ship"]))
-        men = {str(k): read_int(v) for k, v in read_object(order["men"]).items()}
-        name = flying.party_name(board.flyers, record.name, turn)
-        launched = flying.launched(board.flyers, record.name, turn)
-        errata = bool(ctx.option("errata"))
-        changed, party = flying.form(record, men, name=name, turn=turn, launched=launched, errata=errata)
-        clauses = ["SG-HM-02", "SG-BRD-01"] + ([] if record.high_martian else ["SG-THR-01", "SG-ERR-13"])
-        # The posts the men left are the side's own (SG-SEQ-02); the party taking wing is seen by all.
-        ctx.emit(
-            "party order",
-            {"ship": record.name, "order": {"flying party": name, "men": dict(men)}, "clauses": clauses},
-            ships=[record.name, name],
-            secret_to=record.side,
-        )
-        basics.commit(ctx, {record.name: changed}, [], secret_to=record.side)
-        basics.flyers(ctx, name, party)
-
-    def _recall_flyers(self, ctx: Context[Board], name: str) -> None:
-        """A flying party aboard a ship takes wing again in her hex (flying.json boarding)."""
-        party = flying.find(ctx.board.flyers, name)
-        assert party is not None
-        assert party.aboard is not None
-        ship = ctx.board.ship(party.aboard)
-        flown = flying.take_wing(party, ship, ctx.board.terrain)
-        what = f"{name} leaves {ship.name} and takes wing"
-        basics.flyers(ctx, name, flown, [basics.note(name, what, "recalled", ["SG-BRD-17", "SG-HM-03"])])
-
-    def _ask_fly(self, ctx: Context[Board]) -> bool:
-        """Ask for the next flying party's move of the moving side, if any (SG-HM-03). True if asked."""
-        side = ctx.board.moving
-        assert side is not None
-        party = flying.next_to_fly(ctx.board.flyers, side, queries.now(ctx.state))
-        if party is None or not ctx.option("advanced"):
-            return False
-        basics.stage(ctx, FLYING, asking=party.name)
-        ctx.request(
-            side,
-            FLY,
-            rule="SG-HM-03",
-            default=[],
-            prompt=f"move {party.name} ({party.men.men} men): up to 2 hexes, steps {', '.join(flying.directions())}, "
-            'climb (2 MP), descend (1 MP, one level a turn); {"steps": [...], "board": ship} to board a ship in '
-            "the hex it ends in, at its altitude",
-            ships=[party.name],
-        )
-        return True
-
     def _flying(self, ctx: Context[Board]) -> None:
         answer = next(a for a in ctx.board.decided if a.kind == FLY)
-        self._fly(ctx, ctx.board.asking, answer.choice)
-        if not self._ask_fly(ctx):
+        parties.fly(ctx, ctx.board.asking, answer.choice)
+        if not parties.ask_fly(ctx):
             self._after_movement(ctx)
-
-    def _fly(self, ctx: Context[Board], name: str, choice: JSON) -> None:
-        """The party's move, step by step, then the ship it boards if any (SG-HM-03..05)."""
-        party = flying.find(ctx.board.flyers, name)
-        assert party is not None
-        steps, target = flying.flight_parts(choice)
-        for step in flying.trace(party, steps, terrain=ctx.board.terrain, turn=ctx.state.turn):
-            ctx.emit(
-                flying.MOVED_EVENT,
-                {
-                    "party": name,
-                    "step": step.token,
-                    "hex": step.hex.to_json(),
-                    "altitude": step.altitude,
-                    "cost": step.cost,
-                    "clauses": list(step.clauses),
-                },
-                ships=[name],
-            )
-        moved = flying.find(ctx.board.flyers, name)
-        assert moved is not None
-        flown = replace(moved, flown=queries.now(ctx.state).index)
-        basics.flyers(ctx, name, flown)
-        if target is not None:
-            after, record, happened = flying.land(flown, ctx.board.ship(target))
-            basics.commit(ctx, {target: record}, happened)
-            basics.flyers(ctx, name, after)
-        else:  # come down on a landing party waiting for its ship (SG-SCN-40)
-            special_rules.overwhelm(ctx, flown.side, flown.position, flown.altitude)
-
-    def _party_volley(self, ctx: Context[Board], solution: FireSolution, declared: Mapping[str, FlyingParty]) -> None:
-        """Resolve a shot by or at a flying party. A party that fell earlier in the volley still fires
-        (simultaneous fire, SG-SEQ-05), and is not brought back by it."""
-        board = ctx.board
-        firer = board.by_name.get(solution.firer) or flying.find(board.flyers, solution.firer)
-        target = board.by_name.get(solution.target) or flying.find(board.flyers, solution.target)
-        volley = flying.resolve(
-            firer or declared[solution.firer],
-            target,
-            solution,
-            ships=board.by_name,
-            now=queries.now(ctx.state),
-            roller=basics.roller(ctx),
-            rules=queries.rules(ctx.state),
-        )
-        basics.commit(ctx, volley.ships, volley.happened)
-        for name, party in volley.parties.items():
-            if flying.find(ctx.board.flyers, name) is not None:
-                basics.flyers(ctx, name, party)
-        before = board.by_name.get(solution.target)
-        if before is not None and before.name in ctx.board.crossing and solution.small_arms:
-            boarding.hit_crossing(ctx, before)
 
     # --- ends ---------------------------------------------------------------------------------------------
 
@@ -1300,7 +1005,7 @@ class SkyGalleons(BaseRuleset[Board]):
         special_rules.emit_marks(ctx, special_rules.marks_now(ctx.board, turn))
         special_rules.emit_marks(ctx, victory.seize_marks(ctx.board, turn, initiative=initiative))
         if ctx.board.victory == ordnance_play.BOMBARDMENT:
-            return ordnance_play.bombardment_over(self, ctx)
+            return ordnance_play.bombardment_over(ctx)
         result = victory.check(ctx.board)
         if result is None:
             return False
