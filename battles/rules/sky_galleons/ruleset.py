@@ -40,10 +40,10 @@ from battles.rules.sky_galleons import (
     fold,
     movement,
     ordnance_play,
-    plotting,
     prizes,
     queries,
     scenario,
+    sequence,
     special_rules,
     validate,
     victory,
@@ -55,36 +55,13 @@ from battles.rules.sky_galleons.board import (
 )
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution
 from battles.rules.sky_galleons.kinds import (
-    AVOIDING,
-    BOARDING,
     CAPTURED,
-    COLLIDING,
     CRASH_LANDED,
     CRASHED,
-    CREW_STAGE,
     ESCAPED,
     FIRE,
-    FIRING,
-    FIRST_STAGE,
-    FLYING,
     KEY,
-    MOVING,
-    ORDERS_STAGE,
-    PHASE_END,
-    PHASE_START,
-    PLACEMENT,
-    PLOTTED,
-    POSITIONS,
-    REINFORCING,
-    SETUP,
     STRUCK,
-    UPKEEP,
-)
-from battles.rules.sky_galleons.phases import (
-    fire,
-    initiative_phase,
-    movement_phase,
-    opening,
 )
 from battles.rules.sky_galleons.presentation import map_view, narration, sheets
 from galleons.record import (
@@ -351,45 +328,7 @@ class SkyGalleons(BaseRuleset[Board]):
     # --- the sequence of play ---------------------------------------------------------------------------
 
     def advance(self, ctx: Context[Board]) -> None:
-        stage = ctx.board.stage
-        if stage == SETUP:
-            opening.setup(ctx)
-        elif stage == PLACEMENT:
-            opening.placement(ctx)
-        elif stage == UPKEEP:
-            initiative_phase.upkeep(ctx)
-        elif stage == ORDERS_STAGE:
-            initiative_phase.orders(ctx)
-        elif stage == FIRST_STAGE:
-            movement_phase.first_player(ctx)
-        elif stage == PHASE_START:
-            movement_phase.phase_start(ctx)
-        elif stage == MOVING:
-            movement_phase.moving_stage(ctx)
-        elif stage == AVOIDING:
-            movement_phase.avoiding_stage(ctx)
-        elif stage == BOARDING:
-            movement_phase.boarding_stage(ctx)
-        elif stage == POSITIONS:
-            movement_phase.positions_stage(ctx)
-        elif stage == FIRING:
-            fire.firing(ctx)
-        elif stage == PHASE_END:
-            movement_phase.phase_end(ctx)
-        elif stage == ordnance_play.TORPEDOES:
-            ordnance_play.torpedo_stage(movement_phase.PLAY, ctx)
-        elif stage == FLYING:
-            movement_phase.flying_stage(ctx)
-        elif stage == COLLIDING:
-            movement_phase.collision_answered(ctx)
-        elif stage == PLOTTED:
-            plotting.carry_out(movement_phase.PLAY, ctx)
-        elif stage == CREW_STAGE:
-            opening.crew_chosen(ctx)
-        elif stage == REINFORCING:
-            initiative_phase.reinforced(ctx)
-        else:  # pragma: no cover - a board can only hold the stages above
-            raise ValueError(f"unknown stage {stage!r}")
+        sequence.advance(ctx)
 
     def default_placement(self, state: BattleState[Board], record: ShipRecord) -> JSON:
         return candidates.default_placement(state, record)
