@@ -11,12 +11,13 @@ from pathlib import Path
 
 from battles.engine.jsonread import DataFile
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import close_action, flying, movement, ordnance, special_rules
+from battles.engine.words import possessive
+from battles.rules.sky_galleons import close_action, flying, movement, ordnance, special_rules, victory
 from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.combat import CombatRules
 from battles.rules.sky_galleons.kinds import KITE_DIE_EXPECTED
 from battles.rules.sky_galleons.movement import Allowance
-from galleons.record import Moment, ShipRecord
+from galleons.record import Moment, ShipRecord, altitude_level, record_problems
 
 OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json")
 
@@ -241,3 +242,37 @@ def boarding_options(state: BattleState[Board], side: str) -> dict[str, dict[str
         if targets:
             found[ship.name] = targets
     return found
+
+
+def check_invariants(state: BattleState[Board]) -> list[str]:
+    problems: list[str] = []
+    board = state.board
+    for ship in board.ships:
+        problems += [f"{ship.name}: {p}" for p in record_problems(ship)]
+        if ship.position is not None and not board.terrain.on_map(ship.position) and ship.name not in board.out:
+            problems.append(f"{ship.name} is off the map but still in the fight")
+        if (
+            ship.afloat
+            and ship.status == "flying"
+            and altitude_level(ship.altitude)
+            <= altitude_level(board.terrain.ground(ship.position) if ship.position else "G")
+            and ship.name not in board.out
+        ):
+            problems.append(f"{ship.name} flies inside the ground at {ship.altitude}")
+    for ship in board.ships:
+        for other in ship.grappled_with:
+            if other not in board.by_name or ship.name not in board.ship(other).grappled_with:
+                problems.append(f"{ship.name} is grappled with {other}, but not {other} with {ship.name}")
+        if ship.boarding is not None and ship.boarding not in board.by_name:
+            problems.append(f"{possessive(ship.name)} boarders are aboard {ship.boarding}, which is not in the battle")
+    problems += flying.problems(board.flyers, board.by_name, board.terrain)
+    if state.turn > board.turn_limit:
+        problems.append(f"turn {state.turn} past the limit {board.turn_limit}")
+    if (
+        state.over
+        and victory.ends_only_with_one_side(board)
+        and len(board.sides_fighting()) > 1
+        and state.turn < board.turn_limit
+    ):
+        problems.append("the battle ended with two sides still in the fight before the turn limit")
+    return problems

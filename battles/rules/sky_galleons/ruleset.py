@@ -31,22 +31,18 @@ from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
 from battles.engine.telling import Names
-from battles.engine.words import possessive
 from battles.rules.sky_galleons import (
     ai,
     answers,
     candidates,
-    flying,
     fold,
     movement,
-    ordnance_play,
-    prizes,
     queries,
+    results,
     scenario,
     sequence,
     special_rules,
     validate,
-    victory,
 )
 from battles.rules.sky_galleons.board import (
     Board,
@@ -55,21 +51,14 @@ from battles.rules.sky_galleons.board import (
 )
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution
 from battles.rules.sky_galleons.kinds import (
-    CAPTURED,
-    CRASH_LANDED,
-    CRASHED,
-    ESCAPED,
     FIRE,
     KEY,
-    STRUCK,
 )
 from battles.rules.sky_galleons.presentation import map_view, narration, sheets
 from galleons.record import (
     Moment,
     ShipRecord,
-    altitude_level,
     combat_tables,
-    record_problems,
 )
 
 
@@ -399,39 +388,7 @@ class SkyGalleons(BaseRuleset[Board]):
     # --- invariants and outcome -----------------------------------------------------------------------------
 
     def check_invariants(self, state: BattleState[Board]) -> list[str]:
-        problems: list[str] = []
-        board = state.board
-        for ship in board.ships:
-            problems += [f"{ship.name}: {p}" for p in record_problems(ship)]
-            if ship.position is not None and not board.terrain.on_map(ship.position) and ship.name not in board.out:
-                problems.append(f"{ship.name} is off the map but still in the fight")
-            if (
-                ship.afloat
-                and ship.status == "flying"
-                and altitude_level(ship.altitude)
-                <= altitude_level(board.terrain.ground(ship.position) if ship.position else "G")
-                and ship.name not in board.out
-            ):
-                problems.append(f"{ship.name} flies inside the ground at {ship.altitude}")
-        for ship in board.ships:
-            for other in ship.grappled_with:
-                if other not in board.by_name or ship.name not in board.ship(other).grappled_with:
-                    problems.append(f"{ship.name} is grappled with {other}, but not {other} with {ship.name}")
-            if ship.boarding is not None and ship.boarding not in board.by_name:
-                problems.append(
-                    f"{possessive(ship.name)} boarders are aboard {ship.boarding}, which is not in the battle"
-                )
-        problems += flying.problems(board.flyers, board.by_name, board.terrain)
-        if state.turn > board.turn_limit:
-            problems.append(f"turn {state.turn} past the limit {board.turn_limit}")
-        if (
-            state.over
-            and victory.ends_only_with_one_side(board)
-            and len(board.sides_fighting()) > 1
-            and state.turn < board.turn_limit
-        ):
-            problems.append("the battle ended with two sides still in the fight before the turn limit")
-        return problems
+        return queries.check_invariants(state)
 
     def battle_result(self, initial: BattleState[Board], final: BattleState[Board]) -> JSONObject:
         """What the battle hands the campaign: each ship's fate, damage, losses and stores (results.py)."""
@@ -440,62 +397,7 @@ class SkyGalleons(BaseRuleset[Board]):
         return results.result(initial, final)
 
     def tally(self, state: BattleState[Board]) -> JSONObject:
-        """The odds calculator's figures: winner, turns, each side's losses, each ship's fate and damage."""
-        board = state.board
-        ships: list[dict[str, Any]] = []
-        for ship in board.ships:
-            if ship.emplacement is not None:
-                continue  # the ground is reported on its own (ordnance_play.outcome_extra)
-            fate = board.out.get(ship.name, "fighting" if ship.afloat else CRASHED)
-            # A prize is her first owner's ship, captured, even when her prize crew fights on (SG-BRD-21).
-            prize = board.prizes.get(ship.name)
-            crewed = prize is not None and prize.order == prizes.CREW
-            away = prizes.men_away(board.prizes, ship.name) + flying.men_out(board.flyers, ship.name)
-            away += sum(special_rules.ashore(board, ship.name).values())  # a landing party, alive (SG-SCN-38)
-            alive = prize.prisoners if crewed and prize else ship.men_alive + away
-            ships.append(
-                {
-                    "name": ship.name,
-                    "side": prize.owner if prize else ship.side,
-                    "class": ship.class_name,
-                    "fate": CAPTURED if prize else fate,
-                    "hull_hits": ship.hull_hits,
-                    "hull_boxes": ship.hull_boxes,
-                    # Men lost, never below none: men who joined her from elsewhere (a warband landing on
-                    # her, SG-HM-05) are no casualties given back (results.py keeps them as joined).
-                    "crew_lost": max(board.crew_at_start[ship.name] - alive, 0),
-                    "captured_by": board.captured.get(ship.name),
-                    "crew_at_start": board.crew_at_start[ship.name],
-                    "fire": ship.fire,
-                    "prize": prize.status if prize else None,
-                    "prize_fate": fate if crewed else None,
-                }
-            )
-        sides = {}
-        for side in board.side_order:
-            mine = [s for s in ships if s["side"] == side]
-            sides[side] = {
-                "ships": len(mine),
-                "lost": sum(1 for s in mine if s["fate"] in (CRASHED, CRASH_LANDED)),
-                "captured": sum(1 for s in mine if s["fate"] in (STRUCK, CAPTURED)),
-                "prizes": sum(1 for s in ships if s["captured_by"] == side),
-                "prizes_crewed": sum(1 for p in board.prizes.values() if p.captor == side and p.status == "crewed"),
-                "prizes_scuttled": sum(1 for p in board.prizes.values() if p.captor == side and p.status == "scuttled"),
-                "escaped": sum(1 for s in mine if s["fate"] == ESCAPED),
-                "hull_hits": sum(int(s["hull_hits"]) for s in mine),
-                "crew_lost": sum(int(s["crew_lost"]) for s in mine),
-            }
-        return {
-            "scenario": board.scenario,
-            "winner": state.winner,
-            "reason": state.result,
-            "turns": state.turn,
-            "over": state.over,
-            "sides": sides,
-            "ships": ships,
-            **ordnance_play.outcome_extra(board),
-            "flying_parties": [flying.outcome(party) for party in board.flyers],
-        }
+        return results.tally(state)
 
 
 # --- small pieces ---------------------------------------------------------------------------------------------
