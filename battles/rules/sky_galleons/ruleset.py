@@ -10,9 +10,13 @@ enemy (SG-MOV-05/06); every side declares its fire at once, in secret, and the s
 solutions found at declaration (simultaneous fire); then the moving side's fire fighting, repairs and the
 untrimmed check (SG-SEQ-08, SG-CRIT-21, SG-CREW-09). Boarding (SG-SEQ-07) joins with the advanced rules.
 
-The board is plain immutable data; every change is an event folded by ``apply``. Record changes travel as
-``ship`` events carrying the whole new record, so the fold never re-runs a rule. A change of crew assignments
-(SG-SEQ-02) is logged to its own side alone; what each side sees of the rest is visibility.py's.
+This module is the ruleset as the engine and the app see it (the protocol's members, the options, the
+registration object) and delegates: the board and its JSON (board.py), the fold (fold.py, a table of event
+folds: record changes travel as ``ship`` events carrying the whole new record, so a fold never re-runs a rule),
+the sequence (sequence.py, dispatch to phases/), the checks (validate.py), the answers worth trying
+(candidates.py), the read-only questions (queries.py), the answers schema (answers.py), the AI (ai.py) and the
+presentation (presentation/). A change of crew assignments (SG-SEQ-02) is logged to its own side alone; what
+each side sees of the rest is visibility.py's.
 """
 
 from __future__ import annotations
