@@ -328,7 +328,7 @@ def test_a_plot_is_seen_by_the_enemy_only_as_it_is_carried_out() -> None:
 
 def test_every_kind_the_ruleset_logs_is_read_one_way_or_another() -> None:
     """A new kind of event must be classified in visibility.py (public, trimmed, or kept to its side)."""
-    source = "".join(path.read_text() for path in Path(visibility.__file__).parent.glob("*.py"))
+    source = "".join(path.read_text() for path in Path(visibility.__file__).parent.rglob("*.py"))
     emitted = set(re.findall(r'emit\(\s*"([^"]+)"', source)) | set(flying.EVENTS)
     assert len(emitted) > 40
     assert emitted <= KNOWN_KINDS - ENGINE_KINDS
