@@ -15,8 +15,8 @@ from battles.drawing.hexmap import render_hexmap
 from battles.drawing.pdf import sheet_pdf
 from battles.drawing.record_sheet import render_record_sheet
 from battles.rules.sky_galleons import scenario
+from battles.rules.sky_galleons.kinds import MOVE
 from battles.rules.sky_galleons.presentation.sheets import record_sheet, sheet_data
-from battles.rules.sky_galleons.ruleset import MOVE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from tests.rules.sky_galleons import battle_harness as h
 

@@ -23,8 +23,8 @@ from battles.engine import hexgrid, simulate
 from battles.engine.hexgrid import Hex
 from battles.engine.presentation import LOST, UNKNOWN, WHOLE
 from battles.rules.sky_galleons import scenario
+from battles.rules.sky_galleons.kinds import MOVE
 from battles.rules.sky_galleons.presentation.sheets import record_sheet, sheet_data
-from battles.rules.sky_galleons.ruleset import MOVE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import HullRow, ship_record_from_class
 from tests.battles.conftest import first_scenario

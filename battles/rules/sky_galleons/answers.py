@@ -30,19 +30,23 @@ from battles.engine.state import BattleState
 from battles.engine.telling import value_words
 from battles.engine.words import and_list, capfirst, possessive
 from battles.rules.sky_galleons import (
+    candidates,
     combat,
     flying,
     movement,
     ordnance,
     portable_guns,
+    queries,
     signals,
     special_rules,
+    validate,
 )
 from galleons import catalog
 from galleons.record import altitude_levels
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board, SkyGalleons
+    from battles.engine.ruleset import Ruleset
+    from battles.rules.sky_galleons.board import Board
 
 # Steps in words, with what they cost (SG-MOV-02..04, SG-ALT-04..06, SG-KITE-07).
 STEP_WORDS = {
@@ -99,7 +103,7 @@ TITLES = {
 class Asked:
     """One request being described: the ruleset, the state as its side sees it, the sides' names."""
 
-    rs: SkyGalleons
+    rs: Ruleset[Board]
     state: BattleState[Board]
     request: DecisionRequest
     sides: Mapping[str, str]
@@ -133,7 +137,7 @@ class Asked:
 
 
 def schema(
-    rs: SkyGalleons,
+    rs: Ruleset[Board],
     state: BattleState[Board],
     request: DecisionRequest,
     *,
@@ -231,11 +235,11 @@ def clean_plan(record: Any, plan: Sequence[str]) -> list[str]:
 
 
 def _move(asked: Asked, plan: list[str]) -> Field:
-    rs, state, request = asked.rs, asked.state, asked.request
+    state, request = asked.state, asked.request
     record = state.board.ship(request.ships[0])
     plan = clean_plan(record, plan)
     default = [str(s) for s in request.default] if isinstance(request.default, list) else []
-    allowed = rs.allowance(state, record)
+    allowed = queries.allowance(state, record)
     held = allowed.held_speed is not None
 
     def accepts(steps: list[str]) -> bool:
@@ -358,7 +362,7 @@ def _ends(asked: Asked, record: Any, plan: list[str]) -> str:
     if not plan:
         return f"stays at {_where(record.position, record.facing, record.altitude)}"
     try:
-        allowed = asked.rs.allowance(asked.state, record)
+        allowed = queries.allowance(asked.state, record)
         path = movement.trace(record, plan, allowed=allowed, terrain=asked.state.board.terrain)
     except movement.PlanError:
         return ""
@@ -379,7 +383,7 @@ def _where(hex_: Any, facing: Any, altitude: Any) -> str:
 def _plot(asked: Asked) -> Field:
     """Each plotting ship: the plots she may make, half her move at most (SG-ERR-24/25), one per place she can
     end at, the others' plots left as the default."""
-    rs, state, request = asked.rs, asked.state, asked.request
+    state, request = asked.state, asked.request
     default = request.default if isinstance(request.default, dict) else {}
     given = default.get("plots")
     plots: dict[str, JSON] = dict(given) if isinstance(given, dict) else {}
@@ -388,7 +392,7 @@ def _plot(asked: Asked) -> Field:
         record = state.board.ship(name)
         seen: set[tuple[Any, ...] | None] = set()
         options: list[Option] = []
-        for plan, steps in [([], []), *rs.traced_moves(state, record)]:
+        for plan, steps in [([], []), *candidates.traced_moves(state, record)]:
             end = (steps[-1].hex, steps[-1].facing, steps[-1].altitude) if steps else None
             if end in seen or not asked.legal({"plots": {**plots, name: list[JSON](plan)}}):
                 continue
@@ -407,7 +411,7 @@ def _plot(asked: Asked) -> Field:
 
 def _fire(asked: Asked) -> Field:
     """One choice per gun (or battery, or flying party's arms): hold fire, or each legal target."""
-    rs, state, request = asked.rs, asked.state, asked.request
+    state, request = asked.state, asked.request
     by_gun: dict[tuple[str, str], list[Option]] = {}
     seen: set[str] = set()
 
@@ -419,7 +423,7 @@ def _fire(asked: Asked) -> Field:
         by_gun.setdefault((firer, gun), []).append(Option(shot, label))
 
     advanced = bool(state.options.get("advanced"))
-    for solution in rs.solutions(state, request.side):
+    for solution in validate.solutions(state, request.side):
         base: dict[str, JSON] = {"ship": solution.firer, "gun": solution.gun_id, "target": solution.target}
         kinds = [solution.ammunition] + (_ammunition(state.board, solution) if advanced else [])
         for ammunition in dict.fromkeys(kinds):
@@ -577,7 +581,7 @@ def _crew_slots(asked: Asked, ship: Any, fine: Callable[[dict[str, JSON]], bool]
 
 def _party(ship: Any, fine: Callable[[dict[str, JSON]], bool], *, key: str) -> list[Field]:
     """A boarding party formed of the men of each rank (SG-BRD-01); all at 0 forms none."""
-    from battles.rules.sky_galleons.ruleset import party_of  # the ruleset imports this module
+    from battles.rules.sky_galleons.board import party_of  # the ruleset imports this module
 
     usual = party_of(ship)
     if not fine({"parties": [{"ship": ship.name, "men": usual}]}):
@@ -765,7 +769,7 @@ def _reinforcement(asked: Asked) -> Field:
 def _board(asked: Asked) -> Field:
     """The men each ship may send across to each ship it may board (SG-BRD-05..07): 0 sends none."""
     slots: list[Field] = []
-    for ship, targets in sorted(asked.rs.boarding_options(asked.state, asked.request.side).items()):
+    for ship, targets in sorted(queries.boarding_options(asked.state, asked.request.side).items()):
         for target, most in sorted(targets.items()):
             men = Number(key="men", label=f"Men to {target} (up to {most})", low=0, high=most, optional=True)
             fixed: dict[str, JSON] = {"ship": ship, "target": target}

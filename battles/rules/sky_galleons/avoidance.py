@@ -16,21 +16,23 @@ the ruleset. Readings in data/optional-rules.json ``collision_avoidance``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from battles.engine.events import JSON
+from battles.engine.events import JSON, Event
 from battles.engine.hexgrid import Hex
+from battles.engine.jsonread import read_int, read_list
 from battles.engine.resolver import Context
+from battles.engine.state import BattleState
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import close_action, movement
+from battles.rules.sky_galleons import close_action, movement, queries
+from battles.rules.sky_galleons.board import move_parts
+from battles.rules.sky_galleons.kinds import AVOID_COLLISION, COLLIDING
+from battles.rules.sky_galleons.phases import basics
 from galleons.record import Moment, ShipRecord
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board, SkyGalleons
-
-# The decision asked of each ship a move will run into, and the stage the battle waits in meanwhile.
-AVOID_COLLISION = "avoid collision"
-STAGE = "collision avoidance"
+    from battles.rules.sky_galleons.board import Board, Fold
 
 
 def can_avoid(record: ShipRecord, now: Moment) -> bool:
@@ -90,18 +92,17 @@ def has_moved(order: Sequence[str], phase_no: int, moves_done: Sequence[str], re
 # --- in the sequence of play: asked before the move, answered, then the move --------------------------
 
 
-def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
+def ask(ctx: Context[Board], name: str, move: JSON) -> bool:
     """Before ``name``'s move goes ahead, each ship it will check a collision against, and that may avoid, is
     asked at once (SG-ERR-04/05); True if any was. A ship already avoiding is not asked (its avoidance counts
     anyway), nor a ram's target (asked as a ram's, SG-RAM-05)."""
     if not ctx.option("errata"):
         return False
-    from battles.rules.sky_galleons.ruleset import move_parts  # the ruleset imports this module
 
-    board, now = ctx.board, rs.now(ctx.state)
+    board, now = ctx.board, queries.now(ctx.state)
     record = board.ship(name)
     steps, attack = move_parts(move)
-    path = movement.trace(record, steps, allowed=rs.allowance(ctx.state, record), terrain=board.terrain)
+    path = movement.trace(record, steps, allowed=queries.allowance(ctx.state, record), terrain=board.terrain)
     others = [s for s in board.ships if s.afloat and s.name not in board.out]
     together = [s.name for s in others if s.name not in board.moves_done]
     asked = [
@@ -113,9 +114,9 @@ def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
         return False
     ahead = {"ship": name, "move": move, "avoiders": asked, "clauses": ["SG-ERR-04"]}
     ctx.emit("collision ahead", ahead, ships=[name, *asked])
-    rs._stage(ctx, STAGE, asking=name)
+    basics.stage(ctx, COLLIDING, asking=name)
     for other in asked:
-        mp = cost(rs.speed(board.ship(other), board))
+        mp = cost(queries.speed(board.ship(other), board))
         ctx.request(
             board.ship(other).side,
             AVOID_COLLISION,
@@ -128,26 +129,36 @@ def ask(rs: SkyGalleons, ctx: Context[Board], name: str, move: JSON) -> bool:
     return True
 
 
-def answered(rs: SkyGalleons, ctx: Context[Board]) -> None:
-    """The ships asked avoid or not (SG-ERR-04/05); then the held move goes ahead: a plotted one in the
-    plotted moves (plotting.py), any other as the moving ship's move."""
-    from battles.rules.sky_galleons import plotting
-    from battles.rules.sky_galleons.ruleset import MOVING, move_parts  # the ruleset imports this module
-
-    name = ctx.board.asking
+def answered(ctx: Context[Board]) -> None:
+    """The ships asked avoid or not (SG-ERR-04/05); the held move then goes ahead (the ruleset's sequence: a
+    plotted one in the plotted moves, plotting.py, any other as the moving ship's move)."""
     answers = [a.choice for a in ctx.board.decided if a.kind == AVOID_COLLISION]
     for other, avoids in zip(ctx.board.avoiders, answers, strict=True):
         if avoids is True:
             board = ctx.board
             record = board.ship(other)
             moved = has_moved(board.order, board.phase_no, board.moves_done, record)
-            data = {"ship": other, "mp": cost(rs.speed(record, board)), "next_turn": moved}
+            data = {"ship": other, "mp": cost(queries.speed(record, board)), "next_turn": moved}
             clauses = ["SG-ERR-04"] + (["SG-ERR-05"] if moved else [])
             ctx.emit("avoiding", {**data, "clauses": clauses}, ships=[other])
-    steps, attack = move_parts(ctx.board.held_move)
-    if ctx.board.phase_no == 0:
-        plotting.resume(rs, ctx, name, steps)
-        return
-    rs._stage(ctx, MOVING, asking=name)
-    rs._carry_out(ctx, name, steps, attack)
-    rs._ask_move(ctx)
+
+
+# --- the fold -----------------------------------------------------------------------------------------------
+
+
+def _collision_ahead(state: BattleState[Board], event: Event) -> Board:
+    """A move held while the ships it will run into are asked (SG-ERR-04)."""
+    avoiders = tuple(str(n) for n in read_list(event.data["avoiders"]))
+    return replace(state.board, held_move=event.data["move"], avoiders=avoiders)
+
+
+def _avoiding(state: BattleState[Board], event: Event) -> Board:
+    board, data = state.board, event.data
+    avoiding = {**board.avoiding, str(data["ship"]): read_int(data["mp"])}
+    if data.get("next_turn"):  # avoided after its own move: next turn pays (SG-ERR-05)
+        owing = {**board.owing, str(data["ship"]): read_int(data["mp"])}
+        return replace(board, avoiding=avoiding, owing=owing)
+    return replace(board, avoiding=avoiding)
+
+
+FOLDS: Mapping[str, Fold] = {"collision ahead": _collision_ahead, "avoiding": _avoiding}

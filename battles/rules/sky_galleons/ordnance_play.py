@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any
 
 from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest, Rejection
-from battles.engine.events import JSON
+from battles.engine.events import JSON, Event
 from battles.engine.hexgrid import Hex
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
-from battles.rules.sky_galleons import close_action, combat, movement, ordnance
+from battles.rules.sky_galleons import close_action, combat, movement, ordnance, queries
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.ordnance import (
@@ -49,6 +49,7 @@ from battles.rules.sky_galleons.ordnance import (
     RocketSolution,
     Torpedo,
 )
+from battles.rules.sky_galleons.phases import basics
 from galleons import catalog
 from galleons.record import (
     Moment,
@@ -63,7 +64,8 @@ from galleons.record import (
 )
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board, SkyGalleons
+    from battles.rules.sky_galleons.board import Board, Fold
+    from battles.rules.sky_galleons.play import Play
 
 State = BattleState["Board"]
 Ctx = Context["Board"]
@@ -97,8 +99,6 @@ DROGUE_RISK = 2.0  # entering a lowered drogue: one chance in six of a DV 10 hit
 # A drop's worth per point of the die left after the levels between (expected 3.5 - levels)
 DROP_WORTH = {LIQUID_FIRE: 1.5, SPIKES: 0.5, BOMB_RACK: 1.5, DROGUE: 2.0}
 BOMBARD_WEIGHT = 2.0  # a hex the side must bombard is worth twice a ship's hull box to its guns
-ALERT = 3  # hexes: an enemy this close and the mines go up, the drogues down
-STAND_DOWN = 6  # hexes: no enemy this close and they come in again
 TORPEDO_LOOK = 2  # runs of a torpedo the AI looks along before launching one
 AIM_ABOVE = 2  # levels over a hex to bombard a captain holds: out of the ground's reach, drops still tell
 
@@ -319,18 +319,18 @@ def target_mp(board: Board, record: ShipRecord) -> int:
 # --- the Initiative Phase: upkeep and orders ---------------------------------------------------------
 
 
-def upkeep(rs: SkyGalleons, ctx: Ctx) -> None:
+def upkeep(ctx: Ctx) -> None:
     """Start of a turn: bomb racks being reloaded advance (SG-CG-77); a ground battery's fire dies down
     (SG-GB-07) instead of growing (emplacement_turn for combat.begin_turn)."""
-    now = rs.now(ctx.state)
+    now = queries.now(ctx.state)
     for record in ctx.board.fighting():
         if record.items_of(BOMB_RACK, states=("reloading",)):
             changed, happened = ordnance.advance_reloads(record, now=now)
-            rs._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
     for record in ctx.board.emplacements():
         if record.fire:
             changed, happened = ordnance.emplacement_turn(record)
-            rs._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
 
 
 def _ship_order(
@@ -344,13 +344,11 @@ def _ship_order(
     return records[name], entry
 
 
-def orders_problem(
-    rs: SkyGalleons, state: State, choice: Mapping[str, JSON], records: dict[str, ShipRecord]
-) -> Rejection | None:
+def orders_problem(state: State, choice: Mapping[str, JSON], records: dict[str, ShipRecord]) -> Rejection | None:
     """The ordnance orders, checked on copies of the side's records in the order they are carried out:
     ``mines`` [{ship, raised}] (SG-TM-03), ``drogues`` [{ship, lowered}] (SG-DT-02), ``reload`` [{ship, rack}]
     (SG-CG-77), ``cut_mines`` [ships] (SG-TM-05)."""
-    now = rs.now(state)
+    now = queries.now(state)
     for key in ORDER_KEYS:
         if not isinstance(choice.get(key, []), list):
             return Rejection("SG-SEQ-02", f"{key} is a list")
@@ -396,9 +394,9 @@ def _list(value: JSON) -> list[JSON]:
     return value if isinstance(value, list) else []
 
 
-def carry_out_orders(rs: SkyGalleons, ctx: Ctx, choice: Mapping[str, JSON]) -> None:
+def carry_out_orders(ctx: Ctx, choice: Mapping[str, JSON]) -> None:
     """The ordnance orders of one side, as validated: declarations, reloads, mines cut loose."""
-    now = rs.now(ctx.state)
+    now = queries.now(ctx.state)
     for key, flag, declare in (
         ("mines", "raised", ordnance.declare_mines),
         ("drogues", "lowered", ordnance.declare_drogues),
@@ -407,14 +405,14 @@ def carry_out_orders(rs: SkyGalleons, ctx: Ctx, choice: Mapping[str, JSON]) -> N
             order = _object(entry)
             record = ctx.board.ship(str(order["ship"]))
             changed, happened = declare(record, bool(order[flag]), now=now)
-            rs._commit(ctx, {record.name: changed}, happened)
+            basics.commit(ctx, {record.name: changed}, happened)
     for entry in _list(choice.get("reload")):
         order = _object(entry)
         record = ctx.board.ship(str(order["ship"]))
         changed, happened = ordnance.start_bomb_reload(record, str(order["rack"]), now=now)
-        rs._commit(ctx, {record.name: changed}, happened)
+        basics.commit(ctx, {record.name: changed}, happened)
     for name in _list(choice.get("cut_mines")):
-        cut_loose(rs, ctx, str(name))
+        cut_loose(ctx, str(name))
 
 
 def _object(value: JSON) -> dict[str, JSON]:
@@ -422,14 +420,14 @@ def _object(value: JSON) -> dict[str, JSON]:
     return value
 
 
-def cut_loose(rs: SkyGalleons, ctx: Ctx, name: str) -> None:
+def cut_loose(ctx: Ctx, name: str) -> None:
     """Cut a ship's raised mines loose now (SG-TM-05/10): they roll against every ship above it in its hex."""
     if not ctx.board.ship(name).items_of(*MINES, states=("raised",)):
         return
     records, happened = ordnance.cut_mines(
-        ctx.board.by_name, name, now=rs.now(ctx.state), roller=rs._roller(ctx), rules=rs.rules(ctx.state)
+        ctx.board.by_name, name, now=queries.now(ctx.state), roller=basics.roller(ctx), rules=queries.rules(ctx.state)
     )
-    rs._commit(ctx, records, happened)
+    basics.commit(ctx, records, happened)
 
 
 def orders_prompt(ships: Sequence[ShipRecord]) -> str:
@@ -444,48 +442,7 @@ def orders_prompt(ships: Sequence[ShipRecord]) -> str:
     return "; " + ", ".join(words) if words else ""
 
 
-def orders_candidates(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
-    """Each ship's mines raised or lowered, drogues lowered or raised, each empty rack reloaded, raised
-    mines cut loose: one order each, where legal."""
-    found: list[JSON] = []
-    for ship in state.board.fighting(side):
-        orders: list[dict[str, JSON]] = []
-        if ship.items_of(*MINES, states=("raised", "lowered")):
-            raised = bool(ship.items_of(*MINES, states=("raised",)))
-            orders.append({"mines": [{"ship": ship.name, "raised": not raised}]})
-        if ship.items_of(DROGUE, states=("raised", "lowered")):
-            lowered = bool(ship.items_of(DROGUE, states=("lowered",)))
-            orders.append({"drogues": [{"ship": ship.name, "lowered": not lowered}]})
-        orders += [{"reload": [{"ship": ship.name, "rack": r.id}]} for r in ship.items_of(BOMB_RACK, states=("empty",))]
-        if ship.items_of(*MINES, states=("raised",)):
-            orders.append({"cut_mines": [ship.name]})
-        for order in orders:
-            choice: JSON = {"crew": [], "strike": [], **order}
-            if rs._orders_problem(state, side, choice) is None:
-                found.append(choice)
-    return found
-
-
 # --- movement: limits, devices set off, drops ---------------------------------------------------------
-
-
-def limit_allowance(record: ShipRecord, allowed: movement.Allowance) -> movement.Allowance:
-    """Lowered drogues take 1 off the allowance (SG-DT-03); raised mines hold the move to 3 hexes (SG-TM-04),
-    a held course too (the hexes are counted by :func:`hexes_problem`)."""
-    limits = ordnance.movement_limits(record)
-    if not limits.clauses:
-        return allowed
-    lost = limits.allowance_lost
-    sail = allowed.sail
-    if sail is not None and lost:
-        sail = replace(sail, run=max(sail.run - lost, 0), beat=max(sail.beat - lost, 0))
-    speed = max(allowed.speed - lost, 0)
-    held = allowed.held_speed
-    if held is not None:
-        held = min(held, speed, limits.max_hexes if limits.max_hexes is not None else held)
-        if sail is not None:  # a helmless kite: only as far as the drogues leave her on her heading
-            held = min(held, sail.on(record.facing))
-    return replace(allowed, speed=speed, sail=sail, held_speed=held)
 
 
 def hexes_problem(record: ShipRecord, steps: Sequence[str]) -> Rejection | None:
@@ -551,7 +508,7 @@ def drops_of(choice: JSON) -> Drops:
     return drops
 
 
-def drops_problem(rs: SkyGalleons, state: State, record: ShipRecord, choice: Mapping[str, JSON]) -> Rejection | None:
+def drops_problem(state: State, record: ShipRecord, choice: Mapping[str, JSON]) -> Rejection | None:
     """A move's drops: each names an enemy ``target``, a ``weapon`` (liquid_fire_rack, spike_dropper,
     bomb_rack, drogue_torpedo) and a ``count`` (default 1); the target must lie lower than the dropper in a
     hex its path leaves or ends in, and the drop be one the rules allow there (ordnance.drop_solution)."""
@@ -562,7 +519,7 @@ def drops_problem(rs: SkyGalleons, state: State, record: ShipRecord, choice: Map
         return Rejection("SG-LF-01", shape)
     try:
         traced = movement.trace(
-            record, [str(t) for t in steps], allowed=rs.allowance(state, record), terrain=state.board.terrain
+            record, [str(t) for t in steps], allowed=queries.allowance(state, record), terrain=state.board.terrain
         )
     except movement.PlanError:
         return None  # the plan's own fault is reported by the move's checks
@@ -583,7 +540,7 @@ def drops_problem(rs: SkyGalleons, state: State, record: ShipRecord, choice: Map
         target = board.by_name.get(target_name)
         if target is None or board.ally(record.side, target) or not board.in_fight(target) or not is_target(target):
             return Rejection("SG-LF-01", f"{target_name} is not an enemy in the fight to drop on")
-        solution = _first_drop(rs, state, dropper, target, str(weapon), count, over)
+        solution = _first_drop(state, dropper, target, str(weapon), count, over)
         if not solution.allowed:
             return Rejection(solution.clause, solution.reason)
         dropper = dropper.with_items(*(replace(dropper.item(i), state=SPENT[solution.weapon]) for i in solution.items))
@@ -591,7 +548,6 @@ def drops_problem(rs: SkyGalleons, state: State, record: ShipRecord, choice: Map
 
 
 def _first_drop(
-    rs: SkyGalleons,
     state: State,
     dropper: ShipRecord,
     target: ShipRecord,
@@ -600,7 +556,7 @@ def _first_drop(
     over: Sequence[Pass],
 ) -> ordnance.DropSolution:
     """The drop at the first hex of the path where the rules allow it, or the refusal at the target's hex."""
-    rules = rs.rules(state)
+    rules = queries.rules(state)
     mp = target_mp(state.board, target)
     refusal: ordnance.DropSolution | None = None
     for where in over:
@@ -623,12 +579,12 @@ def _first_drop(
     )
 
 
-def after_step(rs: SkyGalleons, ctx: Ctx, name: str, before: ShipRecord, step: movement.Step, drops: Drops) -> bool:
+def after_step(ctx: Ctx, name: str, before: ShipRecord, step: movement.Step, drops: Drops) -> bool:
     """After one step of ``name``'s move: drops on the hex it has just left (SG-LF-01..04), then the mines
     and drogues it met or brought onto another ship (SG-TM-07/08, SG-DT-05/06). True when a device went
     off on the mover: its move ends there."""
     if step.token == movement.AHEAD and drops.waiting:
-        _drop_over(rs, ctx, name, before, before.facing, drops)
+        _drop_over(ctx, name, before, before.facing, drops)
     if step.ends or not (step.enters_hex or step.changes_altitude):
         return False
     after = ctx.board.ship(name)
@@ -639,9 +595,9 @@ def after_step(rs: SkyGalleons, ctx: Ctx, name: str, before: ShipRecord, step: m
     if not contacts:
         return False
     records, happened, struck = ordnance.spring_devices(
-        ships, contacts, now=rs.now(ctx.state), roller=rs._roller(ctx), rules=rs.rules(ctx.state)
+        ships, contacts, now=queries.now(ctx.state), roller=basics.roller(ctx), rules=queries.rules(ctx.state)
     )
-    rs._commit(ctx, records, happened)
+    basics.commit(ctx, records, happened)
     return name in struck
 
 
@@ -661,7 +617,7 @@ def _at(record: ShipRecord, hex_: Hex | None, level: int) -> bool:
     return record.afloat and record.position == hex_ and altitude_level(record.altitude) == level
 
 
-def _drop_over(rs: SkyGalleons, ctx: Ctx, name: str, dropper: ShipRecord, exits: int | None, drops: Drops) -> None:
+def _drop_over(ctx: Ctx, name: str, dropper: ShipRecord, exits: int | None, drops: Drops) -> None:
     """Make the waiting drops whose target lies below the dropper in the hex it leaves (or ends in)."""
     for target_name, weapon, count in list(drops.waiting):
         target = ctx.board.ship(target_name)
@@ -669,7 +625,7 @@ def _drop_over(rs: SkyGalleons, ctx: Ctx, name: str, dropper: ShipRecord, exits:
             continue
         here = replace(ctx.board.ship(name), position=dropper.position, altitude=dropper.altitude)
         solution = ordnance.drop_solution(
-            here, target, weapon, count=count, target_mp=target_mp(ctx.board, target), rules=rs.rules(ctx.state)
+            here, target, weapon, count=count, target_mp=target_mp(ctx.board, target), rules=queries.rules(ctx.state)
         )
         if not solution.allowed:
             continue
@@ -689,21 +645,21 @@ def _drop_over(rs: SkyGalleons, ctx: Ctx, name: str, dropper: ShipRecord, exits:
             ctx.board.by_name,
             solution,
             exits_across=exits if target.emplacement is None else None,  # the ground has no bow (SG-LF-04)
-            now=rs.now(ctx.state),
-            roller=rs._roller(ctx),
-            rules=rs.rules(ctx.state),
+            now=queries.now(ctx.state),
+            roller=basics.roller(ctx),
+            rules=queries.rules(ctx.state),
         )
-        rs._commit(ctx, records, happened)
+        basics.commit(ctx, records, happened)
 
 
-def move_ended(rs: SkyGalleons, ctx: Ctx, name: str, drops: Drops, hexes: int) -> None:
+def move_ended(ctx: Ctx, name: str, drops: Drops, hexes: int) -> None:
     """The end of a move of ``hexes`` hexes: drops on a target in the hex it ends in (having entered it);
     the rest were never over their target."""
     if not drops.waiting:
         return
     record = ctx.board.ship(name)
     if record.afloat and record.position is not None and hexes:
-        _drop_over(rs, ctx, name, record, None, drops)
+        _drop_over(ctx, name, record, None, drops)
     for target_name, weapon, _ in drops.waiting:
         happened = [
             combat.note(
@@ -713,7 +669,7 @@ def move_ended(rs: SkyGalleons, ctx: Ctx, name: str, drops: Drops, hexes: int) -
                 outcome="not dropped",
             )
         ]
-        rs._commit(ctx, {}, happened)
+        basics.commit(ctx, {}, happened)
     drops.waiting.clear()
 
 
@@ -725,12 +681,12 @@ def due(state: State) -> list[Torpedo]:
     return [t for t in state.board.torpedoes if t.runs < state.turn - t.launched + 1]
 
 
-def _avoid_options(rs: SkyGalleons, state: State, record: ShipRecord) -> list[JSON] | None:
+def _avoid_options(state: State, record: ShipRecord) -> list[JSON] | None:
     """A threatened ship's answers, or None when it cannot avoid (stunned, stopped) or already does."""
     board = state.board
     if not board.in_fight(record) or record.name in board.avoiding:
         return None
-    ok, clause = ordnance.may_avoid(record, now=rs.now(state))
+    ok, clause = ordnance.may_avoid(record, now=queries.now(state))
     if ok:
         return [{"ship": record.name, "avoid": False}, {"ship": record.name, "avoid": True}]
     if clause == "SG-TM-04":  # it may cut its mines loose first (SG-TM-05)
@@ -738,7 +694,7 @@ def _avoid_options(rs: SkyGalleons, state: State, record: ShipRecord) -> list[JS
     return None
 
 
-def run_torpedoes(rs: SkyGalleons, ctx: Ctx) -> bool:
+def run_torpedoes(ctx: Ctx) -> bool:
     """Run every torpedo that is due, asking the threatened ships first (SG-SMT-03/05). True when a
     decision is open (the stage is then TORPEDOES), False when all have run."""
     while True:
@@ -747,12 +703,12 @@ def run_torpedoes(rs: SkyGalleons, ctx: Ctx) -> bool:
             return False
         torpedo = torpedoes[0]
         threatened = ordnance.torpedo_threats(ctx.board.by_name, torpedo, ctx.board.terrain)
-        asked = [(n, o) for n in threatened if (o := _avoid_options(rs, ctx.state, ctx.board.ship(n))) is not None]
+        asked = [(n, o) for n in threatened if (o := _avoid_options(ctx.state, ctx.board.ship(n))) is not None]
         if asked:
-            rs._stage(ctx, TORPEDOES, asking=torpedo.id)
+            basics.stage(ctx, TORPEDOES, asking=torpedo.id)
             for name, options in asked:
                 record = ctx.board.ship(name)
-                mp = close_action.avoidance_mp(rs.speed(record, ctx.board))
+                mp = close_action.avoidance_mp(queries.speed(record, ctx.board))
                 ctx.request(
                     record.side,
                     AVOID_TORPEDO,
@@ -763,10 +719,10 @@ def run_torpedoes(rs: SkyGalleons, ctx: Ctx) -> bool:
                     ships=[name, torpedo.owner],
                 )
             return True
-        _run(rs, ctx, torpedo, {})
+        _run(ctx, torpedo, {})
 
 
-def torpedo_stage(rs: SkyGalleons, ctx: Ctx) -> None:
+def torpedo_stage(rs: Play, ctx: Ctx) -> None:
     """The answers are in: cut mines where asked, run the torpedo, go on with the next or the sequence."""
     torpedo = next((t for t in ctx.board.torpedoes if t.id == ctx.board.asking), None)
     avoiding: dict[str, int] = {}
@@ -776,24 +732,24 @@ def torpedo_stage(rs: SkyGalleons, ctx: Ctx) -> None:
         choice = _object(answer.choice)
         name = str(choice["ship"])
         if choice.get("cut_mines"):
-            cut_loose(rs, ctx, name)
+            cut_loose(ctx, name)
         if choice["avoid"] is True:
-            avoiding[name] = close_action.avoidance_mp(rs.speed(ctx.board.ship(name), ctx.board))
+            avoiding[name] = close_action.avoidance_mp(queries.speed(ctx.board.ship(name), ctx.board))
     if torpedo is not None:
-        _run(rs, ctx, torpedo, avoiding)
-    if run_torpedoes(rs, ctx):
+        _run(ctx, torpedo, avoiding)
+    if run_torpedoes(ctx):
         return
     if rs._check_victory(ctx):
         return
     if ctx.board.phase_no == 0:  # the runs at the start of the turn: on to the plotted moves or the first phase
         rs._moves_begin(ctx)
     else:  # the first runs after a fire step: on to the end of the phase
-        from battles.rules.sky_galleons.ruleset import PHASE_END  # the ruleset builds on this module
+        from battles.rules.sky_galleons.kinds import PHASE_END  # the ruleset builds on this module
 
-        rs._stage(ctx, PHASE_END)
+        basics.stage(ctx, PHASE_END)
 
 
-def _run(rs: SkyGalleons, ctx: Ctx, torpedo: Torpedo, chosen: Mapping[str, int]) -> None:
+def _run(ctx: Ctx, torpedo: Torpedo, chosen: Mapping[str, int]) -> None:
     """One run (ordnance.run_torpedo); ships avoiding already this turn avoid it too, at no new cost."""
     avoiding = {**ctx.board.avoiding, **chosen}
     run = ordnance.run_torpedo(
@@ -801,16 +757,16 @@ def _run(rs: SkyGalleons, ctx: Ctx, torpedo: Torpedo, chosen: Mapping[str, int])
         torpedo,
         terrain=ctx.board.terrain,
         avoiding=avoiding,
-        now=rs.now(ctx.state),
-        roller=rs._roller(ctx),
-        rules=rs.rules(ctx.state),
+        now=queries.now(ctx.state),
+        roller=basics.roller(ctx),
+        rules=queries.rules(ctx.state),
     )
     ctx.emit(
         "torpedo run",
         {"torpedo": torpedo.id, "struck": run.struck, "clauses": ["SG-SMT-03", "SG-SMT-04"]},
         ships=[torpedo.owner, *([run.struck] if run.struck else [])],
     )
-    rs._commit(ctx, run.records, run.happened)
+    basics.commit(ctx, run.records, run.happened)
     for name in run.avoided:
         if name not in ctx.board.avoiding:
             ctx.emit("avoiding", {"ship": name, "mp": chosen[name], "clauses": ["SG-SMT-05"]}, ships=[name])
@@ -824,10 +780,6 @@ def fold_torpedo(board: Board, data: Mapping[str, JSON]) -> tuple[Torpedo, ...]:
     if data["torpedo"] is None:
         return kept
     return (*kept, Torpedo.from_json(data["torpedo"]))
-
-
-def read_torpedoes(value: JSON) -> tuple[Torpedo, ...]:
-    return tuple(Torpedo.from_json(t) for t in _list(value))
 
 
 # --- fire -------------------------------------------------------------------------------------------------
@@ -871,12 +823,12 @@ def battery_reach(
     return solution if solution.allowed else None
 
 
-def ground_solutions(rs: SkyGalleons, state: State, side: str) -> list[FireSolution]:
+def ground_solutions(state: State, side: str) -> list[FireSolution]:
     """The solutions ``SkyGalleons.solutions`` leaves to this module: the side's ships at enemy batteries
     and target hexes (SG-BOMB-02, SG-GB-03), and the side's batteries at every enemy (SG-GB-01/02)."""
-    board, now, rules = state.board, rs.now(state), rs.rules(state)
+    board, now, rules = state.board, queries.now(state), queries.rules(state)
     ground = [s for s in board.emplacements() if s.side != side and is_target(s)]
-    vessels = [s for s in board.fighting() if s.side != side and not rs._friends_aboard(state, side, s.name)]
+    vessels = [s for s in board.fighting() if s.side != side and not queries.friends_aboard(state, side, s.name)]
     pairs = [(ship, target) for ship in board.fighting(side) for target in ground]
     pairs += [(b, t) for b in board.emplacements(side) if b.emplacement == BATTERY for t in vessels + ground]
     found = []
@@ -912,7 +864,7 @@ class Special:
     grapnel: FireSolution | None = None
 
 
-def special_problem(rs: SkyGalleons, state: State, side: str, shots: Sequence[JSON]) -> Rejection | None:
+def special_problem(state: State, side: str, shots: Sequence[JSON]) -> Rejection | None:
     """The special shots of a fire declaration: each battery and each gun once, a free deckhand for every
     battery fired (SG-HALE-09), and each allowed now (SG-HALE-02..06, SG-SMT-02/09, SG-PG-01..05)."""
     board = state.board
@@ -922,7 +874,7 @@ def special_problem(rs: SkyGalleons, state: State, side: str, shots: Sequence[JS
         if not special_shot(board, shot):
             continue
         assert isinstance(shot, dict)
-        found = _declare_special(rs, state, side, shot)
+        found = _declare_special(state, side, shot)
         if isinstance(found, Rejection):
             return found
         key = (found.firer, found.gun)
@@ -938,8 +890,8 @@ def special_problem(rs: SkyGalleons, state: State, side: str, shots: Sequence[JS
     return None
 
 
-def _declare_special(rs: SkyGalleons, state: State, side: str, shot: Mapping[str, JSON]) -> Special | Rejection:
-    board, now = state.board, rs.now(state)
+def _declare_special(state: State, side: str, shot: Mapping[str, JSON]) -> Special | Rejection:
+    board, now = state.board, queries.now(state)
     kind = "rockets" if "battery" in shot else "launch" if "launch" in shot else "grapnel"
     keys = {"rockets": {"ship", "battery", "target"}, "launch": {"ship", "gun", "launch"}}.get(
         kind, {"ship", "gun", "target"}
@@ -962,7 +914,7 @@ def _declare_special(rs: SkyGalleons, state: State, side: str, shot: Mapping[str
     target = board.by_name.get(target_name)
     if target is None or board.ally(side, target) or not board.in_fight(target) or not is_target(target):
         return Rejection("SG-FIRE-04", f"{target_name} is not an enemy in the fight")
-    if rs._friends_aboard(state, side, target_name):
+    if queries.friends_aboard(state, side, target_name):
         return Rejection("SG-ERR-06", f"your boarders are aboard {target_name}: no ship fires at her")
     same_hex = board.relative(name, target_name)
     if kind == "rockets":
@@ -974,27 +926,27 @@ def _declare_special(rs: SkyGalleons, state: State, side: str, shot: Mapping[str
     gun = str(shot["gun"])
     if ordnance.is_discharger(firer.gun(gun)):
         return Rejection("SG-SMT-02", 'a Smutts discharger launches: {"ship", "gun", "launch": true}')
-    grapnel = ordnance.grapnel_solution(firer, gun, target, now=now, rules=rs.rules(state), same_hex=same_hex)
+    grapnel = ordnance.grapnel_solution(firer, gun, target, now=now, rules=queries.rules(state), same_hex=same_hex)
     if not grapnel.allowed:
         return Rejection(grapnel.clause, grapnel.describe)
     return Special("grapnel", name, gun, grapnel=grapnel)
 
 
-def declared(rs: SkyGalleons, state: State, shots: Sequence[JSON]) -> list[Special]:
+def declared(state: State, shots: Sequence[JSON]) -> list[Special]:
     """The special shots of a side's (validated) declaration, their solutions found now (simultaneous fire)."""
     found = []
     for shot in shots:
         if special_shot(state.board, shot):
             assert isinstance(shot, dict)
-            special = _declare_special(rs, state, state.board.ship(str(shot["ship"])).side, shot)
+            special = _declare_special(state, state.board.ship(str(shot["ship"])).side, shot)
             if isinstance(special, Special):
                 found.append(special)
     return found
 
 
-def resolve_specials(rs: SkyGalleons, ctx: Ctx, specials: Sequence[Special]) -> None:
+def resolve_specials(ctx: Ctx, specials: Sequence[Special]) -> None:
     """Salvoes, launches and grapnel shots, after the guns of the same fire step."""
-    now, roller, rules = rs.now(ctx.state), rs._roller(ctx), rs.rules(ctx.state)
+    now, roller, rules = queries.now(ctx.state), basics.roller(ctx), queries.rules(ctx.state)
     for special in specials:
         firer = ctx.board.ship(special.firer)
         if special.kind == "rockets":
@@ -1017,17 +969,17 @@ def resolve_specials(rs: SkyGalleons, ctx: Ctx, specials: Sequence[Special]) -> 
                     clauses=["SG-HALE-10", "SG-HALE-11"],
                     outcome="no salvo",
                 )
-                rs._commit(ctx, {}, [note])
+                basics.commit(ctx, {}, [note])
                 continue
             records, happened = ordnance.fire_rockets(
                 ctx.board.by_name, special.rocket, now=now, roller=roller, rules=rules
             )
-            rs._commit(ctx, records, happened)
+            basics.commit(ctx, records, happened)
         elif special.kind == "launch":
             ctx.emit("launch", {"ship": firer.name, "gun": special.gun, "clauses": ["SG-SMT-02"]}, ships=[firer.name])
             problem = ordnance.launch_problem(firer, special.gun, now=now)
             if problem is not None:
-                rs._commit(
+                basics.commit(
                     ctx,
                     {},
                     [
@@ -1038,7 +990,7 @@ def resolve_specials(rs: SkyGalleons, ctx: Ctx, specials: Sequence[Special]) -> 
                 )
                 continue
             launched, torpedo, happened = ordnance.launch_torpedo(firer, special.gun, now=now)
-            rs._commit(ctx, {firer.name: launched}, happened)
+            basics.commit(ctx, {firer.name: launched}, happened)
             ctx.emit("torpedo", {"id": torpedo.id, "torpedo": torpedo.to_json()}, ships=[firer.name])
         else:
             assert special.grapnel is not None
@@ -1057,20 +1009,20 @@ def resolve_specials(rs: SkyGalleons, ctx: Ctx, specials: Sequence[Special]) -> 
                 ships=[solution.firer, solution.target],
             )
             records, happened = ordnance.fire_grapnel(ctx.board.by_name, solution, now=now, roller=roller)
-            rs._commit(ctx, records, happened)
+            basics.commit(ctx, records, happened)
 
 
-def special_ready(rs: SkyGalleons, state: State, side: str) -> bool:
+def special_ready(state: State, side: str) -> bool:
     """Has the side a special shot to declare: a Smutts discharger ready to launch (it needs no target), a
     Hale battery or a power grapnel that may fire at an enemy? (The side is then asked to declare fire.)"""
-    board, now = state.board, rs.now(state)
+    board, now = state.board, queries.now(state)
     marks = [s for s in (*board.fighting(), *board.emplacements()) if s.side != side and is_target(s)]
     for ship in board.fighting(side):
         for gun in ship.guns:
             if ordnance.is_discharger(gun) and ordnance.launch_problem(ship, gun.id, now=now) is None:
                 return True
             if ordnance.is_grapnel(gun) and any(
-                ordnance.grapnel_solution(ship, gun.id, m, now=now, rules=rs.rules(state)).allowed for m in marks
+                ordnance.grapnel_solution(ship, gun.id, m, now=now, rules=queries.rules(state)).allowed for m in marks
             ):
                 return True
         for battery in ship.items_of(HALE, states=("loaded",)):
@@ -1079,9 +1031,9 @@ def special_ready(rs: SkyGalleons, state: State, side: str) -> bool:
     return False
 
 
-def fire_candidates(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
+def fire_candidates(state: State, side: str) -> list[JSON]:
     """The AI's salvoes and launches as one declaration, if it has any."""
-    shots = ai_special_shots(rs, state, side)
+    shots = ai_special_shots(state, side)
     return [{"shots": shots}] if shots else []
 
 
@@ -1092,17 +1044,17 @@ def _defender(board: Board) -> str | None:
     return next((s.side for s in board.ships if s.emplacement in TARGET_KINDS and s.side != board.victory_side), None)
 
 
-def bombardment_over(rs: SkyGalleons, ctx: Ctx) -> bool:
+def bombardment_over(ctx: Ctx) -> bool:
     """SG-SCN-25: the bombarding side wins once every target hex has its points; it loses with no ship left
     in the fight. True if the battle ended."""
     board = ctx.board
     side = board.victory_side
     targets = [s for s in board.ships if s.emplacement in TARGET_KINDS and s.side != side]
     if all(not s.afloat for s in targets):
-        rs._end(ctx, side, f"every target hex bombarded ({len(targets)})", ["SG-SCN-25"])
+        basics.end(ctx, side, f"every target hex bombarded ({len(targets)})", ["SG-SCN-25"])
         return True
     if not board.fighting(side):
-        rs._end(ctx, _defender(board), "the bombardment failed: no ship left to carry it on", ["SG-SCN-25"])
+        basics.end(ctx, _defender(board), "the bombardment failed: no ship left to carry it on", ["SG-SCN-25"])
         return True
     return False
 
@@ -1136,51 +1088,10 @@ def outcome_extra(board: Board) -> dict[str, Any]:
 # --- the AI captain ---------------------------------------------------------------------------------------
 
 
-def _near(a: ShipRecord, b: ShipRecord) -> int:
+def near(a: ShipRecord, b: ShipRecord) -> int:
     if a.position is None or b.position is None:
         return 99
     return hexgrid.distance(a.position, b.position)
-
-
-def ai_orders(rs: SkyGalleons, state: State, request: DecisionRequest, base: Mapping[str, JSON]) -> dict[str, JSON]:
-    """Mines up and drogues down with an enemy within ALERT hexes, in again with none within STAND_DOWN;
-    empty racks reloaded; mines cut loose by a ship that runs (they hold it to 3 hexes) or with an enemy
-    right above it. Each order kept only if it holds with those before it."""
-    from battles.rules.sky_galleons import tactics  # tactics builds on the ruleset, which builds on this
-
-    board = state.board
-    orders: dict[str, list[JSON]] = {key: [] for key in ORDER_KEYS}
-    for ship in board.fighting(request.side):
-        foes = [e for e in tactics.enemies(board, ship.side) if not tactics.is_merchant(board, e)]
-        nearest = min((_near(ship, e) for e in foes), default=99)
-        running = tactics.running(board, ship)
-        mines_up = bool(ship.items_of(*MINES, states=("raised",)))
-        above = any(
-            e.position == ship.position and altitude_level(e.altitude) > altitude_level(ship.altitude) for e in foes
-        )
-        if mines_up and (running or above):
-            orders["cut_mines"].append(ship.name)
-        elif ship.items_of(*MINES, states=("lowered",)) and not running and nearest <= ALERT:
-            orders["mines"].append({"ship": ship.name, "raised": True})
-        if mines_up and not running and not above and nearest > STAND_DOWN:
-            orders["mines"].append({"ship": ship.name, "raised": False})
-        drogues_down = bool(ship.items_of(DROGUE, states=("lowered",)))
-        if ship.items_of(DROGUE, states=("raised", "lowered")):
-            if not drogues_down and nearest <= ALERT and not running:
-                orders["drogues"].append({"ship": ship.name, "lowered": True})
-            elif drogues_down and (running or nearest > STAND_DOWN):
-                orders["drogues"].append({"ship": ship.name, "lowered": False})
-        orders["reload"] += [{"ship": ship.name, "rack": r.id} for r in ship.items_of(BOMB_RACK, states=("empty",))]
-    checked: dict[str, JSON] = {}
-    for key, wanted in orders.items():
-        kept: list[JSON] = []
-        for order in wanted:
-            trial = {**base, **checked, key: [*kept, order]}
-            if rs.validate(state, request, trial) is None:
-                kept.append(order)
-        if kept:
-            checked[key] = kept
-    return checked
 
 
 def ai_avoid(request: DecisionRequest, wanted: bool) -> JSON:
@@ -1198,11 +1109,11 @@ def avoid_options(target: ShipRecord) -> list[JSON]:
     return [False, CUT_AND_AVOID]
 
 
-def cut_before_avoiding(rs: SkyGalleons, ctx: Ctx, name: str, choice: JSON) -> bool:
+def cut_before_avoiding(ctx: Ctx, name: str, choice: JSON) -> bool:
     """The ram's target answered 'cut mines and avoid': the mines go (SG-TM-05/10), then it avoids."""
     if choice != CUT_AND_AVOID:
         return False
-    cut_loose(rs, ctx, name)
+    cut_loose(ctx, name)
     return True
 
 
@@ -1228,72 +1139,6 @@ def device_spots(board: Board, mover: str) -> dict[tuple[Hex, int], float]:
     return spots
 
 
-def ai_adjust_moves(
-    rs: SkyGalleons,
-    state: State,
-    record: ShipRecord,
-    traced: Sequence[tuple[list[str], list[movement.Step]]],
-    scored: Sequence[tuple[float, JSON]],
-) -> list[tuple[float, JSON]]:
-    """Keep clear of other ships' mines and drogues; drop what the ship carries on the enemies it passes
-    over (the hexes the side must bombard first), worth the drop's expected effect."""
-    spots = device_spots(state.board, record.name)
-    droppers = [w for w in DROPS if record.items_of(w, states=("raised", "lowered") if w == DROGUE else ("loaded",))]
-    adjusted: list[tuple[float, JSON]] = []
-    for (score, plan), (_, steps) in zip(scored, traced, strict=True):
-        risk = sum(
-            spots.get((s.hex, altitude_level(s.altitude)), 0.0) for s in steps if s.enters_hex or s.changes_altitude
-        )
-        choice: JSON = plan
-        bonus = 0.0
-        if droppers and steps and not isinstance(plan, dict):
-            drops, bonus = _ai_drops(rs, state, record, steps, droppers)
-            if drops:
-                candidate: JSON = {"steps": plan, "drops": drops}
-                if rs._move_problem(state, record, candidate) is None:
-                    choice = candidate
-                else:
-                    bonus = 0.0
-        adjusted.append((score - risk + bonus, choice))
-    return adjusted
-
-
-def _ai_drops(
-    rs: SkyGalleons, state: State, record: ShipRecord, steps: Sequence[movement.Step], droppers: Sequence[str]
-) -> tuple[list[JSON], float]:
-    board = state.board
-    rules = rs.rules(state)
-    goals = {s.name for s in bombard_targets(board, record.side)}
-    drops: list[JSON] = []
-    worth = 0.0
-    dropper = record
-    for where in passes(record, steps):
-        for target in sorted(board.ships, key=lambda s: s.name):
-            if target.position != where.hex or board.ally(record.side, target) or not board.in_fight(target):
-                continue
-            if not is_target(target) or (target.emplacement in TARGET_KINDS and target.name not in goals):
-                continue
-            there = replace(dropper, position=where.hex, altitude=where.altitude)
-            for weapon in droppers:
-                solution = ordnance.drop_solution(
-                    there, target, weapon, target_mp=target_mp(board, target), rules=rules
-                )
-                if not solution.allowed:
-                    continue
-                if any(
-                    isinstance(d, dict) and d.get("target") == target.name and d.get("weapon") == weapon for d in drops
-                ):
-                    continue
-                value = max(3.5 - solution.levels - solution.target_mp, 0.0) * DROP_WORTH[weapon]
-                if value <= 0:
-                    continue
-                worth += value * (BOMBARD_WEIGHT if target.name in goals else 1.0)
-                drops.append({"target": target.name, "weapon": weapon})
-                dropper = dropper.with_items(*(replace(dropper.item(i), state=SPENT[weapon]) for i in solution.items))
-                break
-    return drops, worth
-
-
 def target_weight(board: Board, side: str, target: str) -> float:
     """What the AI's guns make of a target: a hex it must bombard counts double, any other city or fortress
     hex nothing (no point shelling it), ships and batteries as they are."""
@@ -1309,7 +1154,7 @@ def bombard_goal(board: Board, ship: ShipRecord) -> ShipRecord | None:
     goals = bombard_targets(board, ship.side)
     if not goals or ship.position is None:
         return None
-    goal = min(goals, key=lambda g: (_near(ship, g), g.name))
+    goal = min(goals, key=lambda g: (near(ship, g), g.name))
     return replace(goal, altitude=bombard_height(ship, goal.altitude))
 
 
@@ -1342,11 +1187,11 @@ def ground_foes(board: Board, side: str) -> list[ShipRecord]:
     return batteries + bombard_targets(board, side)
 
 
-def ai_special_shots(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
+def ai_special_shots(state: State, side: str) -> list[JSON]:
     """Every loaded Hale battery that bears, at the nearest enemy it reaches (ships first), within the free
     deckhands (SG-HALE-09); a Smutts torpedo launched when its next runs reach an enemy and no friend."""
-    board, now = state.board, rs.now(state)
-    enemies = [s for s in board.fighting() if s.side != side and not rs._friends_aboard(state, side, s.name)]
+    board, now = state.board, queries.now(state)
+    enemies = [s for s in board.fighting() if s.side != side and not queries.friends_aboard(state, side, s.name)]
     ground = [s for s in board.emplacements() if s.side != side and s.emplacement == BATTERY]
     goals = bombard_targets(board, side)
     ground += goals
@@ -1356,11 +1201,11 @@ def ai_special_shots(rs: SkyGalleons, state: State, side: str) -> list[JSON]:
         for battery in ship.items_of(HALE, states=("loaded",)):
             if hands <= 0:
                 break
-            marks = sorted(enemies, key=lambda e: (_near(ship, e), e.name)) + sorted(
-                ground, key=lambda g: (_near(ship, g), g.name)
+            marks = sorted(enemies, key=lambda e: (near(ship, e), e.name)) + sorted(
+                ground, key=lambda g: (near(ship, g), g.name)
             )
             if goals:  # a bombarding side keeps its rockets for the hexes it must hit, a point a rocket (SG-BOMB-02)
-                marks = sorted(goals, key=lambda g: (_near(ship, g), g.name))
+                marks = sorted(goals, key=lambda g: (near(ship, g), g.name))
             for mark in marks:
                 solution = ordnance.rocket_solution(
                     ship, battery.id, mark, now=now, same_hex=board.relative(ship.name, mark.name)
@@ -1404,3 +1249,13 @@ __all__ = [
     "Drops",
     "Special",
 ]
+
+
+# --- the fold -----------------------------------------------------------------------------------------------
+
+
+def _torpedo(state: State, event: Event) -> Board:
+    return replace(state.board, torpedoes=fold_torpedo(state.board, event.data))
+
+
+FOLDS: Mapping[str, Fold] = {"torpedo": _torpedo}

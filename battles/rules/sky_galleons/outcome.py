@@ -18,7 +18,7 @@ from battles.engine.events import JSONObject
 from battles.engine.outcome import BattleOutcome, ShipOutcome
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import results
-from battles.rules.sky_galleons.ruleset import Board
+from battles.rules.sky_galleons.board import Board
 
 
 def battle_outcome(initial: BattleState[Board], final: BattleState[Board]) -> BattleOutcome:

@@ -26,70 +26,42 @@ variant in the ruleset's sequence of play: the plot decision (:func:`ask`, :func
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from battles.engine.decisions import Rejection
-from battles.engine.events import JSON
-from battles.engine.jsonread import DataFile, read_int, read_object
+from battles.engine.events import JSON, Event
+from battles.engine.jsonread import DataFile, read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import movement
-from battles.rules.sky_galleons.movement import Allowance
+from battles.rules.sky_galleons import avoidance, candidates, queries, validate
+from battles.rules.sky_galleons.kinds import PLOT, PLOTTED
+from battles.rules.sky_galleons.phases import basics
 from galleons.record import ShipRecord
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board, SkyGalleons
+    from battles.rules.sky_galleons.board import Board, Fold
+    from battles.rules.sky_galleons.play import Play
 
 OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json")
-
-# The decision each side answers in the Initiative Phase, and the stage the plotted moves are made in.
-PLOT = "plot movement"
-STAGE = "plotted moves"
-
-
-def share(points: int) -> int:
-    """The most a ship may plot: its allowance times the plotted share (a half), rounded up (SG-ERR-24)."""
-    top = OPTIONAL_RULES.whole("plotted_movement", "plot_share", "numerator")
-    bottom = OPTIONAL_RULES.whole("plotted_movement", "plot_share", "denominator")
-    return -(-max(points, 0) * top // bottom)
-
-
-def plotting(full: Allowance) -> Allowance:
-    """The allowance a plot is traced against: the plotted share of the speed and of a held course."""
-    held = None if full.held_speed is None else share(full.held_speed)
-    return replace(full, speed=share(full.speed), held_speed=held)
-
-
-def rest(full: Allowance, spent: int, cap: int) -> Allowance:
-    """The allowance in the ship's own Movement Phase after a plotted move that spent ``spent`` MP: what is left
-    of the turn's allowance, and no more than ``cap`` (what it plotted; 0 if a collision stopped it) (SG-ERR-25)."""
-    speed = max(min(full.speed - spent, cap), 0)
-    held = None if full.held_speed is None else max(min(full.held_speed - spent, cap), 0)
-    return replace(full, speed=speed, held_speed=held)
 
 
 # --- in the sequence of play ------------------------------------------------------------------------------
 
 
-def plotters(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[ShipRecord]:
-    """The side's ships that plot: in the fight, free to move, and not kites (their die is rolled later)."""
-    return [s for s in state.board.fighting(side) if not s.is_kite and not rs._held(state, s)]
-
-
-def ask(rs: SkyGalleons, ctx: Context[Board]) -> None:
+def ask(ctx: Context[Board]) -> None:
     """With the variant on, each side plots half of each ship's move with its orders, in secret (SG-ERR-24)."""
     if not ctx.option("plotted_movement"):
         return
     for side in ctx.board.sides_fighting():
-        ships = [s.name for s in plotters(rs, ctx.state, side)]
+        ships = [s.name for s in queries.plotters(ctx.state, side)]
         if ships:
             ctx.request(
                 side,
                 PLOT,
                 rule="SG-ERR-24",
-                default=default(rs, ctx.state, side),
+                default=candidates.plot_default(ctx.state, side),
                 secret=True,
                 prompt='plot half of each ship\'s move: {"plots": {ship: [steps]}}; a ship left out does not move '
                 "this turn",
@@ -97,46 +69,7 @@ def ask(rs: SkyGalleons, ctx: Context[Board]) -> None:
             )
 
 
-def default(rs: SkyGalleons, state: BattleState[Board], side: str) -> JSON:
-    """Each ship's default move within its plotting allowance: no move, or its held course's first half."""
-    return {"plots": {s.name: list[JSON](rs.default_move(state, s)) for s in plotters(rs, state, side)}}
-
-
-def problem(rs: SkyGalleons, state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
-    """A side's plots: a plain plan for each of its plotting ships, at most its share, legal as a move."""
-    shape = 'plots are {"plots": {ship: [steps]}}, a plain list of steps for each ship'
-    if not isinstance(choice, dict) or set(choice) != {"plots"} or not isinstance(choice["plots"], dict):
-        return Rejection("SG-ERR-24", shape)
-    ships = {s.name: s for s in plotters(rs, state, side)}
-    for name, steps in choice["plots"].items():
-        if name not in ships:
-            return Rejection("SG-ERR-24", f"{name} does not plot: your plotting ships are {sorted(ships)}")
-        if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
-            return Rejection("SG-ERR-24", shape)
-        most = share(rs.allowance(state, ships[name], plotted=False).speed)
-        if movement.plan_cost([str(t) for t in steps]) > most:
-            return Rejection("SG-ERR-24", f"{name} plots half her movement at most: {most} MP")
-        wrong = rs._move_problem(state, ships[name], steps)
-        if wrong is not None:
-            return Rejection(wrong.clause, f"{name}: {wrong.reason}")
-    return None
-
-
-def candidates(rs: SkyGalleons, state: BattleState[Board], side: str) -> list[JSON]:
-    """The default, and every ship straight ahead as far as its plot allows."""
-    found: list[JSON] = [default(rs, state, side)]
-    ahead: dict[str, JSON] = {}
-    for record in plotters(rs, state, side):
-        for hexes in range(rs.allowance(state, record).speed, -1, -1):
-            if rs._move_problem(state, record, [movement.AHEAD] * hexes) is None:
-                ahead[record.name] = [movement.AHEAD] * hexes
-                break
-    if {"plots": ahead} != found[0]:
-        found.append({"plots": ahead})
-    return found
-
-
-def made(rs: SkyGalleons, ctx: Context[Board]) -> None:
+def made(ctx: Context[Board]) -> None:
     """The plots, kept for after the initiative, each side's logged to it alone: the others see each plot as
     it is carried out (SG-ERR-25). A plotting ship left out plotted nothing (SG-ERR-24)."""
     if not ctx.option("plotted_movement"):
@@ -148,18 +81,18 @@ def made(rs: SkyGalleons, ctx: Context[Board]) -> None:
     for side in ctx.board.side_order:
         plots = {name: steps for name, steps in plotted.items() if ctx.board.ship(name).side == side}
         if side in ctx.board.sides_fighting():
-            for record in plotters(rs, ctx.state, side):
+            for record in queries.plotters(ctx.state, side):
                 plots.setdefault(record.name, [])
         if plots:
             ctx.emit("plots", {"plots": plots, "clauses": ["SG-ERR-24"]}, secret_to=side)
 
 
-def begin(rs: SkyGalleons, ctx: Context[Board]) -> bool:
+def begin(ctx: Context[Board]) -> bool:
     """Once the movement order is known, the plotted moves go first, if there are any (SG-ERR-25)."""
     if not ctx.board.plots:
         return False
     ctx.begin_phase("plotted movement")
-    rs._stage(ctx, STAGE)
+    basics.stage(ctx, PLOTTED)
     return True
 
 
@@ -169,43 +102,42 @@ def order(board: Board) -> list[str]:
     return [s.name for side in board.order for s in board.ships if s.side == side and s.name in board.plots]
 
 
-def carry_out(rs: SkyGalleons, ctx: Context[Board]) -> None:
+def carry_out(rs: Play, ctx: Context[Board]) -> None:
     """Carry out the plotted moves one ship at a time (a move that will run into a ship waits for its answer,
     avoidance.py), then the first Movement Phase (SG-ERR-25)."""
-    from battles.rules.sky_galleons import avoidance  # avoidance hands its held plotted moves back here
 
     for name in order(ctx.board):
         if name in ctx.board.plotted:
             continue
         record = ctx.board.ship(name)
-        steps = still_possible(rs, ctx.state, record, list(ctx.board.plots[name]))
-        if not steps or not ctx.board.in_fight(record) or rs._held(ctx.state, record):
+        steps = still_possible(ctx.state, record, list(ctx.board.plots[name]))
+        if not steps or not ctx.board.in_fight(record) or queries.held(ctx.state, record):
             ctx.emit("plotted move", {"ship": name, "mp": 0, "cap": 0, "clauses": ["SG-ERR-25"]}, ships=[name])
             continue
-        if avoidance.ask(rs, ctx, name, list[JSON](steps)):
+        if avoidance.ask(ctx, name, list[JSON](steps)):
             return
         move(rs, ctx, name, steps)
     rs._next_phase(ctx, 1)
 
 
-def still_possible(rs: SkyGalleons, state: BattleState[Board], record: ShipRecord, steps: list[str]) -> list[str]:
+def still_possible(state: BattleState[Board], record: ShipRecord, steps: list[str]) -> list[str]:
     """The plot as far as the ship can still carry it out: damage taken since it was written (a collision in
     another ship's plotted move) may have cut its allowance. Nothing if not even its start is possible."""
     if not state.board.in_fight(record):
         return []
     for end in range(len(steps), 0, -1):
-        if rs._move_problem(state, record, list[JSON](steps[:end])) is None:
+        if validate.move_problem(state, record, list[JSON](steps[:end])) is None:
             return steps[:end]
     return []
 
 
-def resume(rs: SkyGalleons, ctx: Context[Board], name: str, steps: list[str]) -> None:
+def resume(rs: Play, ctx: Context[Board], name: str, steps: list[str]) -> None:
     """A plotted move held for collision avoidance goes ahead; the next ones follow on the next advance."""
-    rs._stage(ctx, STAGE)
+    basics.stage(ctx, PLOTTED)
     move(rs, ctx, name, steps)
 
 
-def move(rs: SkyGalleons, ctx: Context[Board], name: str, steps: list[str]) -> None:
+def move(rs: Play, ctx: Context[Board], name: str, steps: list[str]) -> None:
     """One plotted move, and what it leaves the ship for its own phase: as many MP as it spent, none if a
     collision stopped it (SG-ERR-25, SG-COL-04)."""
     first = len(ctx.events)
@@ -215,3 +147,20 @@ def move(rs: SkyGalleons, ctx: Context[Board], name: str, steps: list[str]) -> N
     stopped = any(e.kind == "collision" and e.data["ship"] == name for e in done)
     data = {"ship": name, "mp": spent, "cap": 0 if stopped else spent}
     ctx.emit("plotted move", {**data, "clauses": ["SG-ERR-25"] + (["SG-COL-04"] if stopped else [])}, ships=[name])
+
+
+# --- the fold -----------------------------------------------------------------------------------------------
+
+
+def _plots(state: BattleState[Board], event: Event) -> Board:
+    """One side's plots (each side's are logged to it alone, SG-ERR-24)."""
+    plots = {str(k): tuple(str(t) for t in read_list(v)) for k, v in read_object(event.data["plots"]).items()}
+    return replace(state.board, plots={**state.board.plots, **plots})
+
+
+def _plotted_move(state: BattleState[Board], event: Event) -> Board:
+    plotted = (read_int(event.data["mp"]), read_int(event.data["cap"]))
+    return replace(state.board, plotted={**state.board.plotted, str(event.data["ship"]): plotted})
+
+
+FOLDS: Mapping[str, Fold] = {"plots": _plots, "plotted move": _plotted_move}

@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from battles.engine.decisions import Rejection
-from battles.engine.events import JSON
+from battles.engine.events import JSON, Event
 from battles.engine.hexgrid import Aspect
 from battles.engine.jsonread import read_list, read_object
 from battles.engine.resolver import Context
@@ -29,7 +29,8 @@ from battles.rules.sky_galleons import combat
 from galleons.record import Moment, ShipRecord
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board
+    from battles.engine.state import BattleState
+    from battles.rules.sky_galleons.board import Board, Fold
 
 Trained = Mapping[str, tuple[str, int]]
 
@@ -124,3 +125,16 @@ def train(ctx: Context[Board], orders: Sequence[tuple[str, dict[str, JSON]]]) ->
                 moved = {"ship": record.name, "gun": gun, "aspect": aspect}
                 clauses = ["SG-MG-04", "SG-MG-06", "SG-CG-56", "SG-CG-57"]
                 ctx.emit("gun trained", {**moved, "clauses": clauses}, ships=[record.name], secret_to=side)
+
+
+# --- the fold -----------------------------------------------------------------------------------------------
+
+
+def _gun_trained(state: BattleState[Board], event: Event) -> Board:
+    """A portable machinegun trained in secret on an aspect, this turn (SG-MG-06)."""
+    data = event.data
+    where = key(str(data["ship"]), str(data["gun"]))
+    return replace(state.board, trained={**state.board.trained, where: (str(data["aspect"]), event.turn)})
+
+
+FOLDS: Mapping[str, Fold] = {"gun trained": _gun_trained}

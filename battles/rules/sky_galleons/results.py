@@ -23,14 +23,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from battles.engine.events import JSONObject
 from battles.engine.jsonread import DataFile
 from battles.engine.ruleset import engine_result
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import flying, ordnance_play, prizes, special_rules
+from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.close_action import all_home, disband_party
 from battles.rules.sky_galleons.combat import casualty_posts
 from battles.rules.sky_galleons.datafiles import DATA_DIR
-from battles.rules.sky_galleons.ruleset import CAPTURED, CRASH_LANDED, CRASHED, STRUCK, Board
+from battles.rules.sky_galleons.kinds import CAPTURED, CRASH_LANDED, CRASHED, ESCAPED, STRUCK
 from galleons.record import (
     CREW_COUNTS,
     MANEUVER_POST,
@@ -365,4 +367,63 @@ def _captain(ship: Mapping[str, Any], men: Company) -> dict[str, Any] | None:
         "fate": word,
         "went_down": alive and aboard and ending == CRASHED,
         "captured_by": ship["captured_by"] if word == CAPTURED else None,
+    }
+
+
+def tally(state: BattleState[Board]) -> JSONObject:
+    """The odds calculator's figures: winner, turns, each side's losses, each ship's fate and damage."""
+    board = state.board
+    ships: list[dict[str, Any]] = []
+    for ship in board.ships:
+        if ship.emplacement is not None:
+            continue  # the ground is reported on its own (ordnance_play.outcome_extra)
+        fate = board.out.get(ship.name, "fighting" if ship.afloat else CRASHED)
+        # A prize is her first owner's ship, captured, even when her prize crew fights on (SG-BRD-21).
+        prize = board.prizes.get(ship.name)
+        crewed = prize is not None and prize.order == prizes.CREW
+        away = prizes.men_away(board.prizes, ship.name) + flying.men_out(board.flyers, ship.name)
+        away += sum(special_rules.ashore(board, ship.name).values())  # a landing party, alive (SG-SCN-38)
+        alive = prize.prisoners if crewed and prize else ship.men_alive + away
+        ships.append(
+            {
+                "name": ship.name,
+                "side": prize.owner if prize else ship.side,
+                "class": ship.class_name,
+                "fate": CAPTURED if prize else fate,
+                "hull_hits": ship.hull_hits,
+                "hull_boxes": ship.hull_boxes,
+                # Men lost, never below none: men who joined her from elsewhere (a warband landing on
+                # her, SG-HM-05) are no casualties given back (results.py keeps them as joined).
+                "crew_lost": max(board.crew_at_start[ship.name] - alive, 0),
+                "captured_by": board.captured.get(ship.name),
+                "crew_at_start": board.crew_at_start[ship.name],
+                "fire": ship.fire,
+                "prize": prize.status if prize else None,
+                "prize_fate": fate if crewed else None,
+            }
+        )
+    sides = {}
+    for side in board.side_order:
+        mine = [s for s in ships if s["side"] == side]
+        sides[side] = {
+            "ships": len(mine),
+            "lost": sum(1 for s in mine if s["fate"] in (CRASHED, CRASH_LANDED)),
+            "captured": sum(1 for s in mine if s["fate"] in (STRUCK, CAPTURED)),
+            "prizes": sum(1 for s in ships if s["captured_by"] == side),
+            "prizes_crewed": sum(1 for p in board.prizes.values() if p.captor == side and p.status == "crewed"),
+            "prizes_scuttled": sum(1 for p in board.prizes.values() if p.captor == side and p.status == "scuttled"),
+            "escaped": sum(1 for s in mine if s["fate"] == ESCAPED),
+            "hull_hits": sum(int(s["hull_hits"]) for s in mine),
+            "crew_lost": sum(int(s["crew_lost"]) for s in mine),
+        }
+    return {
+        "scenario": board.scenario,
+        "winner": state.winner,
+        "reason": state.result,
+        "turns": state.turn,
+        "over": state.over,
+        "sides": sides,
+        "ships": ships,
+        **ordnance_play.outcome_extra(board),
+        "flying_parties": [flying.outcome(party) for party in board.flyers],
     }

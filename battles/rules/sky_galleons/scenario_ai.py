@@ -53,7 +53,7 @@ from battles.rules.sky_galleons.movement import Terrain
 from galleons.record import ShipRecord, altitude_level
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board
+    from battles.rules.sky_galleons.board import Board
 
 PRIZE_FIRE = 4.0  # a hit on the running prize stops her: worth four of any other
 # The party formed to take a prize that offers no resistance (SG-SCN-17): an officer and five, the rules'

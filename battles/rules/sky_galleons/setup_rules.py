@@ -35,7 +35,7 @@ from battles.rules.sky_galleons.movement import Terrain
 from galleons.record import ShipRecord, altitude_levels
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board
+    from battles.rules.sky_galleons.board import Board
 
 SIDE_KEYS = ("area", "edge", "part", "altitude", "landed", "clause", "note")
 AREAS_BUILT_IN = ("anywhere", "edge")

@@ -30,7 +30,7 @@ from battles.engine.words import possessive
 from galleons.record import ShipRecord
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board
+    from battles.rules.sky_galleons.board import Board
 
 OPTIONAL_RULES = DataFile(Path(__file__).parent / "data" / "optional-rules.json")
 

@@ -62,7 +62,7 @@ from galleons.record import (
 
 if TYPE_CHECKING:
     from battles.engine.resolver import Context
-    from battles.rules.sky_galleons.ruleset import Board
+    from battles.rules.sky_galleons.board import Board
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from battles.engine.jsonread import read_list
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import (
+    candidates,
     class_rules,
     close_action,
     combat,
@@ -55,29 +56,30 @@ from battles.rules.sky_galleons import (
     ordnance_play,
     portable_guns,
     prizes,
+    queries,
     scenario_ai,
     signals,
     special_rules,
+    validate,
 )
+from battles.rules.sky_galleons.board import Board, party_of
 from battles.rules.sky_galleons.combat import FireSolution
-from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.ruleset import (
+from battles.rules.sky_galleons.kinds import (
     AVOID,
     AVOID_COLLISION,
     BOARD,
     FIRE,
     FIRST,
     GRAPPLE,
+    KEY,
     MOVE,
     ORDERS,
     PLACE,
     PLOT,
     POSITION,
     RAM,
-    Board,
-    SkyGalleons,
-    party_of,
 )
+from battles.rules.sky_galleons.movement import Terrain
 from galleons.record import Gun, ShipRecord, altitude_level, oint, tint
 
 State = BattleState[Board]
@@ -142,17 +144,17 @@ class Captain:
 
     def propose(self, ruleset: Ruleset[Any], state: BattleState[Any], request: DecisionRequest) -> JSON:
         """The Captain's answer before ``choose`` checks it (tests play with this, so a mistake shows)."""
-        if not isinstance(ruleset, SkyGalleons) or not isinstance(state.board, Board):
+        if ruleset.key != KEY or not isinstance(state.board, Board):
             return request.default  # another game: the Captain knows only Sky Galleons
-        return self._answer(ruleset, cast(State, state), request)
+        return self._answer(cast(State, state), request)
 
-    def _answer(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+    def _answer(self, state: State, request: DecisionRequest) -> JSON:
         if request.kind == MOVE:
-            return self._move(rs, state, request)
+            return self._move(state, request)
         if request.kind == FIRE:
-            return fire_orders(rs, state, request.side)
+            return fire_orders(state, request.side)
         if request.kind == ORDERS:
-            return initiative_orders(rs, state, request)
+            return initiative_orders(state, request)
         if request.kind == FIRST:
             return first_player(state, request)
         if request.kind == POSITION:
@@ -162,31 +164,31 @@ class Captain:
         if request.kind == ordnance_play.AVOID_TORPEDO:
             return ordnance_play.ai_avoid_torpedo(request)
         if request.kind == BOARD:
-            return boarding_orders(rs, state, request.side)
+            return boarding_orders(state, request.side)
         if request.kind == flying.FLY:
-            return flight(rs, state, request)
+            return flight(state, request)
         if request.kind == AVOID_COLLISION:
             return avoids_collision(state, request)
         if request.kind == PLOT:
-            return self._plots(rs, state, request)
+            return self._plots(state, request)
         if request.kind == PLACE:  # the scenario's positions are the set-up the AI takes, but for the entry edge
             return scenario_ai.entry_spot(state.board, state.board.ship(request.ships[0])) or request.default
         return request.default
 
-    def _move(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+    def _move(self, state: State, request: DecisionRequest) -> JSON:
         record = state.board.ship(request.ships[0])
-        traced = rs.traced_moves(state, record)
+        traced = candidates.traced_moves(state, record)
         landing = scenario_ai.landing_move(
             state.board, record, traced, state.turn
         )  # SG-SCN-38: land or pick up the party
         if landing is not None:
             return landing
-        attack = leap_move(rs, state, record, traced) or attack_move(rs, state, record, traced)
+        attack = leap_move(state, record, traced) or attack_move(state, record, traced)
         if attack is not None:
             return attack
         near = scenario_ai.stand_off(state.board, record)  # SG-SCN-39: the party is in the dungeon
-        scored = score_moves(rs, state, record, traced, near)
-        scored = ordnance_play.ai_adjust_moves(rs, state, record, traced, scored)  # mines avoided, drops made
+        scored = score_moves(state, record, traced, near)
+        scored = ai_adjust_moves(state, record, traced, scored)  # mines avoided, drops made
         if not scored:
             return request.default
         best = max(score for score, _ in scored)
@@ -195,13 +197,13 @@ class Captain:
         pick = dice.face(self._seed, f"policy|{self.name}|{request.side}|{request.id}", 0, len(alike))
         return alike[pick - 1]
 
-    def _plots(self, rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+    def _plots(self, state: State, request: DecisionRequest) -> JSON:
         """Plotted movement (SG-ERR-24): each ship plots the move it likes best within half its allowance, as
         it would pick a whole move (the allowance in the Initiative Phase is the plotting share)."""
         plots: dict[str, JSON] = {}
         for name in request.ships:
             record = state.board.ship(name)
-            scored = score_moves(rs, state, record, rs.traced_moves(state, record))
+            scored = score_moves(state, record, candidates.traced_moves(state, record))
             if scored:
                 plots[name] = max(scored, key=lambda item: item[0])[1]
         return {"plots": plots}
@@ -220,7 +222,7 @@ class Leaving(Captain):
         self.how = how
 
     def propose(self, ruleset: Ruleset[Any], state: BattleState[Any], request: DecisionRequest) -> JSON:
-        if not isinstance(ruleset, SkyGalleons) or not isinstance(state.board, Board):
+        if ruleset.key != KEY or not isinstance(state.board, Board):
             return request.default
         board = state.board
         if self.how == "surrender":
@@ -230,11 +232,11 @@ class Leaving(Captain):
             return {**cast(dict[str, JSON], request.default), "strike": list[JSON](ships)}
         if request.kind == MOVE:
             record = board.ship(request.ships[0])
-            rs, played = ruleset, cast(State, state)
-            view = sight(rs, played, record)
+            played = cast(State, state)
+            view = sight(played, record)
             scored = [
                 (flee_score(view, path_of(view, steps)), list[JSON](plan))
-                for plan, steps in rs.traced_moves(played, record)
+                for plan, steps in candidates.traced_moves(played, record)
             ]
             return max(scored, key=lambda item: item[0])[1] if scored else request.default
         return super().propose(ruleset, state, request)
@@ -528,9 +530,9 @@ class Sight:
     ground_fire: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)
 
 
-def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
+def sight(state: State, record: ShipRecord) -> Sight:
     board = state.board
-    turn, rules = max(state.turn, 1), rs.rules(state)
+    turn, rules = max(state.turn, 1), queries.rules(state)
     flee = running(board, record)
     target = None if flee else ship_target(board, record)
     return Sight(
@@ -546,10 +548,10 @@ def sight(rs: SkyGalleons, state: State, record: ShipRecord) -> Sight:
         target=target,
         running=flee,
         ideal=ideal_range(record),
-        speed=max(rs.speed(record, board), 1),
+        speed=max(queries.speed(record, board), 1),
         caution=tuning(board, record.side).caution,
-        mine_reach=mine_reach(rs, board, record) if bombards(target) else (),
-        lob_reach=lob_reach(rs, board, record, turn) if bombards(target) else (),
+        mine_reach=mine_reach(board, record) if bombards(target) else (),
+        lob_reach=lob_reach(board, record, turn) if bombards(target) else (),
         turn=turn,
         rules=rules,
     )
@@ -574,7 +576,6 @@ def path_of(view: Sight, steps: Sequence[movement.Step]) -> Path:
 
 
 def score_moves(
-    rs: SkyGalleons,
     state: State,
     record: ShipRecord,
     moves: Sequence[tuple[list[str], list[movement.Step]]],
@@ -582,7 +583,7 @@ def score_moves(
 ) -> list[tuple[float, JSON]]:
     """Every legal plan with its score, in the candidates' order. End spots are scored once each. ``near``: a
     hex to stand off from, out of the guns' reach but within call (stand_off_score)."""
-    view = sight(rs, state, record)
+    view = sight(state, record)
     cache: dict[tuple[Spot, str], float] = {}
     scored: list[tuple[float, JSON]] = []
     for plan, steps in moves:
@@ -771,7 +772,7 @@ def bombards(target: ShipRecord | None) -> bool:
     return target is not None and target.emplacement in ordnance_play.TARGET_KINDS
 
 
-def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineReach, ...]:
+def mine_reach(board: Board, ship: ShipRecord) -> tuple[MineReach, ...]:
     """The enemy ships with tether mines aboard, raised or not (SG-TM-03: raising them is an order away)."""
     above = oint("tether_mines", "levels_above_owner")
     return tuple(
@@ -779,17 +780,17 @@ def mine_reach(rs: SkyGalleons, board: Board, ship: ShipRecord) -> tuple[MineRea
             enemy.position,
             level(enemy.altitude) + above,
             level(enemy.max_altitude or enemy.altitude) + above,
-            rs.speed(enemy, board),
+            queries.speed(enemy, board),
         )
         for enemy in enemies(board, ship.side)
         if enemy.position is not None and enemy.items_of(*ordnance.MINES, states=("raised", "lowered"))
     )
 
 
-def lob_reach(rs: SkyGalleons, board: Board, ship: ShipRecord, turn: int) -> tuple[LobReach, ...]:
+def lob_reach(board: Board, ship: ShipRecord, turn: int) -> tuple[LobReach, ...]:
     """The enemy ships' lob guns still manned."""
     return tuple(
-        LobReach(enemy.position, gun.weapon.range_hexes.long, rs.speed(enemy, board), gun.ready(turn))
+        LobReach(enemy.position, gun.weapon.range_hexes.long, queries.speed(enemy, board), gun.ready(turn))
         for enemy in enemies(board, ship.side)
         if enemy.position is not None
         for gun in enemy.guns
@@ -892,19 +893,19 @@ def shot_worth(board: Board, solution: FireSolution, focus: str | None) -> float
     return value
 
 
-def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
+def fire_orders(state: State, side: str) -> JSON:
     """Every gun that can fire, once, at the target where its shots are worth most."""
     board = state.board
     focus = side_target(board, side)
     best: dict[tuple[str, str], tuple[float, FireSolution]] = {}
     at_hexes: dict[tuple[str, str], list[FireSolution]] = {}
     careful = scenario_ai.careful(board, side)
-    for solution in rs.solutions(state, side):
+    for solution in validate.solutions(state, side):
         weight = scenario_ai.fire_weight(board, side, solution.target)
         if not weight or (careful and silenced(board, solution.target)):
             continue
         if careful:
-            solution = against_gunners(rs, state, solution)
+            solution = against_gunners(state, solution)
         key = (solution.firer, solution.gun_id)
         worth = weight * shot_worth(board, solution, focus) * ordnance_play.target_weight(board, side, solution.target)
         if careful and solution.target not in board.by_name and scenario_ai.party_ashore(board, side):
@@ -922,10 +923,10 @@ def fire_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
         for _, s in (best[key] for key in sorted(best))
     ]
     shots = class_rules.without_conflicts(board.by_name, shots)  # one gun of a pair a target (SG-CLS-08)
-    return {"shots": shots + ordnance_play.ai_special_shots(rs, state, side)}  # Hale salvoes, Smutts launches
+    return {"shots": shots + ordnance_play.ai_special_shots(state, side)}  # Hale salvoes, Smutts launches
 
 
-def against_gunners(rs: SkyGalleons, state: State, solution: FireSolution) -> FireSolution:
+def against_gunners(state: State, solution: FireSolution) -> FireSolution:
     """At a ground battery, shrapnel or grape where the gun has it: a hull hit does nothing to a battery
     (SG-GB-03) and its armor stops shell, while shrapnel kills the gun's whole damage value of gunners
     whatever the armor, a Gun hit counting as Crew, and adds 1 to hit (SG-SHR-02..05)."""
@@ -940,8 +941,8 @@ def against_gunners(rs: SkyGalleons, state: State, solution: FireSolution) -> Fi
             portable_guns.trained_record(firer, board.trained),
             solution.gun_id,
             target,
-            now=rs.now(state),
-            rules=rs.rules(state),
+            now=queries.now(state),
+            rules=queries.rules(state),
             same_hex=board.relative(firer.name, target.name),
             ammunition=kind,
         )
@@ -999,7 +1000,7 @@ def caught(board: Board, record: ShipRecord) -> int:
     )
 
 
-def strikes(rs: SkyGalleons, board: Board, record: ShipRecord) -> bool:
+def strikes(board: Board, record: ShipRecord) -> bool:
     """Strike the colours (SG-CREW-03): a beaten ship that cannot get away; a merchant hit and caught.
 
     "Cannot get away": stopped, or two enemy warships on it, or one on it and the edge more than two
@@ -1007,7 +1008,7 @@ def strikes(rs: SkyGalleons, board: Board, record: ShipRecord) -> bool:
     """
     if record.position is None:
         return False
-    speed = rs.speed(record, board)
+    speed = queries.speed(record, board)
     edge = edge_distance(board.terrain, record.position)
     near = caught(board, record)
     if is_merchant(board, record):
@@ -1038,18 +1039,18 @@ def crew_changes(record: ShipRecord, kept: int = 0) -> list[list[JSON]]:
     return wanted
 
 
-def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+def initiative_orders(state: State, request: DecisionRequest) -> JSON:
     """Crew changes and colours struck, each change checked against those before it (SG-SEQ-02)."""
     board = state.board
     crew: list[JSON] = []
     strike: list[JSON] = []
 
     def legal(changes: list[JSON], struck: list[JSON]) -> bool:
-        return rs.validate(state, request, {**close, "crew": changes, "strike": struck}) is None
+        return validate.validate(state, request, {**close, "crew": changes, "strike": struck}) is None
 
-    close = close_orders(rs, state, request) if state.options.get("advanced") else {}
+    close = close_orders(state, request) if state.options.get("advanced") else {}
     for record in board.fighting(request.side):
-        if strikes(rs, board, record) and legal(crew, [*strike, record.name]):
+        if strikes(board, record) and legal(crew, [*strike, record.name]):
             strike.append(record.name)
             continue
         for alternatives in crew_changes(record, scenario_ai.grapnel_hands(board, record)):
@@ -1058,8 +1059,8 @@ def initiative_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -
                     crew.append(change)
                     break
     orders = {**close, "crew": crew, "strike": strike}
-    orders = {**orders, **ordnance_play.ai_orders(rs, state, request, orders)}  # mines, drogues, bomb reloads
-    return with_secret_orders(rs, state, request, orders)
+    orders = {**orders, **ordnance_orders(state, request, orders)}  # mines, drogues, bomb reloads
+    return with_secret_orders(state, request, orders)
 
 
 # --- close action: rams, grapples and boarders -----------------------------------------------------------
@@ -1097,7 +1098,7 @@ def can_lead_boarders(record: ShipRecord) -> bool:
     return bool(record.party.officers or crew.officers or crew.marine_officers or crew.captain)
 
 
-def prize_for(rs: SkyGalleons, state: State, record: ShipRecord) -> ShipRecord | None:
+def prize_for(state: State, record: ShipRecord) -> ShipRecord | None:
     """The enemy this ship would ram or grapple this turn, if any: within its reach at its altitude or one
     level off, and worth it: a merchant, a beaten ship, one whose defenders its boarders outweigh, or, for
     a ship with a ram, one no bigger than itself. Merchants and running ships close with nobody, nor does a
@@ -1107,7 +1108,7 @@ def prize_for(rs: SkyGalleons, state: State, record: ShipRecord) -> ShipRecord |
         return None
     if ordnance_play.bombard_targets(board, record.side):
         return None
-    reach = max(rs.speed(record, board) - board.avoiding.get(record.name, 0), 0)
+    reach = max(queries.speed(record, board) - board.avoiding.get(record.name, 0), 0)
     found: list[tuple[tuple[int, float, int, str], ShipRecord]] = []
     wanted = scenario_ai.prize(board, record.side)  # a side out to seize one ship closes with her only
     for enemy in enemies(board, record.side):
@@ -1140,7 +1141,7 @@ def boarding_pays(board: Board, record: ShipRecord, enemy: ShipRecord) -> bool:
     return soft or boarders_worth(record) >= PRESS_ON * defenders_worth(enemy)
 
 
-def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dict[str, JSON]:
+def close_orders(state: State, request: DecisionRequest) -> dict[str, JSON]:
     """The Part II orders: declare the ships going for a prize (SG-RAM-01), form parties where boarders
     will be wanted, send them back to their posts when the enemy is far, cut grapples we do not want."""
     board = state.board
@@ -1148,10 +1149,10 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
     parties: list[JSON] = []
     disband: list[JSON] = []
     cut: list[JSON] = []
-    flights = flying_orders(rs, state, request.side)  # flyers first: the ship need not close (SG-HM-02)
+    flights = flying_orders(state, request.side)  # flyers first: the ship need not close (SG-HM-02)
     flying_from = {str(read_ship(order)) for order in read_list(flights.get(flying.FORM_ORDER, []))}
     for record in board.fighting(request.side):
-        prize = None if record.name in flying_from else prize_for(rs, state, record)
+        prize = None if record.name in flying_from else prize_for(state, record)
         grappled = [board.ship(n) for n in record.grappled_with]
         enemy_alongside = [g for g in grappled if g.side != record.side and board.in_fight(g)]
         if prize is not None:
@@ -1169,7 +1170,7 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
         idle = far or scenario_ai.stands_down(board, record, None if prize is None else prize.name)
         if record.party.men and not record.boarders.men and not grappled and idle:
             disband.append(record.name)
-        boarded = rs.boarders_on(board, record.name)
+        boarded = queries.boarders_on(board, record.name)
         quiet = special_rules.noncombatant(board, record)  # she casts off no grapple (SG-SCN-17)
         for other in enemy_alongside:
             if other not in winnable and not boarded and record.boarding != other.name and not quiet:
@@ -1180,7 +1181,7 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
         for name in record.grappled_with:
             other = board.ship(name)
             towable = scenario_ai.may_tow(board, record.side, name) and name not in plans
-            if board.ally(record.side, other) and rs.ready_tow(state, record.name) is None and towable:
+            if board.ally(record.side, other) and queries.ready_tow(state, record.name) is None and towable:
                 tows.append([record.name, name])
                 break
     orders: dict[str, JSON] = {"ram": rammers} if rammers else {}
@@ -1197,7 +1198,7 @@ def close_orders(rs: SkyGalleons, state: State, request: DecisionRequest) -> dic
     orders.update(flights)
     checked: dict[str, JSON] = {}
     for key, order in orders.items():  # keep each order only if it holds with those before it
-        if rs.validate(state, request, {"crew": [], "strike": [], **checked, key: order}) is None:
+        if validate.validate(state, request, {"crew": [], "strike": [], **checked, key: order}) is None:
             checked[key] = order
     return checked
 
@@ -1227,12 +1228,12 @@ def prize_orders(state: State, side: str) -> dict[str, str]:
 
 
 def attack_move(
-    rs: SkyGalleons, state: State, record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]
+    state: State, record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]
 ) -> JSON | None:
     """A ram or grapple on this ship's prize, if it may try one now: a grapple when it would board, a ram
     when it has one; a grapple coming alongside with the least chance of colliding with her (across her bow
     or stern, no turn in her hex: SG-COL-02/03), then the shortest such move."""
-    prize = prize_for(rs, state, record)
+    prize = prize_for(state, record)
     if prize is None:
         return None
     kind = GRAPPLE if (record.party.men or not record.ram) and record.crew.deckhands else RAM
@@ -1242,7 +1243,7 @@ def attack_move(
         return None  # boarders first: the party forms in the next Initiative Phase
     if kind == GRAPPLE and not close_action.grapple_attempts(record, state.board.avoiding.get(prize.name, 0)):
         return None  # the prize is jinking: no hand could get a line across (SG-GRAP-03)
-    moves = [m for m in rs.attacks(state, record, traced) if isinstance(m, dict) and m.get(kind) == prize.name]
+    moves = [m for m in candidates.attacks(state, record, traced) if isinstance(m, dict) and m.get(kind) == prize.name]
     paths = {str(plan): steps for plan, steps in traced}
     if scenario_ai.careful(state.board, record.side):  # no grapple or ram that flies her into the land
         moves = [m for m in moves if not _wrecking(paths.get(str(m["steps"]), []), state.board.terrain)]
@@ -1297,12 +1298,12 @@ def avoids(state: State, request: DecisionRequest) -> JSON:
     return boarders_worth(theirs) >= defenders_worth(mine)
 
 
-def boarding_orders(rs: SkyGalleons, state: State, side: str) -> JSON:
+def boarding_orders(state: State, side: str) -> JSON:
     """Send the boarders across when they outweigh the defenders (or the prize is a merchant or beaten),
     as many as may cross (SG-BRD-05/07)."""
     board = state.board
     orders: list[JSON] = []
-    for name, targets in rs.boarding_options(state, side).items():
+    for name, targets in queries.boarding_options(state, side).items():
         record = board.ship(name)
         for target_name, men in targets.items():
             target = board.ship(target_name)
@@ -1427,7 +1428,7 @@ def flight_prey(board: Board, side: str, at: Hex, altitude: str, worth: float) -
     return min(found, key=lambda item: item[0])[1] if found else None
 
 
-def flying_orders(rs: SkyGalleons, state: State, side: str) -> dict[str, JSON]:
+def flying_orders(state: State, side: str) -> dict[str, JSON]:
     """Flying parties sent at an enemy within a flight whose defenders they outweigh (not from a merchant or
     a running ship; the ship then goes for no prize itself); parties aboard an enemy that now outweighs them
     come back into the air (recalled)."""
@@ -1461,14 +1462,14 @@ def flying_orders(rs: SkyGalleons, state: State, side: str) -> dict[str, JSON]:
     return found
 
 
-def flight(rs: SkyGalleons, state: State, request: DecisionRequest) -> JSON:
+def flight(state: State, request: DecisionRequest) -> JSON:
     """A flying party's move: board an enemy it can overwhelm if one is in reach, else close on the nearest
     such enemy; outnumbered or leaderless, home to its ship (or the nearest friend) and aboard her."""
     board = state.board
     party = flying.find(board.flyers, request.ships[0])
     if party is None:
         return request.default
-    options = rs.fly_candidates(state, party.name)
+    options = candidates.fly_candidates(state, party.name)
     held = scenario_ai.garrison(board, party.side)
     if held:
         return garrison_flight(board, party, options, held, state.turn)
@@ -1547,14 +1548,12 @@ def flight_home(board: Board, party: flying.FlyingParty) -> ShipRecord | None:
     return min(placed, key=lambda s: (hexgrid.distance(party.position, s.position or party.position), s.name))
 
 
-def leap_move(
-    rs: SkyGalleons, state: State, record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]
-) -> JSON | None:
+def leap_move(state: State, record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]) -> JSON | None:
     """A High Martian ship with its party formed ends its move in its prize's hex at her altitude, to board
     her without a grapple (SG-HM-01): the shortest such plan."""
     if not record.high_martian or not record.party.men:
         return None
-    prize = prize_for(rs, state, record)
+    prize = prize_for(state, record)
     if prize is None:
         return None
     at = (prize.position, prize.altitude)
@@ -1568,7 +1567,7 @@ def leap_move(
 # --- sealed orders: portable machineguns and signals ----------------------------------------------------
 
 
-def with_secret_orders(rs: SkyGalleons, state: State, request: DecisionRequest, orders: dict[str, JSON]) -> JSON:
+def with_secret_orders(state: State, request: DecisionRequest, orders: dict[str, JSON]) -> JSON:
     """``orders`` with the Initiative Phase's sealed orders added, each kept only if it holds with the rest:
     portable machineguns trained on the aspect the nearest enemy is in (SG-MG-04); with the signal rule, a
     dead signalman replaced from the deckhands (SG-SIG-01) and one signal naming the side's target (SG-SIG-04)."""
@@ -1589,7 +1588,7 @@ def with_secret_orders(rs: SkyGalleons, state: State, request: DecisionRequest, 
         if order is not None:
             extra["signal"] = order
     for key, value in extra.items():
-        if rs.validate(state, request, {**orders, key: value}) is None:
+        if validate.validate(state, request, {**orders, key: value}) is None:
             orders = {**orders, key: value}
     return orders
 
@@ -1642,3 +1641,123 @@ def avoids_collision(state: State, request: DecisionRequest) -> JSON:
 
 
 __all__ = ["Captain", "Spot", "Tuning", "beaten", "running", "score_moves", "strikes"]
+
+
+# --- exotic ordnance orders (mines, drogues, bomb racks; moved here from ordnance_play: it is the AI's) -----
+
+ALERT = 3  # hexes: an enemy this close and the mines go up, the drogues down
+STAND_DOWN = 6  # hexes: no enemy this close and they come in again
+
+
+def ordnance_orders(state: State, request: DecisionRequest, base: Mapping[str, JSON]) -> dict[str, JSON]:
+    """Mines up and drogues down with an enemy within ALERT hexes, in again with none within STAND_DOWN;
+    empty racks reloaded; mines cut loose by a ship that runs (they hold it to 3 hexes) or with an enemy
+    right above it. Each order kept only if it holds with those before it."""
+    board = state.board
+    orders: dict[str, list[JSON]] = {key: [] for key in ordnance_play.ORDER_KEYS}
+    for ship in board.fighting(request.side):
+        foes = [e for e in enemies(board, ship.side) if not is_merchant(board, e)]
+        nearest = min((ordnance_play.near(ship, e) for e in foes), default=99)
+        runs = running(board, ship)
+        mines_up = bool(ship.items_of(*ordnance.MINES, states=("raised",)))
+        above = any(
+            e.position == ship.position and altitude_level(e.altitude) > altitude_level(ship.altitude) for e in foes
+        )
+        if mines_up and (runs or above):
+            orders["cut_mines"].append(ship.name)
+        elif ship.items_of(*ordnance.MINES, states=("lowered",)) and not runs and nearest <= ALERT:
+            orders["mines"].append({"ship": ship.name, "raised": True})
+        if mines_up and not runs and not above and nearest > STAND_DOWN:
+            orders["mines"].append({"ship": ship.name, "raised": False})
+        drogues_down = bool(ship.items_of(ordnance.DROGUE, states=("lowered",)))
+        if ship.items_of(ordnance.DROGUE, states=("raised", "lowered")):
+            if not drogues_down and nearest <= ALERT and not runs:
+                orders["drogues"].append({"ship": ship.name, "lowered": True})
+            elif drogues_down and (runs or nearest > STAND_DOWN):
+                orders["drogues"].append({"ship": ship.name, "lowered": False})
+        orders["reload"] += [
+            {"ship": ship.name, "rack": r.id} for r in ship.items_of(ordnance.BOMB_RACK, states=("empty",))
+        ]
+    checked: dict[str, JSON] = {}
+    for key, wanted in orders.items():
+        kept: list[JSON] = []
+        for order in wanted:
+            trial = {**base, **checked, key: [*kept, order]}
+            if validate.validate(state, request, trial) is None:
+                kept.append(order)
+        if kept:
+            checked[key] = kept
+    return checked
+
+
+def ai_adjust_moves(
+    state: State,
+    record: ShipRecord,
+    traced: Sequence[tuple[list[str], list[movement.Step]]],
+    scored: Sequence[tuple[float, JSON]],
+) -> list[tuple[float, JSON]]:
+    """Keep clear of other ships' mines and drogues; drop what the ship carries on the enemies it passes
+    over (the hexes the side must bombard first), worth the drop's expected effect."""
+    spots = ordnance_play.device_spots(state.board, record.name)
+    droppers = [
+        w
+        for w in ordnance.DROPS
+        if record.items_of(w, states=("raised", "lowered") if w == ordnance.DROGUE else ("loaded",))
+    ]
+    adjusted: list[tuple[float, JSON]] = []
+    for (score, plan), (_, steps) in zip(scored, traced, strict=True):
+        risk = sum(
+            spots.get((s.hex, altitude_level(s.altitude)), 0.0) for s in steps if s.enters_hex or s.changes_altitude
+        )
+        choice: JSON = plan
+        bonus = 0.0
+        if droppers and steps and not isinstance(plan, dict):
+            drops, bonus = _ai_drops(state, record, steps, droppers)
+            if drops:
+                candidate: JSON = {"steps": plan, "drops": drops}
+                if validate.move_problem(state, record, candidate) is None:
+                    choice = candidate
+                else:
+                    bonus = 0.0
+        adjusted.append((score - risk + bonus, choice))
+    return adjusted
+
+
+def _ai_drops(
+    state: State, record: ShipRecord, steps: Sequence[movement.Step], droppers: Sequence[str]
+) -> tuple[list[JSON], float]:
+    board = state.board
+    rules = queries.rules(state)
+    goals = {s.name for s in ordnance_play.bombard_targets(board, record.side)}
+    drops: list[JSON] = []
+    worth = 0.0
+    dropper = record
+    for where in ordnance_play.passes(record, steps):
+        for target in sorted(board.ships, key=lambda s: s.name):
+            if target.position != where.hex or board.ally(record.side, target) or not board.in_fight(target):
+                continue
+            if not ordnance_play.is_target(target) or (
+                target.emplacement in ordnance_play.TARGET_KINDS and target.name not in goals
+            ):
+                continue
+            there = replace(dropper, position=where.hex, altitude=where.altitude)
+            for weapon in droppers:
+                solution = ordnance.drop_solution(
+                    there, target, weapon, target_mp=ordnance_play.target_mp(board, target), rules=rules
+                )
+                if not solution.allowed:
+                    continue
+                if any(
+                    isinstance(d, dict) and d.get("target") == target.name and d.get("weapon") == weapon for d in drops
+                ):
+                    continue
+                value = max(3.5 - solution.levels - solution.target_mp, 0.0) * ordnance_play.DROP_WORTH[weapon]
+                if value <= 0:
+                    continue
+                worth += value * (ordnance_play.BOMBARD_WEIGHT if target.name in goals else 1.0)
+                drops.append({"target": target.name, "weapon": weapon})
+                dropper = dropper.with_items(
+                    *(replace(dropper.item(i), state=ordnance_play.SPENT[weapon]) for i in solution.items)
+                )
+                break
+    return drops, worth

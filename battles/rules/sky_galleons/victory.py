@@ -40,7 +40,7 @@ from battles.engine.events import JSON
 from battles.rules.sky_galleons import special_rules
 
 if TYPE_CHECKING:
-    from battles.rules.sky_galleons.ruleset import Board
+    from battles.rules.sky_galleons.board import Board
 
 ESCAPED = "escaped"  # the ruleset's word for a ship that left the map
 

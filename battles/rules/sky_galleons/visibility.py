@@ -64,8 +64,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from battles.engine.events import DECISION_REQUESTED, DECISIONS, JSON, Event, JSONObject
-from battles.rules.sky_galleons import flying, ordnance, plotting, special_rules
-from battles.rules.sky_galleons.ruleset import ORDERS, Board
+from battles.rules.sky_galleons import flying, ordnance, special_rules
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import ORDERS, PLOT
 
 if TYPE_CHECKING:
     from battles.engine.state import BattleState
@@ -240,7 +241,7 @@ def choice_seen(kind: str, owner: JSON, choice: JSON, side: str | None) -> JSON:
         return choice
     if kind == ORDERS and isinstance(choice, dict):
         return {key: value for key, value in choice.items() if key in SEEN_ORDERS}
-    if kind == plotting.PLOT:
+    if kind == PLOT:
         return {"plots": None}
     return choice
 

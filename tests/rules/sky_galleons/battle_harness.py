@@ -10,7 +10,8 @@ from battles.engine import dice, resolver
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons.ruleset import AVOID, FIRE, FIRST, MOVE, ORDERS, Board
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import AVOID, FIRE, FIRST, MOVE, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 
 State = BattleState[Board]

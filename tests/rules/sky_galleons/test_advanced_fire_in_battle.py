@@ -12,7 +12,8 @@ from battles.engine.decisions import Rejection
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import combat
 from battles.rules.sky_galleons.agility import AgilityFireModel
-from battles.rules.sky_galleons.ruleset import FIRE, FIRST, Board
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import FIRE, FIRST
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 
 SEED = b"advanced-fire"

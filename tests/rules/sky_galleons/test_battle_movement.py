@@ -20,8 +20,8 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.hexgrid import Aspect, Hex
 from battles.engine.state import BattleState
+from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
-from battles.rules.sky_galleons.ruleset import Board
 from galleons.record import HullRow, altitude_levels
 
 SEEDS = tuple(f"battle-movement-{n}".encode() for n in range(200))

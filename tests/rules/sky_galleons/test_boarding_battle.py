@@ -15,20 +15,9 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import close_action
-from battles.rules.sky_galleons.ruleset import (
-    AVOID,
-    BOARD,
-    CAPTURED,
-    FIRE,
-    FIRST,
-    MOVE,
-    ORDERS,
-    POSITION,
-    Board,
-)
-from battles.rules.sky_galleons.ruleset import (
-    SKY_GALLEONS as RS,
-)
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import AVOID, BOARD, CAPTURED, FIRE, FIRST, MOVE, ORDERS, POSITION
+from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import Party
 from tests.rules.sky_galleons.battle_harness import drive
 

@@ -12,7 +12,7 @@ import pytest
 from battles.engine import hexgrid
 from battles.rules.sky_galleons import ordnance_play, scenario_ai, tactics
 from battles.rules.sky_galleons.combat import FireSolution
-from battles.rules.sky_galleons.ruleset import MOVE, ORDERS
+from battles.rules.sky_galleons.kinds import MOVE, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain
 from tests.rules.sky_galleons.test_ordnance_ai import State, advance, begin, ship, small
@@ -69,14 +69,14 @@ def test_a_bombarding_captain_chases_no_prize_it_gets_on_with_the_bombardment() 
     ships = ([ship("Reliant", "Reliant", (8, 8), facing=1)], [ship("Kite", "Bloodrunner", (9, 8), facing=1)])
     fight = begin(small(*ships), seed)
     fight, _ = advance(fight, seed, ORDERS, "a")
-    assert tactics.prize_for(RS, fight, fight.board.ship("Reliant")) is not None  # her marines would take the kite
+    assert tactics.prize_for(fight, fight.board.ship("Reliant")) is not None  # her marines would take the kite
     bombard = begin(raid(*ships, [[15, 8]]), seed)
     bombard, _ = advance(bombard, seed, ORDERS, "a")
-    assert tactics.prize_for(RS, bombard, bombard.board.ship("Reliant")) is None
+    assert tactics.prize_for(bombard, bombard.board.ship("Reliant")) is None
 
 
 def view_of(state: State, name: str) -> tactics.Sight:
-    return tactics.sight(RS, state, state.board.ship(name))
+    return tactics.sight(state, state.board.ship(name))
 
 
 @pytest.mark.rule("SG-TM-03", "SG-TM-07", "SG-SCN-25")
@@ -188,12 +188,12 @@ def test_a_bombarding_side_keeps_its_rockets_for_the_hexes() -> None:
         raid([ship("Reliant", "Reliant", (8, 9), altitude="H")], [ship("Gull", "Endtime", (7, 8))], [[16, 2]]),
         b"bombard rockets",
     )
-    assert not [s for s in ordnance_play.ai_special_shots(RS, far, "a") if isinstance(s, dict) and "battery" in s]
+    assert not [s for s in ordnance_play.ai_special_shots(far, "a") if isinstance(s, dict) and "battery" in s]
     # The hex two hexes to starboard, four levels down: the rockets go at it (range within the levels, SG-HALE-03).
     near = begin(
         raid([ship("Reliant", "Reliant", (8, 9), altitude="H")], [ship("Gull", "Endtime", (7, 8))], [[10, 9]]),
         b"bombard rockets",
     )
-    salvoes = [s for s in ordnance_play.ai_special_shots(RS, near, "a") if isinstance(s, dict) and "battery" in s]
+    salvoes = [s for s in ordnance_play.ai_special_shots(near, "a") if isinstance(s, dict) and "battery" in s]
     assert salvoes
     assert {s["target"] for s in salvoes} == {"Town"}

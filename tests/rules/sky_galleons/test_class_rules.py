@@ -14,6 +14,7 @@ from battles.engine import dice, hexgrid, resolver
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import class_rules
+from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.combat import (
     FixedDice,
     Shot,
@@ -22,7 +23,7 @@ from battles.rules.sky_galleons.combat import (
     fire_reaches_magazine,
     fire_solution,
 )
-from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, ORDERS, Board
+from battles.rules.sky_galleons.kinds import FIRE, FIRST, MOVE, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import fire_orders
 from galleons import catalog, design
@@ -250,7 +251,7 @@ def test_only_one_of_the_dauntless_four_inch_guns_engages_a_target(cls: str) -> 
     assert rejection.clause == "SG-CLS-08"
     assert RS.validate(state, request, {"shots": both["shots"][:1]}) is None
     # The AI and the candidates never pair them.
-    orders = fire_orders(RS, state, "a")
+    orders = fire_orders(state, "a")
     assert isinstance(orders, dict)
     assert sum(1 for shot in orders["shots"] if shot["gun"] in four_inch) == 1
     assert RS.validate(state, request, orders) is None

@@ -16,8 +16,8 @@ from battles.engine.decisions import DecisionRequest
 from battles.engine.hexgrid import Hex
 from battles.engine.state import redact
 from battles.rules.sky_galleons import avoidance, movement
+from battles.rules.sky_galleons.kinds import AVOID_COLLISION, MOVE, ORDERS
 from battles.rules.sky_galleons.movement import Terrain
-from battles.rules.sky_galleons.ruleset import AVOID_COLLISION, MOVE, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain
 from galleons.record import Moment, ship_record_from_class

@@ -14,7 +14,7 @@ from battles.engine.hexgrid import ORIGIN, Hex
 from battles.engine.ruleset import resolve_options
 from battles.rules.sky_galleons import close_action
 from battles.rules.sky_galleons.combat import CombatRules, FixedDice, fire_solution, resolve_fire
-from battles.rules.sky_galleons.ruleset import BOARD, FIRE
+from battles.rules.sky_galleons.kinds import BOARD, FIRE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import Moment, Party, ship_record_from_class
 from tests.rules.sky_galleons.battle_harness import State, calm, drive, kinds, scenario, ship, start

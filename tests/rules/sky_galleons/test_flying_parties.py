@@ -17,8 +17,9 @@ from battles.engine.events import Event
 from battles.engine.hexgrid import Hex, to_odd_q
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import close_action, combat, flying, movement
+from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.flying import FLY, FlyingParty
-from battles.rules.sky_galleons.ruleset import BOARD, FIRE, FIRST, MOVE, ORDERS, POSITION, Board
+from battles.rules.sky_galleons.kinds import BOARD, FIRE, FIRST, MOVE, ORDERS, POSITION
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.scenario import ScenarioError, parse
 from battles.rules.sky_galleons.tactics import Captain

@@ -12,7 +12,8 @@ import pytest
 
 from battles.engine import dice, hexgrid, resolver
 from battles.rules.sky_galleons import scenario, scenario_ai, tactics, victory
-from battles.rules.sky_galleons.ruleset import SKY_GALLEONS, Board
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 
 S6 = "the-great-raid"
 

@@ -10,7 +10,7 @@ import pytest
 from battles.engine import dice, resolver
 from battles.engine.decisions import Rejection
 from battles.rules.sky_galleons import movement
-from battles.rules.sky_galleons.ruleset import FIRST, MOVE
+from battles.rules.sky_galleons.kinds import FIRST, MOVE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 
 SEED = b"kites"

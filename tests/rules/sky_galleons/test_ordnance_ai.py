@@ -15,8 +15,9 @@ from battles.engine import state as states
 from battles.engine.decisions import DecisionRequest
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import ordnance, ordnance_play
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import AVOID, FIRE, MOVE, ORDERS
 from battles.rules.sky_galleons.ordnance import BOMB_RACK, LIQUID_FIRE
-from battles.rules.sky_galleons.ruleset import AVOID, FIRE, MOVE, ORDERS, Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain, fire_orders, initiative_orders
 
@@ -175,13 +176,13 @@ def test_a_ship_with_mines_raises_them_with_an_enemy_near_and_reloads_its_empty_
     state = begin(data, b"ai-orders")
     eagle = state.board.ship("Eagle")
     state = replace(state, board=state.board.with_ship(eagle.with_items(replace(eagle.item("B1"), state="empty"))))
-    orders_b = initiative_orders(RS, state, request_for(state, ORDERS, "b"))
+    orders_b = initiative_orders(state, request_for(state, ORDERS, "b"))
     assert orders_b["mines"] == [{"ship": "Sled", "raised": True}]
     far = begin(small([ship("Eagle", "Eagle", (1, 15), altitude="H")], [ship("Sled", "Skyfire", (18, 1))]), b"ai-far")
-    assert "mines" not in initiative_orders(RS, far, request_for(far, ORDERS, "b"))
+    assert "mines" not in initiative_orders(far, request_for(far, ORDERS, "b"))
     eagle = far.board.ship("Eagle")
     far = replace(far, board=far.board.with_ship(eagle.with_items(replace(eagle.item("B1"), state="empty"))))
-    orders_a = initiative_orders(RS, far, request_for(far, ORDERS, "a"))
+    orders_a = initiative_orders(far, request_for(far, ORDERS, "a"))
     assert orders_a["reload"] == [{"ship": "Eagle", "rack": "B1"}]
 
 
@@ -206,14 +207,14 @@ def test_ground_batteries_fire_at_the_best_target_and_only_a_bombarding_side_she
         [ship("Reliant", "Reliant", (8, 9), altitude="L")], [ship("Gull", "Endtime", (18, 1))], **city, **battery
     )
     state = begin(data, b"ai-city")
-    shots = fire_orders(RS, state, "b")["shots"]  # type: ignore[index]
+    shots = fire_orders(state, "b")["shots"]  # type: ignore[index]
     assert shots
     assert all(s["ship"] == "Rod One" and s["target"] == "Reliant" for s in shots)
-    british = fire_orders(RS, state, "a")["shots"]  # type: ignore[index]
+    british = fire_orders(state, "a")["shots"]  # type: ignore[index]
     assert all(s.get("target") != "Town" for s in british)  # type: ignore[union-attr]
     bombard = {**data, "victory": {"kind": "bombardment", "side": "a"}}
     state = begin(bombard, b"ai-city")
-    british = fire_orders(RS, state, "a")["shots"]  # type: ignore[index]
+    british = fire_orders(state, "a")["shots"]  # type: ignore[index]
     assert any(s.get("target") == "Town" for s in british)  # type: ignore[union-attr]
 
 
@@ -266,13 +267,13 @@ def test_a_captain_keeps_clear_of_raised_mines() -> None:
 def test_a_smutts_torpedo_is_launched_at_an_enemy_ahead_and_not_through_a_friend() -> None:
     data = small([ship("Triumph", "Triumph", (8, 14))], [ship("Gull", "Endtime", (8, 9))])
     state = begin(data, b"ai-launch")
-    assert {"ship": "Triumph", "gun": "9", "launch": True} in ordnance_play.ai_special_shots(RS, state, "a")
+    assert {"ship": "Triumph", "gun": "9", "launch": True} in ordnance_play.ai_special_shots(state, "a")
     data = small(
         [ship("Triumph", "Triumph", (8, 14)), ship("Dart", "Dauntless (original design)", (8, 12))],
         [ship("Gull", "Endtime", (8, 9))],
     )
     state = begin(data, b"ai-launch")
-    assert not [s for s in ordnance_play.ai_special_shots(RS, state, "a") if isinstance(s, dict) and s.get("launch")]
+    assert not [s for s in ordnance_play.ai_special_shots(state, "a") if isinstance(s, dict) and s.get("launch")]
 
 
 def test_every_fire_answer_of_the_captain_with_rockets_is_legal() -> None:

@@ -21,8 +21,9 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import ordnance, ordnance_play, scenario
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import AVOID, FIRE, FIRST, MOVE, ORDERS, POSITION
 from battles.rules.sky_galleons.ordnance import BOMB_RACK, DROGUE, HALE, LIQUID_FIRE, SPIKES
-from battles.rules.sky_galleons.ruleset import AVOID, FIRE, FIRST, MOVE, ORDERS, POSITION, Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain
 from galleons.record import Criticals, ShipRecord, build_ordnance
@@ -765,7 +766,7 @@ def test_the_discharger_launches_once_a_turn_while_torpedoes_last_and_not_at_a_t
     assert refused(equip(state, "Triumph", ordnance=spent), request, launch).clause == "SG-SMT-09"
     state, _, _ = drive(state, script(fire={("a", 1): launch}), seed, at(MOVE, turn=2))
     assert refused(state, request, launch).clause == "SG-FIRE-05"  # ROF (1): a turn of reloading
-    assert not ordnance_play.special_ready(RS, state, "a")  # so side a is not asked to fire for it
+    assert not ordnance_play.special_ready(state, "a")  # so side a is not asked to fire for it
     state, _, _ = drive(state, script(), seed, at(MOVE, turn=3))
     assert RS.validate(state, request, launch) is None
 

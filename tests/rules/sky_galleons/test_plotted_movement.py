@@ -15,9 +15,9 @@ import pytest
 from battles.engine.decisions import DecisionRequest
 from battles.engine.hexgrid import from_odd_q
 from battles.engine.state import redact
-from battles.rules.sky_galleons import plotting
+from battles.rules.sky_galleons import queries
+from battles.rules.sky_galleons.kinds import FIRST, MOVE, ORDERS, PLOT
 from battles.rules.sky_galleons.movement import Allowance
-from battles.rules.sky_galleons.ruleset import FIRST, MOVE, ORDERS, PLOT
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain
 from tests.rules.sky_galleons.battle_harness import State, at, calm, drive, kinds, refused, scenario, ship, start
@@ -45,15 +45,15 @@ def plotting_with(plots: dict[str, list[str]], moves: dict[str, list[str]] | Non
 
 
 def test_the_plotted_share_is_half_the_allowance_rounded_up() -> None:
-    assert [plotting.share(n) for n in range(7)] == [0, 1, 1, 2, 2, 3, 3]
+    assert [queries.share(n) for n in range(7)] == [0, 1, 1, 2, 2, 3, 3]
     full = Allowance(speed=5, course=True, altitude=True, held_speed=None, stunned=False)
-    assert plotting.plotting(full).speed == 3
-    assert plotting.rest(full, 3, 3).speed == 2  # what is left of the turn
-    assert plotting.rest(full, 1, 1).speed == 1  # no more than was plotted
-    assert plotting.rest(full, 2, 0).speed == 0  # stopped by a collision
+    assert queries.plot_allowance(full).speed == 3
+    assert queries.allowance_after_plot(full, 3, 3).speed == 2  # what is left of the turn
+    assert queries.allowance_after_plot(full, 1, 1).speed == 1  # no more than was plotted
+    assert queries.allowance_after_plot(full, 2, 0).speed == 0  # stopped by a collision
     held = Allowance(speed=5, course=False, altitude=True, held_speed=3, stunned=False)
-    assert plotting.plotting(held).held_speed == 2
-    assert plotting.rest(held, 2, 2).held_speed == 1
+    assert queries.plot_allowance(held).held_speed == 2
+    assert queries.allowance_after_plot(held, 2, 2).held_speed == 1
 
 
 @pytest.mark.rule("SG-ERR-24")

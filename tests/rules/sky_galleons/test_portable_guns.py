@@ -17,7 +17,7 @@ from battles.engine.decisions import DecisionRequest
 from battles.engine.events import canonical, visible_events
 from battles.engine.state import redact, state_to_json
 from battles.rules.sky_galleons import portable_guns
-from battles.rules.sky_galleons.ruleset import FIRE, ORDERS
+from battles.rules.sky_galleons.kinds import FIRE, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain
 from tests.rules.sky_galleons.battle_harness import State, at, calm, drive, kinds, refused, scenario, ship, start

@@ -12,9 +12,10 @@ from battles.engine import policies, resolver
 from battles.engine.decisions import DecisionRequest
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import prizes
+from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.combat import FixedDice
+from battles.rules.sky_galleons.kinds import CAPTURED, MOVE, ORDERS
 from battles.rules.sky_galleons.prizes import Prize
-from battles.rules.sky_galleons.ruleset import CAPTURED, MOVE, ORDERS, Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain, close_orders, prize_orders
 from galleons.record import Party, ShipRecord, ship_record_from_class
@@ -296,12 +297,12 @@ def test_the_captain_crews_a_prize_his_men_may_man() -> None:
 def test_a_warship_scuttles_what_she_cannot_keep_and_a_privateer_tows_it() -> None:
     warship = taken_prize(b"prize-ai-warship", captor="Dauntless")
     request = orders_request(warship)
-    answer = close_orders(RS, warship, request)
+    answer = close_orders(warship, request)
     assert answer.get("prizes") == {"Runner": "scuttle"}
     assert "tow" not in answer
     privateer = taken_prize(b"prize-ai-privateer", captor="Dauntless", ai={"prizes": "keep"})
     request = orders_request(privateer)
-    answer = close_orders(RS, privateer, request)
+    answer = close_orders(privateer, request)
     assert "prizes" not in answer
     assert answer.get("tow") == [["Reaver", "Runner"]]
     assert RS.validate(privateer, request, {"crew": [], "strike": [], **answer}) is None

@@ -13,8 +13,9 @@ import pytest
 from battles.engine import simulate
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import agility, close_action, ordnance, results, scenario, signals
+from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.combat import FixedDice
-from battles.rules.sky_galleons.ruleset import CAPTURED, MOVE, ORDERS, Board
+from battles.rules.sky_galleons.kinds import CAPTURED, MOVE, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import Criticals, HullRow, Party, ShipRecord, assign_gun_crew
 from tests.rules.sky_galleons import test_ordnance_battle as ob

@@ -10,7 +10,8 @@ import pytest
 from battles.engine import dice, hexgrid, resolver
 from battles.engine.decisions import Rejection
 from battles.rules.sky_galleons import scenario
-from battles.rules.sky_galleons.ruleset import FIRST, ORDERS, PLACE, SKY_GALLEONS
+from battles.rules.sky_galleons.kinds import FIRST, ORDERS, PLACE
+from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 
 SLUG = "thieves-fall-out"
 

@@ -28,20 +28,11 @@ from battles.rules.sky_galleons import (
     scenario_ai,
     special_rules,
     tactics,
+    validate,
     victory,
 )
-from battles.rules.sky_galleons.ruleset import (
-    AVOID,
-    BOARD,
-    CREW_CHOICE,
-    FIRE,
-    MOVE,
-    ORDERS,
-    PLACE,
-    POSITION,
-    REINFORCE,
-    Board,
-)
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import AVOID, BOARD, CREW_CHOICE, FIRE, MOVE, ORDERS, PLACE, POSITION, REINFORCE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import ShipRecord, altitude_level, ship_record_from_class
 from tests.rules.sky_galleons.battle_harness import calm
@@ -1413,11 +1404,11 @@ def test_the_british_go_for_the_hamburg_alongside_the_kite_when_their_boarders_o
     near = hexgrid.neighbour(hamburg.position, 2)
     dauntless = replace(state.board.ship("Dauntless"), position=near, altitude=hamburg.altitude)
     state = with_record(state, dauntless)
-    assert tactics.prize_for(RS, state, dauntless) == hamburg  # grappled with the kite, and still fair game
+    assert tactics.prize_for(state, dauntless) == hamburg  # grappled with the kite, and still fair game
     unguarded = state.evolve(board=replace(state.board, ai={**state.board.ai, "british": {}}))
-    assert tactics.prize_for(RS, unguarded, dauntless) is None  # a ship grappled already is left alone
+    assert tactics.prize_for(unguarded, dauntless) is None  # a ship grappled already is left alone
     home = replace(hamburg, crew=replace(hamburg.crew, marines=18))  # her marines at home: too many
-    assert tactics.prize_for(RS, with_record(state, home), dauntless) is None
+    assert tactics.prize_for(with_record(state, home), dauntless) is None
 
 
 def escort_scores(state: State, name: str) -> dict[tuple[hexgrid.Hex, str], float]:
@@ -1425,7 +1416,7 @@ def escort_scores(state: State, name: str) -> dict[tuple[hexgrid.Hex, str], floa
     record = state.board.ship(name)
     traced = RS.traced_moves(state, record)
     best: dict[tuple[hexgrid.Hex, str], float] = {}
-    for (score, _plan), (_p, steps) in zip(tactics.score_moves(RS, state, record, traced), traced, strict=True):
+    for (score, _plan), (_p, steps) in zip(tactics.score_moves(state, record, traced), traced, strict=True):
         end = (steps[-1].hex, steps[-1].altitude) if steps else (record.position, record.altitude)
         best[end] = max(best.get(end, -1e9), score)
     return best
@@ -1516,7 +1507,7 @@ def test_a_kite_avoiding_with_nobody_at_the_helm_holds_no_more_than_her_heading_
     assert allowed.held_speed is not None
     assert allowed.sail is not None
     assert allowed.held_speed <= allowed.sail.on(kite.facing)
-    assert RS._move_problem(state, kite, RS.default_move(state, kite)) is None
+    assert validate.move_problem(state, kite, RS.default_move(state, kite)) is None
 
 
 def test_a_landed_ship_with_nobody_at_the_helm_stays_on_the_ground():
@@ -1526,7 +1517,7 @@ def test_a_landed_ship_with_nobody_at_the_helm_stays_on_the_ground():
     endtime = replace(endtime, crew=replace(endtime.crew, helmsman=0))
     state = state.evolve(board=replace(state.board.with_ship(endtime), last_moved={"Endtime": 1}))
     assert RS.default_move(state, endtime) == []
-    assert RS._move_problem(state, endtime, []) is None
+    assert validate.move_problem(state, endtime, []) is None
 
 
 def test_a_forced_drop_onto_the_land_crashes_the_ship_in_the_same_event():
@@ -1557,7 +1548,7 @@ def test_a_forced_drop_onto_the_land_crashes_the_ship_in_the_same_event():
 
 
 def test_a_ship_a_rule_drops_to_the_height_of_the_land_under_her_has_crashed():
-    from battles.rules.sky_galleons.ruleset import _into_the_land
+    from battles.rules.sky_galleons.phases.basics import into_the_land as _into_the_land
 
     terrain = maps.build_terrain({"base": "highland"})
     galley = ship_record_from_class("Glory Sled", name="Sled", position=hex_(15, 7), altitude="VL")

@@ -12,7 +12,9 @@ from battles.engine.decisions import Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import combat
-from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, ORDERS, SKY_GALLEONS, Board
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import FIRE, FIRST, MOVE, ORDERS
+from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 from galleons.record import Crew
 
 SEED = b"sequence"

@@ -12,7 +12,7 @@ import pytest
 
 from battles.rules.sky_galleons import close_action
 from battles.rules.sky_galleons.close_action import boarding_round
-from battles.rules.sky_galleons.ruleset import ORDERS
+from battles.rules.sky_galleons.kinds import ORDERS
 from battles.rules.sky_galleons.scenario import ScenarioError, parse
 from galleons.record import Party, ShipRecord, ship_record_from_class
 from tests.rules.sky_galleons.test_boarding_battle import begin, drive, orders, rolls, scenario, ship

@@ -14,7 +14,8 @@ from battles.engine import dice, hexgrid, resolver
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.hexgrid import Hex
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, ORDERS, Board
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import FIRE, FIRST, MOVE, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.sightlines import (
     GRAZE,

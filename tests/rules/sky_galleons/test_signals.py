@@ -15,7 +15,7 @@ from battles.engine.events import canonical, visible_events
 from battles.engine.hexgrid import Hex
 from battles.engine.state import redact
 from battles.rules.sky_galleons import signals
-from battles.rules.sky_galleons.ruleset import FIRST, ORDERS
+from battles.rules.sky_galleons.kinds import FIRST, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from battles.rules.sky_galleons.tactics import Captain
 from galleons.record import ShipRecord, ship_record_from_class

@@ -17,8 +17,10 @@ from battles.engine.events import Event
 from battles.engine.hexgrid import ORIGIN, Hex
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import combat
+from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.combat import FixedDice, fire_solution, resolve_fire
-from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, SKY_GALLEONS, Board
+from battles.rules.sky_galleons.kinds import FIRE, FIRST, MOVE
+from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 from galleons.record import Moment, ShipRecord, ship_record_from_class
 
 NOW = Moment(2, 1)

@@ -12,7 +12,9 @@ from battles.engine import dice, events, hexgrid, policies, resolver
 from battles.engine.decisions import DecisionRequest
 from battles.engine.state import BattleState, redact
 from battles.rules.sky_galleons import scenario as scenarios
-from battles.rules.sky_galleons.ruleset import FIRE, FIRST, MOVE, ORDERS, POSITION, SKY_GALLEONS, Board
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.kinds import FIRE, FIRST, MOVE, ORDERS, POSITION
+from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 from battles.rules.sky_galleons.tactics import Captain
 from galleons.record import HullRow, ShipRecord
 

@@ -13,7 +13,8 @@ import pytest
 from battles.engine import dice, hexgrid, resolver
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import scenario, tactics
-from battles.rules.sky_galleons.ruleset import SKY_GALLEONS, Board
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 
 SLUG = "thieves-fall-out"
 

@@ -25,7 +25,7 @@ from battles.engine.resolver import apply_event
 from battles.engine.simulate import seed_for, simulate
 from battles.engine.state import state_from_json, state_to_json
 from battles.rules.sky_galleons import flying, ordnance, ordnance_play, scenario, visibility
-from battles.rules.sky_galleons.ruleset import ORDERS, PLOT
+from battles.rules.sky_galleons.kinds import ORDERS, PLOT
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import Ordnance, ShipRecord
 from tests.rules.sky_galleons.battle_harness import State, calm, drive, ship, start
@@ -328,7 +328,7 @@ def test_a_plot_is_seen_by_the_enemy_only_as_it_is_carried_out() -> None:
 
 def test_every_kind_the_ruleset_logs_is_read_one_way_or_another() -> None:
     """A new kind of event must be classified in visibility.py (public, trimmed, or kept to its side)."""
-    source = "".join(path.read_text() for path in Path(visibility.__file__).parent.glob("*.py"))
+    source = "".join(path.read_text() for path in Path(visibility.__file__).parent.rglob("*.py"))
     emitted = set(re.findall(r'emit\(\s*"([^"]+)"', source)) | set(flying.EVENTS)
     assert len(emitted) > 40
     assert emitted <= KNOWN_KINDS - ENGINE_KINDS
