@@ -8,7 +8,7 @@ import pytest
 
 from battles.engine import outcome as words
 from battles.engine.outcome import BattleOutcome
-from battles.rules.sky_galleons.ruleset import MOVE
+from battles.rules.sky_galleons.kinds import MOVE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
 from galleons.record import ShipRecord
 from tests.rules.sky_galleons import test_ordnance_battle as ob
