@@ -100,6 +100,7 @@ from galleons.record import (
     ORDNANCE_PREFIX,
     Gun,
     Moment,
+    Ordnance,
     ShipRecord,
     altitude_level,
     altitude_levels,
@@ -1804,6 +1805,41 @@ def _ordnance_gun_hit(target: ShipRecord, pick: str, shot: Shot, *, now: Moment,
     return target
 
 
+# The clauses of each ordnance magazine group going up.
+_ORDNANCE_MAGAZINE_CLAUSES = {
+    HALE: ("SG-HALE-11", "SG-CG-65"),
+    LIQUID_FIRE: ("SG-LF-08", "SG-CG-71"),
+    SMUTTS_TORPEDO: ("SG-SMT-10", "SG-CG-33"),
+    MINE_GROUP: ("SG-TM-12", "SG-CG-43"),
+    DROGUE: ("SG-DT-08", "SG-CG-49"),
+}
+
+
+def _hits_from_inside(
+    record: ShipRecord, group: str, items: Sequence[Ordnance], log: _Log, clauses: list[str]
+) -> list[Shot]:
+    """The hits of a magazine going up that are not a fire: a Hale battery's 1d6 rockets, or one hit for each
+    torpedo, mine or drogue (SG-HALE-11, SG-SMT-10, SG-TM-12, SG-DT-08); from inside, so armor does not count."""
+    if group == HALE:
+        sides = oint("magazines", "rocket_hits_die_sides")
+        (count,) = log.roll(
+            f"Hale battery {items[0].id} goes off aboard {record.name}: rockets hitting her",
+            ship=record.name,
+            clauses=clauses,
+            sides=sides,
+            needed=f"1d{sides} hits",
+            judge=lambda faces, _total: f"{faces[0]} hits",
+        )
+        source = f"Hale battery {items[0].id}"
+        return [Shot(weapon_damage_value(HALE), weapon_penetration(HALE), source=source, internal=True)] * count
+    return [
+        Shot(
+            weapon_damage_value(i.weapon_id), weapon_penetration(i.weapon_id), source=f"{i.name} {i.id}", internal=True
+        )
+        for i in items
+    ]
+
+
 def _ordnance_magazine(record: ShipRecord, pick: str, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
     """An ordnance magazine goes up (SG-HALE-11, SG-LF-08, SG-SMT-10, SG-TM-12, SG-DT-08, SG-CG-33/43/49/65/71):
     one loaded Hale battery (1d6 rocket hits on the ship), one unused liquid fire rack (a fire of 1d6), or
@@ -1820,13 +1856,7 @@ def _ordnance_magazine(record: ShipRecord, pick: str, *, now: Moment, log: _Log,
         )
         items = (record.item(chosen),)
     record = record.with_items(*(replace(i, state="detonated", since=now.turn) for i in items))
-    clauses = {
-        HALE: ["SG-HALE-11", "SG-CG-65"],
-        LIQUID_FIRE: ["SG-LF-08", "SG-CG-71"],
-        SMUTTS_TORPEDO: ["SG-SMT-10", "SG-CG-33"],
-        MINE_GROUP: ["SG-TM-12", "SG-CG-43"],
-        DROGUE: ["SG-DT-08", "SG-CG-49"],
-    }[group]
+    clauses = list(_ORDNANCE_MAGAZINE_CLAUSES[group])
     log.note(
         f"magazine: {possessive(record.name)} {', '.join(i.id for i in items)} go up",
         ship=record.name,
@@ -1844,32 +1874,7 @@ def _ordnance_magazine(record: ShipRecord, pick: str, *, now: Moment, log: _Log,
             judge=lambda faces, _total: f"fire {faces[0]}",
         )
         return _start_fire(record, level, log, clauses=clauses)
-    if group == HALE:
-        sides = oint("magazines", "rocket_hits_die_sides")
-        (count,) = log.roll(
-            f"Hale battery {items[0].id} goes off aboard {record.name}: rockets hitting her",
-            ship=record.name,
-            clauses=clauses,
-            sides=sides,
-            needed=f"1d{sides} hits",
-            judge=lambda faces, _total: f"{faces[0]} hits",
-        )
-        shots = [
-            Shot(
-                weapon_damage_value(HALE), weapon_penetration(HALE), source=f"Hale battery {items[0].id}", internal=True
-            )
-        ] * count
-    else:
-        shots = [
-            Shot(
-                weapon_damage_value(i.weapon_id),
-                weapon_penetration(i.weapon_id),
-                source=f"{i.name} {i.id}",
-                internal=True,
-            )
-            for i in items
-        ]
-    for shot in shots:
+    for shot in _hits_from_inside(record, group, items, log, clauses):
         record = _apply_hit(record, shot, now=now, log=log, rules=rules)
     return record
 
