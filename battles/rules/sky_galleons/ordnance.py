@@ -727,14 +727,8 @@ def drop(
     result[dropper.name] = dropper.with_items(
         *(replace(dropper.item(i), state=spent, since=now.turn) for i in solution.items)
     )
-    mods: dict[str, int] = {}
     section = "liquid_fire" if weapon in (LIQUID_FIRE, SPIKES) else "bombs"
-    mods[f"{solution.levels} levels below"] = solution.levels * oint(section, "per_level_of_difference")
-    target = result[solution.target]
-    if weapon in (LIQUID_FIRE, SPIKES) and exits_across is not None and exits_across == target.facing:
-        mods["leaving across its bow"] = oint("liquid_fire", "leaving_across_target_bow")
-    if solution.target_mp:
-        mods[f"moving ({solution.target_mp} MP)"] = solution.target_mp * oint("bombs", "per_target_movement_point")
+    mods = _drop_modifiers(solution, result[solution.target], exits_across, section)
     clauses = {
         LIQUID_FIRE: ["SG-LF-01", "SG-LF-02", "SG-LF-03", "SG-LF-04", "SG-CG-66", "SG-CG-67", "SG-CG-68"],
         SPIKES: ["SG-CG-72", "SG-ERR-21"],
@@ -758,6 +752,20 @@ def drop(
             result[solution.target], weapon, total, solution, now=now, log=log, rules=rules
         )
     return result, log.happened
+
+
+def _drop_modifiers(
+    solution: DropSolution, target: ShipRecord, exits_across: int | None, section: str
+) -> dict[str, int]:
+    """The drop die's modifiers: the levels between them, leaving across the target's bow for liquid fire and
+    spikes, the target's movement points for bombs under the errata (SG-LF-03/04, SG-CG-67/68, SG-ERR-19)."""
+    mods: dict[str, int] = {}
+    mods[f"{solution.levels} levels below"] = solution.levels * oint(section, "per_level_of_difference")
+    if solution.weapon in (LIQUID_FIRE, SPIKES) and exits_across is not None and exits_across == target.facing:
+        mods["leaving across its bow"] = oint("liquid_fire", "leaving_across_target_bow")
+    if solution.target_mp:
+        mods[f"moving ({solution.target_mp} MP)"] = solution.target_mp * oint("bombs", "per_target_movement_point")
+    return mods
 
 
 def _dropped(
@@ -981,7 +989,6 @@ def run_torpedo(
     used: list[str] = []
     hexes, end = torpedo_path(torpedo, terrain)
     came_from = torpedo.hex
-    at_most = close_action.cint("ram", "succeeds_at_most")
     for hex_ in hexes:
         threatened = _threatened(result, torpedo.altitude, hex_)
         lost = _evasion_collisions(result, threatened, avoiding, log, now=now, rules=rules)
@@ -997,36 +1004,48 @@ def run_torpedo(
             mp = 0 if name in lost else avoiding.get(name, 0)
             if name in avoiding:
                 used.append(name)
-            if close_action.immobilized(victim):
-                log.note(
-                    f"{name} cannot get out of the way", ship=name, clauses=["SG-RAM-09", "SG-CG-28"], outcome="struck"
-                )
-            else:
-                mods: dict[str, int] = {}
-                if mp:
-                    mods[f"{name} avoiding ({mp} MP)"] = mp
-                    quality = int(close_action.close_tables()["ram"]["crew_quality"][victim.crew_quality])
-                    if quality:
-                        mods[f"{victim.crew_quality} crew avoiding"] = quality
-                total_mod = sum(mods.values())
-                (face,) = log.roll(
-                    f"Smutts torpedo {torpedo.id} at {name}",
-                    ship=name,
-                    clauses=["SG-SMT-04", "SG-CG-28"] + (["SG-SMT-05"] if mp else []),
-                    modifiers=mods,
-                    needed=f"{at_most} or less",
-                    judge=_at_most(at_most - total_mod, "struck", "misses"),
-                )
-                if face + total_mod > at_most:
-                    continue
+            if not _torpedo_finds(victim, torpedo, mp, log):
+                continue
             result[name] = _torpedo_strike(result[name], torpedo, came_from, now=now, log=log, rules=rules)
             return TorpedoRun(result, None, log.happened, tuple(used), name)
         came_from = hex_
+    return TorpedoRun(result, _torpedo_runs_on(torpedo, hexes, end, log), log.happened, tuple(used))
+
+
+def _torpedo_finds(victim: ShipRecord, torpedo: Torpedo, mp: int, log: _Log) -> bool:
+    """Does the torpedo strike this ship? Sure against one stopped by damage; else 1d6 at most 4 plus the
+    avoiding ship's movement points and crew quality, as for a ram (SG-SMT-04/05, SG-CG-28)."""
+    name = victim.name
+    if close_action.immobilized(victim):
+        log.note(f"{name} cannot get out of the way", ship=name, clauses=["SG-RAM-09", "SG-CG-28"], outcome="struck")
+        return True
+    at_most = close_action.cint("ram", "succeeds_at_most")
+    mods: dict[str, int] = {}
+    if mp:
+        mods[f"{name} avoiding ({mp} MP)"] = mp
+        quality = int(close_action.close_tables()["ram"]["crew_quality"][victim.crew_quality])
+        if quality:
+            mods[f"{victim.crew_quality} crew avoiding"] = quality
+    total_mod = sum(mods.values())
+    (face,) = log.roll(
+        f"Smutts torpedo {torpedo.id} at {name}",
+        ship=name,
+        clauses=["SG-SMT-04", "SG-CG-28"] + (["SG-SMT-05"] if mp else []),
+        modifiers=mods,
+        needed=f"{at_most} or less",
+        judge=_at_most(at_most - total_mod, "struck", "misses"),
+    )
+    return face + total_mod <= at_most
+
+
+def _torpedo_runs_on(torpedo: Torpedo, hexes: Sequence[Hex], end: str, log: _Log) -> Torpedo | None:
+    """The torpedo after a run that struck nothing: gone if it left the map or ended its path (``end``), gone
+    off harmlessly after its last run (SG-SMT-03, SG-CG-27), else where it stopped, one run older."""
     if end:
         log.note(
             f"Smutts torpedo {torpedo.id} {end} and is gone", ship=torpedo.owner, clauses=["SG-SMT-03"], outcome=end
         )
-        return TorpedoRun(result, None, log.happened, tuple(used))
+        return None
     moved = replace(torpedo, hex=hexes[-1] if hexes else torpedo.hex, runs=torpedo.runs + 1)
     if moved.runs >= oint("smutts", "turns_running"):
         log.note(
@@ -1035,8 +1054,8 @@ def run_torpedo(
             clauses=["SG-SMT-03", "SG-CG-27"],
             outcome="self-destructs",
         )
-        return TorpedoRun(result, None, log.happened, tuple(used))
-    return TorpedoRun(result, moved, log.happened, tuple(used))
+        return None
+    return moved
 
 
 def _torpedo_strike(
@@ -1149,22 +1168,9 @@ def grapnel_solution(
     higher target, range 0/1 (SG-PG-04, SG-CG-21); only vessels are grappled (SG-PG-05)."""
     rules = rules or CombatRules()
     gun = firer.gun(gun_id)
-    if not is_grapnel(gun):
-        return _refuse(firer, gun_id, target, "SG-PG-01", f"gun {gun_id} ({gun.name}) is no power grapnel")
-    if not firer.afloat or not target.afloat:
-        return _refuse(firer, gun_id, target, "SG-DMG-16", "a crashed ship neither fires nor is fired at")
-    if firer.name == target.name or not is_vessel(target):
-        return _refuse(firer, gun_id, target, "SG-PG-05", "a grapnel grapples another vessel")
-    if gun.destroyed:
-        return _refuse(firer, gun_id, target, "SG-PG-07", "the grapnel is destroyed")
-    if gun.manned == 0:
-        return _refuse(firer, gun_id, target, "SG-PG-03", "nobody mans the grapnel: move deckhands or gunners to it")
-    if firer.stunned(now):
-        return _refuse(firer, gun_id, target, "SG-CRIT-37", "the crew is still stunned by the loss of trim")
-    if gun.last_fired == now.turn:
-        return _refuse(firer, gun_id, target, "SG-SEQ-06", "the grapnel has already fired this turn")
-    if not gun.ready(now.turn):
-        return _refuse(firer, gun_id, target, "SG-PG-02", "the grapnel is still being reloaded")
+    refused = _grapnel_not_ready(firer, gun, target, now=now)
+    if refused is not None:
+        return refused
     aspects, incoming = sight_lines(firer, target, same_hex)
     if not set(aspects) & set(gun.arcs):
         return _refuse(firer, gun_id, target, "SG-FIRE-02", f"the target is in the {'/'.join(aspects)} aspect")
@@ -1197,6 +1203,29 @@ def grapnel_solution(
         incoming=incoming,
         weapon=gun.weapon_id,
     )
+
+
+def _grapnel_not_ready(firer: ShipRecord, gun: Gun, target: ShipRecord, *, now: Moment) -> FireSolution | None:
+    """The refusals before aim and range, in the order the checks are made: no grapnel, a crashed ship, no
+    vessel to grapple, the grapnel destroyed, unmanned, the crew stunned, already fired, reloading (SG-PG-01..07)."""
+    gun_id = gun.id
+    if not is_grapnel(gun):
+        return _refuse(firer, gun_id, target, "SG-PG-01", f"gun {gun_id} ({gun.name}) is no power grapnel")
+    if not firer.afloat or not target.afloat:
+        return _refuse(firer, gun_id, target, "SG-DMG-16", "a crashed ship neither fires nor is fired at")
+    if firer.name == target.name or not is_vessel(target):
+        return _refuse(firer, gun_id, target, "SG-PG-05", "a grapnel grapples another vessel")
+    if gun.destroyed:
+        return _refuse(firer, gun_id, target, "SG-PG-07", "the grapnel is destroyed")
+    if gun.manned == 0:
+        return _refuse(firer, gun_id, target, "SG-PG-03", "nobody mans the grapnel: move deckhands or gunners to it")
+    if firer.stunned(now):
+        return _refuse(firer, gun_id, target, "SG-CRIT-37", "the crew is still stunned by the loss of trim")
+    if gun.last_fired == now.turn:
+        return _refuse(firer, gun_id, target, "SG-SEQ-06", "the grapnel has already fired this turn")
+    if not gun.ready(now.turn):
+        return _refuse(firer, gun_id, target, "SG-PG-02", "the grapnel is still being reloaded")
+    return None
 
 
 def fire_grapnel(
