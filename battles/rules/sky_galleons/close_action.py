@@ -447,33 +447,40 @@ def reload_shotguns(record: ShipRecord, *, boarded: bool) -> ShipRecord:
     return record
 
 
-def boarding_round(
-    attackers: Sequence[ShipRecord], defender: ShipRecord, *, roller: Roller, officers_only: bool = False
-) -> BoardingRound:
-    """One round of boarding combat on ``defender`` by the ``attackers``' boarders aboard it: every man rolls,
-    then the casualties of both sides are taken together (SG-BRD-12..18)."""
-    log = _Log(roller)
-    records = {a.name: a for a in attackers} | {defender.name: defender}
-    a_pools, d_pools = attacker_pools(attackers), defender_pools(defender)
-    killed_by_attackers = 0
-    action = defender.name
+def _attackers_kill(log: _Log, attackers: Sequence[ShipRecord], action: str) -> int:
+    """The boarders' dice: leaders (officers and marines) and the rest, ship by ship, then the shotgun marines'
+    second attack (SG-BRD-12, SG-CG-17/19)."""
+    killed = 0
     for ship in attackers:
         b = ship.boarders
-        killed_by_attackers += _kills(log, "attacker", ship, b.officers + b.marines, leaders=True)
-        killed_by_attackers += _kills(log, "attacker", ship, b.petty_officers + b.seamen, leaders=False)
+        killed += _kills(log, "attacker", ship, b.officers + b.marines, leaders=True)
+        killed += _kills(log, "attacker", ship, b.petty_officers + b.seamen, leaders=False)
         shotgun = _shotgun_clause(ship, action)  # shotgun marines attack twice (SG-CG-17/19)
-        killed_by_attackers += _kills(log, "attacker", ship, b.marines if shotgun else 0, leaders=True, shotgun=shotgun)
+        killed += _kills(log, "attacker", ship, b.marines if shotgun else 0, leaders=True, shotgun=shotgun)
+    return killed
+
+
+def _defenders_kill(
+    log: _Log, defender: ShipRecord, records: Mapping[str, ShipRecord], d_pools: Sequence[Pool], action: str
+) -> int:
+    """The defenders' dice: officers and marines lead, everyone else fighting follows, then the shotgun
+    marines' second attack (SG-BRD-12, SG-CG-17/19)."""
     lead = sum(_men(defender, p) for p in d_pools if p.rank in ("officers", "marines"))
     rest = fighting(records, d_pools) - lead
-    killed_by_defenders = _kills(log, "defender", defender, lead, leaders=True)
-    killed_by_defenders += _kills(log, "defender", defender, rest, leaders=False)
+    killed = _kills(log, "defender", defender, lead, leaders=True)
+    killed += _kills(log, "defender", defender, rest, leaders=False)
     shotgun = _shotgun_clause(defender, action)
     marines = sum(_men(defender, p) for p in d_pools if p.rank == "marines")
-    killed_by_defenders += _kills(log, "defender", defender, marines if shotgun else 0, leaders=True, shotgun=shotgun)
-    records = {name: _spent(record, action) for name, record in records.items()}
-    before_a, before_d = fighting(records, a_pools), fighting(records, d_pools)
-    records = _take_losses(log, "the boarders", records, a_pools, killed_by_defenders)
-    records = _take_losses(log, f"{possessive(defender.name)} defenders", records, d_pools, killed_by_attackers)
+    killed += _kills(log, "defender", defender, marines if shotgun else 0, leaders=True, shotgun=shotgun)
+    return killed
+
+
+def _boarders_fall_back(
+    log: _Log, attackers: Sequence[ShipRecord], records: Mapping[str, ShipRecord], *, officers_only: bool
+) -> tuple[dict[str, ShipRecord], list[str]]:
+    """After the losses: a party with no men left is gone (SG-BRD-14); one with no leader left retreats to its
+    own ship (SG-BRD-17, or SG-CREW-02 when only officers lead). Returns the records and who retreated."""
+    records = dict(records)
     retreated: list[str] = []
     for ship in attackers:
         record = records[ship.name]
@@ -493,6 +500,25 @@ def boarding_round(
                 clauses=[clause],
                 outcome="they retreat to their own ship",
             )
+    return records, retreated
+
+
+def boarding_round(
+    attackers: Sequence[ShipRecord], defender: ShipRecord, *, roller: Roller, officers_only: bool = False
+) -> BoardingRound:
+    """One round of boarding combat on ``defender`` by the ``attackers``' boarders aboard it: every man rolls,
+    then the casualties of both sides are taken together (SG-BRD-12..18)."""
+    log = _Log(roller)
+    records = {a.name: a for a in attackers} | {defender.name: defender}
+    a_pools, d_pools = attacker_pools(attackers), defender_pools(defender)
+    action = defender.name
+    killed_by_attackers = _attackers_kill(log, attackers, action)
+    killed_by_defenders = _defenders_kill(log, defender, records, d_pools, action)
+    records = {name: _spent(record, action) for name, record in records.items()}
+    before_a, before_d = fighting(records, a_pools), fighting(records, d_pools)
+    records = _take_losses(log, "the boarders", records, a_pools, killed_by_defenders)
+    records = _take_losses(log, f"{possessive(defender.name)} defenders", records, d_pools, killed_by_attackers)
+    records, retreated = _boarders_fall_back(log, attackers, records, officers_only=officers_only)
     held = any(records[a.name].boarders.men for a in attackers)
     target = records[defender.name]
     secured = fighting(records, d_pools) == 0

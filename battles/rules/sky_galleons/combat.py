@@ -57,9 +57,11 @@ A rule set layered on these rules changes the fire procedure through a :class:`F
 the basic model changes nothing; agility.py's ``AgilityFireModel`` (AG-*) overrides the steps it changes. This
 module never imports the rule sets built on it.
 
-Exotic ordnance is ``ordnance.py``'s; five hooks here ask it, only for records that carry some: the Gun hit
-and Magazine picks include the ordnance that counts as a gun or a magazine, and a hit on a ground target
-(``record.emplacement``) is resolved by its rules (SG-HALE-10/11, SG-LF-07/08, SG-SMT-10, SG-BOMB, SG-GB).
+Exotic ordnance is worked by ``ordnance.py``, which is built on this module and never imported by it. For records
+that carry some, the Gun hit and Magazine picks include the ordnance that counts as a gun or a magazine
+(``ordnance_stores.py``, below both), and the hits on it and on ground targets (``record.emplacement``) are
+resolved here with the other hit steps they call and are called by (SG-HALE-10/11, SG-LF-07/08, SG-SMT-10,
+SG-BOMB, SG-GB).
 """
 
 from __future__ import annotations
@@ -79,15 +81,31 @@ from battles.rules.sky_galleons.dice import Roller as Roller
 from battles.rules.sky_galleons.dice import _Log as _Log
 from battles.rules.sky_galleons.dice import _no_dice
 from battles.rules.sky_galleons.dice import note as note
+from battles.rules.sky_galleons.ordnance_stores import (
+    DROGUE,
+    HALE,
+    LIQUID_FIRE,
+    MINE_GROUP,
+    SMUTTS_TORPEDO,
+    gun_hit_targets,
+    magazine_items,
+    magazine_targets,
+    weapon_damage_value,
+    weapon_penetration,
+    whole_items,
+)
 from galleons import catalog
 from galleons.catalog import RangeBands, SmallArm
 from galleons.record import (
     ORDNANCE_PREFIX,
     Gun,
     Moment,
+    Ordnance,
     ShipRecord,
     altitude_level,
     altitude_levels,
+    oint,
+    ostrs,
     surface,
     table,
     tint,
@@ -1180,10 +1198,8 @@ def _hit_location(log: _Log, record: ShipRecord) -> str:
 
 def _guns_bearing(record: ShipRecord, incoming: Sequence[str]) -> list[str]:
     found = [gun.id for gun in record.guns if not gun.destroyed and set(gun.arcs) & set(incoming)]
-    if record.ordnance:  # exotic ordnance that counts as guns (ordnance.py: SG-HALE-10, SG-LF-07, SG-CG-74)
-        from battles.rules.sky_galleons import ordnance
-
-        found += ordnance.gun_hit_targets(record)
+    if record.ordnance:  # exotic ordnance that counts as guns (ordnance_stores.py: SG-HALE-10, SG-LF-07, SG-CG-74)
+        found += gun_hit_targets(record)
     return found
 
 
@@ -1217,10 +1233,8 @@ def apply_hit(
 def _apply_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
     if not target.afloat:
         return target
-    if target.emplacement is not None:  # a ground target (ordnance.py: SG-BOMB-02, SG-GB-03..06)
-        from battles.rules.sky_galleons import ordnance
-
-        return ordnance.ground_hit(target, shot, now=now, log=log, rules=rules)
+    if target.emplacement is not None:  # a ground target (SG-BOMB-02, SG-GB-03..06)
+        return _ground_hit(target, shot, now=now, log=log, rules=rules)
     shell = shot.ammunition == "shell"
     for _ in range(tint("damage", "gun_reroll_limit")):
         location = _hit_location(log, target)
@@ -1284,9 +1298,7 @@ def _gun_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipR
         clauses=["SG-DMG-09"],
     )
     if gun_id.startswith(ORDNANCE_PREFIX):
-        from battles.rules.sky_galleons import ordnance
-
-        return ordnance.gun_hit(target, gun_id, shot, now=now, log=log)
+        return _ordnance_gun_hit(target, gun_id, shot, now=now, log=log)
     gun = target.gun(gun_id)
     value = shot.damage_value
     if gun.armor is not None:
@@ -1619,10 +1631,8 @@ def _magazines(record: ShipRecord) -> list[str]:
         for gun in record.guns
         if not gun.destroyed and gun.damage_value is not None and gun.damage_value >= least
     ]
-    if record.ordnance:  # exotic ordnance that can go up (ordnance.py: SG-HALE-11, SG-LF-08, SG-SMT-10...)
-        from battles.rules.sky_galleons import ordnance
-
-        found += ordnance.magazine_targets(record)
+    if record.ordnance:  # exotic ordnance that can go up (ordnance_stores.py: SG-HALE-11, SG-LF-08, SG-SMT-10...)
+        found += magazine_targets(record)
     return found
 
 
@@ -1659,9 +1669,7 @@ def _magazine(
         f"which of {possessive(record.name)} magazines explodes", candidates, ship=record.name, clauses=["SG-CRIT-10"]
     )
     if gun_id.startswith(ORDNANCE_PREFIX):
-        from battles.rules.sky_galleons import ordnance
-
-        return ordnance.magazine_hit(record, gun_id, now=now, log=log, rules=rules)
+        return _ordnance_magazine(record, gun_id, now=now, log=log, rules=rules)
     gun = record.gun(gun_id)
     value = gun.damage_value or 0
     record = record.with_gun(replace(gun, destroyed=True, manned=0))
@@ -1763,6 +1771,191 @@ def _boiler(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: Co
     for _ in range(extra):
         record = _resolve_critical(record, inside, now=now, log=log, rules=rules)
     return record
+
+
+# --- hits on exotic ordnance and ground targets ----------------------------------------------------------
+# Here, not in ordnance.py, because these steps and the hit steps above call each other (a magazine's rockets
+# are hits again, a ground battery's Gun hit is a Gun hit): ordnance.py builds on this module, never under it.
+
+
+def _ordnance_gun_hit(target: ShipRecord, pick: str, shot: Shot, *, now: Moment, log: _Log) -> ShipRecord:
+    """A Gun hit on ordnance: one whole item of the group (picked by die) or the hopper is destroyed; damage
+    points past the first kill crew as for a gun (SG-HALE-10, SG-LF-07, SG-CG-64/71/74, SG-DMG-08)."""
+    key = pick.removeprefix(ORDNANCE_PREFIX)
+    if key in ostrs("gun_hits", "one_gun_for_all"):
+        ids = [i.id for i in whole_items(target, key)]
+        item = target.item(
+            log.pick(f"which of {possessive(target.name)} {key} is hit", ids, ship=target.name, clauses=["SG-DMG-09"])
+        )
+    else:
+        item = target.item(key)
+    clauses = {HALE: ["SG-HALE-10", "SG-CG-64"], LIQUID_FIRE: ["SG-LF-07", "SG-CG-71"]}.get(
+        item.weapon_id, ["SG-CG-74", "SG-ERR-23"]
+    )
+    target = target.with_items(replace(item, state="destroyed", since=now.turn))
+    log.note(
+        f"{possessive(target.name)} {item.name} {item.id} is destroyed",
+        ship=target.name,
+        clauses=clauses,
+        outcome="destroyed",
+    )
+    extra = (shot.damage_value - 1) * tint("damage", "gun_hit_extra_casualties_per_damage_point_over")
+    if extra > 0:
+        target = _take_casualties(target, extra, now=now, log=log, source=f"Gun hit on {item.name} {item.id}")
+    return target
+
+
+# The clauses of each ordnance magazine group going up.
+_ORDNANCE_MAGAZINE_CLAUSES = {
+    HALE: ("SG-HALE-11", "SG-CG-65"),
+    LIQUID_FIRE: ("SG-LF-08", "SG-CG-71"),
+    SMUTTS_TORPEDO: ("SG-SMT-10", "SG-CG-33"),
+    MINE_GROUP: ("SG-TM-12", "SG-CG-43"),
+    DROGUE: ("SG-DT-08", "SG-CG-49"),
+}
+
+
+def _hits_from_inside(
+    record: ShipRecord, group: str, items: Sequence[Ordnance], log: _Log, clauses: list[str]
+) -> list[Shot]:
+    """The hits of a magazine going up that are not a fire: a Hale battery's 1d6 rockets, or one hit for each
+    torpedo, mine or drogue (SG-HALE-11, SG-SMT-10, SG-TM-12, SG-DT-08); from inside, so armor does not count."""
+    if group == HALE:
+        sides = oint("magazines", "rocket_hits_die_sides")
+        (count,) = log.roll(
+            f"Hale battery {items[0].id} goes off aboard {record.name}: rockets hitting her",
+            ship=record.name,
+            clauses=clauses,
+            sides=sides,
+            needed=f"1d{sides} hits",
+            judge=lambda faces, _total: f"{faces[0]} hits",
+        )
+        source = f"Hale battery {items[0].id}"
+        return [Shot(weapon_damage_value(HALE), weapon_penetration(HALE), source=source, internal=True)] * count
+    return [
+        Shot(
+            weapon_damage_value(i.weapon_id), weapon_penetration(i.weapon_id), source=f"{i.name} {i.id}", internal=True
+        )
+        for i in items
+    ]
+
+
+def _ordnance_magazine(record: ShipRecord, pick: str, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
+    """An ordnance magazine goes up (SG-HALE-11, SG-LF-08, SG-SMT-10, SG-TM-12, SG-DT-08, SG-CG-33/43/49/65/71):
+    one loaded Hale battery (1d6 rocket hits on the ship), one unused liquid fire rack (a fire of 1d6), or
+    every torpedo aboard, every mine not raised, every drogue not lowered (a hit each). Hits from inside are
+    located one by one and not reduced by armor."""
+    group = pick.removeprefix(ORDNANCE_PREFIX)
+    items = magazine_items(record, group)
+    if group in (HALE, LIQUID_FIRE):
+        chosen = log.pick(
+            f"which of {possessive(record.name)} {group} goes up",
+            [i.id for i in items],
+            ship=record.name,
+            clauses=["SG-CRIT-10"],
+        )
+        items = (record.item(chosen),)
+    record = record.with_items(*(replace(i, state="detonated", since=now.turn) for i in items))
+    clauses = list(_ORDNANCE_MAGAZINE_CLAUSES[group])
+    log.note(
+        f"magazine: {possessive(record.name)} {', '.join(i.id for i in items)} go up",
+        ship=record.name,
+        clauses=clauses,
+        outcome=f"{len(items)} detonated",
+    )
+    if group == LIQUID_FIRE:
+        sides = oint("magazines", "fire_die_sides")
+        (level,) = log.roll(
+            f"liquid fire rack {items[0].id} bursts aboard {record.name}: level of the fire",
+            ship=record.name,
+            clauses=clauses,
+            sides=sides,
+            needed=f"1d{sides} fire level",
+            judge=lambda faces, _total: f"fire {faces[0]}",
+        )
+        return _start_fire(record, level, log, clauses=clauses)
+    for shot in _hits_from_inside(record, group, items, log, clauses):
+        record = _apply_hit(record, shot, now=now, log=log, rules=rules)
+    return record
+
+
+def _score_points(target: ShipRecord, points: int, log: _Log, *, clauses: Sequence[str]) -> ShipRecord:
+    """Damage points on a bombardment hex: a box each; all checked, the hex is destroyed (SG-BOMB-01..03)."""
+    rows = list(target.hull_rows)
+    left = points
+    for index, row in enumerate(rows):
+        take = min(left, row.left)
+        rows[index] = replace(row, hits=row.hits + take)
+        left -= take
+    scored = replace(target, hull_rows=tuple(rows))
+    outcome = f"{points} damage points, {scored.hull_hits} of {scored.hull_boxes}"
+    if scored.hull_hits >= scored.hull_boxes:
+        scored = replace(scored, status="crashed")
+        outcome += ": destroyed"
+    log.note(f"damage points on {target.name}", ship=target.name, clauses=[*clauses, "SG-BOMB-01"], outcome=outcome)
+    return scored
+
+
+def _ground_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
+    """One hit on a ground target. A city or fortress hex scores the hit's damage value in
+    points (SG-BOMB-02). A ground battery is hit as a ship but a Hull hit does nothing (SG-GB-03); its crew
+    and guns are behind its armor (SG-GB-04); a Critical counts only as Fire (out of action, SG-GB-07) or
+    Magazine (destroyed, SG-GB-06), nothing else (SG-GB-05)."""
+    if target.emplacement in ("city", "fortress"):
+        return _score_points(target, shot.damage_value, log, clauses=["SG-BOMB-02"])
+    shell = shot.ammunition == "shell"
+    for _ in range(tint("damage", "gun_reroll_limit")):
+        location = _hit_location(log, target)
+        if location != "gun" or not shell or any(not g.destroyed for g in target.guns):
+            break
+    else:
+        raise RuntimeError("the hit location die never left the Gun result")
+    if location == "gun" and not shell:
+        location = str(table("shrapnel_and_grape", "gun_hit_becomes"))
+    if location == "crew" and shot.from_below:
+        location = str(table("damage", "higher_target_crew_becomes"))
+    if location == "hull" or (not shell and location == "critical"):
+        log.note(
+            f"a {location.capitalize()} hit on {target.name} has no effect",
+            ship=target.name,
+            clauses=["SG-GB-03"],
+            outcome="no effect",
+        )
+        return target
+    if location == "crew":
+        value = _armored(log, target, shot, target.armor, "battery crew")
+        divisor = tint("damage" if shell else "shrapnel_and_grape", "crew_hit_divisor")
+        men = -(-value // divisor)
+        return _take_casualties(target, men, now=now, log=log, source=f"Crew hit on the battery ({shot.source})")
+    if location == "gun":
+        return _gun_hit(target, shot, now=now, log=log)
+    results: Mapping[str, str] = table("critical_hits", "table")
+    faces = log.roll(
+        f"critical hit on {target.name} (damage value {shot.damage_value})",
+        ship=target.name,
+        clauses=["SG-CRIT-01", "SG-GB-05"],
+        count=tint("critical_hits", "dice"),
+        sides=tint("critical_hits", "die_sides"),
+        needed="table",
+        judge=lambda _faces, total: results[str(total)],
+    )
+    kind = results[str(sum(faces))]
+    if kind not in ostrs("ground", "battery_critical_results"):
+        log.note(
+            f"{kind} means nothing to a ground battery", ship=target.name, clauses=["SG-GB-05"], outcome="no effect"
+        )
+        return target
+    if kind == "magazine":
+        if _armored(log, target, shot, target.armor, "magazine") == 0:
+            return target
+        log.note(
+            f"{possessive(target.name)} magazine explodes: the battery is destroyed",
+            ship=target.name,
+            clauses=["SG-GB-06"],
+            outcome="destroyed",
+        )
+        return replace(target, status="crashed")
+    return _start_fire(target, shot.damage_value, log, clauses=["SG-GB-05", "SG-GB-07"])
 
 
 # --- loss of trim --------------------------------------------------------------------------------------

@@ -11,9 +11,8 @@ new records and the happenings (one per roll or effect); the ruleset decides whe
 lives on the records: a ship's ``ordnance`` items (``record.Ordnance``: a battery fired, a rack dropped or
 being reloaded, mines raised, drogues lowered, torpedoes aboard) and a ground target's ``emplacement``. A
 Smutts torpedo in flight is a :class:`Torpedo`, which the ruleset keeps on its board. Hits are resolved by
-``combat.py`` (hit location, armor, criticals); ``combat.py`` in turn asks this module about ordnance that
-counts as a gun or a magazine (:func:`gun_hit_targets`, :func:`magazine_targets`) and about hits on ground
-targets (:func:`ground_hit`).
+``combat.py`` (hit location, armor, criticals), hits on ordnance aboard and on ground targets included; what
+ordnance counts as a gun or a magazine, and the weapon kinds, are in ``ordnance_stores.py`` below both.
 
 The numbers and the readings chosen where the text is silent, garbled or in conflict are in
 ``galleons/data/ordnance.json``; the weapons' own figures (Pen, DV, range, crew) in ``galleons/data/weapons.json``. The
@@ -29,7 +28,8 @@ readings that shape this module most:
 * Mines and drogues go off on contact as the ships move: :func:`device_contacts` says which contacts one
   step of a move makes, :func:`spring_devices` resolves them.
 * Hale batteries and liquid fire racks count as one gun per kind for Gun hits, each spike hopper as a gun;
-  loaded batteries, unused racks, torpedoes aboard, mines not raised and drogues not lowered are magazines.
+  loaded batteries, unused racks, torpedoes aboard, mines not raised and drogues not lowered are magazines
+  (ordnance_stores.py).
 
 Private pieces of ``combat.py`` (``_Log`` and the hit, casualty, fire and trim steps) are imported so that a
 hit from ordnance is resolved exactly as a gun's, in the same log.
@@ -57,14 +57,13 @@ from battles.rules.sky_galleons.combat import (
     _apply_hit,
     _armored,
     _effective_range,
-    _gun_hit,
-    _hit_location,
     _Log,
     _lose_trim,
     _mark_hull_hits,
     _max_shots,
     _restricted_arc_holds,
     _roll_to_hit,
+    _score_points,
     _start_fire,
     _take_casualties,
     fire_gun_marked,
@@ -75,9 +74,27 @@ from battles.rules.sky_galleons.combat import (
     to_hit_modifiers,
 )
 from battles.rules.sky_galleons.movement import Terrain, collision_modifiers
+
+# The weapon kinds and what counts as a gun or a magazine live below combat (ordnance_stores.py); they are
+# re-exported here because they are this module's words and its users name them through it.
+from battles.rules.sky_galleons.ordnance_stores import BOMB_LOAD as BOMB_LOAD
+from battles.rules.sky_galleons.ordnance_stores import BOMB_RACK as BOMB_RACK
+from battles.rules.sky_galleons.ordnance_stores import DROGUE as DROGUE
+from battles.rules.sky_galleons.ordnance_stores import GONE as GONE
+from battles.rules.sky_galleons.ordnance_stores import HALE as HALE
+from battles.rules.sky_galleons.ordnance_stores import LIQUID_FIRE as LIQUID_FIRE
+from battles.rules.sky_galleons.ordnance_stores import MINE_GROUP as MINE_GROUP
+from battles.rules.sky_galleons.ordnance_stores import MINES as MINES
+from battles.rules.sky_galleons.ordnance_stores import SMUTTS_TORPEDO as SMUTTS_TORPEDO
+from battles.rules.sky_galleons.ordnance_stores import SPIKES as SPIKES
+from battles.rules.sky_galleons.ordnance_stores import gun_hit_targets as gun_hit_targets
+from battles.rules.sky_galleons.ordnance_stores import magazine_targets as magazine_targets
+from battles.rules.sky_galleons.ordnance_stores import (
+    weapon_damage_value,
+    weapon_penetration,
+)
 from galleons import catalog, design
 from galleons.record import (
-    ORDNANCE_PREFIX,
     Crew,
     Criticals,
     Gun,
@@ -95,20 +112,9 @@ from galleons.record import (
     tstrs,
 )
 
-HALE = "hale_rockets"
-LIQUID_FIRE = "liquid_fire_rack"
-SPIKES = "spike_dropper"
-BOMB_RACK = "bomb_rack"
-BOMB_LOAD = "bomb_load"
-DROGUE = "drogue_torpedo"
-SMUTTS_TORPEDO = "smutts_torpedo"
-MINES = ("tether_mine_martian", "tether_mine_british")
-# The magazine and contact groups name all tether mines together.
-MINE_GROUP = "tether_mine"
 # What a ship may drop on a lower one during its move.
 DROPS = (LIQUID_FIRE, SPIKES, BOMB_RACK, DROGUE)
 ALL_ASPECTS = tuple(aspect.value for aspect in hexgrid.Aspect)
-GONE = ("destroyed", "detonated")
 
 
 class OrdnanceError(ValueError):
@@ -121,18 +127,6 @@ class OrdnanceError(ValueError):
 
 
 # --- small readers ---------------------------------------------------------------------------------------
-
-
-def _dv(weapon_id: str) -> int:
-    value = catalog.weapon(weapon_id).damage_value
-    if not isinstance(value, int):
-        raise TypeError(f"weapons.json {weapon_id}: expected a numeric damage value, got {value!r}")
-    return value
-
-
-def _pen(weapon_id: str) -> int:
-    pen = catalog.weapon(weapon_id).penetration
-    return 0 if pen is None else pen.close if pen.close is not None else pen.long or 0
 
 
 def _level(record: ShipRecord) -> int:
@@ -439,7 +433,7 @@ def _detonate_on(
     victim: ShipRecord, items: Sequence[Ordnance], *, now: Moment, log: _Log, rules: CombatRules, source: str
 ) -> ShipRecord:
     """Devices going off against a ship as one hit: summed damage value, Pen 0, then a loss of trim."""
-    value = sum(_dv(item.weapon_id) for item in items)
+    value = sum(weapon_damage_value(item.weapon_id) for item in items)
     clauses = ["SG-TM-11", "SG-CG-42"] if items[0].weapon_id in MINES else ["SG-DT-07", "SG-CG-48"]
     if len(items) > 1:
         clauses.append("SG-ERR-14" if items[0].weapon_id in MINES else "SG-ERR-16")
@@ -620,8 +614,8 @@ def fire_rockets(
         judge=lambda faces, _total: f"{faces[0]} hits",
     )
     shot = Shot(
-        _dv(HALE),
-        _pen(HALE),
+        weapon_damage_value(HALE),
+        weapon_penetration(HALE),
         incoming=solution.incoming,
         from_below=solution.altitude_difference > 0,
         source=f"{solution.firer} Hale battery {solution.battery}",
@@ -733,14 +727,8 @@ def drop(
     result[dropper.name] = dropper.with_items(
         *(replace(dropper.item(i), state=spent, since=now.turn) for i in solution.items)
     )
-    mods: dict[str, int] = {}
     section = "liquid_fire" if weapon in (LIQUID_FIRE, SPIKES) else "bombs"
-    mods[f"{solution.levels} levels below"] = solution.levels * oint(section, "per_level_of_difference")
-    target = result[solution.target]
-    if weapon in (LIQUID_FIRE, SPIKES) and exits_across is not None and exits_across == target.facing:
-        mods["leaving across its bow"] = oint("liquid_fire", "leaving_across_target_bow")
-    if solution.target_mp:
-        mods[f"moving ({solution.target_mp} MP)"] = solution.target_mp * oint("bombs", "per_target_movement_point")
+    mods = _drop_modifiers(solution, result[solution.target], exits_across, section)
     clauses = {
         LIQUID_FIRE: ["SG-LF-01", "SG-LF-02", "SG-LF-03", "SG-LF-04", "SG-CG-66", "SG-CG-67", "SG-CG-68"],
         SPIKES: ["SG-CG-72", "SG-ERR-21"],
@@ -766,6 +754,20 @@ def drop(
     return result, log.happened
 
 
+def _drop_modifiers(
+    solution: DropSolution, target: ShipRecord, exits_across: int | None, section: str
+) -> dict[str, int]:
+    """The drop die's modifiers: the levels between them, leaving across the target's bow for liquid fire and
+    spikes, the target's movement points for bombs under the errata (SG-LF-03/04, SG-CG-67/68, SG-ERR-19)."""
+    mods: dict[str, int] = {}
+    mods[f"{solution.levels} levels below"] = solution.levels * oint(section, "per_level_of_difference")
+    if solution.weapon in (LIQUID_FIRE, SPIKES) and exits_across is not None and exits_across == target.facing:
+        mods["leaving across its bow"] = oint("liquid_fire", "leaving_across_target_bow")
+    if solution.target_mp:
+        mods[f"moving ({solution.target_mp} MP)"] = solution.target_mp * oint("bombs", "per_target_movement_point")
+    return mods
+
+
 def _dropped(
     target: ShipRecord, weapon: str, total: int, solution: DropSolution, *, now: Moment, log: _Log, rules: CombatRules
 ) -> ShipRecord:
@@ -778,7 +780,7 @@ def _dropped(
     source = f"{possessive(solution.dropper)} {catalog.weapon(weapon).name}"
     if weapon == LIQUID_FIRE:
         if target.emplacement in ("city", "fortress"):
-            return _score(target, total, log, clauses=["SG-BOMB-03"])
+            return _score_points(target, total, log, clauses=["SG-BOMB-03"])
         return _start_fire(target, total, log, clauses=["SG-LF-02", "SG-CG-69", *_battery_fire_clauses(target)])
     if weapon == SPIKES:
         if target.emplacement in ("city", "fortress"):
@@ -791,8 +793,14 @@ def _dropped(
             men = _armored(log, target, Shot(total, 0, source=source), target.armor, "battery crew")
         return _take_casualties(target, men, now=now, log=log, source=source)
     if weapon == DROGUE:
-        return _apply_hit(target, Shot(_dv(DROGUE), _pen(DROGUE), source=source), now=now, log=log, rules=rules)
-    shot = Shot(_dv(BOMB_LOAD), _pen(BOMB_LOAD), source=source)
+        return _apply_hit(
+            target,
+            Shot(weapon_damage_value(DROGUE), weapon_penetration(DROGUE), source=source),
+            now=now,
+            log=log,
+            rules=rules,
+        )
+    shot = Shot(weapon_damage_value(BOMB_LOAD), weapon_penetration(BOMB_LOAD), source=source)
     for _ in range(total):
         target = _apply_hit(target, shot, now=now, log=log, rules=rules)
     return target
@@ -981,7 +989,6 @@ def run_torpedo(
     used: list[str] = []
     hexes, end = torpedo_path(torpedo, terrain)
     came_from = torpedo.hex
-    at_most = close_action.cint("ram", "succeeds_at_most")
     for hex_ in hexes:
         threatened = _threatened(result, torpedo.altitude, hex_)
         lost = _evasion_collisions(result, threatened, avoiding, log, now=now, rules=rules)
@@ -997,36 +1004,48 @@ def run_torpedo(
             mp = 0 if name in lost else avoiding.get(name, 0)
             if name in avoiding:
                 used.append(name)
-            if close_action.immobilized(victim):
-                log.note(
-                    f"{name} cannot get out of the way", ship=name, clauses=["SG-RAM-09", "SG-CG-28"], outcome="struck"
-                )
-            else:
-                mods: dict[str, int] = {}
-                if mp:
-                    mods[f"{name} avoiding ({mp} MP)"] = mp
-                    quality = int(close_action.close_tables()["ram"]["crew_quality"][victim.crew_quality])
-                    if quality:
-                        mods[f"{victim.crew_quality} crew avoiding"] = quality
-                total_mod = sum(mods.values())
-                (face,) = log.roll(
-                    f"Smutts torpedo {torpedo.id} at {name}",
-                    ship=name,
-                    clauses=["SG-SMT-04", "SG-CG-28"] + (["SG-SMT-05"] if mp else []),
-                    modifiers=mods,
-                    needed=f"{at_most} or less",
-                    judge=_at_most(at_most - total_mod, "struck", "misses"),
-                )
-                if face + total_mod > at_most:
-                    continue
+            if not _torpedo_finds(victim, torpedo, mp, log):
+                continue
             result[name] = _torpedo_strike(result[name], torpedo, came_from, now=now, log=log, rules=rules)
             return TorpedoRun(result, None, log.happened, tuple(used), name)
         came_from = hex_
+    return TorpedoRun(result, _torpedo_runs_on(torpedo, hexes, end, log), log.happened, tuple(used))
+
+
+def _torpedo_finds(victim: ShipRecord, torpedo: Torpedo, mp: int, log: _Log) -> bool:
+    """Does the torpedo strike this ship? Sure against one stopped by damage; else 1d6 at most 4 plus the
+    avoiding ship's movement points and crew quality, as for a ram (SG-SMT-04/05, SG-CG-28)."""
+    name = victim.name
+    if close_action.immobilized(victim):
+        log.note(f"{name} cannot get out of the way", ship=name, clauses=["SG-RAM-09", "SG-CG-28"], outcome="struck")
+        return True
+    at_most = close_action.cint("ram", "succeeds_at_most")
+    mods: dict[str, int] = {}
+    if mp:
+        mods[f"{name} avoiding ({mp} MP)"] = mp
+        quality = int(close_action.close_tables()["ram"]["crew_quality"][victim.crew_quality])
+        if quality:
+            mods[f"{victim.crew_quality} crew avoiding"] = quality
+    total_mod = sum(mods.values())
+    (face,) = log.roll(
+        f"Smutts torpedo {torpedo.id} at {name}",
+        ship=name,
+        clauses=["SG-SMT-04", "SG-CG-28"] + (["SG-SMT-05"] if mp else []),
+        modifiers=mods,
+        needed=f"{at_most} or less",
+        judge=_at_most(at_most - total_mod, "struck", "misses"),
+    )
+    return face + total_mod <= at_most
+
+
+def _torpedo_runs_on(torpedo: Torpedo, hexes: Sequence[Hex], end: str, log: _Log) -> Torpedo | None:
+    """The torpedo after a run that struck nothing: gone if it left the map or ended its path (``end``), gone
+    off harmlessly after its last run (SG-SMT-03, SG-CG-27), else where it stopped, one run older."""
     if end:
         log.note(
             f"Smutts torpedo {torpedo.id} {end} and is gone", ship=torpedo.owner, clauses=["SG-SMT-03"], outcome=end
         )
-        return TorpedoRun(result, None, log.happened, tuple(used))
+        return None
     moved = replace(torpedo, hex=hexes[-1] if hexes else torpedo.hex, runs=torpedo.runs + 1)
     if moved.runs >= oint("smutts", "turns_running"):
         log.note(
@@ -1035,8 +1054,8 @@ def run_torpedo(
             clauses=["SG-SMT-03", "SG-CG-27"],
             outcome="self-destructs",
         )
-        return TorpedoRun(result, None, log.happened, tuple(used))
-    return TorpedoRun(result, moved, log.happened, tuple(used))
+        return None
+    return moved
 
 
 def _torpedo_strike(
@@ -1044,14 +1063,14 @@ def _torpedo_strike(
 ) -> ShipRecord:
     assert victim.position is not None
     incoming = tuple(a.value for a in hexgrid.Aspect if a in hexgrid.aspects(victim.position, victim.facing, came_from))
-    value = _dv(SMUTTS_TORPEDO)
+    value = weapon_damage_value(SMUTTS_TORPEDO)
     log.note(
         f"Smutts torpedo {torpedo.id} strikes {victim.name} and detonates",
         ship=victim.name,
         clauses=["SG-SMT-01", "SG-SMT-08", "SG-CG-31"],
         outcome=f"damage value {value}",
     )
-    shot = Shot(value, _pen(SMUTTS_TORPEDO), incoming=incoming, source=f"Smutts torpedo {torpedo.id}")
+    shot = Shot(value, weapon_penetration(SMUTTS_TORPEDO), incoming=incoming, source=f"Smutts torpedo {torpedo.id}")
     victim = _apply_hit(victim, shot, now=now, log=log, rules=rules)
     if victim.afloat:
         victim = _lose_trim(victim, value, now=now, log=log, rules=rules, cause="Smutts torpedo")
@@ -1149,22 +1168,9 @@ def grapnel_solution(
     higher target, range 0/1 (SG-PG-04, SG-CG-21); only vessels are grappled (SG-PG-05)."""
     rules = rules or CombatRules()
     gun = firer.gun(gun_id)
-    if not is_grapnel(gun):
-        return _refuse(firer, gun_id, target, "SG-PG-01", f"gun {gun_id} ({gun.name}) is no power grapnel")
-    if not firer.afloat or not target.afloat:
-        return _refuse(firer, gun_id, target, "SG-DMG-16", "a crashed ship neither fires nor is fired at")
-    if firer.name == target.name or not is_vessel(target):
-        return _refuse(firer, gun_id, target, "SG-PG-05", "a grapnel grapples another vessel")
-    if gun.destroyed:
-        return _refuse(firer, gun_id, target, "SG-PG-07", "the grapnel is destroyed")
-    if gun.manned == 0:
-        return _refuse(firer, gun_id, target, "SG-PG-03", "nobody mans the grapnel: move deckhands or gunners to it")
-    if firer.stunned(now):
-        return _refuse(firer, gun_id, target, "SG-CRIT-37", "the crew is still stunned by the loss of trim")
-    if gun.last_fired == now.turn:
-        return _refuse(firer, gun_id, target, "SG-SEQ-06", "the grapnel has already fired this turn")
-    if not gun.ready(now.turn):
-        return _refuse(firer, gun_id, target, "SG-PG-02", "the grapnel is still being reloaded")
+    refused = _grapnel_not_ready(firer, gun, target, now=now)
+    if refused is not None:
+        return refused
     aspects, incoming = sight_lines(firer, target, same_hex)
     if not set(aspects) & set(gun.arcs):
         return _refuse(firer, gun_id, target, "SG-FIRE-02", f"the target is in the {'/'.join(aspects)} aspect")
@@ -1197,6 +1203,29 @@ def grapnel_solution(
         incoming=incoming,
         weapon=gun.weapon_id,
     )
+
+
+def _grapnel_not_ready(firer: ShipRecord, gun: Gun, target: ShipRecord, *, now: Moment) -> FireSolution | None:
+    """The refusals before aim and range, in the order the checks are made: no grapnel, a crashed ship, no
+    vessel to grapple, the grapnel destroyed, unmanned, the crew stunned, already fired, reloading (SG-PG-01..07)."""
+    gun_id = gun.id
+    if not is_grapnel(gun):
+        return _refuse(firer, gun_id, target, "SG-PG-01", f"gun {gun_id} ({gun.name}) is no power grapnel")
+    if not firer.afloat or not target.afloat:
+        return _refuse(firer, gun_id, target, "SG-DMG-16", "a crashed ship neither fires nor is fired at")
+    if firer.name == target.name or not is_vessel(target):
+        return _refuse(firer, gun_id, target, "SG-PG-05", "a grapnel grapples another vessel")
+    if gun.destroyed:
+        return _refuse(firer, gun_id, target, "SG-PG-07", "the grapnel is destroyed")
+    if gun.manned == 0:
+        return _refuse(firer, gun_id, target, "SG-PG-03", "nobody mans the grapnel: move deckhands or gunners to it")
+    if firer.stunned(now):
+        return _refuse(firer, gun_id, target, "SG-CRIT-37", "the crew is still stunned by the loss of trim")
+    if gun.last_fired == now.turn:
+        return _refuse(firer, gun_id, target, "SG-SEQ-06", "the grapnel has already fired this turn")
+    if not gun.ready(now.turn):
+        return _refuse(firer, gun_id, target, "SG-PG-02", "the grapnel is still being reloaded")
+    return None
 
 
 def fire_grapnel(
@@ -1248,126 +1277,6 @@ def fire_grapnel(
             outcome=f"moved to {possessive(anchor.name)} hex at {anchor.altitude}",
         )
     return result, log.happened
-
-
-# --- what combat.py asks: ordnance as guns and as magazines -------------------------------------------------
-
-
-def _whole(record: ShipRecord, weapon: str) -> tuple[Ordnance, ...]:
-    return tuple(i for i in record.ordnance if i.weapon_id == weapon and i.state not in GONE)
-
-
-def gun_hit_targets(record: ShipRecord) -> list[str]:
-    """Ordnance a Gun hit may fall on, as picks for combat.py: one for all the Hale batteries, one for all
-    the liquid fire racks, one per spike hopper, while whole (SG-HALE-10, SG-LF-07, SG-CG-64/71/74)."""
-    found = [f"{ORDNANCE_PREFIX}{w}" for w in ostrs("gun_hits", "one_gun_for_all") if _whole(record, w)]
-    for weapon in ostrs("gun_hits", "each_a_gun"):
-        found += [f"{ORDNANCE_PREFIX}{i.id}" for i in _whole(record, weapon)]
-    return found
-
-
-def gun_hit(target: ShipRecord, pick: str, shot: Shot, *, now: Moment, log: _Log) -> ShipRecord:
-    """A Gun hit on ordnance: one whole item of the group (picked by die) or the hopper is destroyed; damage
-    points past the first kill crew as for a gun (SG-HALE-10, SG-LF-07, SG-CG-64/71/74, SG-DMG-08)."""
-    key = pick.removeprefix(ORDNANCE_PREFIX)
-    if key in ostrs("gun_hits", "one_gun_for_all"):
-        ids = [i.id for i in _whole(target, key)]
-        item = target.item(
-            log.pick(f"which of {possessive(target.name)} {key} is hit", ids, ship=target.name, clauses=["SG-DMG-09"])
-        )
-    else:
-        item = target.item(key)
-    clauses = {HALE: ["SG-HALE-10", "SG-CG-64"], LIQUID_FIRE: ["SG-LF-07", "SG-CG-71"]}.get(
-        item.weapon_id, ["SG-CG-74", "SG-ERR-23"]
-    )
-    target = target.with_items(replace(item, state="destroyed", since=now.turn))
-    log.note(
-        f"{possessive(target.name)} {item.name} {item.id} is destroyed",
-        ship=target.name,
-        clauses=clauses,
-        outcome="destroyed",
-    )
-    extra = (shot.damage_value - 1) * tint("damage", "gun_hit_extra_casualties_per_damage_point_over")
-    if extra > 0:
-        target = _take_casualties(target, extra, now=now, log=log, source=f"Gun hit on {item.name} {item.id}")
-    return target
-
-
-def _magazine_items(record: ShipRecord, group: str) -> tuple[Ordnance, ...]:
-    if group == HALE:
-        return record.items_of(HALE, states=("loaded",))
-    if group == LIQUID_FIRE:
-        return record.items_of(LIQUID_FIRE, states=("loaded",))
-    if group == SMUTTS_TORPEDO:
-        return record.items_of(SMUTTS_TORPEDO, states=("stowed",))
-    if group == MINE_GROUP:
-        return record.items_of(*MINES, states=("lowered",))
-    if group == DROGUE:
-        return record.items_of(DROGUE, states=("raised",))
-    raise ValueError(f"unknown ordnance magazine {group!r}")
-
-
-def magazine_targets(record: ShipRecord) -> list[str]:
-    """Ordnance that can go up on a Magazine critical, as picks for combat.py (ordnance.json magazines)."""
-    return [f"{ORDNANCE_PREFIX}{g}" for g in ostrs("magazines", "groups") if _magazine_items(record, g)]
-
-
-def magazine_hit(record: ShipRecord, pick: str, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
-    """An ordnance magazine goes up (SG-HALE-11, SG-LF-08, SG-SMT-10, SG-TM-12, SG-DT-08, SG-CG-33/43/49/65/71):
-    one loaded Hale battery (1d6 rocket hits on the ship), one unused liquid fire rack (a fire of 1d6), or
-    every torpedo aboard, every mine not raised, every drogue not lowered (a hit each). Hits from inside are
-    located one by one and not reduced by armor."""
-    group = pick.removeprefix(ORDNANCE_PREFIX)
-    items = _magazine_items(record, group)
-    if group in (HALE, LIQUID_FIRE):
-        chosen = log.pick(
-            f"which of {possessive(record.name)} {group} goes up",
-            [i.id for i in items],
-            ship=record.name,
-            clauses=["SG-CRIT-10"],
-        )
-        items = (record.item(chosen),)
-    record = record.with_items(*(replace(i, state="detonated", since=now.turn) for i in items))
-    clauses = {
-        HALE: ["SG-HALE-11", "SG-CG-65"],
-        LIQUID_FIRE: ["SG-LF-08", "SG-CG-71"],
-        SMUTTS_TORPEDO: ["SG-SMT-10", "SG-CG-33"],
-        MINE_GROUP: ["SG-TM-12", "SG-CG-43"],
-        DROGUE: ["SG-DT-08", "SG-CG-49"],
-    }[group]
-    log.note(
-        f"magazine: {possessive(record.name)} {', '.join(i.id for i in items)} go up",
-        ship=record.name,
-        clauses=clauses,
-        outcome=f"{len(items)} detonated",
-    )
-    if group == LIQUID_FIRE:
-        sides = oint("magazines", "fire_die_sides")
-        (level,) = log.roll(
-            f"liquid fire rack {items[0].id} bursts aboard {record.name}: level of the fire",
-            ship=record.name,
-            clauses=clauses,
-            sides=sides,
-            needed=f"1d{sides} fire level",
-            judge=lambda faces, _total: f"fire {faces[0]}",
-        )
-        return _start_fire(record, level, log, clauses=clauses)
-    if group == HALE:
-        sides = oint("magazines", "rocket_hits_die_sides")
-        (count,) = log.roll(
-            f"Hale battery {items[0].id} goes off aboard {record.name}: rockets hitting her",
-            ship=record.name,
-            clauses=clauses,
-            sides=sides,
-            needed=f"1d{sides} hits",
-            judge=lambda faces, _total: f"{faces[0]} hits",
-        )
-        shots = [Shot(_dv(HALE), _pen(HALE), source=f"Hale battery {items[0].id}", internal=True)] * count
-    else:
-        shots = [Shot(_dv(i.weapon_id), _pen(i.weapon_id), source=f"{i.name} {i.id}", internal=True) for i in items]
-    for shot in shots:
-        record = _apply_hit(record, shot, now=now, log=log, rules=rules)
-    return record
 
 
 # --- ground targets: bombardment hexes and ground batteries --------------------------------------------
@@ -1547,85 +1456,6 @@ def battery_fire_solution(
 
 def _battery_fire_clauses(target: ShipRecord) -> list[str]:
     return ["SG-GB-07"] if target.emplacement == "battery" else []
-
-
-def _score(target: ShipRecord, points: int, log: _Log, *, clauses: Sequence[str]) -> ShipRecord:
-    """Damage points on a bombardment hex: a box each; all checked, the hex is destroyed (SG-BOMB-01..03)."""
-    rows = list(target.hull_rows)
-    left = points
-    for index, row in enumerate(rows):
-        take = min(left, row.left)
-        rows[index] = replace(row, hits=row.hits + take)
-        left -= take
-    scored = replace(target, hull_rows=tuple(rows))
-    outcome = f"{points} damage points, {scored.hull_hits} of {scored.hull_boxes}"
-    if scored.hull_hits >= scored.hull_boxes:
-        scored = replace(scored, status="crashed")
-        outcome += ": destroyed"
-    log.note(f"damage points on {target.name}", ship=target.name, clauses=[*clauses, "SG-BOMB-01"], outcome=outcome)
-    return scored
-
-
-def ground_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
-    """One hit on a ground target, for combat.py. A city or fortress hex scores the hit's damage value in
-    points (SG-BOMB-02). A ground battery is hit as a ship but a Hull hit does nothing (SG-GB-03); its crew
-    and guns are behind its armor (SG-GB-04); a Critical counts only as Fire (out of action, SG-GB-07) or
-    Magazine (destroyed, SG-GB-06), nothing else (SG-GB-05)."""
-    if target.emplacement in ("city", "fortress"):
-        return _score(target, shot.damage_value, log, clauses=["SG-BOMB-02"])
-    shell = shot.ammunition == "shell"
-    for _ in range(tint("damage", "gun_reroll_limit")):
-        location = _hit_location(log, target)
-        if location != "gun" or not shell or any(not g.destroyed for g in target.guns):
-            break
-    else:
-        raise RuntimeError("the hit location die never left the Gun result")
-    if location == "gun" and not shell:
-        location = str(table("shrapnel_and_grape", "gun_hit_becomes"))
-    if location == "crew" and shot.from_below:
-        location = str(table("damage", "higher_target_crew_becomes"))
-    if location == "hull" or (not shell and location == "critical"):
-        log.note(
-            f"a {location.capitalize()} hit on {target.name} has no effect",
-            ship=target.name,
-            clauses=["SG-GB-03"],
-            outcome="no effect",
-        )
-        return target
-    if location == "crew":
-        value = _armored(log, target, shot, target.armor, "battery crew")
-        divisor = tint("damage" if shell else "shrapnel_and_grape", "crew_hit_divisor")
-        men = -(-value // divisor)
-        return _take_casualties(target, men, now=now, log=log, source=f"Crew hit on the battery ({shot.source})")
-    if location == "gun":
-        return _gun_hit(target, shot, now=now, log=log)
-    results: Mapping[str, str] = table("critical_hits", "table")
-    faces = log.roll(
-        f"critical hit on {target.name} (damage value {shot.damage_value})",
-        ship=target.name,
-        clauses=["SG-CRIT-01", "SG-GB-05"],
-        count=tint("critical_hits", "dice"),
-        sides=tint("critical_hits", "die_sides"),
-        needed="table",
-        judge=lambda _faces, total: results[str(total)],
-    )
-    kind = results[str(sum(faces))]
-    if kind not in ostrs("ground", "battery_critical_results"):
-        log.note(
-            f"{kind} means nothing to a ground battery", ship=target.name, clauses=["SG-GB-05"], outcome="no effect"
-        )
-        return target
-    if kind == "magazine":
-        if _armored(log, target, shot, target.armor, "magazine") == 0:
-            return target
-        log.note(
-            f"{possessive(target.name)} magazine explodes: the battery is destroyed",
-            ship=target.name,
-            clauses=["SG-GB-06"],
-            outcome="destroyed",
-        )
-        return replace(target, status="crashed")
-    return _start_fire(target, shot.damage_value, log, clauses=["SG-GB-05", "SG-GB-07"])
 
 
 def emplacement_turn(record: ShipRecord) -> tuple[ShipRecord, list[Happening]]:
