@@ -740,10 +740,10 @@ def torpedo_stage(rs: Play, ctx: Ctx) -> None:
         _run(ctx, torpedo, avoiding)
     if run_torpedoes(ctx):
         return
-    if rs._check_victory(ctx):
+    if rs.check_victory(ctx):
         return
     if ctx.board.phase_no == 0:  # the runs at the start of the turn: on to the plotted moves or the first phase
-        rs._moves_begin(ctx)
+        rs.moves_begin(ctx)
     else:  # the first runs after a fire step: on to the end of the phase
         from battles.rules.sky_galleons.kinds import PHASE_END  # the ruleset builds on this module
 

@@ -478,16 +478,16 @@ class _Sequence:
     """The movement phases as the phase helpers see them (play.Play): carry a move out, begin the moves, go on
     to the next phase, check for victory."""
 
-    def _carry_out(self, ctx: Context[Board], name: str, plan: list[str]) -> None:
+    def carry_out(self, ctx: Context[Board], name: str, plan: list[str]) -> None:
         carry_out(ctx, name, plan)
 
-    def _next_phase(self, ctx: Context[Board], phase_no: int) -> None:
+    def next_phase(self, ctx: Context[Board], phase_no: int) -> None:
         next_phase(ctx, phase_no)
 
-    def _moves_begin(self, ctx: Context[Board]) -> None:
+    def moves_begin(self, ctx: Context[Board]) -> None:
         moves_begin(ctx)
 
-    def _check_victory(self, ctx: Context[Board], *, initiative: bool = False) -> bool:
+    def check_victory(self, ctx: Context[Board], *, initiative: bool = False) -> bool:
         return initiative_phase.check_victory(ctx, initiative=initiative)
 
 
