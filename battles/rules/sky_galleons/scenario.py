@@ -420,12 +420,7 @@ def parse(data: Any) -> Scenario:
         bombarding = ordnance_play.victory_side(won, [(side.id, side.ground) for side in sides])
     except ValueError as error:
         raise ScenarioError(str(error)) from error
-    order = setup.get("order", [])
-    if order and sorted(order) != sorted(rosters):
-        raise ScenarioError(f"setup.order: name every side once, in the order they set up: {list(rosters)}")
-    opposite = setup.get("opposite_edges", False)
-    if type(opposite) is not bool:
-        raise ScenarioError("setup.opposite_edges is true or false")
+    order, opposite = _setup_order(setup, rosters)
     scenario = Scenario(
         slug=slug,
         title=title,
@@ -441,7 +436,7 @@ def parse(data: Any) -> Scenario:
         victory_side=bombarding,
         rules=rules,
         victory_params=won,
-        setup_order=tuple(str(side) for side in order),
+        setup_order=order,
         opposite_edges=opposite,
     )
     _check_distances(scenario)
@@ -505,6 +500,18 @@ def _rules_and_victory(
     except (ValueError, LookupError) as error:
         raise ScenarioError(f"scenario: {error}") from error
     return rules, won
+
+
+def _setup_order(setup: Mapping[str, Any], rosters: Mapping[str, list[str]]) -> tuple[tuple[str, ...], bool]:
+    """The order the sides set up in (every side once, or none given) and whether they start on opposite
+    edges of the map."""
+    order = setup.get("order", [])
+    if order and sorted(order) != sorted(rosters):
+        raise ScenarioError(f"setup.order: name every side once, in the order they set up: {list(rosters)}")
+    opposite = setup.get("opposite_edges", False)
+    if type(opposite) is not bool:
+        raise ScenarioError("setup.opposite_edges is true or false")
+    return tuple(str(side) for side in order), opposite
 
 
 def _check_set_up(scenario: Scenario) -> None:
