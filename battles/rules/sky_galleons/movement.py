@@ -318,6 +318,57 @@ def trace(
     ``allowed`` carries its ``sail`` (see ``allowance``); ``levels_changed_this_turn`` is the altitude levels
     it has already changed of its own will this turn (SG-KITE-08); other ships ignore it.
     """
+    _check_plan(record, plan, allowed, terrain, levels_changed_this_turn)
+    assert record.position is not None  # _check_plan refuses a ship not flying
+    sail = allowed.sail
+    steps: list[Step] = []
+    way = _Way(record.position, record.facing, altitude_level(record.altitude))
+    hexes_moved = plan.count(AHEAD)
+    levels_dropped = plan.count(DESCEND)
+    for index, token in enumerate(plan):
+        if steps and steps[-1].ends:
+            raise PlanError("SG-MOV-01", f"the move ends at step {index} ({steps[-1].ends}); nothing can follow")
+        cost = 0
+        clauses: tuple[str, ...] = ()
+        ends = ""
+        if token in (PORT, STARBOARD):
+            clauses = _turn(way, token, index, sail)
+        elif token in TACKS:
+            cost, clauses = _tack(record, way, token, index, sail, terrain)
+        elif token in (POWER_PORT, POWER_STARBOARD):
+            cost, clauses = _power_turn(record, way, token)
+        elif token == AHEAD:
+            cost, clauses, ends = _ahead(record, way, index, sail, terrain, hexes_moved)
+        elif token == CLIMB:
+            cost, clauses = _climb(record, way, sail)
+        elif token == DESCEND:
+            cost, clauses, ends = _descend(record, way, sail, terrain, gentle=levels_dropped == 1 and hexes_moved <= 1)
+        if sail is not None and token in TURNS and point_of_sail(way.facing, sail.wind) == INTO_THE_WIND:
+            raise PlanError("SG-KITE-05", f"step {index + 1}: {record.name} would face directly into the wind")
+        way.spent += cost
+        steps.append(Step(index, token, way.hex_, way.facing, altitude_levels()[way.level], cost, ends, clauses))
+    return steps
+
+
+@dataclass
+class _Way:
+    """Where a traced move has got to: the hex, facing and altitude level after the steps so far, whether
+    the last step gave a turn, whether the free first level dropped is still to come (SG-ALT-04), and the
+    movement points spent."""
+
+    hex_: Hex
+    facing: int
+    level: int
+    turn_granted: bool = False
+    free_drop: bool = True
+    spent: int = 0
+
+
+def _check_plan(
+    record: ShipRecord, plan: Sequence[str], allowed: Allowance, terrain: Terrain, levels_changed_this_turn: int
+) -> None:
+    """The checks on a plan as a whole, before its steps are traced: a flying ship, known steps, tacks for
+    kites only, a kite's sailing, a stunned crew, and the points spent (SG-MOV-02, SG-KITE-07, SG-CRIT-37)."""
     if record.position is None or record.status == "crashed":
         raise PlanError("SG-DMG-16", f"{record.name} is not flying")
     kinds = step_kinds(record)
@@ -334,101 +385,114 @@ def trace(
     if allowed.stunned and plan:
         raise PlanError("SG-CRIT-37", f"{possessive(record.name)} crew is stunned by a loss of trim: it cannot move")
     _check_spending(record, plan, allowed, _held_course(record, allowed, terrain))
-    steps: list[Step] = []
-    hex_, facing, level = record.position, record.facing, altitude_level(record.altitude)
-    hexes_moved = plan.count(AHEAD)
-    levels_dropped = plan.count(DESCEND)
-    turn_granted = False
-    free_drop = True
-    spent = 0
-    for index, token in enumerate(plan):
-        if steps and steps[-1].ends:
-            raise PlanError("SG-MOV-01", f"the move ends at step {index} ({steps[-1].ends}); nothing can follow")
-        cost = 0
-        clauses: tuple[str, ...] = ()
-        ends = ""
-        if token in (PORT, STARBOARD):
-            if not turn_granted:
-                if sail is not None:
-                    raise PlanError("SG-KITE-06", f"step {index + 1}: a kite turns one hexside after each hex moved")
-                raise PlanError(
-                    "SG-MOV-02", f"step {index + 1}: a turn follows a hex moved or a level paid for, one turn each"
-                )
-            turn_granted = False
-            facing = hexgrid.rotate_facing(facing, TURNS[token])
-            clauses = ("SG-KITE-06",) if sail is not None else ("SG-MOV-02", "SG-ALT-09")
-        elif token in TACKS:
-            assert sail is not None  # only kites get here
-            if level <= _ground_level(terrain, hex_):
-                raise PlanError("SG-ALT-11", f"{record.name} is on the ground: it climbs before it tacks")
-            side = 1 if TURNS[token] > 0 else -1
-            if sail.wind not in (facing, hexgrid.rotate_facing(facing, side)):
-                raise PlanError(
-                    "SG-KITE-07",
-                    f"step {index + 1}: a tack crosses the wind or turns out of it; facing {facing} in a wind "
-                    f"from {sail.wind}, {token} does neither",
-                )
-            cost, turn_granted = step_cost(token, first_drop=free_drop, kite=True), False
-            facing = hexgrid.rotate_facing(facing, TURNS[token])
-            clauses = ("SG-KITE-07",)
-        elif token in (POWER_PORT, POWER_STARBOARD):
-            if not record.is_steam:
-                raise PlanError("SG-MOV-04", f"only steam ships power turn; {record.name} is {record.propulsion}")
-            if record.status == "landed":
-                raise PlanError("SG-ALT-11", f"{record.name} has landed: it climbs before it turns")
-            cost, turn_granted = step_cost(token, first_drop=free_drop), False
-            facing = hexgrid.rotate_facing(facing, TURNS[token])
-            clauses = ("SG-MOV-04",)
-        elif token == AHEAD:
-            if level <= _ground_level(terrain, hex_):
-                raise PlanError("SG-ALT-11", f"{record.name} is on the ground: it climbs before it moves")
-            cost, turn_granted = step_cost(token, first_drop=free_drop), True
-            if sail is not None:
-                clauses = _sail_ahead(record, sail, facing, spent + cost, index)
-            hex_ = hexgrid.neighbour(hex_, facing)
-            clauses += ("SG-MOV-02", "SG-MOV-03", "SG-FACE-02")
-            if not terrain.on_map(hex_):
-                ends = LEFT_MAP
-            elif _ground_level(terrain, hex_) >= level:
-                # Land as high as the ship: it lands at speed 1, crashes faster (SG-ALT-13/14). A ship that
-                # lands sits on the land, at its height, as one landed by descending does: else it would
-                # be inside a cliff, and a climb of one level would leave it flying inside the ground.
-                ends = LANDED if hexes_moved <= 1 else CRASHED
-                clauses += ("SG-ALT-13",) if ends == LANDED else ("SG-ALT-14",)
-                if ends == LANDED:
-                    level = _ground_level(terrain, hex_)
-        elif token == CLIMB:
-            ceiling = record.max_altitude
-            if ceiling is None or level + 1 > altitude_level(ceiling):
-                raise PlanError("SG-ALT-03", f"{record.name} cannot climb above its ceiling {ceiling}")
-            cost = step_cost(token, first_drop=free_drop, kite=sail is not None)
-            # A paid level gives a turn (SG-ALT-09); a kite's free level neither gives one nor takes away the
-            # one its last hex gave (SG-KITE-06/08).
-            turn_granted = turn_granted if sail is not None else True
-            level += 1
-            clauses = ("SG-KITE-08",) if sail is not None else ("SG-ALT-05", "SG-ALT-09")
-        elif token == DESCEND:
-            if level <= _ground_level(terrain, hex_):
-                raise PlanError("SG-ALT-01", f"{record.name} is already on the ground")
-            cost = step_cost(token, first_drop=free_drop, kite=sail is not None)
-            if sail is not None:
-                clauses = ("SG-KITE-08",)
-            elif free_drop:
-                free_drop, turn_granted = False, False
-                clauses = ("SG-ALT-04",)
-            else:
-                turn_granted = True
-                clauses = ("SG-ALT-06", "SG-ALT-09")
-            level -= 1
-            if level <= _ground_level(terrain, hex_):
-                gentle = levels_dropped == 1 and hexes_moved <= 1
-                ends = LANDED if gentle else CRASH_LANDED
-                clauses += ("SG-ALT-11",) if gentle else ("SG-ALT-12",)
-        if sail is not None and token in TURNS and point_of_sail(facing, sail.wind) == INTO_THE_WIND:
-            raise PlanError("SG-KITE-05", f"step {index + 1}: {record.name} would face directly into the wind")
-        spent += cost
-        steps.append(Step(index, token, hex_, facing, altitude_levels()[level], cost, ends, clauses))
-    return steps
+
+
+def _turn(way: _Way, token: str, index: int, sail: Sail | None) -> tuple[str, ...]:
+    """A free turn of one hexside, owed to the hex moved or level paid for before it (SG-MOV-02, SG-ALT-09;
+    a kite's, to a hex moved, SG-KITE-06)."""
+    if not way.turn_granted:
+        if sail is not None:
+            raise PlanError("SG-KITE-06", f"step {index + 1}: a kite turns one hexside after each hex moved")
+        raise PlanError("SG-MOV-02", f"step {index + 1}: a turn follows a hex moved or a level paid for, one turn each")
+    way.turn_granted = False
+    way.facing = hexgrid.rotate_facing(way.facing, TURNS[token])
+    return ("SG-KITE-06",) if sail is not None else ("SG-MOV-02", "SG-ALT-09")
+
+
+def _tack(
+    record: ShipRecord, way: _Way, token: str, index: int, sail: Sail | None, terrain: Terrain
+) -> tuple[int, tuple[str, ...]]:
+    """A kite's tack: across the wind or out of it, never from the ground (SG-KITE-07, SG-ALT-11)."""
+    assert sail is not None  # only kites get here
+    if way.level <= _ground_level(terrain, way.hex_):
+        raise PlanError("SG-ALT-11", f"{record.name} is on the ground: it climbs before it tacks")
+    side = 1 if TURNS[token] > 0 else -1
+    if sail.wind not in (way.facing, hexgrid.rotate_facing(way.facing, side)):
+        raise PlanError(
+            "SG-KITE-07",
+            f"step {index + 1}: a tack crosses the wind or turns out of it; facing {way.facing} in a wind "
+            f"from {sail.wind}, {token} does neither",
+        )
+    cost, way.turn_granted = step_cost(token, first_drop=way.free_drop, kite=True), False
+    way.facing = hexgrid.rotate_facing(way.facing, TURNS[token])
+    return cost, ("SG-KITE-07",)
+
+
+def _power_turn(record: ShipRecord, way: _Way, token: str) -> tuple[int, tuple[str, ...]]:
+    """A steam ship's paid power turn, never while landed (SG-MOV-04, SG-ALT-11)."""
+    if not record.is_steam:
+        raise PlanError("SG-MOV-04", f"only steam ships power turn; {record.name} is {record.propulsion}")
+    if record.status == "landed":
+        raise PlanError("SG-ALT-11", f"{record.name} has landed: it climbs before it turns")
+    cost, way.turn_granted = step_cost(token, first_drop=way.free_drop), False
+    way.facing = hexgrid.rotate_facing(way.facing, TURNS[token])
+    return cost, ("SG-MOV-04",)
+
+
+def _ahead(
+    record: ShipRecord, way: _Way, index: int, sail: Sail | None, terrain: Terrain, hexes_moved: int
+) -> tuple[int, tuple[str, ...], str]:
+    """A hex ahead: it gives a turn, and may take the ship off the map or into land as high as she is
+    (SG-MOV-02/03, SG-FACE-02, SG-ALT-13/14; a kite's, within her sailing allowance, SG-KITE-02/04/05)."""
+    if way.level <= _ground_level(terrain, way.hex_):
+        raise PlanError("SG-ALT-11", f"{record.name} is on the ground: it climbs before it moves")
+    clauses: tuple[str, ...] = ()
+    ends = ""
+    cost, way.turn_granted = step_cost(AHEAD, first_drop=way.free_drop), True
+    if sail is not None:
+        clauses = _sail_ahead(record, sail, way.facing, way.spent + cost, index)
+    way.hex_ = hexgrid.neighbour(way.hex_, way.facing)
+    clauses += ("SG-MOV-02", "SG-MOV-03", "SG-FACE-02")
+    if not terrain.on_map(way.hex_):
+        ends = LEFT_MAP
+    elif _ground_level(terrain, way.hex_) >= way.level:
+        # Land as high as the ship: it lands at speed 1, crashes faster (SG-ALT-13/14). A ship that
+        # lands sits on the land, at its height, as one landed by descending does: else it would
+        # be inside a cliff, and a climb of one level would leave it flying inside the ground.
+        ends = LANDED if hexes_moved <= 1 else CRASHED
+        clauses += ("SG-ALT-13",) if ends == LANDED else ("SG-ALT-14",)
+        if ends == LANDED:
+            way.level = _ground_level(terrain, way.hex_)
+    return cost, clauses, ends
+
+
+def _climb(record: ShipRecord, way: _Way, sail: Sail | None) -> tuple[int, tuple[str, ...]]:
+    """A level climbed, never above the ceiling (SG-ALT-03/05/09; a kite's, SG-KITE-08)."""
+    ceiling = record.max_altitude
+    if ceiling is None or way.level + 1 > altitude_level(ceiling):
+        raise PlanError("SG-ALT-03", f"{record.name} cannot climb above its ceiling {ceiling}")
+    cost = step_cost(CLIMB, first_drop=way.free_drop, kite=sail is not None)
+    # A paid level gives a turn (SG-ALT-09); a kite's free level neither gives one nor takes away the
+    # one its last hex gave (SG-KITE-06/08).
+    way.turn_granted = way.turn_granted if sail is not None else True
+    way.level += 1
+    return cost, ("SG-KITE-08",) if sail is not None else ("SG-ALT-05", "SG-ALT-09")
+
+
+def _descend(
+    record: ShipRecord, way: _Way, sail: Sail | None, terrain: Terrain, *, gentle: bool
+) -> tuple[int, tuple[str, ...], str]:
+    """A level dropped: the first free, a paid one giving a turn (SG-ALT-04/06/09; a kite's, SG-KITE-08);
+    reaching the ground it lands, ``gentle`` (one level dropped, at most one hex moved), or crash-lands
+    (SG-ALT-11/12)."""
+    if way.level <= _ground_level(terrain, way.hex_):
+        raise PlanError("SG-ALT-01", f"{record.name} is already on the ground")
+    clauses: tuple[str, ...]
+    ends = ""
+    cost = step_cost(DESCEND, first_drop=way.free_drop, kite=sail is not None)
+    if sail is not None:
+        clauses = ("SG-KITE-08",)
+    elif way.free_drop:
+        way.free_drop, way.turn_granted = False, False
+        clauses = ("SG-ALT-04",)
+    else:
+        way.turn_granted = True
+        clauses = ("SG-ALT-06", "SG-ALT-09")
+    way.level -= 1
+    if way.level <= _ground_level(terrain, way.hex_):
+        ends = LANDED if gentle else CRASH_LANDED
+        clauses += ("SG-ALT-11",) if gentle else ("SG-ALT-12",)
+    return cost, clauses, ends
 
 
 def _sail_ahead(record: ShipRecord, sail: Sail, facing: int, spent: int, index: int) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ from battles.engine.state import BattleState
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import close_action, combat, movement, ordnance, queries
 from battles.rules.sky_galleons.combat import CombatRules, FireSolution
+from battles.rules.sky_galleons.dice import Roller
 from battles.rules.sky_galleons.movement import Terrain
 from battles.rules.sky_galleons.ordnance import (
     BOMB_RACK,
@@ -739,10 +740,10 @@ def torpedo_stage(rs: Play, ctx: Ctx) -> None:
         _run(ctx, torpedo, avoiding)
     if run_torpedoes(ctx):
         return
-    if rs._check_victory(ctx):
+    if rs.check_victory(ctx):
         return
     if ctx.board.phase_no == 0:  # the runs at the start of the turn: on to the plotted moves or the first phase
-        rs._moves_begin(ctx)
+        rs.moves_begin(ctx)
     else:  # the first runs after a fire step: on to the end of the phase
         from battles.rules.sky_galleons.kinds import PHASE_END  # the ruleset builds on this module
 
@@ -950,66 +951,75 @@ def resolve_specials(ctx: Ctx, specials: Sequence[Special]) -> None:
     for special in specials:
         firer = ctx.board.ship(special.firer)
         if special.kind == "rockets":
-            assert special.rocket is not None
-            item = firer.item(special.gun)
-            ctx.emit(
-                "rockets",
-                {
-                    "ship": firer.name,
-                    "battery": special.gun,
-                    "target": special.rocket.target,
-                    "clauses": ["SG-HALE-01"],
-                },
-                ships=[firer.name, special.rocket.target],
-            )
-            if item.state in GONE:  # it went up or was shot away before its salvo was touched off
-                note = combat.note(
-                    f"{possessive(firer.name)} battery {item.id} is {item.state}: no salvo",
-                    ship=firer.name,
-                    clauses=["SG-HALE-10", "SG-HALE-11"],
-                    outcome="no salvo",
-                )
-                basics.commit(ctx, {}, [note])
-                continue
-            records, happened = ordnance.fire_rockets(
-                ctx.board.by_name, special.rocket, now=now, roller=roller, rules=rules
-            )
-            basics.commit(ctx, records, happened)
+            _rockets(ctx, special, firer, now=now, roller=roller, rules=rules)
         elif special.kind == "launch":
-            ctx.emit("launch", {"ship": firer.name, "gun": special.gun, "clauses": ["SG-SMT-02"]}, ships=[firer.name])
-            problem = ordnance.launch_problem(firer, special.gun, now=now)
-            if problem is not None:
-                basics.commit(
-                    ctx,
-                    {},
-                    [
-                        combat.note(
-                            f"no launch: {problem[1]}", ship=firer.name, clauses=[problem[0]], outcome="no launch"
-                        )
-                    ],
-                )
-                continue
-            launched, torpedo, happened = ordnance.launch_torpedo(firer, special.gun, now=now)
-            basics.commit(ctx, {firer.name: launched}, happened)
-            ctx.emit("torpedo", {"id": torpedo.id, "torpedo": torpedo.to_json()}, ships=[firer.name])
+            _launch(ctx, special, firer, now=now)
         else:
-            assert special.grapnel is not None
-            solution = special.grapnel
-            ctx.emit(
-                "fire",
-                {
-                    "ship": solution.firer,
-                    "gun": solution.gun_id,
-                    "target": solution.target,
-                    "range": solution.effective_range,
-                    "band": solution.band,
-                    "shots": solution.shots,
-                    "clauses": ["SG-PG-01", "SG-PG-05"],
-                },
-                ships=[solution.firer, solution.target],
-            )
-            records, happened = ordnance.fire_grapnel(ctx.board.by_name, solution, now=now, roller=roller)
-            basics.commit(ctx, records, happened)
+            _grapnel(ctx, special, now=now, roller=roller)
+
+
+def _rockets(ctx: Ctx, special: Special, firer: ShipRecord, *, now: Moment, roller: Roller, rules: CombatRules) -> None:
+    """A Hale battery's salvo touched off, if the battery is still there (SG-HALE-01/10/11)."""
+    assert special.rocket is not None
+    item = firer.item(special.gun)
+    ctx.emit(
+        "rockets",
+        {
+            "ship": firer.name,
+            "battery": special.gun,
+            "target": special.rocket.target,
+            "clauses": ["SG-HALE-01"],
+        },
+        ships=[firer.name, special.rocket.target],
+    )
+    if item.state in GONE:  # it went up or was shot away before its salvo was touched off
+        note = combat.note(
+            f"{possessive(firer.name)} battery {item.id} is {item.state}: no salvo",
+            ship=firer.name,
+            clauses=["SG-HALE-10", "SG-HALE-11"],
+            outcome="no salvo",
+        )
+        basics.commit(ctx, {}, [note])
+        return
+    records, happened = ordnance.fire_rockets(ctx.board.by_name, special.rocket, now=now, roller=roller, rules=rules)
+    basics.commit(ctx, records, happened)
+
+
+def _launch(ctx: Ctx, special: Special, firer: ShipRecord, *, now: Moment) -> None:
+    """A Smutts torpedo launched, unless something now forbids it (SG-SMT-02)."""
+    ctx.emit("launch", {"ship": firer.name, "gun": special.gun, "clauses": ["SG-SMT-02"]}, ships=[firer.name])
+    problem = ordnance.launch_problem(firer, special.gun, now=now)
+    if problem is not None:
+        basics.commit(
+            ctx,
+            {},
+            [combat.note(f"no launch: {problem[1]}", ship=firer.name, clauses=[problem[0]], outcome="no launch")],
+        )
+        return
+    launched, torpedo, happened = ordnance.launch_torpedo(firer, special.gun, now=now)
+    basics.commit(ctx, {firer.name: launched}, happened)
+    ctx.emit("torpedo", {"id": torpedo.id, "torpedo": torpedo.to_json()}, ships=[firer.name])
+
+
+def _grapnel(ctx: Ctx, special: Special, *, now: Moment, roller: Roller) -> None:
+    """A grapnel shot from a portable gun (SG-PG-01/05)."""
+    assert special.grapnel is not None
+    solution = special.grapnel
+    ctx.emit(
+        "fire",
+        {
+            "ship": solution.firer,
+            "gun": solution.gun_id,
+            "target": solution.target,
+            "range": solution.effective_range,
+            "band": solution.band,
+            "shots": solution.shots,
+            "clauses": ["SG-PG-01", "SG-PG-05"],
+        },
+        ships=[solution.firer, solution.target],
+    )
+    records, happened = ordnance.fire_grapnel(ctx.board.by_name, solution, now=now, roller=roller)
+    basics.commit(ctx, records, happened)
 
 
 def special_ready(state: State, side: str) -> bool:

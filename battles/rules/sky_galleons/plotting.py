@@ -117,7 +117,7 @@ def carry_out(rs: Play, ctx: Context[Board]) -> None:
         if avoidance.ask(ctx, name, list[JSON](steps)):
             return
         move(rs, ctx, name, steps)
-    rs._next_phase(ctx, 1)
+    rs.next_phase(ctx, 1)
 
 
 def still_possible(state: BattleState[Board], record: ShipRecord, steps: list[str]) -> list[str]:
@@ -141,7 +141,7 @@ def move(rs: Play, ctx: Context[Board], name: str, steps: list[str]) -> None:
     """One plotted move, and what it leaves the ship for its own phase: as many MP as it spent, none if a
     collision stopped it (SG-ERR-25, SG-COL-04)."""
     first = len(ctx.events)
-    rs._carry_out(ctx, name, steps)
+    rs.carry_out(ctx, name, steps)
     done = ctx.events[first:]
     spent = sum(read_int(e.data["cost"]) for e in done if e.kind == "moved" and e.data["ship"] == name)
     stopped = any(e.kind == "collision" and e.data["ship"] == name for e in done)

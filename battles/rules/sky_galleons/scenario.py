@@ -209,17 +209,7 @@ def _ship(
     data = {**(defaults or {}), **data}
     name = _need(data, "name", str, where)
     quality = data.get("crew_quality", default_quality)
-    qualities = tstrs("ship_record", "crew_qualities")
-    for key in ("crew_quality", "boarding_quality"):
-        if data.get(key, quality) not in qualities:
-            raise ScenarioError(f"{where}: {key} {data[key]!r} is not one of {list(qualities)}")
-    order = data.get("casualty_order")
-    posts = tstrs("casualty_order", "posts")
-    if order is not None and not (isinstance(order, list) and sorted(order) == sorted(posts)):
-        raise ScenarioError(f"{where}: casualty_order names every post once: {list(posts)}")
-    arms = data.get("marine_arms")
-    if arms is not None and arms not in marine_arms_known():
-        raise ScenarioError(f"{where}: marine_arms {arms!r} is not one of {list(marine_arms_known())}")
+    order = _crew_entries(data, where, quality)
     position = _offset_hex(data.get("position"), f"{where}.position", terrain)
     facing = data.get("facing", 0)
     if type(facing) is not int or facing not in range(6):
@@ -236,21 +226,9 @@ def _ship(
         raise ScenarioError(f"{where}: give the ship a 'class' from the catalog, a 'design' or a 'record', one of them")
     try:
         if "record" in data:
-            # A ship entering with the record she carries from earlier battles (a campaign ship): her own crew
-            # quality and High Martian flags unless the entry itself says otherwise.
-            record = record_entering(data["record"], name=name, side=side, position=position, facing=facing)
-            record = replace(record, altitude=altitude)
-            own = {
-                "crew_quality": record.crew_quality,
-                "high_martian": record.high_martian,
-                "boarding_quality": record.boarding_quality,
-                "marine_arms": record.marine_arms,
-                "throckmorton_conveyors": record.conveyors,
-            }
-            explicit = {key: data[key] for key in own if key in entry_keys}
-            record = flying.equip(record, {k: v for k, v in {**own, **explicit}.items() if v is not None})
-            if "crew_quality" in explicit:
-                record = replace(record, crew_quality=str(explicit["crew_quality"]))
+            record = _ship_entering(
+                data, entry_keys, name=name, side=side, position=position, facing=facing, altitude=altitude
+            )
         else:
             source = _need(data, "class", str, where) if "class" in data else data["design"]
             build = ship_record_from_class if "class" in data else ship_record_from_design
@@ -264,17 +242,63 @@ def _ship(
         record = ordnance_play.fit_ship(record, data, terrain)
     except ValueError as error:
         raise ScenarioError(f"{where}: {error}") from error
-    ceiling = record.max_altitude
-    if ceiling is None or altitude_level(altitude) > altitude_level(ceiling):
-        raise ScenarioError(f"{where}: {name} cannot fly at {altitude}; its ceiling is {ceiling} (SG-ALT-03)")
-    if not landed and altitude_level(altitude) <= altitude_level(ground):
-        raise ScenarioError(f"{where}: {name} starts at {altitude}, in the ground at {data['position']}")
+    _check_ceiling(record, data, where, name=name, altitude=altitude, ground=ground, landed=landed)
     record = replace(
         record,
         status="landed" if landed else record.status,
         casualty_order=record.casualty_order if order is None else tuple(str(post) for post in order),
     )
     return ShipSetup(record, role)
+
+
+def _crew_entries(data: Mapping[str, Any], where: str, quality: Any) -> Any:
+    """Check a ship entry's crew: its qualities (SG-HM-07), the casualty order (SG-DMG-18) and the marines'
+    arms (SG-SAF-05); return the casualty order as given (None when the entry gives none)."""
+    qualities = tstrs("ship_record", "crew_qualities")
+    for key in ("crew_quality", "boarding_quality"):
+        if data.get(key, quality) not in qualities:
+            raise ScenarioError(f"{where}: {key} {data[key]!r} is not one of {list(qualities)}")
+    order = data.get("casualty_order")
+    posts = tstrs("casualty_order", "posts")
+    if order is not None and not (isinstance(order, list) and sorted(order) == sorted(posts)):
+        raise ScenarioError(f"{where}: casualty_order names every post once: {list(posts)}")
+    arms = data.get("marine_arms")
+    if arms is not None and arms not in marine_arms_known():
+        raise ScenarioError(f"{where}: marine_arms {arms!r} is not one of {list(marine_arms_known())}")
+    return order
+
+
+def _ship_entering(
+    data: Mapping[str, Any], entry_keys: set[str], *, name: str, side: str, position: Hex, facing: int, altitude: str
+) -> ShipRecord:
+    """A ship entering with the record she carries from earlier battles (a campaign ship): her own crew
+    quality and High Martian flags unless the entry itself says otherwise. Raises what record_entering and
+    flying.equip raise; the caller names the entry."""
+    record = record_entering(data["record"], name=name, side=side, position=position, facing=facing)
+    record = replace(record, altitude=altitude)
+    own = {
+        "crew_quality": record.crew_quality,
+        "high_martian": record.high_martian,
+        "boarding_quality": record.boarding_quality,
+        "marine_arms": record.marine_arms,
+        "throckmorton_conveyors": record.conveyors,
+    }
+    explicit = {key: data[key] for key in own if key in entry_keys}
+    record = flying.equip(record, {k: v for k, v in {**own, **explicit}.items() if v is not None})
+    if "crew_quality" in explicit:
+        record = replace(record, crew_quality=str(explicit["crew_quality"]))
+    return record
+
+
+def _check_ceiling(
+    record: ShipRecord, data: Mapping[str, Any], where: str, *, name: str, altitude: str, ground: str, landed: bool
+) -> None:
+    """A ship starts no higher than her ceiling (SG-ALT-03) and, unless landed, above the ground."""
+    ceiling = record.max_altitude
+    if ceiling is None or altitude_level(altitude) > altitude_level(ceiling):
+        raise ScenarioError(f"{where}: {name} cannot fly at {altitude}; its ceiling is {ceiling} (SG-ALT-03)")
+    if not landed and altitude_level(altitude) <= altitude_level(ground):
+        raise ScenarioError(f"{where}: {name} starts at {altitude}, in the ground at {data['position']}")
 
 
 def record_entering(data: Any, *, name: str, side: str, position: Hex, facing: int) -> ShipRecord:
@@ -342,32 +366,32 @@ def _flying_parties(
     return tuple(found)
 
 
+SCENARIO_KEYS = (
+    "format",
+    "version",
+    "slug",
+    "title",
+    "source",
+    "clauses",
+    "description",
+    "map",
+    "wind",
+    "turn_limit",
+    "setup",
+    "sides",
+    "special_rules",
+    "victory",
+    "options",
+    "crew_quality",
+)
+SIDE_KEYS = ("id", "name", "ships", "ai", "setup", "flying_parties", *SIDE_DEFAULTS, *ordnance_play.SIDE_KEYS)
+
+
 def parse(data: Any) -> Scenario:
     """Check a scenario (the JSON format in docs/scenarios.md) and return it ready to set up."""
     if not isinstance(data, dict):
         raise ScenarioError("a scenario is a JSON object")
-    _unknown(
-        data,
-        (
-            "format",
-            "version",
-            "slug",
-            "title",
-            "source",
-            "clauses",
-            "description",
-            "map",
-            "wind",
-            "turn_limit",
-            "setup",
-            "sides",
-            "special_rules",
-            "victory",
-            "options",
-            "crew_quality",
-        ),
-        "scenario",
-    )
+    _unknown(data, SCENARIO_KEYS, "scenario")
     if data.get("format", FORMAT) != FORMAT or data.get("version", FORMAT_VERSION) != FORMAT_VERSION:
         raise ScenarioError(f"scenario: format must be {FORMAT!r} version {FORMAT_VERSION}")
     slug = _need(data, "slug", str, "scenario")
@@ -383,60 +407,12 @@ def parse(data: Any) -> Scenario:
     _unknown(setup, ("kind", "min_distance", "note", "order", "opposite_edges"), "setup")
     min_distance = _int(setup, "min_distance", "setup", 0)
     sides_data = _need(data, "sides", list, "scenario")
-    sides: list[SideSetup] = []
-    names: set[str] = set()
-    for s, side in enumerate(sides_data):
-        where = f"sides[{s}]"
-        if not isinstance(side, dict):
-            raise ScenarioError(f"{where}: must be an object")
-        keys = ("id", "name", "ships", "ai", "setup", "flying_parties", *SIDE_DEFAULTS, *ordnance_play.SIDE_KEYS)
-        _unknown(side, keys, where)
-        side_id = _need(side, "id", str, where)
-        ships_data = _need(side, "ships", list, where)
-        try:
-            ground = ordnance_play.ground_setup(side, side_id, where, terrain, default_quality)
-        except ValueError as error:
-            raise ScenarioError(str(error)) from error
-        if not ships_data and not ground:
-            raise ScenarioError(f"{where}: a side needs at least one ship")
-        try:
-            start = setup_rules.parse_side_setup(side.get("setup"), f"{where}.setup", terrain)
-        except ValueError as error:
-            raise ScenarioError(str(error)) from error
-        defaults = {key: side[key] for key in SIDE_DEFAULTS if key in side}
-        if start["landed"]:
-            defaults["landed"] = True
-        ships = tuple(
-            _ship(ship, side_id, f"{where}.ships[{n}]", terrain, default_quality, defaults)
-            for n, ship in enumerate(ships_data)
-        )
-        for record in (*(ship.record for ship in ships), *ground):
-            if record.name in names:
-                raise ScenarioError(f"{where}: two ships are called {record.name!r}; names must differ")
-            names.add(record.name)
-        ai = side.get("ai", {})
-        if not isinstance(ai, dict):
-            raise ScenarioError(f"{where}: ai must be an object")
-        flyers = _flying_parties(side.get("flying_parties", []), side_id, where, terrain, default_quality)
-        for party in flyers:
-            if party.name in names:
-                raise ScenarioError(f"{where}: two ships or flying parties are called {party.name!r}")
-            names.add(party.name)
-        name = str(side.get("name", side_id))
-        sides.append(SideSetup(side_id, name, ships, ai, ground=ground, flyers=flyers, setup=start))
+    names: set[str] = set()  # every ship's and flying party's, across the sides: names must differ
+    sides = [_side(side, f"sides[{s}]", terrain, default_quality, names) for s, side in enumerate(sides_data)]
     if len(sides) < 2 or len({side.id for side in sides}) != len(sides):
         raise ScenarioError("scenario: a battle needs two or more sides with distinct ids")
     rosters = {side.id: [ship.record.name for ship in side.ships] for side in sides}
-    rules_data = data.get("special_rules", [])
-    if not isinstance(rules_data, list):
-        raise ScenarioError("scenario: special_rules is a list")
-    try:
-        rules = tuple(
-            special_rules.parse_rule(rule, f"special_rules[{n}]", rosters, terrain) for n, rule in enumerate(rules_data)
-        )
-        won = victory.parse_victory(data.get("victory"), rosters)
-    except (ValueError, LookupError) as error:
-        raise ScenarioError(f"scenario: {error}") from error
+    rules, won = _rules_and_victory(data, rosters, terrain)
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise ScenarioError("scenario: options must be an object")
@@ -444,12 +420,7 @@ def parse(data: Any) -> Scenario:
         bombarding = ordnance_play.victory_side(won, [(side.id, side.ground) for side in sides])
     except ValueError as error:
         raise ScenarioError(str(error)) from error
-    order = setup.get("order", [])
-    if order and sorted(order) != sorted(rosters):
-        raise ScenarioError(f"setup.order: name every side once, in the order they set up: {list(rosters)}")
-    opposite = setup.get("opposite_edges", False)
-    if type(opposite) is not bool:
-        raise ScenarioError("setup.opposite_edges is true or false")
+    order, opposite = _setup_order(setup, rosters)
     scenario = Scenario(
         slug=slug,
         title=title,
@@ -465,12 +436,82 @@ def parse(data: Any) -> Scenario:
         victory_side=bombarding,
         rules=rules,
         victory_params=won,
-        setup_order=tuple(str(side) for side in order),
+        setup_order=order,
         opposite_edges=opposite,
     )
     _check_distances(scenario)
     _check_set_up(scenario)
     return scenario
+
+
+def _side(side: Any, where: str, terrain: Terrain, default_quality: str, names: set[str]) -> SideSetup:
+    """One side of a scenario: its ships, ground targets, flying parties and set-up. Adds their names to
+    ``names``, refusing one already there."""
+    if not isinstance(side, dict):
+        raise ScenarioError(f"{where}: must be an object")
+    _unknown(side, SIDE_KEYS, where)
+    side_id = _need(side, "id", str, where)
+    ships_data = _need(side, "ships", list, where)
+    try:
+        ground = ordnance_play.ground_setup(side, side_id, where, terrain, default_quality)
+    except ValueError as error:
+        raise ScenarioError(str(error)) from error
+    if not ships_data and not ground:
+        raise ScenarioError(f"{where}: a side needs at least one ship")
+    try:
+        start = setup_rules.parse_side_setup(side.get("setup"), f"{where}.setup", terrain)
+    except ValueError as error:
+        raise ScenarioError(str(error)) from error
+    defaults = {key: side[key] for key in SIDE_DEFAULTS if key in side}
+    if start["landed"]:
+        defaults["landed"] = True
+    ships = tuple(
+        _ship(ship, side_id, f"{where}.ships[{n}]", terrain, default_quality, defaults)
+        for n, ship in enumerate(ships_data)
+    )
+    for record in (*(ship.record for ship in ships), *ground):
+        if record.name in names:
+            raise ScenarioError(f"{where}: two ships are called {record.name!r}; names must differ")
+        names.add(record.name)
+    ai = side.get("ai", {})
+    if not isinstance(ai, dict):
+        raise ScenarioError(f"{where}: ai must be an object")
+    flyers = _flying_parties(side.get("flying_parties", []), side_id, where, terrain, default_quality)
+    for party in flyers:
+        if party.name in names:
+            raise ScenarioError(f"{where}: two ships or flying parties are called {party.name!r}")
+        names.add(party.name)
+    name = str(side.get("name", side_id))
+    return SideSetup(side_id, name, ships, ai, ground=ground, flyers=flyers, setup=start)
+
+
+def _rules_and_victory(
+    data: Mapping[str, Any], rosters: dict[str, list[str]], terrain: Terrain
+) -> tuple[tuple[dict[str, JSON], ...], dict[str, JSON]]:
+    """The scenario's special rules and its victory condition, checked against the sides' rosters."""
+    rules_data = data.get("special_rules", [])
+    if not isinstance(rules_data, list):
+        raise ScenarioError("scenario: special_rules is a list")
+    try:
+        rules = tuple(
+            special_rules.parse_rule(rule, f"special_rules[{n}]", rosters, terrain) for n, rule in enumerate(rules_data)
+        )
+        won = victory.parse_victory(data.get("victory"), rosters)
+    except (ValueError, LookupError) as error:
+        raise ScenarioError(f"scenario: {error}") from error
+    return rules, won
+
+
+def _setup_order(setup: Mapping[str, Any], rosters: Mapping[str, list[str]]) -> tuple[tuple[str, ...], bool]:
+    """The order the sides set up in (every side once, or none given) and whether they start on opposite
+    edges of the map."""
+    order = setup.get("order", [])
+    if order and sorted(order) != sorted(rosters):
+        raise ScenarioError(f"setup.order: name every side once, in the order they set up: {list(rosters)}")
+    opposite = setup.get("opposite_edges", False)
+    if type(opposite) is not bool:
+        raise ScenarioError("setup.opposite_edges is true or false")
+    return tuple(str(side) for side in order), opposite
 
 
 def _check_set_up(scenario: Scenario) -> None:

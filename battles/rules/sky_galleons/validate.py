@@ -52,6 +52,7 @@ from battles.rules.sky_galleons.kinds import (
 )
 from battles.rules.sky_galleons.movement import PlanError
 from galleons.record import (
+    Moment,
     ShipRecord,
     altitude_level,
     altitude_levels,
@@ -265,24 +266,44 @@ def close_orders_problem(
     if type(ram) is not int or not 0 <= ram <= len(records):
         return Rejection("SG-RAM-01", f"ram is how many of your {len(records)} ships will try to ram or grapple")
     now = queries.now(state)
+    found = _party_orders_problem(state, choice, records, now)
+    if found is not None:
+        return found
+    prize = prizes.orders_problem(
+        choice.get("prizes", {}), side=side, prizes=state.board.prizes, ships=state.board.by_name, records=records
+    )
+    if prize is not None:  # SG-BRD-21..24
+        return Rejection(*prize)
+    found = _grapple_orders_problem(state, choice, records, now)
+    if found is not None:
+        return found
+    return flying_orders_problem(state, side, choice, records)
 
-    def own(name: JSON, clause: str) -> ShipRecord | Rejection:
-        if str(name) not in records:
-            return Rejection(clause, f"{name} is not one of your ships in the fight: {sorted(records)}")
-        record = records[str(name)]
-        if record.stunned(now):
-            return Rejection("SG-CRIT-37", f"{possessive(record.name)} crew is stunned: no crew changes")
-        return record
 
+def _own(records: dict[str, ShipRecord], now: Moment, name: JSON, clause: str) -> ShipRecord | Rejection:
+    """The side's own ship an order names, with a crew fit to change posts (SG-CRIT-37)."""
+    if str(name) not in records:
+        return Rejection(clause, f"{name} is not one of your ships in the fight: {sorted(records)}")
+    record = records[str(name)]
+    if record.stunned(now):
+        return Rejection("SG-CRIT-37", f"{possessive(record.name)} crew is stunned: no crew changes")
+    return record
+
+
+def _party_orders_problem(
+    state: BattleState[Board], choice: dict[str, JSON], records: dict[str, ShipRecord], now: Moment
+) -> Rejection | None:
+    """Boarders recalled, parties disbanded and parties formed, carried out on the copies in ``records``
+    (SG-BRD-01..04, SG-BRD-17, SG-BRD-19)."""
     for name in read_list(choice.get("recall", [])):
-        record = own(name, "SG-BRD-17")
+        record = _own(records, now, name, "SG-BRD-17")
         if isinstance(record, Rejection):
             return record
         if not record.boarders.men:
             return Rejection("SG-BRD-17", f"{record.name} has no boarders across")
         records[record.name] = close_action.bring_home(record)
     for name in read_list(choice.get("disband", [])):
-        record = own(name, "SG-BRD-04")
+        record = _own(records, now, name, "SG-BRD-04")
         if isinstance(record, Rejection):
             return record
         if not record.party.men:
@@ -294,7 +315,7 @@ def close_orders_problem(
     for order in read_list(choice.get("parties", [])):
         if not isinstance(order, dict) or set(order) != {"ship", "men"} or not isinstance(order["men"], dict):
             return Rejection("SG-BRD-01", 'a boarding party is {"ship": name, "men": {"officers": 1, ...}}')
-        record = own(order["ship"], "SG-BRD-01")
+        record = _own(records, now, order["ship"], "SG-BRD-01")
         if isinstance(record, Rejection):
             return record
         if record.crew.officers_aboard == 0 and queries.boarders_on(state.board, record.name):
@@ -306,15 +327,17 @@ def close_orders_problem(
             records[record.name] = close_action.form_party(record, men)
         except PartyError as error:
             return Rejection(error.clause, error.reason)
-    found = prizes.orders_problem(
-        choice.get("prizes", {}), side=side, prizes=state.board.prizes, ships=state.board.by_name, records=records
-    )
-    if found is not None:  # SG-BRD-21..24
-        return Rejection(*found)
+    return None
+
+
+def _grapple_orders_problem(
+    state: BattleState[Board], choice: dict[str, JSON], records: dict[str, ShipRecord], now: Moment
+) -> Rejection | None:
+    """Grapples cut (SG-GRAP-05..07) and tows rigged (SG-TOW-01)."""
     for pair in read_list(choice.get("cut", [])):
         if not isinstance(pair, list) or len(pair) != 2:
             return Rejection("SG-GRAP-07", "a cut names [your ship, the ship it is grappled with]")
-        record = own(pair[0], "SG-GRAP-07")
+        record = _own(records, now, pair[0], "SG-GRAP-07")
         if isinstance(record, Rejection):
             return record
         other = str(pair[1])
@@ -329,7 +352,7 @@ def close_orders_problem(
     for pair in read_list(choice.get("tow", [])):
         if not isinstance(pair, list) or len(pair) != 2:
             return Rejection("SG-TOW-01", "a tow names [your towing ship, the ship to take in tow]")
-        record = own(pair[0], "SG-TOW-01")
+        record = _own(records, now, pair[0], "SG-TOW-01")
         if isinstance(record, Rejection):
             return record
         problem = tow_problem(state.board, record, str(pair[1]))
@@ -338,7 +361,7 @@ def close_orders_problem(
         leaving = prizes.tow_problem(str(pair[1]), choice.get("prizes", {}), state.board.prizes)
         if leaving is not None:
             return Rejection(*leaving)
-    return flying_orders_problem(state, side, choice, records)
+    return None
 
 
 def tow_problem(board: Board, tower: ShipRecord, name: str) -> Rejection | None:

@@ -29,6 +29,7 @@ from battles.rules.sky_galleons.kinds import (
     PHASE_END,
 )
 from battles.rules.sky_galleons.phases import basics, boarding
+from galleons.record import ShipRecord
 
 
 def ask_fire(ctx: Context[Board]) -> None:
@@ -57,12 +58,27 @@ def ask_fire(ctx: Context[Board]) -> None:
 def firing(ctx: Context[Board]) -> None:
     """Resolve the declared shots on the solutions found at declaration, the moving side's first."""
     board = ctx.board
-    declared = {a.side: read_list(read_object(a.choice)["shots"]) for a in board.decided if a.kind == FIRE}
-    volley: list[FireSolution] = []
-    specials: list[ordnance_play.Special] = []  # Hale salvoes, Smutts launches, grapnel shots
     flyers = {party.name: party for party in board.flyers}  # as declared (simultaneous fire)
     # Every shot is aimed from the ships as they stand now, at the start of the step (simultaneous fire).
     aimed = portable_guns.trained_fleet(board.by_name, board.trained)
+    volley, specials = _volley(ctx, flyers)
+    for solution in volley:
+        _shot(ctx, board, solution, flyers, aimed)
+    ordnance_play.resolve_specials(ctx, specials)
+    if ordnance_play.run_torpedoes(ctx):  # a torpedo just launched makes its first run (SG-SMT-03)
+        return
+    basics.stage(ctx, PHASE_END)
+
+
+def _volley(
+    ctx: Context[Board], flyers: Mapping[str, FlyingParty]
+) -> tuple[list[FireSolution], list[ordnance_play.Special]]:
+    """The declared shots as fire solutions, side by side in the order of play, and the special shots
+    (Hale salvoes, Smutts launches, grapnel shots) set aside for ordnance_play."""
+    board = ctx.board
+    declared = {a.side: read_list(read_object(a.choice)["shots"]) for a in board.decided if a.kind == FIRE}
+    volley: list[FireSolution] = []
+    specials: list[ordnance_play.Special] = []
     for side in board.order:
         specials += ordnance_play.declared(ctx.state, declared.get(side, []))
         for shot in declared.get(side, []):
@@ -86,43 +102,50 @@ def firing(ctx: Context[Board]) -> None:
                     rate=str(s.get("rate", "normal")),
                 )
             )
-    for solution in volley:
-        if solution.small_arms and solution.target in board.crossing:  # SG-ERR-12: no armor for boarders
-            solution = replace(solution, unprotected=board.crossing[solution.target][1])
-        ctx.emit(
-            "fire",
-            {
-                "ship": solution.firer,
-                "gun": solution.gun_id,
-                "target": solution.target,
-                "range": solution.effective_range,
-                "band": solution.band,
-                "shots": solution.shots,
-                "clauses": solution.clauses,
-                **portable_guns.revealed(ctx.board.trained, solution.firer, solution.gun_id),
-            },
-            ships=[solution.firer, solution.target],
-        )
-        if solution.firer in flyers or solution.target in flyers:  # a flying party fires or is fired at
-            party_volley(ctx, solution, flyers)
-            continue
-        before = ctx.board.ship(solution.target)
-        ships, happened = combat.resolve_fire(
-            portable_guns.trained_fleet(ctx.board.by_name, ctx.board.trained),
-            solution,
-            now=queries.now(ctx.state),
-            roller=basics.roller(ctx),
-            rules=queries.rules(ctx.state),
-            aimed=aimed,
-        )
-        ships = {name: portable_guns.untrained(record, ctx.board.ship(name)) for name, record in ships.items()}
-        basics.commit(ctx, ships, happened)
-        if solution.target in ctx.board.crossing and (solution.small_arms or solution.ammunition != "shell"):
-            boarding.hit_crossing(ctx, before)
-    ordnance_play.resolve_specials(ctx, specials)
-    if ordnance_play.run_torpedoes(ctx):  # a torpedo just launched makes its first run (SG-SMT-03)
+    return volley, specials
+
+
+def _shot(
+    ctx: Context[Board],
+    board: Board,
+    solution: FireSolution,
+    flyers: Mapping[str, FlyingParty],
+    aimed: Mapping[str, ShipRecord],
+) -> None:
+    """Resolve one shot of the volley. ``board`` is the board as the step began: boarders crossing then
+    have no armor (SG-ERR-12)."""
+    if solution.small_arms and solution.target in board.crossing:  # SG-ERR-12: no armor for boarders
+        solution = replace(solution, unprotected=board.crossing[solution.target][1])
+    ctx.emit(
+        "fire",
+        {
+            "ship": solution.firer,
+            "gun": solution.gun_id,
+            "target": solution.target,
+            "range": solution.effective_range,
+            "band": solution.band,
+            "shots": solution.shots,
+            "clauses": solution.clauses,
+            **portable_guns.revealed(ctx.board.trained, solution.firer, solution.gun_id),
+        },
+        ships=[solution.firer, solution.target],
+    )
+    if solution.firer in flyers or solution.target in flyers:  # a flying party fires or is fired at
+        party_volley(ctx, solution, flyers)
         return
-    basics.stage(ctx, PHASE_END)
+    before = ctx.board.ship(solution.target)
+    ships, happened = combat.resolve_fire(
+        portable_guns.trained_fleet(ctx.board.by_name, ctx.board.trained),
+        solution,
+        now=queries.now(ctx.state),
+        roller=basics.roller(ctx),
+        rules=queries.rules(ctx.state),
+        aimed=aimed,
+    )
+    ships = {name: portable_guns.untrained(record, ctx.board.ship(name)) for name, record in ships.items()}
+    basics.commit(ctx, ships, happened)
+    if solution.target in ctx.board.crossing and (solution.small_arms or solution.ammunition != "shell"):
+        boarding.hit_crossing(ctx, before)
 
 
 def party_volley(ctx: Context[Board], solution: FireSolution, declared: Mapping[str, FlyingParty]) -> None:

@@ -145,57 +145,12 @@ def orders(ctx: Context[Board]) -> None:
             continue
         choice = read_object(answer.choice)
         declared[answer.side] = read_int(choice.get("ram", 0))
-        for name in read_list(choice.get("recall", [])):  # boarders leaving the enemy's deck are seen
-            one_order(ctx, str(name), {"recall": True}, close_action.bring_home, ["SG-BRD-17"])
-        for name in read_list(choice.get("disband", [])):  # a party at home is a crew assignment (SG-SEQ-02)
-            one_order(
-                ctx, str(name), {"disband": True}, close_action.disband_party, ["SG-BRD-04"], secret_to=answer.side
-            )
-        for order in read_list(choice.get("parties", [])):
-            party = read_object(order)
-            men = {str(k): read_int(v) for k, v in read_object(party["men"]).items()}
-            one_order(
-                ctx,
-                str(party["ship"]),
-                {"party": dict(men)},
-                lambda r, men=men: close_action.form_party(r, men),
-                ["SG-BRD-01", "SG-BRD-02"],
-                secret_to=answer.side,
-            )
-        for order in read_list(choice.get(flying.FORM_ORDER, [])):
-            parties.form_flyers(ctx, read_object(order))
-        for name in read_list(choice.get(flying.RECALL_ORDER, [])):
-            parties.recall_flyers(ctx, str(name))
-        for change in read_list(choice.get("crew", [])):
-            record = ctx.board.ship(str(read_object(change)["ship"]))
-            updated = validate.crew_change(record, read_object(change))
-            # Crew assignments are the side's own business (SG-SEQ-02): logged to it alone.
-            secret = answer.side
-            ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name], secret_to=secret)
-            basics.commit(ctx, {record.name: updated}, [], secret_to=secret)
+        _party_orders(ctx, answer.side, choice)
+        _crew_changes(ctx, answer.side, choice)
         for name, order in sorted(read_object(choice.get("prizes", {})).items()):
             boarding.prize_order(ctx, answer.side, str(name), order)  # crew or scuttle a prize (SG-BRD-21)
         ordnance_play.carry_out_orders(ctx, choice)  # mines, drogues, reloads, mines cut loose
-        for pair in read_list(choice.get("cut", [])):
-            a, b = (str(n) for n in read_list(pair))
-            if b in ctx.board.ship(a).grappled_with:  # both sides may cut the same grapple
-                ctx.emit(
-                    "grapple cut",
-                    {"pair": [a, b], "clauses": ["SG-GRAP-05", "SG-GRAP-06", "SG-GRAP-07"]},
-                    ships=[a, b],
-                )
-        for pair in read_list(choice.get("tow", [])):
-            tower, towed = (str(n) for n in read_list(pair))
-            ctx.emit(
-                "tow rigged",
-                {
-                    "tower": tower,
-                    "towed": towed,
-                    "rigged_turn": ctx.state.turn,
-                    "clauses": ["SG-TOW-01", "SG-TOW-03"],
-                },
-                ships=[tower, towed],
-            )
+        _grapples_and_tows(ctx, choice)
         for name in read_list(choice.get("strike", [])):
             basics.out(ctx, str(name), STRUCK, "strikes her colours", ["SG-CREW-03"])
     orders = [(a.side, read_object(a.choice)) for a in ctx.board.decided if a.kind == ORDERS]
@@ -205,17 +160,7 @@ def orders(ctx: Context[Board]) -> None:
     if check_victory(ctx):
         return
     sides = ctx.board.sides_fighting()
-    if ctx.option("advanced"):
-        declared = {side: declared.get(side, 0) for side in sides}
-        ctx.emit("ram declarations", {"declared": declared, "clauses": ["SG-RAM-01"]})
-        most = max(declared.values())
-        leaders = [side for side in sides if declared[side] == most]
-        if most and len(leaders) == 1:  # SG-RAM-01: most ships declared takes the initiative
-            winner = leaders[0]
-        else:  # SG-RAM-02 (in a multiplayer game, the sides tied at the most roll off)
-            winner = basics.roll_off(ctx, leaders, "initiative", low_first=False)[0]
-    else:
-        winner = basics.roll_off(ctx, sides, "initiative", low_first=False)[0]  # SG-SEQ-03, SG-SCN-05
+    winner = _initiative(ctx, sides, declared)
     ctx.emit("initiative", {"winner": winner}, ships=[])
     basics.stage(ctx, FIRST_STAGE)
     ctx.request(
@@ -225,6 +170,79 @@ def orders(ctx: Context[Board]) -> None:
         options=[winner] + [s for s in sides if s != winner],
         prompt="you hold the initiative: which side moves first?",
     )
+
+
+def _party_orders(ctx: Context[Board], side: str, choice: dict[str, JSON]) -> None:
+    """A side's orders to its boarding and flying parties: recall, disband, form (SG-BRD-01/02/04/17)."""
+    for name in read_list(choice.get("recall", [])):  # boarders leaving the enemy's deck are seen
+        one_order(ctx, str(name), {"recall": True}, close_action.bring_home, ["SG-BRD-17"])
+    for name in read_list(choice.get("disband", [])):  # a party at home is a crew assignment (SG-SEQ-02)
+        one_order(ctx, str(name), {"disband": True}, close_action.disband_party, ["SG-BRD-04"], secret_to=side)
+    for order in read_list(choice.get("parties", [])):
+        party = read_object(order)
+        men = {str(k): read_int(v) for k, v in read_object(party["men"]).items()}
+        one_order(
+            ctx,
+            str(party["ship"]),
+            {"party": dict(men)},
+            lambda r, men=men: close_action.form_party(r, men),
+            ["SG-BRD-01", "SG-BRD-02"],
+            secret_to=side,
+        )
+    for order in read_list(choice.get(flying.FORM_ORDER, [])):
+        parties.form_flyers(ctx, read_object(order))
+    for name in read_list(choice.get(flying.RECALL_ORDER, [])):
+        parties.recall_flyers(ctx, str(name))
+
+
+def _crew_changes(ctx: Context[Board], side: str, choice: dict[str, JSON]) -> None:
+    """A side's changes to its crews' posts (validate.crew_change)."""
+    for change in read_list(choice.get("crew", [])):
+        record = ctx.board.ship(str(read_object(change)["ship"]))
+        updated = validate.crew_change(record, read_object(change))
+        # Crew assignments are the side's own business (SG-SEQ-02): logged to it alone.
+        secret = side
+        ctx.emit("crew change", {"ship": record.name, "change": change}, ships=[record.name], secret_to=secret)
+        basics.commit(ctx, {record.name: updated}, [], secret_to=secret)
+
+
+def _grapples_and_tows(ctx: Context[Board], choice: dict[str, JSON]) -> None:
+    """A side's grapples cut (SG-GRAP-05/06/07) and tows rigged (SG-TOW-01/03)."""
+    for pair in read_list(choice.get("cut", [])):
+        a, b = (str(n) for n in read_list(pair))
+        if b in ctx.board.ship(a).grappled_with:  # both sides may cut the same grapple
+            ctx.emit(
+                "grapple cut",
+                {"pair": [a, b], "clauses": ["SG-GRAP-05", "SG-GRAP-06", "SG-GRAP-07"]},
+                ships=[a, b],
+            )
+    for pair in read_list(choice.get("tow", [])):
+        tower, towed = (str(n) for n in read_list(pair))
+        ctx.emit(
+            "tow rigged",
+            {
+                "tower": tower,
+                "towed": towed,
+                "rigged_turn": ctx.state.turn,
+                "clauses": ["SG-TOW-01", "SG-TOW-03"],
+            },
+            ships=[tower, towed],
+        )
+
+
+def _initiative(ctx: Context[Board], sides: list[str], declared: dict[str, int]) -> str:
+    """The side that wins the initiative: with the advanced rules, the one that declared the most rams,
+    else by a roll-off (SG-RAM-01/02, SG-SEQ-03, SG-SCN-05)."""
+    if ctx.option("advanced"):
+        declared = {side: declared.get(side, 0) for side in sides}
+        ctx.emit("ram declarations", {"declared": declared, "clauses": ["SG-RAM-01"]})
+        most = max(declared.values())
+        leaders = [side for side in sides if declared[side] == most]
+        if most and len(leaders) == 1:  # SG-RAM-01: most ships declared takes the initiative
+            return leaders[0]
+        # SG-RAM-02 (in a multiplayer game, the sides tied at the most roll off)
+        return basics.roll_off(ctx, leaders, "initiative", low_first=False)[0]
+    return basics.roll_off(ctx, sides, "initiative", low_first=False)[0]  # SG-SEQ-03, SG-SCN-05
 
 
 def one_order(

@@ -276,33 +276,14 @@ def carry_out(
     drops = drops or ordnance_play.Drops()
     for step in steps:
         before = ctx.board.ship(name)
-        if step.token == movement.AHEAD and before.position == start:
-            # SG-COL-09: leaving a hex shared since the phase began (with ships at the altitude it is at
-            # now; a ship that moved in this phase already checked on the way in), check again
-            turned = any(t in movement.TURNS for t in plan[: step.index])
-            began_together = [
-                other
-                for other in collisions.sharing(ctx.board, name, start, before.altitude)
-                if other not in ctx.board.moves_done
-            ]
-            for other in began_together:
-                if collisions.collision(ctx, name, other, entered_from=None, turned=turned, leaving=True):
-                    collisions.moved_done(ctx, name, hexes)
-                    return
-        ctx.emit(
-            "moved",
-            {
-                "ship": name,
-                "step": step.token,
-                "hex": step.hex.to_json(),
-                "facing": step.facing,
-                "altitude": step.altitude,
-                "cost": step.cost,
-                "ends": step.ends,
-                "clauses": list(step.clauses),
-            },
-            ships=[name],
-        )
+        if (
+            step.token == movement.AHEAD
+            and before.position == start
+            and _collides_leaving(ctx, name, plan, before, step)
+        ):
+            collisions.moved_done(ctx, name, hexes)
+            return
+        _emit_step(ctx, name, step)
         if step.token == movement.AHEAD:
             hexes += 1
         if ordnance_play.after_step(ctx, name, before, step, drops):
@@ -311,25 +292,71 @@ def carry_out(
             collisions.move_ends(ctx, name, step.ends, step.clauses)
             break
         if step.enters_hex or step.changes_altitude:
-            entered_from = hexgrid.rotate_facing(before.facing, 3) if step.token == movement.AHEAD else None
-            turned = movement.turns_in_hex(plan, step.index + 1)
-            sharing = collisions.sharing(ctx.board, name, step.hex, step.altitude)
-            if attack is not None and attack[0] == RAM and attack[1] in sharing:
-                target_name, attack = attack[1], None
-                if collisions.ram(ctx, name, target_name):
-                    break  # the rammer stops in the target's hex
-                sharing.remove(target_name)  # a ram that misses makes no contact
-            collided = False
-            for other in sharing:
-                if collisions.collision(ctx, name, other, entered_from=entered_from, turned=turned, leaving=False):
-                    collided = True
-                    break
-            if collided:
+            stopped, attack = _meet_ships(ctx, name, plan, before, step, attack)
+            if stopped:
                 break
     ordnance_play.move_ended(ctx, name, drops, hexes)
     if attack is not None:
         collisions.grapple_or_miss(ctx, name, attack)
     collisions.moved_done(ctx, name, hexes)
+
+
+def _collides_leaving(ctx: Context[Board], name: str, plan: list[str], before: ShipRecord, step: movement.Step) -> bool:
+    """SG-COL-09: leaving a hex shared since the phase began (with ships at the altitude it is at now; a
+    ship that moved in this phase already checked on the way in), check again. True if it collided."""
+    turned = any(t in movement.TURNS for t in plan[: step.index])
+    began_together = [
+        other
+        for other in collisions.sharing(ctx.board, name, before.position, before.altitude)
+        if other not in ctx.board.moves_done
+    ]
+    return any(
+        collisions.collision(ctx, name, other, entered_from=None, turned=turned, leaving=True)
+        for other in began_together
+    )
+
+
+def _emit_step(ctx: Context[Board], name: str, step: movement.Step) -> None:
+    """Log one step of a move, with the clauses it follows."""
+    ctx.emit(
+        "moved",
+        {
+            "ship": name,
+            "step": step.token,
+            "hex": step.hex.to_json(),
+            "facing": step.facing,
+            "altitude": step.altitude,
+            "cost": step.cost,
+            "ends": step.ends,
+            "clauses": list(step.clauses),
+        },
+        ships=[name],
+    )
+
+
+def _meet_ships(
+    ctx: Context[Board],
+    name: str,
+    plan: list[str],
+    before: ShipRecord,
+    step: movement.Step,
+    attack: tuple[str, str] | None,
+) -> tuple[bool, tuple[str, str] | None]:
+    """A ship entering a hex or altitude others share: a ram tried if its target is there (SG-RAM-04/06),
+    then a collision check with each of the rest (SG-COL-*). Returns whether its move stops, and the attack
+    still to make (none once the ram is tried)."""
+    entered_from = hexgrid.rotate_facing(before.facing, 3) if step.token == movement.AHEAD else None
+    turned = movement.turns_in_hex(plan, step.index + 1)
+    sharing = collisions.sharing(ctx.board, name, step.hex, step.altitude)
+    if attack is not None and attack[0] == RAM and attack[1] in sharing:
+        target_name, attack = attack[1], None
+        if collisions.ram(ctx, name, target_name):
+            return True, attack  # the rammer stops in the target's hex
+        sharing.remove(target_name)  # a ram that misses makes no contact
+    for other in sharing:
+        if collisions.collision(ctx, name, other, entered_from=entered_from, turned=turned, leaving=False):
+            return True, attack
+    return False, attack
 
 
 def after_movement(ctx: Context[Board]) -> None:
@@ -451,16 +478,16 @@ class _Sequence:
     """The movement phases as the phase helpers see them (play.Play): carry a move out, begin the moves, go on
     to the next phase, check for victory."""
 
-    def _carry_out(self, ctx: Context[Board], name: str, plan: list[str]) -> None:
+    def carry_out(self, ctx: Context[Board], name: str, plan: list[str]) -> None:
         carry_out(ctx, name, plan)
 
-    def _next_phase(self, ctx: Context[Board], phase_no: int) -> None:
+    def next_phase(self, ctx: Context[Board], phase_no: int) -> None:
         next_phase(ctx, phase_no)
 
-    def _moves_begin(self, ctx: Context[Board]) -> None:
+    def moves_begin(self, ctx: Context[Board]) -> None:
         moves_begin(ctx)
 
-    def _check_victory(self, ctx: Context[Board], *, initiative: bool = False) -> bool:
+    def check_victory(self, ctx: Context[Board], *, initiative: bool = False) -> bool:
         return initiative_phase.check_victory(ctx, initiative=initiative)
 
 

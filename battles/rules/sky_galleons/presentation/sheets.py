@@ -146,34 +146,12 @@ def record_sheet(
     start_crew: Mapping[str, Any] = (start or {}).get("crew") or {}
     side = str(ship.get("side", ""))
     side_name = str(board.get("side_names", {}).get(side, side))
-    notes: list[str] = []
-    if not whole:
-        notes.append("As seen from another ship: her crew at their posts and her standing orders are not known.")
-    if start is None and whole:
-        notes.append("Her crew as she began is not known here: the boxes are the men aboard now.")
+    notes = _notes(whole, start)
 
     hull = _hull(ship.get("hull_rows") or [])
     hits = sum(row.lost for row in hull)
     boxes = sum(len(row.boxes) for row in hull)
-    bridge = _crew_row(
-        "Bridge",
-        "Bridge crew",
-        [
-            ("C", "captain", crew, start_crew),
-            ("O", "officers", crew, start_crew),
-            ("H", "helmsman", crew, start_crew),
-            ("T", "trimsman", crew, start_crew),
-            ("S", "signalman", crew, start_crew),
-        ],
-    )
-    deck = (
-        _crew_row("P", "Petty officers", [("P", "petty_officers", crew, start_crew)]),
-        _crew_row("Deck", "Deckhands", [("", "deckhands", crew, start_crew)]),
-    )
-    marines = (
-        _crew_row("O", "Marine officers", [("O", "marine_officers", crew, start_crew)]),
-        _crew_row("M", "Marines", [("", "marines", crew, start_crew)]),
-    )
+    bridge, deck, marines = _crew_rows(crew, start_crew)
     kind = str(crew.get("maneuver_kind") or "")
     return ShipSheet(
         name=str(ship.get("name", "")),
@@ -203,6 +181,40 @@ def record_sheet(
         casualty_order=_casualty_order(ship.get("casualty_order")),
         notes=tuple(notes),
     )
+
+
+def _notes(whole: bool, start: Mapping[str, Any] | None) -> list[str]:
+    """What the sheet cannot show: another side's crew and orders, or the crew she began with."""
+    notes: list[str] = []
+    if not whole:
+        notes.append("As seen from another ship: her crew at their posts and her standing orders are not known.")
+    if start is None and whole:
+        notes.append("Her crew as she began is not known here: the boxes are the men aboard now.")
+    return notes
+
+
+def _crew_rows(crew: Mapping[str, Any], start_crew: Mapping[str, Any]) -> tuple[Row, tuple[Row, Row], tuple[Row, Row]]:
+    """The bridge, the deck (petty officers, deckhands) and the marines, as rows of boxes."""
+    bridge = _crew_row(
+        "Bridge",
+        "Bridge crew",
+        [
+            ("C", "captain", crew, start_crew),
+            ("O", "officers", crew, start_crew),
+            ("H", "helmsman", crew, start_crew),
+            ("T", "trimsman", crew, start_crew),
+            ("S", "signalman", crew, start_crew),
+        ],
+    )
+    deck = (
+        _crew_row("P", "Petty officers", [("P", "petty_officers", crew, start_crew)]),
+        _crew_row("Deck", "Deckhands", [("", "deckhands", crew, start_crew)]),
+    )
+    marines = (
+        _crew_row("O", "Marine officers", [("O", "marine_officers", crew, start_crew)]),
+        _crew_row("M", "Marines", [("", "marines", crew, start_crew)]),
+    )
+    return bridge, deck, marines
 
 
 def _catalog_start(ship: Mapping[str, Any], whole: bool) -> Mapping[str, Any] | None:
