@@ -39,13 +39,36 @@ def option_field(spec: OptionSpec, default: JSON) -> forms.Field | None:
     return field
 
 
+# An option the ruleset proposes for web play (``play_defaults``) left to the mode: on the web, off at the table.
+BY_MODE = ""
+
+
+def by_mode_field(spec: OptionSpec, default: JSON, proposed: JSON) -> forms.Field:
+    """A choice for an option the ruleset proposes for web play: left to the mode (the battle app gives the
+    proposal on the web and the rules' default at the table), or set either way."""
+    label = spec.description[:1].upper() + spec.description[1:]
+    choices = [(BY_MODE, f"By the mode: {_word(proposed)} for web play, {_word(spec.default)} at the table")]
+    choices += [(str(c), _word(c).capitalize()) for c in spec.choices or (proposed, spec.default)]
+    initial = BY_MODE if default is None else str(default)
+    return forms.ChoiceField(label=label, choices=choices, initial=initial, required=False, help_text=spec.clause)
+
+
+def _word(value: JSON) -> str:
+    return "on" if value is True else "off" if value is False else str(value)
+
+
 def add_option_fields(
     form: forms.BaseForm, rs: Ruleset[Any], defaults: Mapping[str, JSON], prefix: str = OPTION_PREFIX
 ) -> list[str]:
     """Add a field for each of the ruleset's options to ``form`` (``defaults``: the scenario's or the campaign's
-    own, over the ruleset's); the keys of the options given a field."""
+    own, over the ruleset's); the keys of the options given a field. An option the ruleset proposes for web play
+    is left to the battle's mode unless ``defaults`` set it."""
     keys = []
     for spec in rs.options:
+        if spec.key in rs.play_defaults:
+            form.fields[prefix + spec.key] = by_mode_field(spec, defaults.get(spec.key), rs.play_defaults[spec.key])
+            keys.append(spec.key)
+            continue
         field = option_field(spec, defaults.get(spec.key, spec.default))
         if field is not None:
             form.fields[prefix + spec.key] = field
@@ -62,6 +85,8 @@ def chosen_options(
         if spec.key not in keys:
             continue
         value = form.cleaned_data[prefix + spec.key]
+        if spec.key in rs.play_defaults and value == BY_MODE:
+            continue  # left to the mode (services.battle_create)
         if spec.choices is not None and not isinstance(value, bool):
             value = next((c for c in spec.choices if str(c) == value), spec.default)
         found[spec.key] = value

@@ -31,7 +31,7 @@ from battles.engine.decisions import ALREADY_DECIDED, BATTLE_OVER, NO_SUCH_DECIS
 from battles.engine.events import JSON, Event, canonical, plain
 from battles.engine.resolver import EngineError
 from battles.engine.ruleset import OptionError, Ruleset
-from battles.engine.state import BattleState, redact
+from battles.engine.state import BattleState, pending_from_json, redact
 from battles.models import (
     Battle,
     BattleEvent,
@@ -151,6 +151,8 @@ def battle_create(
         raise BattleRefused("Decision hours must be between 1 and 336 (two weeks).")
     if turn_minutes is not None and turn_minutes < 1:
         raise BattleRefused("A turn's minutes must be at least 1.")
+    if mode != BattleMode.TABLE:  # played on the web: the ruleset's proposals where nobody chose (standing orders)
+        options = {**rs.play_defaults, **(options or {})}
     seed = dice.new_seed()
     try:
         initial = resolver.new_battle(rs, data, seed_commitment=dice.commitment(seed), options=options)
@@ -472,6 +474,9 @@ def _save_events(battle: Battle, new_events: Sequence[Event]) -> None:
 
 def _save_state(battle: Battle, rs: Ruleset[Any], state: BattleState[Any]) -> None:
     turn_before = battle.turn
+    # The window the sides were answering is still open if any of its decisions still is (a side answered part).
+    open_before = {r.id for r in pending_from_json(battle.state)} if battle.state_seq else set()
+    same_window = bool(open_before & {r.id for r in state.requests})
     battle.state = engine_io.state_text(rs, state)
     battle.state_seq = state.seq
     battle.turn = state.turn
@@ -489,19 +494,20 @@ def _save_state(battle: Battle, rs: Ruleset[Any], state: BattleState[Any]) -> No
         _store_result(battle, rs, state)
     else:
         battle.status = BattleStatus.RESOLVING if _ready_to_resolve(battle, state) else BattleStatus.WAITING
-        battle.deadline = _deadline(battle, state, same_turn=turn_before == state.turn)
+        battle.deadline = _deadline(battle, state, same_turn=turn_before == state.turn, same_window=same_window)
     battle.save()
     announcements.announce(battle, state)
 
 
-def _deadline(battle: Battle, state: BattleState[Any], *, same_turn: bool) -> Any:
+def _deadline(battle: Battle, state: BattleState[Any], *, same_turn: bool, same_window: bool) -> Any:
     """When the open decisions fall to the deadline default (None: never).
 
     A battle on a clock (``turn_minutes`` set, an encounter's window): every decision of one turn shares the
     deadline set when the turn began, ``turn_minutes`` later, never later than ``hand_over_at``. A later batch of
     the same turn (fire after movement) keeps it, even once passed: a side that let the turn's deadline go plays
     the rest of that turn by its default (battle_apply_deadline keeps the deadline for this). A new turn gets a
-    new one. Otherwise each batch of decisions has ``decision_hours`` from when it was asked."""
+    new one. Otherwise each submission window (the decisions open together, answered with one "Send orders")
+    has ``decision_hours`` from when it opened, however many decisions it holds."""
     if battle.mode != BattleMode.ASYNC or not state.pending():
         return None
     if battle.turn_minutes:
@@ -509,9 +515,8 @@ def _deadline(battle: Battle, state: BattleState[Any], *, same_turn: bool) -> An
             return battle.deadline
         deadline = timezone.now() + timedelta(minutes=battle.turn_minutes)
         return deadline if battle.hand_over_at is None else min(deadline, battle.hand_over_at)
-    if battle.deadline is not None and battle.state_seq and battle.deadline > timezone.now():
-        # The same batch is still open (a side answered part of it): its deadline stands.
-        return battle.deadline
+    if same_window and battle.deadline is not None:
+        return battle.deadline  # a side answered part of the window: its deadline stands
     return timezone.now() + timedelta(hours=battle.decision_hours)
 
 

@@ -24,6 +24,14 @@ BATTLE_OVER = "ENG-DEC-04"
 NOT_AN_OPTION = "ENG-DEC-05"
 NOT_JSON = "ENG-DEC-06"
 
+# A request's ``sealed`` naming this keeps its whole answer from the reveal (a ship's written move, carried out
+# later: the other sides see each move as it is made, never the plan).
+WHOLE = "*"
+
+# The decision event's flag for an answer a side's standing orders gave (Ruleset.standing_answer): a decision
+# put to no one, which windows.py does not count.
+STANDING = "standing"
+
 ENGINE_CLAUSES: dict[str, str] = {
     NO_SUCH_DECISION: "only an open decision may be answered",
     NOT_YOUR_DECISION: "a decision is answered by the side it is addressed to",
@@ -77,6 +85,8 @@ class DecisionRequest:
 
     def reveal(self, choice: JSON) -> JSON:
         """The answer as every side sees it when the batch closes: without its sealed keys."""
+        if WHOLE in self.sealed:
+            return None
         if not self.sealed or not isinstance(choice, dict):
             return choice
         return {key: value for key, value in choice.items() if key not in self.sealed}

@@ -20,6 +20,7 @@ from battles.engine.decisions import (
     NOT_AN_OPTION,
     NOT_JSON,
     NOT_YOUR_DECISION,
+    STANDING,
     DecisionRequest,
     Rejection,
 )
@@ -304,10 +305,25 @@ class Context(Generic[B]):
         self._push(BATTLE_ENDED, {"winner": winner, "reason": reason})
 
     # Engine-internal: answering and closing a batch of decisions.
-    def _answer(self, request: DecisionRequest, choice: JSON) -> None:
+    def _answer(self, request: DecisionRequest, choice: JSON, *, standing: bool = False) -> None:
         visibility = side_only(request.side) if request.secret else PUBLIC
-        data = {"request": request.id, "side": request.side, "decision": request.kind, "choice": choice}
+        data: dict[str, JSON] = {"request": request.id, "side": request.side, "decision": request.kind}
+        data["choice"] = choice
+        if standing:  # written only when set, so answers by hand keep their old spelling
+            data[STANDING] = True
         self._push(DECISION, data, ships=request.ships, visibility=visibility)
+
+    def _standing_answers(self) -> bool:
+        """Answer what the sides' standing orders can: a decision put to no one (windows.py counts the rest).
+        True if any was answered. An order the rules refuse is not given: the side is asked after all."""
+        answered = False
+        for request in self._state.pending():
+            choice = self._ruleset.standing_answer(self._state, request, self._seed)
+            if choice is None or _judge(self._ruleset, self._state, request, plain(choice)) is not None:
+                continue
+            self._answer(request, plain(choice), standing=True)
+            answered = True
+        return answered
 
     def _close_batch(self) -> None:
         answers = {
@@ -331,8 +347,10 @@ def _run(ruleset: Ruleset[B], ctx: Context[B]) -> None:
     """Advance until a decision is open or the battle is over."""
     while not ctx.state.over:
         if ctx.state.requests:
-            if ctx.state.pending():
+            if ctx.state.pending() and not ctx._standing_answers():
                 return
+            if ctx.state.pending():
+                continue
             ctx._close_batch()
             continue
         before = ctx.state.seq

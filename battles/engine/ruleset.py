@@ -86,6 +86,8 @@ class Ruleset(Presentation, Protocol[B]):
     tables: Mapping[str, JSON]
     # How a campaign's encounters are fought with this ruleset (bridge.py); None: standalone battles only.
     campaign_bridge: CampaignBridge | None
+    # Options the battle app proposes for web play where the umpire has not chosen (standing orders...).
+    play_defaults: Mapping[str, JSON]
 
     def setup(self, scenario: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[B]: ...
 
@@ -129,6 +131,8 @@ class Ruleset(Presentation, Protocol[B]):
 
     def deadline_default(self, state: BattleState[B], request: DecisionRequest, seed: bytes) -> JSON: ...
 
+    def standing_answer(self, state: BattleState[B], request: DecisionRequest, seed: bytes) -> JSON | None: ...
+
     def summary(self, state: BattleState[B]) -> str: ...
 
     def tally(self, state: BattleState[B]) -> JSONObject: ...
@@ -158,6 +162,7 @@ class BaseRuleset(GenericPresentation, Generic[B]):
     options: tuple[OptionSpec, ...] = ()
     tables: Mapping[str, JSON] = {}
     campaign_bridge: CampaignBridge | None = None
+    play_defaults: Mapping[str, JSON] = {}
 
     def board_to_json(self, board: B) -> JSON:
         raise NotImplementedError(f"{type(self).__name__} must say how its board is written as JSON")
@@ -240,6 +245,14 @@ class BaseRuleset(GenericPresentation, Generic[B]):
     def deadline_default(self, state: BattleState[B], request: DecisionRequest, seed: bytes) -> JSON:
         """The answer a side gets when its deadline passes ("hold course"): by default the request's own."""
         return request.default
+
+    def standing_answer(self, state: BattleState[B], request: DecisionRequest, seed: bytes) -> JSON | None:
+        """The answer ``request``'s side gave in advance, by its standing orders (fire at will, avoid a ram...),
+        or None to put the decision to the side. The engine gives it before anyone is asked, so a side sits down
+        to answer only what no standing order covers (windows.py counts those). It must read only what the side
+        may know and be deterministic (any chance from the ``seed``'s counter-based dice): a re-run makes the
+        same answers. By default a ruleset has no standing orders."""
+        return None
 
     def summary(self, state: BattleState[B]) -> str:
         """One short line for lists: the turn, and each side's pieces where the roster names them."""

@@ -355,7 +355,7 @@ def test_every_form_of_a_battle_offers_only_legal_choices(club, start_battle, dj
 def test_the_fire_form_offers_each_gun_its_legal_targets(
     club, start_battle, django_capture_on_commit_callbacks, client
 ):
-    battle = start_battle()
+    battle = start_battle(options={"standing_orders": False})  # fire asked as it comes, not by standing order
     request = advance_to(battle, club, django_capture_on_commit_callbacks, "fire", "british")
     client.force_login(club["bob"])
     rs = engine_io.rules_of(battle)

@@ -96,7 +96,9 @@ def test_the_rulesets_scenarios_and_options_are_reloaded_for_it(client, club, ke
     assert sides
     assert re.findall(r'<select name="side_([^"]+)"', html) == [side for side, _ in sides]
     for spec in rs.options:
-        if spec.choices is not None and set(spec.choices) == {True, False}:
+        if spec.key in rs.play_defaults:  # left to the mode unless the umpire sets it
+            assert re.search(rf'<select name="option_{spec.key}"[^>]*>\s*<option value="" selected>By the mode', html)
+        elif spec.choices is not None and set(spec.choices) == {True, False}:
             assert re.search(rf'<input type="checkbox" name="option_{spec.key}"', html), spec.key
         elif spec.choices is not None:
             assert re.search(rf'<select name="option_{spec.key}"', html), spec.key

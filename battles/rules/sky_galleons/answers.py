@@ -39,6 +39,7 @@ from battles.rules.sky_galleons import (
     queries,
     signals,
     special_rules,
+    standing,
     validate,
 )
 from galleons import catalog
@@ -534,6 +535,9 @@ def _orders(asked: Asked) -> Field:
     atoms = _order_atoms(asked)
     if atoms:
         fields.append(Many(key="order", merge=True, options=tuple(atoms), section="Other orders"))
+    if state.options.get(standing.OPTION):
+        foes = [s.name for s in state.board.fighting() if not state.board.ally(request.side, s)]
+        fields.append(standing.schema(state, request.side, foes))
     if advanced:
         counts = tuple(Option(n, str(n)) for n in range(len(ships) + 1) if fine({"ram": n}))
         if len(counts) > 1:

@@ -96,6 +96,12 @@ class Board:
     # and what those rules keep track of (special_rules, victory): key -> JSON, changed by "mark" events.
     scenario_rules: Mapping[str, JSON] = field(default_factory=dict)
     marks: Mapping[str, JSON] = field(default_factory=dict)
+    # Each side's standing orders (standing.py), folded from its own "standing orders" event: the engine's board
+    # holds every side's, a side's view only its own.
+    standing: Mapping[str, JSON] = field(default_factory=dict)
+    # The moving side's moves, written all at once and carried out one ship after another in this order
+    # (movement_phase.go_on); kept to that side until each is made.
+    written: tuple[tuple[str, JSON], ...] = ()
 
     def tower_of(self, name: str) -> str | None:
         return self.tows[name][0] if name in self.tows else None
@@ -234,6 +240,8 @@ def board_to_json(board: Board) -> JSON:
         "owed": dict(board.owed),
         "scenario_rules": dict(board.scenario_rules),
         "marks": dict(board.marks),
+        **({"standing": dict(board.standing)} if board.standing else {}),
+        **({"written": [[name, move] for name, move in board.written]} if board.written else {}),
     }
 
 
@@ -294,6 +302,8 @@ def board_from_json(data: JSON) -> Board:
         owed=read_counts(d.get("owed", {})),
         scenario_rules=read_object(d.get("scenario_rules", {})),
         marks=read_object(d.get("marks", {})),
+        standing=read_object(d.get("standing", {})),
+        written=tuple((str(read_list(w)[0]), read_list(w)[1]) for w in read_list(d.get("written", []))),
     )
 
 

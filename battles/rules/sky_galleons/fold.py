@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
 
+from battles.engine.decisions import WHOLE
 from battles.engine.events import DECISION, DECISIONS, JSON, TURN, Event
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object
@@ -134,12 +135,25 @@ def _stage(state: State, event: Event) -> Board:
         phase_no=phase_no,
         moves_done=board.moves_done if same_phase else (),
         crossing=board.crossing if same_phase else {},
+        written=board.written if same_phase else (),
         decided=(),
     )
 
 
 def _asking(state: State, event: Event) -> Board:
     return replace(state.board, asking=str(event.data["ship"]), decided=())
+
+
+def _standing_orders(state: State, event: Event) -> Board:
+    """A side's standing orders, logged to it alone (standing.py)."""
+    board = state.board
+    return replace(board, standing={**board.standing, str(event.data["side"]): event.data["orders"]})
+
+
+def _moves_written(state: State, event: Event) -> Board:
+    """The moving side's moves, written at once and carried out in this order (movement_phase.go_on)."""
+    moves = read_object(event.data["moves"])
+    return replace(state.board, written=tuple((str(name), moves[str(name)]) for name in read_list(event.data["order"])))
 
 
 def _turn(state: State, event: Event) -> Board:
@@ -158,6 +172,7 @@ def _turn(state: State, event: Event) -> Board:
         held_move=None,
         kite_dice={},
         plots={},
+        written=(),
         plotted={},
         avoiders=(),
         owed=dict(board.owing),
@@ -188,6 +203,8 @@ def _mark(state: State, event: Event) -> Board:
 SEQUENCE: Mapping[str, Fold] = {
     "stage": _stage,
     "asking": _asking,
+    "standing orders": _standing_orders,
+    "moves written": _moves_written,
     TURN: _turn,
     "movement order": _movement_order,
     "placement order": _placement_order,
@@ -218,6 +235,8 @@ def _decision(state: State, event: Event) -> Board:
     board = state.board
     request = state.request(str(event.data["request"]))
     choice = event.data["choice"]
+    if request is not None and WHOLE in request.sealed:  # a move written for later: the whole answer
+        return replace(board, sealed={**board.sealed, request.id: {WHOLE: choice}})
     if request is not None and request.sealed and isinstance(choice, dict):
         part = {k: v for k, v in choice.items() if k in request.sealed}
         return replace(board, sealed={**board.sealed, request.id: part}) if part else board
@@ -236,6 +255,8 @@ def _asked_order(data: Mapping[str, JSON]) -> Callable[[tuple[str, JSON]], int]:
 
 def _unsealed(choice: JSON, sealed: JSON) -> JSON:
     """A revealed answer with its sealed keys put back (they were kept from the public reveal)."""
+    if isinstance(sealed, dict) and WHOLE in sealed:
+        return sealed[WHOLE]
     if isinstance(choice, dict) and isinstance(sealed, dict):
         return {**choice, **sealed}
     return choice

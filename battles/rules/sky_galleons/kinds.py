@@ -20,7 +20,7 @@ AVOID = "avoid"
 BOARD = "board"
 # Initiative orders kept from the other sides for good (the engine's sealed keys): portable machineguns'
 # aspects (SG-MG-06) and signals (SG-SIG-05).
-SEALED_ORDERS = ("train", "signal")
+SEALED_ORDERS = ("train", "signal", "standing")  # and standing orders (standing.py)
 AVOID_COLLISION = "avoid collision"  # each ship a move will run into is asked (avoidance.py, SG-ERR-04)
 PLOT = "plot movement"  # each side plots its ships' moves in secret (plotting.py, SG-ERR-24)
 CREW_CHOICE = "crack crew"  # SG-SCN-44: the side picks its ship with the Crack crew

@@ -22,6 +22,7 @@ each side sees of the rest is visibility.py's.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from battles.engine import simulate
@@ -48,6 +49,7 @@ from battles.rules.sky_galleons import (
     scenario,
     sequence,
     special_rules,
+    standing,
     validate,
 )
 from battles.rules.sky_galleons import campaign as sg_campaign
@@ -76,6 +78,8 @@ class SkyGalleons(BaseRuleset[Board]):
     version = "1"
     title = "Sky Galleons of Mars (basic rules)"
     campaign_bridge: CampaignBridge | None = sg_campaign.BRIDGE  # the campaign's ship is this ruleset's (campaign.py)
+    # Web play proposes standing orders: two submissions a turn (standing.py).
+    play_defaults: Mapping[str, JSON] = MappingProxyType({standing.OPTION: True})
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "errata",
@@ -90,6 +94,14 @@ class SkyGalleons(BaseRuleset[Board]):
             "Cloudships & Gunboats penetration by range (long range uses the long figure)",
             choices=(True, False),
             clause="SG-CG-06",
+        ),
+        OptionSpec(
+            standing.OPTION,
+            False,
+            "web play: each turn a side sends its orders with standing orders for what the rules ask later (fire, "
+            "avoiding, who moves first) and, in its Movement Phase, all its ships' moves at once",
+            choices=(True, False),
+            clause="SG-SEQ-02",
         ),
         OptionSpec(
             "advanced",
@@ -257,6 +269,18 @@ class SkyGalleons(BaseRuleset[Board]):
         if request.kind == FIRE:
             return simulate.ai_answer(self, state, request, seed)
         return request.default
+
+    def standing_answer(self, state: BattleState[Board], request: DecisionRequest, seed: bytes) -> JSON | None:
+        """What the side's standing orders answer (standing.py): the AI captain's judgement where they say
+        so, seeing what the side sees."""
+        if not state.options.get(standing.OPTION):
+            return None  # every decision put to the side as the rules ask it (table play)
+        return standing.answer(
+            state,
+            request,
+            lambda: simulate.ai_answer(self, state, request, seed),
+            lambda: validate.solutions(state, request.side),
+        )
 
     def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
         return [scenario.load_data(slug) for slug in scenario.available()]

@@ -63,6 +63,7 @@ from battles.rules.sky_galleons import (
     validate,
 )
 from battles.rules.sky_galleons.board import Board, party_of
+from battles.rules.sky_galleons.board import move_parts as board_move_parts
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.kinds import (
     AVOID,
@@ -176,6 +177,7 @@ class Captain:
         return request.default
 
     def _move(self, state: State, request: DecisionRequest) -> JSON:
+        state = with_written(state, request)
         record = state.board.ship(request.ships[0])
         traced = candidates.traced_moves(state, record)
         landing = scenario_ai.landing_move(
@@ -207,6 +209,29 @@ class Captain:
             if scored:
                 plots[name] = max(scored, key=lambda item: item[0])[1]
         return {"plots": plots}
+
+
+def with_written(state: State, request: DecisionRequest) -> State:
+    """The board as the captain plans this ship's move: his ships whose moves he has already written in the same
+    submission stand where those moves end (they are made one after another, in the order written)."""
+    board = state.board
+    moved: dict[str, ShipRecord] = {}
+    for asked in state.requests:
+        if asked.kind != MOVE or asked.side != request.side or asked.id not in state.answers:
+            continue
+        record = board.ship(asked.ships[0])
+        steps, _ = board_move_parts(state.answers[asked.id])
+        try:
+            path = movement.trace(record, steps, allowed=queries.allowance(state, record), terrain=board.terrain)
+        except movement.PlanError:
+            continue
+        if path and not path[-1].ends:
+            end = path[-1]
+            moved[record.name] = replace(record, position=end.hex, facing=end.facing, altitude=end.altitude)
+    if not moved:
+        return state
+    ships = tuple(moved.get(s.name, s) for s in board.ships)
+    return state.evolve(board=replace(board, ships=ships))
 
 
 class Leaving(Captain):

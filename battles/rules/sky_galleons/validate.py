@@ -27,6 +27,7 @@ from battles.rules.sky_galleons import (
     sightlines,
     signals,
     special_rules,
+    standing,
 )
 from battles.rules.sky_galleons.board import (
     Board,
@@ -202,7 +203,8 @@ def attack_problem(
 
 def orders_problem(state: BattleState[Board], side: str, choice: JSON) -> Rejection | None:
     advanced = bool(state.options["advanced"])
-    keys = {"crew", "strike", "train", *ordnance_play.ORDER_KEYS} | ({"signal"} if state.options["signals"] else set())
+    keys = {"crew", "strike", "train", standing.KEY, *ordnance_play.ORDER_KEYS}
+    keys |= {"signal"} if state.options["signals"] else set()
     close = {"ram", "parties", "disband", "recall", "cut", "tow", "prizes", *flying.ORDER_KEYS}
     keys |= close if advanced else set()
     if not isinstance(choice, dict) or set(choice) - keys:
@@ -218,7 +220,12 @@ def orders_problem(state: BattleState[Board], side: str, choice: JSON) -> Reject
                 else "}"
             ),
         )
-    lists = {key: choice.get(key, []) for key in keys - {"ram", "prizes", "signal", *ordnance_play.ORDER_KEYS}}
+    if standing.KEY in choice:
+        wrong = standing.problem(state, side, choice[standing.KEY])
+        if wrong is not None:
+            return wrong
+    not_lists = {"ram", "prizes", "signal", standing.KEY, *ordnance_play.ORDER_KEYS}
+    lists = {key: choice.get(key, []) for key in keys - not_lists}
     if not all(isinstance(value, list) for value in lists.values()):
         return Rejection("SG-SEQ-02", f"{', '.join(sorted(lists))} are lists")
     own = {s.name: s for s in state.board.fighting(side)}

@@ -145,11 +145,14 @@ LANDING_PARTY = special_rules.party_key("")  # the mark key's prefix, the side f
 # The ruleset's event kinds, as this module reads them (docs/engine.md has the table): trimmed for the other
 # sides, logged to their own side (``secret_to``; a recall's party order is public), and public as they stand.
 TRIMMED_KINDS = frozenset({"ship", "reinforcement", flying.PARTY_EVENT, "effects", "mark"})
-OWN_SIDE_KINDS = frozenset({"crew change", "party order", "plots", "gun trained", "signal", "note"})
+OWN_SIDE_KINDS = frozenset(
+    {"crew change", "party order", "plots", "gun trained", "signal", "note", "standing orders", "moves written"}
+)
 PUBLIC_KINDS = frozenset(
     {
         "stage",
         "asking",
+        "move cut",
         "wind",
         "placement order",
         "placed",
@@ -311,6 +314,11 @@ def board_seen(data: JSONObject, state: BattleState[Board], side: str | None) ->
         for name, steps in _object(data["plots"]).items()
     }
     seen["marks"] = {key: mark_seen(key, value, side) for key, value in _object(data["marks"]).items()}
+    # Standing orders and the moves written for later are the side's own (standing.py, movement_phase.go_on).
+    if "standing" in data:
+        seen["standing"] = {key: value for key, value in _object(data["standing"]).items() if key == side}
+    if "written" in data:
+        seen["written"] = [pair for pair in _list(data["written"]) if _owner(board, str(_list(pair)[0])) == side]
     return seen
 
 

@@ -1,7 +1,7 @@
 """Sky Galleons' behaviour held fixed while its code moves (issue 19): every scenario, auto-resolved on a fixed
 seed with the AI captains on every side, under the default options and under the option sets that switch whole
-rule families (Agility; the advanced and optional fire rules; plotted movement), gives the same event log and the
-same final board, byte for byte, as the recorded fingerprints in fingerprints.json.
+rule families (Agility; the advanced and optional fire rules; plotted movement; standing orders), gives the same
+event log and the same final board, byte for byte, as the recorded fingerprints in fingerprints.json.
 
 A change that alters a battle on purpose (a rule fixed) records new fingerprints with
 
@@ -49,6 +49,7 @@ OPTION_SETS: dict[str, dict[str, Any]] = {
         "officer_led_boarding": True,
     },
     "plotted": {"plotted_movement": True, "signals": True, "line_of_sight": True},
+    "standing orders": {"standing_orders": True},
 }
 # Which option sets each scenario is fingerprinted under: every scenario plain; the small ones under each family.
 CASES = [(slug, "default") for slug in SCENARIOS] + [

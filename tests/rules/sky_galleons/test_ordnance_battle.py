@@ -731,7 +731,9 @@ def test_a_torpedo_runs_again_each_turn_before_the_first_move_and_goes_off_after
     for run in runs[1:]:  # after the first player is chosen, before the turn's first move
         turn = [e for e in events if e.turn == run.turn]
         order = next(i for i, e in enumerate(turn) if e.kind == "movement order")
-        first_move = next(i for i, e in enumerate(turn) if e.kind == "asking")
+        first_move = next(
+            i for i, e in enumerate(turn) if e.kind == "decision_requested" and e.data["request"]["kind"] == "move"
+        )
         assert order < turn.index(run) < first_move
     assert notes(events, "has run its course and goes off harmlessly")
     assert state.board.torpedoes == ()

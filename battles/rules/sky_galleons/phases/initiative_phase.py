@@ -24,6 +24,7 @@ from battles.rules.sky_galleons import (
     queries,
     signals,
     special_rules,
+    standing,
     validate,
     victory,
 )
@@ -83,16 +84,19 @@ def upkeep(ctx: Context[Board]) -> None:
     special_rules.upkeep(ctx)  # the scenario's own bookkeeping (SG-SCN-24, SG-SCN-38..40)
     if check_victory(ctx, initiative=True):
         return
-    if not ask_reinforcement(ctx):
+    if ctx.option(standing.OPTION) or not ask_reinforcement(ctx, alone=True):
         ask_orders(ctx)
 
 
-def ask_reinforcement(ctx: Context[Board]) -> bool:
-    """SG-SCN-24: a reinforcement due is chosen and landed before the orders."""
+def ask_reinforcement(ctx: Context[Board], *, alone: bool = False) -> bool:
+    """SG-SCN-24: a reinforcement due is chosen and lands before the orders are carried out (the text does not
+    say when in the turn it comes): asked ``alone`` before the orders, or with standing orders with them (one
+    submission)."""
     rule = special_rules.pending_reinforcement(ctx.board)
     if rule is None:
         return False
-    basics.stage(ctx, REINFORCING, asking=str(rule["side"]))
+    if alone:
+        basics.stage(ctx, REINFORCING, asking=str(rule["side"]))
     ctx.request(
         str(rule["side"]),
         REINFORCE,
@@ -105,16 +109,23 @@ def ask_reinforcement(ctx: Context[Board]) -> bool:
 
 
 def reinforced(ctx: Context[Board]) -> None:
-    rule = special_rules.pending_reinforcement(ctx.board)
-    answer = next(a for a in ctx.board.decided if a.kind == REINFORCE)
-    assert rule is not None
-    special_rules.reinforce(ctx, rule, read_object(answer.choice))
-    if not ask_reinforcement(ctx):
+    """The reinforcement asked alone lands; then the next, or the orders."""
+    _land_reinforcement(ctx)
+    if not ask_reinforcement(ctx, alone=True):
         ask_orders(ctx)
+
+
+def _land_reinforcement(ctx: Context[Board]) -> None:
+    rule = special_rules.pending_reinforcement(ctx.board)
+    answer = next((a for a in ctx.board.decided if a.kind == REINFORCE), None)
+    if rule is not None and answer is not None:
+        special_rules.reinforce(ctx, rule, read_object(answer.choice))
 
 
 def ask_orders(ctx: Context[Board]) -> None:
     basics.stage(ctx, ORDERS_STAGE)
+    if ctx.option(standing.OPTION):
+        ask_reinforcement(ctx)
     advanced = bool(ctx.option("advanced"))
     for side in ctx.board.sides_fighting():  # SG-SEQ-02, asked of all sides at once
         ships = [s.name for s in ctx.board.fighting(side)]
@@ -139,11 +150,15 @@ def ask_orders(ctx: Context[Board]) -> None:
 
 
 def orders(ctx: Context[Board]) -> None:
+    _land_reinforcement(ctx)
     declared: dict[str, int] = {}
     for answer in ctx.board.decided:
         if answer.kind != ORDERS:
             continue
         choice = read_object(answer.choice)
+        if standing.KEY in choice:  # they stand until changed, the side's own business (standing.py)
+            given = {"side": answer.side, "orders": choice[standing.KEY], "clauses": ["SG-SEQ-02"]}
+            ctx.emit("standing orders", given, secret_to=answer.side)
         declared[answer.side] = read_int(choice.get("ram", 0))
         _party_orders(ctx, answer.side, choice)
         _crew_changes(ctx, answer.side, choice)

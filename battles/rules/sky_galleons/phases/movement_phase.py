@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from battles.engine import hexgrid
+from battles.engine.decisions import WHOLE
+from battles.engine.events import JSON
 from battles.engine.jsonread import read_int, read_list, read_object
 from battles.engine.resolver import Context
 from battles.engine.words import possessive
@@ -25,6 +27,8 @@ from battles.rules.sky_galleons import (
     plotting,
     queries,
     special_rules,
+    standing,
+    validate,
 )
 from battles.rules.sky_galleons.board import (
     Board,
@@ -163,58 +167,115 @@ def grappled_drop(ctx: Context[Board], record: ShipRecord) -> bool:
 
 
 def ask_move(ctx: Context[Board]) -> None:
+    """Go on with the moving side's phase: the next move written, else its ships' moves asked (with standing
+    orders, all at once: one submission, each ship a decision of the one batch; else one ship at a time), else
+    its flying parties and then fire."""
+    if remaining(ctx.board):
+        go_on(ctx)
+        return
     side = ctx.board.moving
     assert side is not None
     waiting = [s for s in ctx.board.fighting(side) if s.name not in ctx.board.moves_done]
-    while waiting and queries.held(ctx.state, waiting[0]):  # SG-GRAP-08: a grappled ship stays where it is
-        held = waiting.pop(0)
-        tower = ctx.board.tower_of(held.name)
-        why = f"in tow of {tower}" if tower else f"grappled with {', '.join(held.grappled_with)}"
-        ctx.emit(
-            "move held",
-            {"ship": held.name, "why": why, "clauses": ["SG-TOW-01"] if tower else ["SG-GRAP-08"]},
-            ships=[held.name],
-        )
-        collisions.moved_done(ctx, held.name, 0)
+    waiting = [s for s in waiting if not _held(ctx, s)]
+    if not ctx.option(standing.OPTION):
+        waiting = waiting[:1]  # one ship at a time, as at the table (SG-SEQ-04)
     if not waiting:
         if not parties.ask_fly(ctx):  # then the side's flying parties (SG-HM-03)
             after_movement(ctx)
         return
-    record = waiting[0]
-    allowed = queries.allowance(ctx.state, record)
-    default = candidates.default_move(ctx.state, record)
-    ctx.emit("asking", {"ship": record.name})
-    ctx.request(
-        side,
-        MOVE,
-        rule="SG-MOV-01",
-        default=default,
-        prompt=f"plan {possessive(record.name)} move: {allowed.speed} MP; "
-        f"steps {', '.join(movement.step_kinds(record))}",
+    basics.stage(ctx, MOVING, asking="|".join(s.name for s in waiting))  # the ships asked, in this order
+    for record in waiting:
+        allowed = queries.allowance(ctx.state, record)
+        ctx.request(
+            side,
+            MOVE,
+            rule="SG-MOV-01",
+            default=candidates.default_move(ctx.state, record),
+            prompt=f"plan {possessive(record.name)} move: {allowed.speed} MP; "
+            f"steps {', '.join(movement.step_kinds(record))}",
+            ships=[record.name],
+            # Written now, made one ship after another: the other sides see each move as it is made.
+            secret=True,
+            sealed=(WHOLE,),
+        )
+
+
+def _held(ctx: Context[Board], record: ShipRecord) -> bool:
+    """SG-GRAP-08, SG-TOW-01: a grappled ship, or one in tow, stays where it is (logged, and done moving)."""
+    if not queries.held(ctx.state, record):
+        return False
+    tower = ctx.board.tower_of(record.name)
+    why = f"in tow of {tower}" if tower else f"grappled with {', '.join(record.grappled_with)}"
+    ctx.emit(
+        "move held",
+        {"ship": record.name, "why": why, "clauses": ["SG-TOW-01"] if tower else ["SG-GRAP-08"]},
         ships=[record.name],
     )
+    collisions.moved_done(ctx, record.name, 0)
+    return True
+
+
+def remaining(board: Board) -> list[tuple[str, JSON]]:
+    """The moves written and not yet made, of ships still in the fight, in the order they were written."""
+    return [
+        (name, move)
+        for name, move in board.written
+        if name not in board.moves_done and board.in_fight(board.ship(name))
+    ]
 
 
 def moving_stage(ctx: Context[Board]) -> None:
-    answer = next((a for a in ctx.board.decided if a.kind == MOVE), None)
-    name = ctx.board.asking
-    if answer is not None and name not in ctx.board.moves_done:
-        steps, attack = move_parts(answer.choice)
-        drops = ordnance_play.drops_of(answer.choice)
-        if attack is None or ctx.board.ally(ctx.board.ship(name).side, ctx.board.ship(attack[1])):
-            if avoidance.ask(ctx, name, answer.choice):
-                return
-            carry_out(ctx, name, steps, attack, drops)  # a friendly grapple needs no declaration (SG-TOW-02)
-        else:
-            ctx.emit(
-                "held move",
-                {"ship": name, "side": ctx.board.ship(name).side, "move": answer.choice, "clauses": ["SG-RAM-04"]},
-                ships=[name, attack[1]],
-            )
-            if ask_avoid(ctx, name, attack) or avoidance.ask(ctx, name, answer.choice):
-                return
-            carry_out(ctx, name, steps, attack, drops)
+    """The moving side's moves are written (kept to it alone until each is made); carry them out."""
+    answers = [a.choice for a in ctx.board.decided if a.kind == MOVE]
+    side = ctx.board.moving
+    names = ctx.board.asking.split("|")
+    moves = dict(zip(names, answers, strict=True))
+    ctx.emit("moves written", {"moves": moves, "order": names, "clauses": ["SG-SEQ-04"]}, secret_to=side or "")
     ask_move(ctx)
+
+
+def go_on(ctx: Context[Board]) -> None:
+    """Carry the written moves out, one ship after another in the order written (SG-SEQ-04), until one waits on
+    another ship's answer (avoiding a ram or a collision); then the phase goes on."""
+    for name, move in remaining(ctx.board):
+        if _held(ctx, ctx.board.ship(name)):
+            continue
+        ctx.emit("asking", {"ship": name})  # her move is next (the stage stays: moving)
+        if _move_one(ctx, name, still_possible(ctx, name, move)):
+            return
+    ask_move(ctx)
+
+
+def still_possible(ctx: Context[Board], name: str, move: JSON) -> JSON:
+    """The written move, or as much of its plan as the ship can still make now that the ships before it have
+    moved (a collision, a ram, a hex or a height taken): written with the rest, a move is judged on the board
+    as it was; made later, it is cut where the rules would refuse it, its attack and drops given up."""
+    record = ctx.board.ship(name)
+    if validate.move_problem(ctx.state, record, move) is None:
+        return move
+    steps, _ = move_parts(move)
+    kept = plotting.still_possible(ctx.state, record, steps)
+    ctx.emit("move cut", {"ship": name, "steps": kept, "written": move, "clauses": ["SG-SEQ-04"]}, ships=[name])
+    return list[JSON](kept)
+
+
+def _move_one(ctx: Context[Board], name: str, move: JSON) -> bool:
+    """One ship's written move: a ram declared first waits on its target's avoidance (SG-RAM-04/05), a move into
+    another ship on its avoidance (SG-ERR-04); else it is made. True if it waits on an answer."""
+    steps, attack = move_parts(move)
+    drops = ordnance_play.drops_of(move)
+    if attack is not None and not ctx.board.ally(ctx.board.ship(name).side, ctx.board.ship(attack[1])):
+        ctx.emit(
+            "held move",
+            {"ship": name, "side": ctx.board.ship(name).side, "move": move, "clauses": ["SG-RAM-04"]},
+            ships=[name, attack[1]],
+        )
+        if ask_avoid(ctx, name, attack):
+            return True
+    if avoidance.ask(ctx, name, move):
+        return True
+    carry_out(ctx, name, steps, attack, drops)  # a friendly grapple needs no declaration (SG-TOW-02)
+    return False
 
 
 def ask_avoid(ctx: Context[Board], name: str, attack: tuple[str, str]) -> bool:

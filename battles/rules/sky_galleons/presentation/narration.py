@@ -392,7 +392,28 @@ def _note(e: Mapping[str, Any], n: Names) -> str:
     return f"{e.get('ship')}: {e.get('what')}" if present(e.get("what")) else f"A note about {e.get('ship')}"
 
 
+def _standing_orders(e: Mapping[str, Any], n: Names) -> str:
+    orders = e.get("orders")
+    fire = orders.get("fire", "at will") if isinstance(orders, dict) else "at will"
+    return f"{n.side(e.get('side'))}: standing orders given (guns: {fire})"
+
+
+def _moves_written(e: Mapping[str, Any], n: Names) -> str:
+    order = e.get("order")
+    names = [str(s) for s in order] if isinstance(order, list) else []
+    return "Moves written, to be made in this order: " + (comma_joined(names) or "none")
+
+
+def _move_cut(e: Mapping[str, Any], n: Names) -> str:
+    steps = e.get("steps")
+    kept = comma_joined([str(s) for s in steps] if isinstance(steps, list) else []) or "nothing"
+    return f"{e.get('ship')}: the ships before her changed the board; of her written move she makes {kept}"
+
+
 TELLERS: dict[str, Teller] = {
+    "standing orders": _standing_orders,
+    "moves written": _moves_written,
+    "move cut": _move_cut,
     "stage": _stage,
     "asking": _asking,
     "moved": _moved,
