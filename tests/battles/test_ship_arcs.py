@@ -11,6 +11,9 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from battles import engine_io, selectors, services
+from battles.drawing.hexmap import render_hexmap
+from battles.engine.hexgrid import Hex
+from battles.engine.presentation import Counter, MapView, Overlay, ShipOverlays, TargetMark
 from battles.engine import ruleset as ruleset_
 from battles.models import Battle, BattleMode
 from battles.services import SideControl
@@ -97,3 +100,32 @@ def test_a_ships_group_marks_the_enemy_in_reach_with_the_number_to_hit(client, c
     assert f">{mark.label}</text>" in groups["Aphid"]
     assert 'class="hexmap__arc hexmap__arc--close"' in groups["Aphid"]
     assert 'class="hexmap__ring hexmap__ring--long"' in groups["Aphid"]
+
+
+def test_the_map_draws_overlays_only_for_the_pieces_on_it_before_the_ships_layer() -> None:
+    here, there = Hex(2, 2), Hex(4, 1)
+    view = MapView(
+        title="Test",
+        cols=8,
+        rows=6,
+        counters=(Counter("Aphid", here, "Ap", "a", "A", "Aphid"), Counter("Swiftwood", there, "Sw", "b", "B", "Sw")),
+        sides=("a", "b"),
+    )
+    per_ship = (
+        ShipOverlays(
+            "Aphid",
+            (Overlay("arc--close", (Hex(3, 2),), "close"), Overlay("ring--long", (Hex(5, 2),), "ring", outline=True)),
+            (TargetMark("Swiftwood", there, "4+", "Swiftwood: 4+ to hit", "target"),),
+            "Aphid's arcs",
+        ),
+        ShipOverlays("Hidden", (Overlay("arc--close", (Hex(1, 1),), "close"),), (), "not on the map"),
+    )
+    svg = str(render_hexmap(view, ship_overlays=per_ship))
+    groups = re.findall(r'<g class="hexmap__arcs" data-for-ship="([^"]*)"[^>]*hidden>', svg)
+    assert groups == ["Aphid"]  # a piece the viewer's map does not hold gets nothing
+    assert svg.index('data-for-ship="Aphid"') < svg.index('<g class="hexmap__ships">')
+    assert 'class="hexmap__arc hexmap__arc--close"' in svg
+    assert 'class="hexmap__ring hexmap__ring--long" d="' in svg
+    assert re.search(r'<g class="hexmap__target hexmap__target--target" data-target="Swiftwood"[^>]*>', svg)
+    assert ">4+</text>" in svg
+    assert "not on the map" not in svg

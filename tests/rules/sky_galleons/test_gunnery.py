@@ -135,7 +135,7 @@ def test_a_player_never_gets_a_number_from_what_he_may_not_see() -> None:
 
 def test_a_ship_the_view_does_not_place_gives_no_overlay_and_is_no_target() -> None:
     state = _battle()
-    view = RS.board_view(state, "a")
+    view: Any = RS.board_view(state, "a")
     for data in view["ships"]:
         if data["name"] == "Swiftwood":
             data["position"] = None  # as a side sees a ship it may not see
