@@ -12,9 +12,9 @@ from django.utils.html import escape
 
 from battles import engine_io, selectors, services
 from battles.drawing.hexmap import render_hexmap
+from battles.engine import ruleset as ruleset_
 from battles.engine.hexgrid import Hex
 from battles.engine.presentation import Counter, MapView, Overlay, ShipOverlays, TargetMark
-from battles.engine import ruleset as ruleset_
 from battles.models import Battle, BattleMode
 from battles.services import SideControl
 from tests.battles.conftest import decider, first_unanswered
