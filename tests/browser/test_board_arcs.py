@@ -130,7 +130,8 @@ def test_dragging_the_replay_slider_changes_the_map_and_the_log(chromium, live_s
     expect(page.locator("#replay-turn-output")).to_have_text(f"0 of {battle.turn}")
     assert page.locator("svg#replay-map .hexmap__ships").inner_html() != map_before
     assert page.evaluate("() => window.notReloaded") is True  # swapped in place, not a new page
-    assert page.url != url and page.url.endswith("?turn=0")
+    assert page.url != url
+    assert page.url.endswith("?turn=0")
     expect(page.locator(".replay__step[rel=prev]")).to_have_attribute("aria-disabled", "true")
     _shot(page, "replay-set-up")
 
