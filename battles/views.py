@@ -414,5 +414,7 @@ def battle_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "first": frame.turns[0],
         "last": frame.turns[-1],
     }
-    template = "battles/_replay_frame.html" if _is_htmx(request) else "battles/replay.html"
+    # The slider fetches a frame; HTMX restoring a page from its history asks for the whole page.
+    frame_only = _is_htmx(request) and request.headers.get("HX-History-Restore-Request") != "true"
+    template = "battles/_replay_frame.html" if frame_only else "battles/replay.html"
     return render(request, template, context)

@@ -34,7 +34,7 @@ from django.utils.safestring import SafeString
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
 from battles.engine.presentation import Counter as Piece
-from battles.engine.presentation import MapView, Overlay, Wind
+from battles.engine.presentation import MapView, Overlay, ShipOverlays, TargetMark, Wind
 
 SIZE = 24.0  # pixels from a hex's centre to a corner
 SQRT3 = math.sqrt(3)
@@ -128,6 +128,34 @@ class CoordinateLabel:
 
 
 @dataclass(frozen=True)
+class TargetLabel:
+    """An enemy in reach of the selected ship: a ring round her hex and the number to hit in a tag beside it."""
+
+    name: str
+    cx: str
+    cy: str
+    radius: str
+    tag: tuple[str, str, str, str]
+    text: tuple[str, str]
+    font: str
+    label: str
+    title: str
+    css: str
+
+
+@dataclass(frozen=True)
+class ShipArcs:
+    """One ship's overlays as the template writes them, in a group the page shows when she is selected."""
+
+    ship: str
+    title: str
+    arcs: tuple[Layer, ...]
+    arc_rays: tuple[Ray, ...]
+    rings: tuple[Layer, ...]
+    targets: tuple[TargetLabel, ...]
+
+
+@dataclass(frozen=True)
 class HexMap:
     uid: str
     viewbox: str
@@ -150,6 +178,8 @@ class HexMap:
     counters: tuple[Counter, ...]
     wind: WindRose | None
     coordinates: tuple[CoordinateLabel, ...]
+    # Each ship's arcs, rings and targets, drawn hidden until the page selects her (:func:`ship_arcs`).
+    ship_arcs: tuple[ShipArcs, ...] = ()
 
 
 # --- small helpers ------------------------------------------------------------------------------------------
@@ -205,11 +235,13 @@ def hexmap(
     coordinates: bool = False,
     size: float = SIZE,
     uid: str = "hexmap",
+    ship_overlays: Sequence[ShipOverlays] = (),
 ) -> HexMap:
     """Everything the map template draws, from a ruleset's map view.
 
     ``path`` is a planned move's hexes in order (axial ``Hex`` or ``[q, r]``), its start first. ``coordinates``
     writes each hex's column and row. ``uid`` keeps the element ids unique when a page holds several maps.
+    ``ship_overlays``: the ruleset's per-ship overlays (``ship_overlays``), drawn for the ships on the map.
     """
     cols, rows = view.cols, view.rows
     on_map = set(hexgrid.rectangle_odd_q(cols, rows))
@@ -260,6 +292,7 @@ def hexmap(
         counters=counters,
         wind=wind,
         coordinates=_coordinates(on_map, size) if coordinates else (),
+        ship_arcs=ship_arcs(ship_overlays, {c.key for c in view.counters}, size),
     )
 
 
@@ -400,3 +433,42 @@ def _coordinates(on_map: set[Hex], size: float) -> tuple[CoordinateLabel, ...]:
         col, row = hexgrid.to_odd_q(hex_)
         labels.append(CoordinateLabel(num(x), num(y - size * 0.55), f"{col:02d}{row:02d}"))
     return tuple(labels)
+
+
+# --- each ship's arcs and targets, shown when she is selected ------------------------------------------------
+
+
+def ship_arcs(per_ship: Sequence[ShipOverlays], drawn: set[str], size: float = SIZE) -> tuple[ShipArcs, ...]:
+    """The per-ship overlays of the ships drawn on the map (``drawn``: their counters' keys), in pixels: the
+    arcs and rings as overlay layers, each target as a ring round its hex with the number to hit beside it."""
+    return tuple(
+        ShipArcs(
+            ship=found.ship,
+            title=found.title or f"Arcs of {found.ship}",
+            arcs=tuple(_layer(o, size) for o in found.overlays if o.hexes and not o.outline),
+            arc_rays=tuple(_ray(ray, size) for o in found.overlays for ray in o.rays),
+            rings=tuple(_layer(o, size) for o in found.overlays if o.hexes and o.outline),
+            targets=tuple(_target_label(mark, size) for mark in found.targets),
+        )
+        for found in per_ship
+        if found.ship in drawn
+    )
+
+
+def _target_label(mark: TargetMark, size: float) -> TargetLabel:
+    """A ring just inside the target's hex (round a stack too) and a tag at its upper right for the number."""
+    cx, cy = centre(mark.hex, size)
+    width, height = size * (0.5 + 0.32 * len(mark.label)), size * 0.62
+    left, top = cx + size * 0.35, cy - size * 0.95
+    return TargetLabel(
+        name=mark.target,
+        cx=num(cx),
+        cy=num(cy),
+        radius=num(size * 0.82),
+        tag=(num(left), num(top), num(width), num(height)),
+        text=(num(left + width / 2), num(top + height * 0.74)),
+        font=num(size * 0.5),
+        label=mark.label,
+        title=mark.title,
+        css=f"hexmap__target hexmap__target--{mark.look}" if mark.look else "hexmap__target",
+    )

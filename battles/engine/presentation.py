@@ -116,6 +116,29 @@ class MapView:
     look: str = ""
 
 
+@dataclass(frozen=True)
+class TargetMark:
+    """An enemy piece the selected one may fire at from where both stand, with what a shot needs in the
+    ruleset's own words (``label``: "4+"; ``title``: which gun, at what range, with which modifiers)."""
+
+    target: str
+    hex: Hex
+    label: str
+    title: str
+    look: str = ""
+
+
+@dataclass(frozen=True)
+class ShipOverlays:
+    """What a page shows when one piece is selected: its guns' arcs shaded by range band and its range rings
+    (``overlays``), and the enemies in arc and range with the number each shot needs (``targets``)."""
+
+    ship: str
+    overlays: tuple[Overlay, ...] = ()
+    targets: tuple[TargetMark, ...] = ()
+    title: str = ""
+
+
 # --- record sheets -------------------------------------------------------------------------------------
 
 WHOLE, LOST, UNKNOWN = "whole", "lost", "unknown"
@@ -254,6 +277,8 @@ class Presentation(Protocol):
     def record_sheet(
         self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
     ) -> RecordSheet | None: ...
+
+    def ship_overlays(self, view: JSON, *, options: Mapping[str, JSON], turn: int) -> tuple[ShipOverlays, ...]: ...
 
 
 # --- the generic defaults ------------------------------------------------------------------------------
@@ -434,3 +459,10 @@ class GenericPresentation:
         own state means nothing."""
         found = next((p for p in pieces_of(view) if str(p.get("name")) == piece), None)
         return generic_sheet(found, _side_names(view)) if found is not None else None
+
+    def ship_overlays(self, view: JSON, *, options: Mapping[str, JSON], turn: int) -> tuple[ShipOverlays, ...]:
+        """Per piece on the board view, what to show when it is selected: its arcs, range bands and rings, and
+        the enemies it may fire at with the number needed. Built from ``view`` alone (what the viewer may see),
+        the battle's ``options`` and the ``turn`` (public to every side), so a side is never shown reach or
+        odds computed from what it may not know. The generic default: nothing (a ruleset without guns)."""
+        return ()

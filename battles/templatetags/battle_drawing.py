@@ -1,5 +1,5 @@
 """Template tags for drawing a battle: ``{% load battle_drawing %}``, then ``{% hexmap board selected=name
-gun=gun_id arcs=True rings=True path=hexes %}``, ``{% record_sheet ship start=ship_at_start board=board
+gun=gun_id arcs=True rings=True path=hexes ship_arcs=True %}``, ``{% record_sheet ship start=ship_at_start board=board
 turn=turn %}`` and ``{% draw_sheet sheet %}`` for a RecordSheet already made (battles/drawing/hexmap.py and
 record_sheet.py say what each option does).
 
@@ -27,10 +27,24 @@ DRAWING = ("path", "coordinates", "size", "uid")
 
 
 @register.simple_tag(takes_context=True)
-def hexmap(context: template.Context, board: Mapping[str, Any], rules: Any = None, **options: Any) -> SafeString:
+def hexmap(
+    context: template.Context, board: Mapping[str, Any], rules: Any = None, ship_arcs: bool = False, **options: Any
+) -> SafeString:
+    """``ship_arcs=True`` draws each ship's arcs, rings and targets, hidden until the page selects her: the
+    ruleset's ``ship_overlays`` of the same board view, with the battle's options and its ``turn`` (the
+    context's, or the battle's)."""
+    battle = context.get("battle")
     rules = rules if rules is not None else engine_io.rules_of(context["battle"])
     focus = {k: v for k, v in options.items() if k not in DRAWING}
-    return render_hexmap(rules.map_view(board, focus), **{k: v for k, v in options.items() if k in DRAWING})
+    drawing = {k: v for k, v in options.items() if k in DRAWING}
+    if ship_arcs and battle is not None:
+        turn = context.get("turn")
+        drawing["ship_overlays"] = rules.ship_overlays(
+            board,
+            options=engine_io.initial_state(battle).options,
+            turn=turn if isinstance(turn, int) else battle.turn,
+        )
+    return render_hexmap(rules.map_view(board, focus), **drawing)
 
 
 @register.simple_tag(takes_context=True)

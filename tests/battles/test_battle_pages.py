@@ -490,14 +490,20 @@ def test_the_replay_shows_the_board_after_each_turn(client, club, start_battle, 
     battle.refresh_from_db()
     last = client.get(replay).content.decode()
     assert f"After turn {battle.turn}" in last
-    assert "Previous turn" in last
-    assert "Next turn" not in last
+    # The slider runs over every turn, the set-up first; at the last turn only the previous turn is offered.
+    assert f'type="range" id="replay-turn" name="turn" min="0" max="{battle.turn}" value="{battle.turn}"' in last
+    assert re.search(rf'data-step="-1" rel="prev" href="[^"]*\?turn={battle.turn - 1}">', last)
+    assert re.search(r'data-step="1" rel="next" href="[^"]*" aria-disabled="true">', last)
     first = client.get(replay, {"turn": "1"}).content.decode()
     assert "After turn 1" in first
-    assert "Next turn" in first
+    assert re.search(r'data-step="1" rel="next" href="[^"]*\?turn=2">', first)
     frame = client.get(replay, {"turn": "1"}, **HTMX).content.decode()
     assert "After turn 1" in frame
     assert "<html" not in frame
+    assert 'id="replay-turn"' not in frame  # the slider stays on the page; only the frame is swapped
+    restored = client.get(replay, {"turn": "1"}, **HTMX, HTTP_HX_HISTORY_RESTORE_REQUEST="true").content.decode()
+    assert 'id="replay-turn"' in restored
+    assert "<html" in restored
 
 
 # --- every registered ruleset ------------------------------------------------------------------------------

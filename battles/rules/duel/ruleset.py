@@ -27,12 +27,12 @@ from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_int, read_json_object, read_list, read_object, read_str
 from battles.engine.outcome import BattleOutcome
 from battles.engine.policies import Policy
-from battles.engine.presentation import MapView, RecordSheet
+from battles.engine.presentation import MapView, RecordSheet, ShipOverlays
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
 from battles.engine.telling import ENGINE_TELLERS, Names, tell
-from battles.rules.duel import ai, answers, campaign, fold, outcome, presentation, sequence, validate
+from battles.rules.duel import ai, answers, campaign, fold, gunnery, outcome, presentation, sequence, validate
 from battles.rules.duel.board import Board, Ship
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -157,6 +157,9 @@ class Duel(BaseRuleset[Board]):
         return presentation.record_sheet(view, piece, start=start, turn=turn)
 
     # --- the battle app's hooks ---
+
+    def ship_overlays(self, view: JSON, *, options: Mapping[str, JSON], turn: int) -> tuple[ShipOverlays, ...]:
+        return gunnery.ship_overlays(view, tables=self.tables, long_range=read_int(options["long_range"]))
 
     def ai_policy(self, seed: bytes, side: str) -> Policy:
         return ai.DuelCaptain(seed, side)

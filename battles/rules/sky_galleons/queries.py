@@ -6,6 +6,7 @@ battle state; nothing here changes it, and nothing here knows the AI.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -70,16 +71,22 @@ def limit_allowance(record: ShipRecord, allowed: movement.Allowance) -> movement
 
 def rules(state: BattleState[Board]) -> CombatRules:
     """The combat switches: small arms and lob guns come with the advanced rules."""
-    advanced = bool(state.options["advanced"])
+    return combat_rules(state.options)
+
+
+def combat_rules(options: Mapping[str, object]) -> CombatRules:
+    """The combat switches of a battle played under ``options`` (its options are public: every side and the
+    map's overlays read them alike)."""
+    advanced = bool(options["advanced"])
     return CombatRules(
-        two_range_penetration=bool(state.options["two_range_penetration"]),
-        errata=bool(state.options["errata"]),
+        two_range_penetration=bool(options["two_range_penetration"]),
+        errata=bool(options["errata"]),
         small_arms=advanced,
         lob_guns=advanced,
-        nonexploding_rounds=bool(state.options["nonexploding_rounds"]),
-        restricted_arcs=bool(state.options["restricted_arcs"]),
-        green_machineguns_at_max=advanced and bool(state.options["green_machineguns_flat_out"]),
-        model=agility.fire_model(state.options),
+        nonexploding_rounds=bool(options["nonexploding_rounds"]),
+        restricted_arcs=bool(options["restricted_arcs"]),
+        green_machineguns_at_max=advanced and bool(options["green_machineguns_flat_out"]),
+        model=agility.fire_model(options),
     )
 
 

@@ -33,7 +33,7 @@ from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_object
 from battles.engine.outcome import BattleOutcome
 from battles.engine.policies import Policy
-from battles.engine.presentation import MapView, RecordSheet
+from battles.engine.presentation import MapView, RecordSheet, ShipOverlays
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup, SidesWeighed
 from battles.engine.state import BattleState
@@ -43,6 +43,7 @@ from battles.rules.sky_galleons import (
     answers,
     candidates,
     fold,
+    gunnery,
     movement,
     queries,
     results,
@@ -331,6 +332,9 @@ class SkyGalleons(BaseRuleset[Board]):
         self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
     ) -> RecordSheet | None:
         return sheets.ship_sheet(view, piece, start=start, turn=turn, status=status)
+
+    def ship_overlays(self, view: JSON, *, options: Mapping[str, JSON], turn: int) -> tuple[ShipOverlays, ...]:
+        return gunnery.ship_overlays(view, options=options, turn=turn)
 
     # --- helpers ----------------------------------------------------------------------------------------
 

@@ -17,9 +17,14 @@ from battles.rules.duel.kinds import FIRE, HIT, INITIATIVE_PHASE, SUNK
 
 def in_reach(state: BattleState[Board], ship: Ship, enemy: Ship) -> bool:
     """DUEL-FIRE-03: a broadside reaches an enemy abeam (port or starboard) up to the battle's long range."""
+    return reaches(ship, enemy, state.board.long_range)
+
+
+def reaches(ship: Ship, enemy: Ship, long_range: int) -> bool:
+    """DUEL-FIRE-03 with the battle's long range given: both afloat, the enemy abeam and no further off."""
     if not (ship.afloat and enemy.afloat):
         return False
-    in_range = hexgrid.distance(ship.hex, enemy.hex) <= state.board.long_range
+    in_range = hexgrid.distance(ship.hex, enemy.hex) <= long_range
     abeam = hexgrid.aspects(ship.hex, ship.facing, enemy.hex) & {hexgrid.Aspect.PORT, hexgrid.Aspect.STARBOARD}
     return in_range and bool(abeam)
 
