@@ -6,8 +6,11 @@ every question is put as the rules ask it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
+
+from django.urls import reverse
 
 from battles import engine_io
 from battles.engine import windows
@@ -53,3 +56,31 @@ def test_each_submission_window_has_its_own_deadline_and_a_side_sends_two_a_turn
     turns = {turn: n for (turn, _), n in counted.items() if 1 <= turn < battle.turn}
     assert turns
     assert set(turns.values()) == {2}
+
+
+def test_the_orders_form_shows_the_standing_orders_and_sends_them(
+    start_battle: Callable[..., Battle], club: dict[str, Any], client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    battle = start_battle()
+    users = {"irish": club["alice"], "british": club["bob"]}
+    while not any(r.kind == "initiative orders" for r in engine_io.current_state(battle).pending("irish")):
+        side = engine_io.current_state(battle).pending()[0].side  # the set-up, ship by ship
+        _answer_all(battle, side, users[side], django_capture_on_commit_callbacks)
+    client.force_login(club["alice"])
+    html = client.get(reverse("battle_detail", kwargs={"pk": battle.pk})).content.decode()
+    assert "Standing orders" in html
+    fire = re.search(r'<select name="standing\.fire"[^>]*>(.*?)</select>', html, re.S)
+    assert fire
+    assert re.search(r'<option value="&quot;at will&quot;" selected', fire.group(1))
+    request = next(r for r in engine_io.current_state(battle).pending("irish"))
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_submit_decision(
+            battle_id=battle.pk,
+            user=club["alice"],
+            request_id=request.id,
+            choice={"crew": [], "strike": [], "standing": {"fire": "hold"}},
+        )
+    _answer_all(battle, "british", club["bob"], django_capture_on_commit_callbacks)
+    assert engine_io.current_state(battle).board.standing["irish"] == {"fire": "hold"}
+    html = client.get(reverse("battle_detail", kwargs={"pk": battle.pk})).content.decode()
+    assert "standing orders given (guns: hold)" in html

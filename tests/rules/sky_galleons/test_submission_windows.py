@@ -1,7 +1,7 @@
 """Two submissions a side a turn: the seven scenarios played by the AI captains with the standing orders a side
 has before it changes them (standing.DEFAULT), each side's submissions counted per turn (windows.py).
 
-The figures (median and 95th percentile per scenario, before and after) are in docs/battle-app.md; this test
+The figures (median and 95th percentile per scenario, before and after) are in docs/engine.md; this test
 holds the bar: at most two submissions in 95% of a side's turns, in every scenario.
 """
 
