@@ -149,6 +149,7 @@
     // Readable counters at first (a ship's counter some 30 px across, more on a phone), round what matters now.
     function start() {
       const s = Math.max(fitScale(), coarse ? 1.15 : 1);
+      if (s <= fitScale() * 1.001) return fit(); // the whole map shows at a readable size
       const focus = (selected && counterOf(selected)) || null;
       const spots = focus ? [[Number(focus.dataset.cx), Number(focus.dataset.cy)]] : pickSpots();
       const all = spots.length ? spots : counters().map((c) => [Number(c.dataset.cx), Number(c.dataset.cy)]);
