@@ -146,17 +146,33 @@
       centreOn(fitScale(), whole.x + whole.w / 2, whole.y + whole.h / 2);
     }
 
-    // Readable counters at first (a ship's counter some 30 px across, more on a phone), round what matters now.
+    // Readable counters at first (a ship's counter some 33 px across, 45 on a phone), round what matters now.
     function start() {
-      const s = Math.max(fitScale(), coarse ? 1.15 : 1);
+      const s = Math.max(fitScale(), coarse ? 1.5 : 1.1);
       if (s <= fitScale() * 1.001) return fit(); // the whole map shows at a readable size
-      const focus = (selected && counterOf(selected)) || null;
-      const spots = focus ? [[Number(focus.dataset.cx), Number(focus.dataset.cy)]] : pickSpots();
-      const all = spots.length ? spots : counters().map((c) => [Number(c.dataset.cx), Number(c.dataset.cy)]);
-      if (!all.length) return centreOn(s, whole.x + whole.w / 2, whole.y + whole.h / 2);
-      const cx = all.reduce((t, p) => t + p[0], 0) / all.length;
-      const cy = all.reduce((t, p) => t + p[1], 0) / all.length;
-      centreOn(s, cx, cy);
+      const spots = focusSpots();
+      if (!spots.length) return centreOn(s, whole.x + whole.w / 2, whole.y + whole.h / 2);
+      const [fw, fh] = frameSize();
+      const xs = spots.map((p) => p[0]);
+      const ys = spots.map((p) => p[1]);
+      const fits = Math.max(...xs) - Math.min(...xs) < fw / s - 2 * size && Math.max(...ys) - Math.min(...ys) < fh / s - 2 * size;
+      // All of them where they fit in the frame, else the first (the ship an order is for, or one of the side's).
+      if (fits) centreOn(s, (Math.max(...xs) + Math.min(...xs)) / 2, (Math.max(...ys) + Math.min(...ys)) / 2);
+      else centreOn(s, ...spots[0]);
+    }
+
+    // What the view opens on: the ship picked, else the hexes offered for a set-up, else the ship the first order
+    // is for, else the viewer's side's ships, else every ship.
+    function focusSpots() {
+      const at = (c) => [Number(c.dataset.cx), Number(c.dataset.cy)];
+      if (selected && counterOf(selected)) return [at(counterOf(selected))];
+      if (pick) return pickSpots();
+      const asked = [...document.querySelectorAll("#decisions section.decision[data-ship]")]
+        .map((d) => counterOf(d.dataset.ship))
+        .filter(Boolean);
+      if (asked.length) return asked.map(at);
+      const own = counters().filter((c) => c.dataset.side === section.dataset.side);
+      return (own.length ? own : counters()).map(at);
     }
 
     function pickSpots() {
