@@ -63,7 +63,7 @@ def values_of(html: str, name: str) -> list[str]:
     form behind its decision's prefix)."""
     named = rf'name="(?:[^":]+:)?{name}"'
     found = [json.loads(v.replace("&quot;", '"')) for v in re.findall(rf'{named} value="([^"]*)"', html) if v]
-    select = re.search(rf'<select {named}[^>]*>(.*?)</select>', html, re.S)
+    select = re.search(rf"<select {named}[^>]*>(.*?)</select>", html, re.S)
     if select:
         found += [
             json.loads(v.replace("&quot;", '"')) for v in re.findall(r'<option value="([^"]*)"', select.group(1)) if v
@@ -364,7 +364,9 @@ def test_the_fire_form_offers_each_gun_its_legal_targets(
     state = redact(engine_io.current_state(battle), "british")
 
     html = client.get(page(battle)).content.decode()
-    shots = [json.loads(v.replace("&quot;", '"')) for v in re.findall(r'name="(?:\w+:)?shots\.\d+" value="([^"]+)"', html)]
+    shots = [
+        json.loads(v.replace("&quot;", '"')) for v in re.findall(r'name="(?:\w+:)?shots\.\d+" value="([^"]+)"', html)
+    ]
     solutions = {(s.firer, s.gun_id, s.target) for s in rs.solutions(state, "british")}
     assert shots
     assert {(s["ship"], s["gun"], s["target"]) for s in shots} <= solutions | {

@@ -27,6 +27,7 @@ from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
+PICTURED: set[str] = set()  # the screenshots taken once in a run
 MAX_ROUNDS = 80  # pages of orders sent before a battle must be over (a duel lasts eight turns)
 
 # The centre of each hex the board highlights, in the page's pixels: the allowed hexes of the hex field the map
@@ -35,7 +36,10 @@ HIGHLIGHTED = """(css) => [...document.querySelectorAll(`#battle-map .board__ove
   const box = hex.getBoundingClientRect();
   return [box.left + box.width / 2, box.top + box.height / 2];
 })"""
-FRAME = "() => { const b = document.querySelector('#battle-map .board__frame').getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }"
+FRAME = """() => {
+  const b = document.querySelector('#battle-map .board__frame').getBoundingClientRect();
+  return [b.left, b.top, b.right, b.bottom];
+}"""
 
 
 @pytest.fixture
@@ -154,7 +158,7 @@ def move_by_clicking(page: Page, section, hexes: int) -> None:
     page.locator(f'#battle-map g.counter[data-ship="{ship}"]').click()
     expect(page.locator(f'#battle-map g.counter[data-ship="{ship}"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#board-info")).to_contain_text(ship)
-    for n in range(hexes):
+    for _ in range(hexes):
         request = section.get_attribute("data-request")
         plan = page.locator(f"#decision-{request} [data-board-move]").get_attribute("data-plan")
         if not click_highlighted(page, "board__next--ahead"):
@@ -162,6 +166,9 @@ def move_by_clicking(page: Page, section, hexes: int) -> None:
         expect(page.locator(f"#decision-{request} [data-board-move]")).not_to_have_attribute("data-plan", plan)
         expect(page.locator("#battle-map .board__path")).to_have_count(1)
     request = section.get_attribute("data-request")
+    if "move" not in PICTURED:  # the first move built on the map, as its player sees it before sending it
+        PICTURED.add("move")
+        shot(page, f"board-move-{page.viewport_size['width'] if page.viewport_size else 0}")
     if page.locator(f"#decision-{request} [data-board-move]").get_attribute("data-complete") != "1":
         page.locator(f"#decision-{request} input[name$=use_default]").check()
 
@@ -215,12 +222,14 @@ def test_a_duel_is_fought_to_its_end_by_clicking_the_map(live_server, club, tab)
 
     battle.refresh_from_db()
     assert battle.status == BattleStatus.FINISHED
-    assert played.get("place") == 2 and played.get("move", 0) >= 2, played
+    assert played.get("place") == 2, played
+    assert played.get("move", 0) >= 2, played
     plots = Decision.objects.filter(battle=battle, kind="plot movement", source=DecisionSource.PLAYER)
     assert any(d.choice and d.choice[:1] == ["ahead"] for d in plots)  # built by clicks on the hex ahead
     visit(alice, url)
     expect(alice.locator(".battle-result")).to_contain_text("The battle is over")
-    assert alice.offsite_requests == [] and bob.offsite_requests == []
+    assert alice.offsite_requests == []
+    assert bob.offsite_requests == []
 
 
 def test_the_first_turns_of_sky_galleons_are_fought_by_clicking_the_map(live_server, club, tab):
@@ -232,11 +241,17 @@ def test_the_first_turns_of_sky_galleons_are_fought_by_clicking_the_map(live_ser
 
     played = fight({"irish": alice, "british": bob}, battle, url, turns=2)
 
-    assert played.get("place", 0) >= 2 and played.get("move", 0) >= 2, played
+    assert played.get("place", 0) >= 2, played
+    assert played.get("move", 0) >= 2, played
     moves = Decision.objects.filter(battle=battle, kind="move", source=DecisionSource.PLAYER)
     assert any(d.choice and d.choice[:1] == ["ahead"] for d in moves)
     battle.refresh_from_db()
     waiting = next(iter(k for k in selectors.awaited_sides(battle)), "irish")
+    user = club["alice"] if waiting == "irish" else club["bob"]
     page = alice if waiting == "irish" else bob
     visit(page, url)
     shot(page, "board-sg-turn-desktop")
+    phone = tab(user, PHONE, touch=True)
+    visit(phone, url)
+    shot(phone, "board-sg-turn-phone")
+    phone.screenshot(path=str(SCREENSHOTS / "board-sg-turn-phone-screen.png"))

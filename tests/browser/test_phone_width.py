@@ -500,14 +500,17 @@ SMALL_TAPS = """() => {
     if (e.closest("[aria-hidden=true]") || e.closest("details:not([open]) > :not(summary)")) continue;
     let box = e.getBoundingClientRect();
     if (getComputedStyle(e).visibility === "hidden" || box.width === 0 || box.height === 0) continue;
-    if (e.matches("input[type=radio], input[type=checkbox]") && e.closest("label")) box = e.closest("label").getBoundingClientRect();
+    const label = e.matches("input[type=radio], input[type=checkbox]") && e.closest("label");
+    if (label) box = label.getBoundingClientRect();
     if (e.matches("g.counter")) {
       box = e.querySelector(".counter__hit").getBoundingClientRect();
-      if (box.right < frame.left || box.left > frame.right || box.bottom < frame.top || box.top > frame.bottom) continue;
+      const outside = box.right < frame.left || box.left > frame.right;
+      if (outside || box.bottom < frame.top || box.top > frame.bottom) continue;
     }
     if (box.width < 43.5 || box.height < 43.5) {
       const name = (e.getAttribute("aria-label") || e.textContent || e.name || "").trim().slice(0, 40);
-      small.push(`${e.tagName.toLowerCase()}.${[...e.classList].join(".")} "${name}": ${Math.round(box.width)}x${Math.round(box.height)}`);
+      const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+      small.push(`${e.tagName.toLowerCase()}.${[...e.classList].join(".")} "${name}": ${size}`);
     }
   }
   return small;
