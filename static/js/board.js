@@ -398,7 +398,13 @@
       return plan ? plan.textContent.replace(/\s+/g, " ").trim() : "";
     }
 
-    async function build(move, params, wanted) {
+    // The move's section built again by the server on its plan with ``params`` (step, undo, clear, or the steps
+    // a clicked hex spells to try), swapped in place; ``wanted``: how long the plan would be if all were taken.
+    function build(move, params, wanted) {
+      rebuild(move, params, wanted).catch(() => say("The server did not answer: try again, or send the orders as they are."));
+    }
+
+    async function rebuild(move, params, wanted) {
       const query = new URLSearchParams({ plan: move.dataset.plan || "[]" });
       Object.entries(params).forEach(([name, values]) =>
         [].concat(values).forEach((value) => query.append(name, value)),
