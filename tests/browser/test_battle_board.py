@@ -122,12 +122,24 @@ def inside_frame(page: Page, point: list[float]) -> bool:
     return left + 4 < point[0] < right - 4 and top + 4 < point[1] < bottom - 4
 
 
+def in_sight(page: Page, point: list[float]) -> list[float]:
+    """The point, after scrolling the page (never the map) so that it is on the screen."""
+    height = page.evaluate("window.innerHeight")
+    if 8 < point[1] < height - 8:
+        return point
+    shift = page.evaluate(
+        "(dy) => { const y = window.scrollY; window.scrollBy(0, dy); return window.scrollY - y; }",
+        point[1] - height / 2,
+    )
+    return [point[0], point[1] - shift]
+
+
 def click_highlighted(page: Page, css: str) -> bool:
     """Click the first hex the board highlights with ``css``, fitting the whole map in view if it is out of it."""
     for _ in range(2):
         spots = [p for p in page.evaluate(HIGHLIGHTED, css) if inside_frame(page, p)]
         if spots:
-            page.mouse.click(*spots[0])
+            page.mouse.click(*in_sight(page, spots[0]))
             return True
         if not page.evaluate(HIGHLIGHTED, css):
             return False
@@ -146,7 +158,7 @@ def place_by_clicking(page: Page, section) -> None:
         page.get_by_role("button", name="Fit the whole map").click()
         spots = [p for p in page.evaluate(HIGHLIGHTED, "board__allowed") if inside_frame(page, p)]
     assert spots, "the set-up hexes are highlighted on the map"
-    page.mouse.click(*spots[len(spots) // 2])
+    page.mouse.click(*in_sight(page, spots[len(spots) // 2]))
     expect(select).not_to_have_value(before)
     expect(section.locator(".board-pick__hex")).to_contain_text("Hex [")
 
@@ -163,7 +175,11 @@ def move_by_clicking(page: Page, section, hexes: int) -> None:
         plan = page.locator(f"#decision-{request} [data-board-move]").get_attribute("data-plan")
         if not click_highlighted(page, "board__next--ahead"):
             break
-        expect(page.locator(f"#decision-{request} [data-board-move]")).not_to_have_attribute("data-plan", plan)
+        try:
+            expect(page.locator(f"#decision-{request} [data-board-move]")).not_to_have_attribute("data-plan", plan)
+        except AssertionError:
+            shot(page, "board-DEBUG")
+            raise AssertionError(page.locator("#board-info").inner_text()) from None
         expect(page.locator("#battle-map .board__path")).to_have_count(1)
     request = section.get_attribute("data-request")
     if "move" not in PICTURED:  # the first move built on the map, as its player sees it before sending it
