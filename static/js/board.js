@@ -332,6 +332,10 @@
         const line = select.closest(".field").querySelector(".board-pick");
         if (line) line.hidden = false;
         showPicked(select);
+        select.addEventListener("change", () => {
+          showPicked(select);
+          if (select === pick) draw();
+        });
       });
       if (!pick || !document.body.contains(pick)) pick = picks()[0] || null;
       if (pick) setPick(pick);

@@ -227,12 +227,42 @@ def fight(pages: dict[str, Page], battle: Battle, url: str, turns: int, hexes: i
     raise AssertionError(f"no end after {MAX_ROUNDS} rounds of orders: {done}")
 
 
+# Gun arcs and range bands drawn for each ship, as the overlay's contract has them: hidden until she is picked.
+ARCS = """(ships) => {
+  const svg = document.querySelector("#battle-map svg");
+  for (const ship of ships) {
+    const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    g.setAttribute("class", "hexmap__arcs");
+    g.setAttribute("data-for-ship", ship);
+    g.setAttribute("hidden", "");
+    svg.appendChild(g);
+  }
+}"""
+SHOWN_ARCS = """() => [...document.querySelectorAll("#battle-map g.hexmap__arcs")]
+  .filter((g) => !g.hasAttribute("hidden")).map((g) => g.dataset.forShip)"""
+
+
+def picks_a_ship_and_shows_her_arcs_alone(page: Page, ship: str, other: str) -> None:
+    page.evaluate(ARCS, [ship, other])
+    counter = page.locator(f'#battle-map g.counter[data-ship="{ship}"]')
+    counter.click()
+    expect(counter).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(f'#battle-map g.counter[data-ship="{other}"]')).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#board-info")).to_contain_text(ship)
+    assert page.evaluate(SHOWN_ARCS) == [ship]
+    assert counter.locator("title").text_content()  # her name on hover too
+    box = counter.locator("circle.counter__body").bounding_box()
+    assert box is not None
+    assert box["width"] >= 28  # readable at the default zoom
+
+
 def test_a_duel_is_fought_to_its_end_by_clicking_the_map(live_server, club, tab):
     battle = start(club, "duel", "open-water", ("red", "blue"))
     alice, bob = tab(club["alice"]), tab(club["bob"])
     url = f"{live_server.url}/battles/{battle.pk}/"
     visit(alice, url)
     shot(alice, "board-duel-setup-desktop")
+    picks_a_ship_and_shows_her_arcs_alone(alice, "Swiftwood", "Aphid")
 
     played = fight({"red": alice, "blue": bob}, battle, url, turns=99)
 
