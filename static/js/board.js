@@ -69,7 +69,6 @@
     const box = svg.viewBox.baseVal;
     const whole = { x: box.x, y: box.y, w: box.width, h: box.height };
     const info = section.querySelector(".board__info");
-    const orders = document.getElementById("orders-form");
     const coarse = window.matchMedia("(pointer: coarse)").matches || window.innerWidth < 640;
     let view = { ...whole };
     let selected = null;
@@ -341,12 +340,10 @@
       if (pick) setPick(pick);
     }
 
-    document.addEventListener("click", (event) => {
-      const button = event.target.closest && event.target.closest("[data-board-pick]");
-      if (!button) return;
+    function pickButton(button) {
       const select = document.getElementById(button.dataset.boardPick);
       if (select) setPick(select);
-    });
+    }
 
     // --- moves: a path built by clicks on hexes ------------------------------------------------------------------
 
@@ -450,18 +447,23 @@
       build(move, { try: tokens }, json(move.dataset.plan, []).length + tokens.length);
     }
 
-    if (orders) {
-      orders.addEventListener("click", (event) => {
-        const button = event.target.closest && event.target.closest("button[name=step], button[name=undo], button[name=clear]");
-        if (!button) return;
-        const section = button.closest("section.decision");
-        const move = section && section.querySelector("[data-board-move]");
-        if (!move) return;
-        event.preventDefault();
-        if (move.dataset.ship) choose(move.dataset.ship);
-        if (button.name === "step") build(move, { step: button.dataset.step });
-        else build(move, { [button.name]: "1" });
-      });
+    // A step button of a move: the section built a step further in place, rather than the whole form posted.
+    function stepButton(button, event) {
+      const section = button.closest("section.decision");
+      const move = section && section.querySelector("[data-board-move]");
+      if (!move) return;
+      event.preventDefault();
+      if (move.dataset.ship) choose(move.dataset.ship);
+      if (button.name === "step") build(move, { step: button.dataset.step });
+      else build(move, { [button.name]: "1" });
+    }
+
+    // The orders swapped in anew (live updating): the hex fields wired again, the ship kept, the map redrawn.
+    function refresh() {
+      if (pick && !document.body.contains(pick)) pick = null;
+      wirePicks();
+      counters().forEach((c) => c.setAttribute("aria-pressed", String(c.dataset.ship === selected)));
+      draw();
     }
 
     // --- what the map shows of the orders --------------------------------------------------------------------
@@ -521,9 +523,30 @@
     else if (first && counterOf(first.dataset.ship)) choose(first.dataset.ship);
     start();
     draw();
+    return { section, pickButton, stepButton, refresh };
   }
 
-  const begin = () => document.querySelectorAll("[data-board]").forEach(setUp);
+  // The page's board. The listeners below are the document's, once: the orders (#decisions) or the map
+  // (#battle-map) may be swapped anew by live updating, and the board then wires them again or is set up anew.
+  let board = null;
+  const begin = () => {
+    const section = document.querySelector("[data-board]:not(.board--live)");
+    if (section) board = setUp(section) || board;
+    else if (board) board.refresh();
+  };
+  document.addEventListener("click", (event) => {
+    const target = event.target.closest ? event.target : null;
+    if (!board || !target) return;
+    const pick = target.closest("[data-board-pick]");
+    if (pick) return board.pickButton(pick);
+    const step = target.closest("#orders-form button[name=step], #orders-form button[name=undo], #orders-form button[name=clear]");
+    if (step) board.stepButton(step, event);
+  });
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const swapped = event.target;
+    const ours = (element) => element && element.closest && element.closest("#decisions, #battle-map");
+    if (ours(swapped) || (swapped.querySelector && swapped.querySelector("#decisions, #battle-map"))) begin();
+  });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", begin);
   else begin();
 })();
