@@ -549,6 +549,12 @@ def decision_forms_for(
     return forms
 
 
+def answered_requests(battle: Battle, request_ids: Iterable[str]) -> set[str]:
+    """Which of these requests have a live (stored, not set aside) answer."""
+    live = Decision.objects.live().filter(battle=battle, request_id__in=list(request_ids))
+    return set(live.values_list("request_id", flat=True))
+
+
 def decision_form(viewer: Viewer, request_id: str, *, plan: Sequence[str] | None = None) -> decision_forms.DecisionForm:
     """One open decision's form, or Http404 if the viewer has no such decision to make now."""
     for form in decision_forms_for(viewer, compose=request_id, plan=plan, only=request_id):

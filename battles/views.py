@@ -347,7 +347,10 @@ def battle_orders(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "battles/detail.html", _page_context(request, battle, forms))
     posted = set(data.getlist("requests"))
     chosen = [form for form in forms if form.id in posted]
-    if not posted or len(chosen) < len(posted):  # answered meanwhile (another tab, the deadline, the umpire)
+    if not posted or len(chosen) < len(posted):
+        if posted and selectors.answered_requests(battle, posted) == posted:  # a second click on Send orders
+            return _answered(request, battle, "")
+        # answered meanwhile (another tab, the deadline, the umpire), or the battle moved on
         return _answered(request, battle, "Those orders are no longer open.", error=True)
     answers = _answers_of(chosen, data)
     if len(answers) == len(chosen):

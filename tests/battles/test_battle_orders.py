@@ -62,6 +62,9 @@ def test_send_orders_answers_the_orders_and_the_plot_together(
     assert response.status_code == 302
     stored = set(Decision.objects.filter(battle=battle, side__key="irish").values_list("request_id", flat=True))
     assert set(data["requests"]) <= stored
+    again = client.post(orders(battle), data, follow=True)  # a second click on Send orders
+    assert "no longer open" not in again.content.decode()
+    assert Decision.objects.filter(battle=battle, request_id__in=data["requests"]).count() == len(data["requests"])
 
 
 def test_a_refusal_of_any_answer_sends_none_and_the_form_comes_back_as_typed(
