@@ -72,6 +72,7 @@
     const coarse = window.matchMedia("(pointer: coarse)").matches || window.innerWidth < 640;
     let view = { ...whole };
     let selected = null;
+    let moving = null; // the ship whose move the map builds: the last one picked that has one
     let pick = null; // the hex field the map answers now
 
     document.body.classList.add("board-live");
@@ -271,7 +272,9 @@
       const counter = target && target.closest ? target.closest("g.counter") : null;
       const hex = hexAt(...toMap(clientX, clientY), size);
       if (pick && allowed(pick).some((spot) => same(spot, toOddQ(hex)))) return place(pick, hex);
-      const move = selected ? moveOf(selected) : null;
+      const move = moving ? moveOf(moving) : null;
+      // Another ship's counter picks her first (her name, her arcs); a second click on her, picked, is a click
+      // on her hex, so a move can still go into a hex a ship stands in.
       if (counter && counter.dataset.ship !== selected) return choose(counter.dataset.ship);
       if (move && onMap(hex)) return moveTo(move, hex);
       if (counter) return choose(counter.dataset.ship);
@@ -282,6 +285,7 @@
 
     function choose(ship) {
       selected = ship;
+      if (moveOf(ship)) moving = ship;
       counters().forEach((c) => c.setAttribute("aria-pressed", String(c.dataset.ship === ship)));
       // Gun arcs and range bands drawn for each ship (groups hexmap__arcs): only the picked ship's show.
       svg.querySelectorAll("g.hexmap__arcs").forEach((g) => g.toggleAttribute("hidden", g.dataset.forShip !== ship));
@@ -484,7 +488,7 @@
           shape("path", { class: here ? "board__chosen" : "board__allowed", d: outline(fromOddQ(spot), size) });
         });
       }
-      const move = selected ? moveOf(selected) : null;
+      const move = moving ? moveOf(moving) : null;
       const t = move ? trace(move) : null;
       if (!t) return;
       const accepted = json(move.dataset.accepted, []);

@@ -9,6 +9,7 @@ these tests never touch them. Screenshots at desktop and phone size go to var/sc
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -139,7 +140,19 @@ def click_highlighted(page: Page, css: str) -> bool:
     for _ in range(2):
         spots = [p for p in page.evaluate(HIGHLIGHTED, css) if inside_frame(page, p)]
         if spots:
-            page.mouse.click(*in_sight(page, spots[0]))
+            point = in_sight(page, spots[0])
+            # A ship standing in the hex is picked by the first click; the second is a click on her hex.
+            other = page.evaluate(
+                "([x, y]) => { const c = document.elementFromPoint(x, y).closest('g.counter');"
+                " return c && c.getAttribute('aria-pressed') !== 'true' ? c.dataset.ship : null; }",
+                point,
+            )
+            page.mouse.click(*point)
+            if other:
+                expect(page.locator(f'#battle-map g.counter[data-ship="{other}"]')).to_have_attribute(
+                    "aria-pressed", "true"
+                )
+                page.mouse.click(*point)
             return True
         if not page.evaluate(HIGHLIGHTED, css):
             return False
@@ -163,13 +176,24 @@ def place_by_clicking(page: Page, section) -> None:
     expect(section.locator(".board-pick__hex")).to_contain_text("Hex [")
 
 
-def move_by_clicking(page: Page, section, hexes: int) -> None:
-    """A move: click the ship, then the hex ahead (highlighted) up to ``hexes`` times; the server judges each."""
+def move_by_clicking(page: Page, section, hexes: int, turning: bool = False) -> None:
+    """A move: click the ship, then (``turning``) a hex beside her she must turn to face, then the hex ahead
+    (highlighted) up to ``hexes`` times; the server judges each step."""
     move = section.locator("[data-board-move]")
     ship = move.get_attribute("data-ship")
     page.locator(f'#battle-map g.counter[data-ship="{ship}"]').click()
     expect(page.locator(f'#battle-map g.counter[data-ship="{ship}"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#board-info")).to_contain_text(ship)
+    request = section.get_attribute("data-request")
+    if turning and click_highlighted(page, "board__next:not(.board__next--ahead)"):
+        # The turns to face that hex, then ahead as far as the rules take it.
+        try:
+            expect(page.locator(f"#decision-{request} [data-board-move]")).to_have_attribute(
+                "data-plan", re.compile(r'^\["(port|starboard)"')
+            )
+        except AssertionError:
+            shot(page, "board-DEBUG")
+            raise AssertionError(page.locator("#board-info").inner_text()) from None
     for _ in range(hexes):
         request = section.get_attribute("data-request")
         plan = page.locator(f"#decision-{request} [data-board-move]").get_attribute("data-plan")
@@ -189,7 +213,7 @@ def move_by_clicking(page: Page, section, hexes: int) -> None:
         page.locator(f"#decision-{request} input[name$=use_default]").check()
 
 
-def give_orders(page: Page, hexes: int) -> dict[str, int]:
+def give_orders(page: Page, hexes: int, turning: bool = False) -> dict[str, int]:
     """Answer every decision on the page on the map (or leave its offered answer) and send them all at once."""
     done: dict[str, int] = {}
     sections = page.locator("#orders-form section.decision")
@@ -200,7 +224,7 @@ def give_orders(page: Page, hexes: int) -> dict[str, int]:
             place_by_clicking(page, section)
             kind = "place"
         elif section.locator("[data-board-move]").count():
-            move_by_clicking(page, section, hexes)
+            move_by_clicking(page, section, hexes, turning)
             kind = "move"
         done[kind] = done.get(kind, 0) + 1
     page.get_by_role("button", name="Send orders", exact=True).click()
@@ -208,8 +232,11 @@ def give_orders(page: Page, hexes: int) -> dict[str, int]:
     return done
 
 
-def fight(pages: dict[str, Page], battle: Battle, url: str, turns: int, hexes: int = 2) -> dict[str, int]:
-    """Each awaited side gives its orders on its page until the battle ends or ``turns`` are fought."""
+def fight(
+    pages: dict[str, Page], battle: Battle, url: str, turns: int, hexes: int = 2, turning: bool = False
+) -> dict[str, int]:
+    """Each awaited side gives its orders on its page until the battle ends or ``turns`` are fought; ``turning``:
+    each move of an even turn begins with a click on a hex beside the ship she must turn to face."""
     done: dict[str, int] = {}
     for _ in range(MAX_ROUNDS):
         battle.refresh_from_db()
@@ -219,7 +246,7 @@ def fight(pages: dict[str, Page], battle: Battle, url: str, turns: int, hexes: i
             page = pages[key]
             visit(page, url)
             expect(page.locator("#orders-form")).to_be_visible()
-            for kind, n in give_orders(page, hexes).items():
+            for kind, n in give_orders(page, hexes, turning and battle.turn % 2 == 0).items():
                 done[kind] = done.get(kind, 0) + n
             expect(page.locator("#battle-status")).to_be_visible()
             expect(page.locator(".errorlist")).to_have_count(0)
@@ -264,7 +291,7 @@ def test_a_duel_is_fought_to_its_end_by_clicking_the_map(live_server, club, tab)
     shot(alice, "board-duel-setup-desktop")
     picks_a_ship_and_shows_her_arcs_alone(alice, "Swiftwood", "Aphid")
 
-    played = fight({"red": alice, "blue": bob}, battle, url, turns=99)
+    played = fight({"red": alice, "blue": bob}, battle, url, turns=99, turning=True)
 
     battle.refresh_from_db()
     assert battle.status == BattleStatus.FINISHED
@@ -272,6 +299,7 @@ def test_a_duel_is_fought_to_its_end_by_clicking_the_map(live_server, club, tab)
     assert played.get("move", 0) >= 2, played
     plots = Decision.objects.filter(battle=battle, kind="plot movement", source=DecisionSource.PLAYER)
     assert any(d.choice and d.choice[:1] == ["ahead"] for d in plots)  # built by clicks on the hex ahead
+    assert any(d.choice and d.choice[0] in ("port", "starboard") for d in plots)  # on a hex to turn to
     visit(alice, url)
     expect(alice.locator(".battle-result")).to_contain_text("The battle is over")
     assert alice.offsite_requests == []
