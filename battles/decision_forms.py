@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.http import QueryDict
+
 from battles import narration
 from battles.engine import answers, resolver
 from battles.engine.answers import AnswerSchema
@@ -27,6 +29,22 @@ from battles.engine.state import BattleState
 from battles.engine.words import capfirst
 
 MAX_PLAN = 40  # steps: no legal move is longer; a longer plan in a URL is somebody's mischief
+
+# The common words of hex movement, as the board script reads them to turn a clicked hex into steps: "forward"
+# one hex the way the piece faces, a "turn" of so many hexsides (minus to port), or a "go" one hex towards a
+# hexside whatever the facing (hexgrid's numbering, north first, clockwise). Only a path's own tokens that are
+# here are sent to the page; any other token (climb, descend) is offered as a button only, and every step the
+# script builds is judged by the ruleset like a pressed button.
+STEP_GEOMETRY: dict[str, tuple[str, int]] = {
+    "ahead": ("forward", 1),
+    "port": ("turn", -1),
+    "starboard": ("turn", 1),
+    "power port": ("turn", -1),
+    "power starboard": ("turn", 1),
+    "tack port": ("turn", -2),
+    "tack starboard": ("turn", 2),
+    **{compass: ("go", n) for n, compass in enumerate(("N", "NE", "SE", "S", "SW", "NW"))},
+}
 
 
 class FormError(ValueError):
@@ -54,6 +72,7 @@ class Field:
     value: str = ""
     hint: str = ""
     parts: list[Field] = field(default_factory=list)
+    board: str = ""  # "hex": a hex of the map, answered by a click on it where the board script runs
 
 
 @dataclass
@@ -83,10 +102,20 @@ class MoveBuilder:
     attacks: list[Option]
     just: str = ""  # the attack left alone ("Just move")
     drops: list[Field] = field(default_factory=list)
+    vocabulary: list[str] = field(default_factory=list)  # every token the path knows
 
     @property
     def plan_json(self) -> str:
         return json.dumps(self.plan)
+
+    @property
+    def accepted_json(self) -> str:
+        return json.dumps([step.value for step in self.steps])
+
+    @property
+    def geometry_json(self) -> str:
+        """What each of the path's tokens does on the map, where it is one of the common words."""
+        return json.dumps({t: list(STEP_GEOMETRY[t]) for t in self.vocabulary if t in STEP_GEOMETRY})
 
 
 @dataclass
@@ -102,10 +131,20 @@ class DecisionForm:
     error: str = ""
     error_clause: str = ""
     default_words: str = ""
+    notice: str = ""  # why a path clicked on the board stopped short
+    use_default: bool = False  # its default ticked on the orders form
 
     @property
     def id(self) -> str:
         return self.request.id
+
+    @property
+    def prefix(self) -> str:
+        return prefix_of(self.id)
+
+    @property
+    def ship(self) -> str:
+        return self.request.ships[0] if self.request.ships else ""
 
 
 # --- building the forms -----------------------------------------------------------------------------------
@@ -209,7 +248,7 @@ def _control(name: str, item: answers.Field) -> Field:
     if isinstance(item, answers.Hex) and item.allowed:
         spots = tuple(answers.Option([col, row], f"[{col}, {row}]") for col, row in item.allowed)
         chosen: list[JSON] = [] if item.default is None else [list(item.default)]
-        return Field(name, item.label, "select", _options(spots, chosen), hint=item.hint)
+        return Field(name, item.label, "select", _options(spots, chosen), hint=item.hint, board="hex")
     if isinstance(item, answers.Group):  # a group drawn as one control: a party of men by rank
         parts = [_control(sub, part) for sub, part in answers.leaves_under(item, name)]
         return Field(name, item.label, item.widget, hint=item.hint, parts=parts)
@@ -245,6 +284,7 @@ def _move_builder(schema: AnswerSchema, request: DecisionRequest) -> MoveBuilder
         attacks=[Option(answers.encode(o.value), o.label) for o in attacks],
         just=just,
         drops=[f for group in drops for f in groups(group)[0].fields] if drops else [],
+        vocabulary=[str(o.value) for o in path.steps],
     )
 
 
@@ -268,6 +308,26 @@ def posted_plan(form_data: Any, name: str = "steps") -> list[str] | None:
     except ValueError:
         return None
     return [str(t) for t in plan][:MAX_PLAN] if isinstance(plan, list) else None
+
+
+def prefix_of(request_id: str) -> str:
+    """Before each of a decision's fields' names in the page's one orders form, which holds every open one."""
+    return f"{request_id}:"
+
+
+def own_fields(data: Any, request_id: str) -> QueryDict:
+    """One decision's fields out of the page's orders form, without their prefix (a form posted on its own,
+    with bare names, is read as it is)."""
+    own = QueryDict(mutable=True)
+    prefix = prefix_of(request_id)
+    prefixed = any(str(key).startswith(prefix) for key in data)
+    for key in data:
+        name = str(key)
+        if prefixed and not name.startswith(prefix):
+            continue
+        values = data.getlist(key) if hasattr(data, "getlist") else [data[key]]
+        own.setlist(name[len(prefix) :] if prefixed else name, [str(v) for v in values])
+    return own
 
 
 def choice_from_post(form: DecisionForm, data: Any) -> JSON:

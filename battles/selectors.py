@@ -9,7 +9,7 @@ umpire sees everything but the dice seed, which nobody sees before the battle en
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -516,10 +516,16 @@ def battle_names(battle: Battle, board: JSON) -> narration.Names:
 
 
 def decision_forms_for(
-    viewer: Viewer, *, compose: str = "", plan: Sequence[str] | None = None
+    viewer: Viewer,
+    *,
+    compose: str = "",
+    plan: Sequence[str] | None = None,
+    plans: Mapping[str, Sequence[str]] | None = None,
+    only: str = "",
 ) -> list[decision_forms.DecisionForm]:
     """A form for each open decision the viewer may make and has not yet answered, built on the state as the
-    deciding side sees it. ``compose``/``plan``: the move being built for that request."""
+    deciding side sees it. ``compose``/``plan``: the move being built for that request; ``plans``: the moves
+    being built, by request (the orders form holds several); ``only``: that request's form alone."""
     battle = viewer.battle
     if battle.is_finished:
         return []
@@ -528,21 +534,30 @@ def decision_forms_for(
     stored = set(Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True))
     sides = {s.key: s for s in battle.sides.all()}
     names = battle_names(battle, rs.board_view(state, None if viewer.sees_all else viewer.side))
+    building = dict(plans or {})
+    if compose and plan is not None:
+        building[compose] = plan
     forms = []
     for request in state.pending():
         side = sides.get(request.side)
-        if request.id in stored or side is None or side.left:
+        if request.id in stored or side is None or side.left or (only and request.id != only):
             continue
         if not services.may_decide_for(battle, side, viewer.user):
             continue
         seen = redact(state, request.side)
-        forms.append(decision_forms.build(rs, seen, request, names=names, plan=plan if compose == request.id else None))
+        forms.append(decision_forms.build(rs, seen, request, names=names, plan=building.get(request.id)))
     return forms
+
+
+def answered_requests(battle: Battle, request_ids: Iterable[str]) -> set[str]:
+    """Which of these requests have a live (stored, not set aside) answer."""
+    live = Decision.objects.live().filter(battle=battle, request_id__in=list(request_ids))
+    return set(live.values_list("request_id", flat=True))
 
 
 def decision_form(viewer: Viewer, request_id: str, *, plan: Sequence[str] | None = None) -> decision_forms.DecisionForm:
     """One open decision's form, or Http404 if the viewer has no such decision to make now."""
-    for form in decision_forms_for(viewer, compose=request_id, plan=plan):
+    for form in decision_forms_for(viewer, compose=request_id, plan=plan, only=request_id):
         if form.id == request_id:
             return form
     raise Http404("No such decision open for you.")

@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("battles/<int:pk>/", views.battle_detail, name="battle_detail"),
     path("battles/<int:pk>/poll/", views.battle_poll, name="battle_poll"),
     path("battles/<int:pk>/decisions/<str:request_id>/", views.battle_decision, name="battle_decision"),
+    path("battles/<int:pk>/orders/", views.battle_orders, name="battle_orders"),
     path("battles/<int:pk>/leave/", views.battle_leave, name="battle_leave"),
     path("battles/<int:pk>/hand-to-ai/", views.battle_hand_to_ai, name="battle_hand_to_ai"),
     path("battles/<int:pk>/correct/", views.battle_correct, name="battle_correct"),

@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -222,13 +223,14 @@ def _decision_fragment(request: HttpRequest, battle: Battle, form: DecisionForm,
 
 def _keep_posted(form: DecisionForm, data: Any) -> None:
     """A refused form comes back as it was filled in."""
-    for group in form.groups:
-        for item in [f for top in group.fields for f in (top, *top.parts)]:
-            if item.control in ("number",) and item.name in data:
-                item.value = str(data[item.name])
-            elif item.options and item.name in data:
-                chosen = set(data.getlist(item.name))
-                item.options = [decision_forms.Option(o.value, o.label, o.value in chosen) for o in item.options]
+    drops = form.move.drops if form.move is not None else []
+    for item in [f for top in [*(f for g in form.groups for f in g.fields), *drops] for f in (top, *top.parts)]:
+        if item.control in ("number", "text", "json") and item.name in data:
+            item.value = str(data[item.name])
+        elif item.options and item.name in data:
+            chosen = set(data.getlist(item.name))
+            item.options = [decision_forms.Option(o.value, o.label, o.value in chosen) for o in item.options]
+    form.use_default = bool(data.get("use_default"))
 
 
 @login_required
@@ -243,11 +245,11 @@ def battle_decision(request: HttpRequest, pk: int, request_id: str) -> HttpRespo
             query = urlencode({**request.GET.dict(), "compose": request_id})
             return redirect(f"{reverse('battle_detail', kwargs={'pk': pk})}?{query}#decision-{request_id}")
         try:
-            form = selectors.decision_form(viewer, request_id, plan=_plan(request))
+            form = _tried(viewer, request_id, _plan(request), request.GET.getlist("try"))
         except Http404:  # answered meanwhile (another tab, the deadline, the umpire): show where the battle stands
             return _answered(request, battle, "That decision is no longer open.")
         return _decision_fragment(request, battle, form)
-    data = request.POST
+    data = decision_forms.own_fields(request.POST, request_id)
     # A path's form is built on the posted plan: what it may end with depends on where it ends.
     plan = decision_forms.posted_plan(data) if data.get("form") == "move" else None
     try:
@@ -282,6 +284,103 @@ def battle_decision(request: HttpRequest, pk: int, request_id: str) -> HttpRespo
         others = [f for f in selectors.decision_forms_for(viewer) if f.id != request_id]
         return render(request, "battles/detail.html", _page_context(request, battle, [form, *others]), status=422)
     return _answered(request, battle, "")
+
+
+# --- the orders form: every open decision of the viewer answered at once ---------------------------------------
+
+
+def _orders_plans(data: Any) -> dict[str, list[str]]:
+    """The moves being built on the orders form, by request: each named in ``moves`` as "request:field"."""
+    plans = {}
+    for entry in data.getlist("moves"):
+        request_id, _, name = str(entry).partition(":")
+        plan = decision_forms.posted_plan(data, f"{request_id}:{name}")
+        if plan is not None:
+            plans[request_id] = plan
+    return plans
+
+
+def _step_on(plans: dict[str, list[str]], data: Any) -> bool:
+    """A step button of the orders form pressed where no board script runs: that move built a step further
+    (``step`` is "request|token"), or a step back, or started again. False: no step button was pressed."""
+    if step := data.get("step"):
+        request_id, _, token = str(step).partition("|")
+        plans[request_id] = [*plans.get(request_id, []), token][: decision_forms.MAX_PLAN]
+    elif undo := data.get("undo"):
+        plans[undo] = plans.get(undo, [])[:-1]
+    elif clear := data.get("clear"):
+        plans[clear] = []
+    else:
+        return False
+    return True
+
+
+def _answers_of(forms: list[DecisionForm], data: Any) -> list[tuple[DecisionForm, Any, str]]:
+    """Each form's answer as posted, with its idempotency key; a form that spells none keeps the reason."""
+    answers = []
+    for form in forms:
+        own = decision_forms.own_fields(data, form.id)
+        try:
+            answer = form.request.default if own.get("use_default") else decision_forms.choice_from_post(form, own)
+        except FormError as error:
+            form.error = str(error)
+            continue
+        answers.append((form, answer, own.get("idempotency_key", "")))
+    return answers
+
+
+@login_required
+@require_http_methods(["POST"])
+def battle_orders(request: HttpRequest, pk: int) -> HttpResponse:
+    """The page's one orders form: every open decision it holds answered in one transaction, so a refusal of
+    any answer leaves them all open and the form comes back as filled in, with the rule's reason (422). A step
+    button pressed where no board script runs builds that move a step further instead."""
+    battle = _battle(request, pk)
+    user = _user(request)
+    data = request.POST
+    plans = _orders_plans(data)
+    building = _step_on(plans, data)
+    forms = selectors.decision_forms_for(selectors.viewer_for(battle=battle, user=user), plans=plans)
+    for form in forms:
+        _keep_posted(form, decision_forms.own_fields(data, form.id))
+    if building:
+        return render(request, "battles/detail.html", _page_context(request, battle, forms))
+    posted = set(data.getlist("requests"))
+    chosen = [form for form in forms if form.id in posted]
+    if not posted or len(chosen) < len(posted):
+        if posted and selectors.answered_requests(battle, posted) == posted:  # a second click on Send orders
+            return _answered(request, battle, "")
+        # answered meanwhile (another tab, the deadline, the umpire), or the battle moved on
+        return _answered(request, battle, "Those orders are no longer open.", error=True)
+    answers = _answers_of(chosen, data)
+    if len(answers) == len(chosen):
+        try:
+            with transaction.atomic():
+                for form, answer, key in answers:
+                    failed = form
+                    services.battle_submit_decision(
+                        battle_id=battle.pk, user=user, request_id=form.id, choice=answer, idempotency_key=key
+                    )
+        except BattleRefused as refused:
+            failed.error, failed.error_clause = refused.message, refused.clause
+        else:
+            return _answered(request, battle, "")
+    return render(request, "battles/detail.html", _page_context(request, battle, forms), status=422)
+
+
+def _tried(viewer: Any, request_id: str, plan: list[str] | None, tries: list[str]) -> DecisionForm:
+    """The move built on ``plan``, then on as many of the steps ``tries`` (a hex clicked on the board, as the
+    board script spells it in steps) as the rules accept one after the other; the first refused stops it."""
+    form = selectors.decision_form(viewer, request_id, plan=plan)
+    for token in tries[: decision_forms.MAX_PLAN]:
+        move = form.move
+        if move is None:
+            break
+        if token not in {step.value for step in move.steps}:
+            form.notice = f"The rules do not take {token!r} after {move.plan_words or 'no steps'}"
+            break
+        form = selectors.decision_form(viewer, request_id, plan=[*move.plan, token])
+    return form
 
 
 def _answered(request: HttpRequest, battle: Battle, message: str, *, error: bool = False) -> HttpResponse:

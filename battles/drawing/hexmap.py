@@ -93,6 +93,7 @@ class Counter:
     font_size: str
     mark: str
     mark_css: str
+    hit: str  # the radius a click or a tap on the counter counts in: the hex's own for a piece alone in it
 
 
 @dataclass(frozen=True)
@@ -376,6 +377,7 @@ def _counter(piece: Piece, colour: str, at: tuple[float, float], angle: float, s
         font_size=num(radius * 0.72),
         mark=_mark(piece.state, radius),
         mark_css=f"counter__mark counter__mark--{piece.state}" if piece.state else "",
+        hit=num(radius * (1.4 if spread == 0 else 1.6)),
     )
 
 

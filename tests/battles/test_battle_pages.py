@@ -59,9 +59,11 @@ def advance_to(battle: Battle, club: dict[str, Any], capture: Any, kind: str, si
 
 
 def values_of(html: str, name: str) -> list[str]:
-    """The values a page offers for a form control (radio, checkbox or select option under ``name``)."""
-    found = [json.loads(v.replace("&quot;", '"')) for v in re.findall(rf'name="{name}" value="([^"]*)"', html) if v]
-    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', html, re.S)
+    """The values a page offers for a form control (radio, checkbox or select option under ``name``, in the orders
+    form behind its decision's prefix)."""
+    named = rf'name="(?:[^":]+:)?{name}"'
+    found = [json.loads(v.replace("&quot;", '"')) for v in re.findall(rf'{named} value="([^"]*)"', html) if v]
+    select = re.search(rf"<select {named}[^>]*>(.*?)</select>", html, re.S)
     if select:
         found += [
             json.loads(v.replace("&quot;", '"')) for v in re.findall(r'<option value="([^"]*)"', select.group(1)) if v
@@ -269,7 +271,7 @@ def test_the_move_is_built_from_legal_steps_only(client, club, start_battle, dja
     state = engine_io.current_state(battle)
 
     html = client.get(decide(battle, request.id), **HTMX).content.decode()
-    offered = re.findall(r'name="step" value="([^"]+)"', html)
+    offered = re.findall(r'name="step" value="[^"|]+\|([^"]+)"', html)
     assert "ahead" in offered
     assert "power port" not in offered  # the Fenian Ram is no steamer (SG-MOV-04)
     assert "port" not in offered  # a turn follows a hex moved (SG-MOV-02)
@@ -281,7 +283,7 @@ def test_the_move_is_built_from_legal_steps_only(client, club, start_battle, dja
             decide(battle, request.id), {"plan": json.dumps(plan), "step": "ahead"}, **HTMX
         ).content.decode()
         plan.append("ahead")
-        for step in re.findall(r'name="step" value="([^"]+)"', html):
+        for step in re.findall(r'name="step" value="[^"|]+\|([^"]+)"', html):
             rejected = resolver.check_decision(rs, state, side="irish", request_id=request.id, choice=[*plan, step])
             assert rejected is None, (plan, step, rejected)
     assert "ahead, ahead, then ahead" in html
@@ -362,7 +364,9 @@ def test_the_fire_form_offers_each_gun_its_legal_targets(
     state = redact(engine_io.current_state(battle), "british")
 
     html = client.get(page(battle)).content.decode()
-    shots = [json.loads(v.replace("&quot;", '"')) for v in re.findall(r'name="shots\.\d+" value="([^"]+)"', html)]
+    shots = [
+        json.loads(v.replace("&quot;", '"')) for v in re.findall(r'name="(?:\w+:)?shots\.\d+" value="([^"]+)"', html)
+    ]
     solutions = {(s.firer, s.gun_id, s.target) for s in rs.solutions(state, "british")}
     assert shots
     assert {(s["ship"], s["gun"], s["target"]) for s in shots} <= solutions | {
@@ -539,9 +543,9 @@ def test_every_rulesets_battle_page_draws_its_map_its_decision_form_and_its_log_
     assert f'id="decision-{request.id}"' in html
     drawn = [name for name, item in answers.leaves(form.schema) if not isinstance(item, answers.Path)]
     for name in drawn:
-        assert f'name="{name}"' in html, (request.kind, name)
+        assert f'name="{form.prefix}{name}"' in html, (request.kind, name)
     if form.move is not None:  # a path is built step by step from the steps the rules accept next
-        assert all(f'name="step" value="{escape(s.value)}"' in html for s in form.move.steps)
+        assert all(f'name="step" value="{form.id}|{escape(s.value)}"' in html for s in form.move.steps)
     lines = [line for turn in selectors.narrated_log(viewer, details=True) for line in turn.lines]
     assert lines
     for line in lines:

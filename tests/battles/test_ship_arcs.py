@@ -51,7 +51,7 @@ def test_every_rulesets_page_draws_each_ships_arcs_hidden(every_ruleset, client,
             for target in overlays.targets:
                 assert f'data-target="{escape(target.target)}"' in inside
                 assert f">{escape(target.label)}</text>" in inside
-    assert "js/arcs.js" in html
+    assert "js/board.js" in html  # the board script shows the selected ship's group
 
 
 SCENARIO: dict[str, Any] = {

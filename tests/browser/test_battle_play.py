@@ -123,40 +123,38 @@ def decisions(page: Page):
     return page.locator("section.decision")
 
 
-def answer(page: Page, *, real: bool) -> str:
-    """Answer the first decision on the page: with real orders (a move built step by step, each gun laid on a
-    target) or with its default button. Returns the decision's kind of form."""
+def answer(page: Page, *, real: bool) -> list[str]:
+    """Answer every decision on the page, sent together with the one "Send orders": with real orders (a move built
+    step by step with the step buttons, each gun laid on a target) or with each decision's default ticked. Returns
+    the decisions' kinds of form."""
     ready(page)
-    section = decisions(page).first
-    section_id = section.get_attribute("id")
-    form = re.search(r"decision--(\w+)", section.get_attribute("class") or "").group(1)
-    here = page.locator(f"#{section_id}")
-    if not real:
-        here.locator("button[name=use_default]").click()
-    elif form == "move":
-        for _ in range(2):
-            ahead = here.get_by_role("button", name=re.compile(r"^Ahead"))
-            if ahead.count() == 0:
-                break
-            steps = here.locator(".plan__steps").inner_text()
-            ahead.click()
-            expect(here.locator(".plan__steps")).not_to_have_text(steps)  # swapped in place by HTMX
-        send = here.get_by_role("button", name="Send this move")
-        if send.is_enabled():
-            send.click()
-        else:
-            here.locator("button[name=use_default]").click()
-    elif form == "fire":
-        for group in here.locator("fieldset.choices").all():
-            targets = group.locator("input[type=radio]")
-            if targets.count() > 1:
-                targets.nth(1).check()  # the first target the gun may fire at
-        here.get_by_role("button", name="Send answer").click()
-    else:
-        here.get_by_role("button", name="Send answer").click()
-    # A legal answer reloads the page (HX-Refresh); a refused one would come back in place with its reason.
-    expect(page.locator(f"#{section_id}")).to_have_count(0)
-    return form
+    ids = [section.get_attribute("id") for section in decisions(page).all()]
+    forms = []
+    for section_id in ids:
+        here = page.locator(f"#{section_id}")
+        form = re.search(r"decision--(\w+)", here.get_attribute("class") or "").group(1)
+        forms.append(form)
+        if not real:
+            here.locator("input[name$=use_default]").check()
+        elif form == "move":
+            for _ in range(2):
+                ahead = here.get_by_role("button", name=re.compile(r"^Ahead"))
+                if ahead.count() == 0:
+                    break
+                steps = here.locator(".plan__steps").inner_text()
+                ahead.click()
+                expect(here.locator(".plan__steps")).not_to_have_text(steps)  # the section built a step further
+            if here.locator("[data-board-move]").get_attribute("data-complete") != "1":
+                here.locator("input[name$=use_default]").check()
+        elif form == "fire":
+            for group in here.locator("fieldset.choices").all():
+                targets = group.locator("input[type=radio]")
+                if targets.count() > 1:
+                    targets.nth(1).check()  # the first target the gun may fire at
+    page.get_by_role("button", name="Send orders", exact=True).click()
+    # Legal answers reload the page; a refused one would come back with its reason and nothing sent.
+    expect(page.locator(f"#{ids[0]}")).to_have_count(0)
+    return forms
 
 
 def firing(page: Page) -> bool:
@@ -179,8 +177,8 @@ def play_to_the_end(pages: dict[str, Page], battle: Battle, url: str) -> dict[st
             page = pages[key]
             visit(page, url)
             while decisions(page).count():
-                form = answer(page, real=battle.turn <= REAL_TURNS or firing(page))
-                done[form] = done.get(form, 0) + 1
+                for form in answer(page, real=battle.turn <= REAL_TURNS or firing(page)):
+                    done[form] = done.get(form, 0) + 1
                 page.wait_for_load_state()
                 battle.refresh_from_db()
     raise AssertionError(f"the battle did not end in {MAX_ACTIONS} actions: {done}")
@@ -206,7 +204,7 @@ def test_two_players_fight_john_bulls_tyranny_in_web_play_to_the_end(live_server
     bob.goto(url)
     expect(bob.get_by_text("Nothing for you to decide now")).to_be_visible()
     shot(alice, "battle-setup-alice")
-    assert answer(alice, real=True) == "place"
+    assert answer(alice, real=True) == ["place"]
     # Bob's page refreshes itself (HTMX polling) once Alice has set up: his own set-up is asked.
     expect(decisions(bob)).to_have_count(1, timeout=15_000)
     expect(bob.get_by_text("Fenian Ram is set up at")).to_be_visible()
@@ -261,7 +259,8 @@ def test_the_umpire_enters_both_sides_decisions_at_the_table_and_corrects_one(li
     expect(move.locator(".plan__steps")).to_have_text("no steps yet")
     move.get_by_role("button", name=re.compile(r"^Ahead")).click()
     expect(move.locator(".plan__steps")).to_have_text("ahead")
-    expect(move.get_by_role("button", name="Send this move")).to_be_enabled()
+    expect(move.locator("[data-board-move]")).to_have_attribute("data-complete", "1")
+    expect(umpire.get_by_role("button", name="Send orders", exact=True)).to_be_enabled()
     shot(umpire, "battle-table-move")
 
     umpire.get_by_role("link", name="Correct a wrong entry…").click()

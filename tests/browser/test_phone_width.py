@@ -39,13 +39,13 @@ from battles import services as battle_services
 from battles.engine import dice as battle_dice
 from battles.models import Battle, BattleMode, OddsRun
 from battles.services import SideControl
-from campaign.models import Auction, AuctionStatus, Campaign, CampaignShip, Captain, Invitation, ShipStatus
+from campaign.models import Auction, AuctionStatus, Campaign, CampaignShip, Captain, Invitation, Role, ShipStatus
 from strategic_map import treks
 from strategic_map.mapdata import mars_map
 from strategic_map.models import EpicTrek
 from tests.browser import week_seeds
 from tests.browser.conftest import SCREENSHOTS
-from tests.factories import InvitationFactory, UserFactory
+from tests.factories import CampaignFactory, InvitationFactory, MembershipFactory, UserFactory
 from tests.url_walk import Route, routes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -98,6 +98,7 @@ NOT_PAGES: dict[str, tuple[str, str]] = {
     "battle_new_sides": ("fragment", "the new battle form's scenarios, sides and options for a ruleset"),
     "campaign_new_tactical": ("fragment", "the new campaign form's options of the battle rules chosen"),
     "battle_decision": ("redirect", "a decision form (HTMX); a browser is sent to the battle page"),
+    "battle_orders": ("POST", "the battle page's one orders form (Send orders, and its step buttons without script)"),
     # Record sheets printed on paper.
     "ship_sheet_pdf": ("other", "a ship's record sheet as PDF"),
     "battle_ship_sheet_pdf": ("other", "a battle ship's record sheet as PDF"),
@@ -483,4 +484,130 @@ def test_every_page_fits_a_phone_for_every_role(
         if not any(v.name == name and v.status == 200 for v in visits):
             statuses = sorted({v.status for v in visits if v.name == name})
             problems.append(f"{name} {urls[name]}: no role sees the page ({statuses}): fill it with something seen")
+    assert problems == [], "\n".join(problems)
+
+
+# --- the battle page's board ------------------------------------------------------------------------------------
+
+# Every tap target on the page that is seen, smaller than 44x44 CSS px: links, buttons, fields (a radio button or a
+# checkbox by its label), summaries, and the ship counters inside the map's frame at the default zoom (each by the
+# circle a tap on it counts in).
+SMALL_TAPS = """() => {
+  const small = [];
+  const frame = document.querySelector("#battle-map .board__frame").getBoundingClientRect();
+  const targets = "a[href], button, select, textarea, input:not([type=hidden]), summary, #battle-map g.counter";
+  for (const e of document.querySelectorAll(targets)) {
+    if (e.closest("[aria-hidden=true]") || e.closest("details:not([open]) > :not(summary)")) continue;
+    let box = e.getBoundingClientRect();
+    if (getComputedStyle(e).visibility === "hidden" || box.width === 0 || box.height === 0) continue;
+    const label = e.matches("input[type=radio], input[type=checkbox]") && e.closest("label");
+    if (label) box = label.getBoundingClientRect();
+    if (e.matches("g.counter")) {
+      box = e.querySelector(".counter__hit").getBoundingClientRect();
+      const outside = box.right < frame.left || box.left > frame.right;
+      if (outside || box.bottom < frame.top || box.top > frame.bottom) continue;
+    }
+    if (box.width < 43.5 || box.height < 43.5) {
+      const name = (e.getAttribute("aria-label") || e.textContent || e.name || "").trim().slice(0, 40);
+      const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+      small.push(`${e.tagName.toLowerCase()}.${[...e.classList].join(".")} "${name}": ${size}`);
+    }
+  }
+  return small;
+}"""
+# The tops of the page's regions, in the order a phone shows them.
+REGIONS = """() => ["battle-status", "battle-map", "decisions", "battle-log"].map(
+  (id) => document.getElementById(id).getBoundingClientRect().top + window.scrollY)"""
+BOARD_VIEW = "() => document.querySelector('#battle-map svg').getAttribute('viewBox')"
+BOARD_PINCH = PINCH.replace("#smap-viewport svg", "#battle-map svg")
+
+
+def battle_under_way() -> tuple[Battle, User]:
+    """A Sky Galleons battle on the web, set up and under way, with decisions open for Alice."""
+    umpire, alice, bob = UserFactory(username="umpire"), UserFactory(username="alice"), UserFactory(username="bob")
+    campaign = CampaignFactory(created_by=umpire, slug="syrtis", name="Syrtis Major")
+    for user, role in ((umpire, Role.UMPIRE), (alice, Role.PLAYER), (bob, Role.PLAYER)):
+        MembershipFactory(campaign=campaign, user=user, role=role)
+    battle = battle_services.battle_create(
+        campaign=campaign,
+        created_by=umpire,
+        scenario_slug="john-bulls-tyranny",
+        mode=BattleMode.ASYNC,
+        sides={ALICE_SIDE: SideControl("player", alice), "british": SideControl("player", bob)},
+    )
+    for _ in range(40):  # defaults until the set-up is over and Alice has a decision open
+        battle.refresh_from_db()
+        state = engine_io.current_state(battle)
+        pending = state.pending()
+        if state.turn >= 1 and any(r.side == ALICE_SIDE for r in pending):
+            break
+        request = pending[0]
+        side = battle.sides.get(key=request.side)
+        battle_services.battle_submit_decision(
+            battle_id=battle.pk, user=side.user, request_id=request.id, choice=request.default
+        )
+    return battle, alice
+
+
+def test_the_battle_page_fits_a_phone_map_first_and_every_tap_target_is_big_enough(
+    chromium: Browser, live_server: Any, settings: Any
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    battle, alice = battle_under_way()
+    page = phone_tab(chromium, live_server, alice)
+    page.goto(f"{live_server.url}/battles/{battle.pk}/")
+    page.wait_for_function("() => document.querySelector('#battle-map.board--live') !== null")
+    (SCREENSHOTS / "phone").mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "board-phone.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / "board-phone-screen.png"))
+
+    problems = []
+    scroll_width = page.evaluate("() => document.scrollingElement.scrollWidth")
+    if scroll_width > PHONE["width"]:
+        problems.append(f"the page is {scroll_width}px wide: {page.evaluate(CULPRITS)}")
+    problems += [f"sticks out of its box: {box}" for box in page.evaluate(OVERFLOWING)]
+    problems += [f"too small to tap: {tap}" for tap in page.evaluate(SMALL_TAPS)]
+    status, board, orders, log = page.evaluate(REGIONS)
+    if not status < board < orders < log:
+        problems.append(f"not status, map, orders, then the log: {[status, board, orders, log]}")
+    if page.locator("#battle-map g.counter").count() == 0:
+        problems.append("no ship on the map")
+
+    # The map pans and zooms inside its frame: +, a drag, two fingers spread; the page stays where it is.
+    frame = page.locator("#battle-map .board__frame")
+    before_box, before_view = frame.bounding_box(), page.evaluate(BOARD_VIEW)
+    assert before_box is not None
+    page.get_by_role("button", name="Zoom in").click()
+    zoomed = page.evaluate(BOARD_VIEW)
+    if float(zoomed.split()[2]) >= float(before_view.split()[2]):
+        problems.append(f"Zoom in left the view at {zoomed} (was {before_view})")
+    x, y = before_box["x"] + before_box["width"] / 2, before_box["y"] + before_box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 80, y + 30, steps=6)
+    page.mouse.up()
+    panned = page.evaluate(BOARD_VIEW)
+    if panned.split()[:2] == zoomed.split()[:2]:
+        problems.append(f"a drag did not pan the map ({panned})")
+    page.evaluate(BOARD_PINCH, [x, y])
+    pinched = page.evaluate(BOARD_VIEW)
+    if float(pinched.split()[2]) >= float(panned.split()[2]):
+        problems.append(f"spreading two fingers left the view at {pinched} (was {panned})")
+    after_box = frame.bounding_box()
+    assert after_box is not None
+    if any(abs(after_box[k] - before_box[k]) > 1 for k in ("x", "width", "height")):
+        problems.append(f"the map's frame moved or changed size ({before_box} -> {after_box})")
+    if page.evaluate("window.scrollX") != 0 or page.evaluate("() => document.scrollingElement.scrollWidth") > 390:
+        problems.append("panning the map scrolled the page sideways")
+
+    # A tap on a ship picks her and says her name under the map.
+    page.get_by_role("button", name="Fit the whole map").click()
+    counter = page.locator("#battle-map g.counter").first
+    name = counter.get_attribute("data-ship") or ""
+    box = counter.locator(".counter__hit").bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    if counter.get_attribute("aria-pressed") != "true" or name not in page.locator("#board-info").inner_text():
+        problems.append(f"a tap on {name} did not pick her")
+    page.context.close()
     assert problems == [], "\n".join(problems)
