@@ -22,7 +22,7 @@ from tests.battles.conftest import decider, first_unanswered
 
 def _groups(html: str) -> dict[str, str]:
     """Each ship's arcs group in the page's battle map, by ship."""
-    map_svg = re.search(r'<svg[^>]*id="battle-map".*?</svg>', html, re.S)
+    map_svg = re.search(r'<svg[^>]*id="battle-hexmap".*?</svg>', html, re.S)
     assert map_svg
     found = re.findall(r'<g class="hexmap__arcs" data-for-ship="([^"]*)"[^>]*>(.*?)\n  </g>', map_svg.group(0), re.S)
     return dict(found)

@@ -255,9 +255,11 @@ def fight(
 
 
 # Gun arcs and range bands drawn for each ship, as the overlay's contract has them: hidden until she is picked.
+# The page draws them for a ship with guns; one without gets an empty group here, so the contract is checked for both.
 ARCS = """(ships) => {
   const svg = document.querySelector("#battle-map svg");
   for (const ship of ships) {
+    if (svg.querySelector(`g.hexmap__arcs[data-for-ship="${ship}"]`)) continue;
     const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
     g.setAttribute("class", "hexmap__arcs");
     g.setAttribute("data-for-ship", ship);

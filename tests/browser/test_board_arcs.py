@@ -80,28 +80,28 @@ def test_clicking_a_ship_shows_her_arcs_and_the_enemy_in_reach_with_its_number(c
     battle = _battle(club, BattleMode.ASYNC)
     page = _signed_in(chromium, live_server, club["alice"])
     page.goto(f"{live_server.url}/battles/{battle.pk}/")
-    arcs = page.locator('svg#battle-map g.hexmap__arcs[data-for-ship="Aphid"]')
+    arcs = page.locator('svg#battle-hexmap g.hexmap__arcs[data-for-ship="Aphid"]')
     expect(arcs).to_be_hidden()
     page.wait_for_function("() => document.readyState === 'complete'")
 
-    page.locator('svg#battle-map .counter[data-ship="Aphid"]').click()
+    page.locator('svg#battle-hexmap .counter[data-ship="Aphid"]').click()
 
     expect(arcs).to_be_visible()
     expect(arcs.locator("path.hexmap__arc--close")).to_have_count(1)
     target = arcs.locator('g.hexmap__target[data-target="Swiftwood"]')
     expect(target).to_be_visible()
     expect(target.locator("text.hexmap__target-label")).to_have_text(re.compile(r"^[2-6]\+$"))
-    expect(page.locator('svg#battle-map g.hexmap__arcs[data-for-ship="Swiftwood"]')).to_be_hidden()
+    expect(page.locator('svg#battle-hexmap g.hexmap__arcs[data-for-ship="Swiftwood"]')).to_be_hidden()
     page.locator("section.battle-map").screenshot(path=str(SCREENSHOTS / "arcs-aphid-selected.png"))
     _shot(page, "arcs-battle-page")
 
     # The other ship by keyboard: her group replaces the first; Escape hides them both.
-    page.locator('svg#battle-map .counter[data-ship="Swiftwood"]').focus()
+    page.locator('svg#battle-hexmap .counter[data-ship="Swiftwood"]').focus()
     page.keyboard.press("Enter")
-    expect(page.locator('svg#battle-map g.hexmap__arcs[data-for-ship="Swiftwood"]')).to_be_visible()
+    expect(page.locator('svg#battle-hexmap g.hexmap__arcs[data-for-ship="Swiftwood"]')).to_be_visible()
     expect(arcs).to_be_hidden()
     page.keyboard.press("Escape")
-    expect(page.locator("svg#battle-map g.hexmap__arcs:visible")).to_have_count(0)
+    expect(page.locator("svg#battle-hexmap g.hexmap__arcs:visible")).to_have_count(0)
     page.context.close()
 
 

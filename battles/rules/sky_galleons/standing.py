@@ -214,7 +214,7 @@ def schema(state: BattleState[Any], side: str, foes: Sequence[str]) -> answers.G
     given = read_object(orders["ships"])
     ships = tuple(_ship(record, read_object(given.get(record.name, {})), foes) for record in state.board.fighting(side))
     top.append(answers.Group(key="ships", fields=ships, optional=True, section=SECTION))
-    return answers.Group(key=KEY, label=SECTION, fields=tuple(top), clause=CLAUSE, section=SECTION)
+    return answers.Group(key=KEY, label=SECTION, fields=tuple(top), clause=CLAUSE, section=SECTION, optional=True)
 
 
 def _one(key: str, label: str, modes: Sequence[str], orders: Mapping[str, JSON], clause: str) -> answers.One:
