@@ -602,16 +602,6 @@ def replay_frame(viewer: Viewer, turn: int | None = None) -> ReplayFrame:
     )
 
 
-def change_token(viewer: Viewer, *, composing: bool) -> str:
-    """What a polling page compares to know the battle moved on: the fold's position and status, and (unless
-    the viewer is in the middle of a decision of his own) the answers stored so far."""
-    battle = viewer.battle
-    token = f"{battle.state_seq}:{battle.status}:{battle.corrections.count()}"
-    if not composing:
-        token += f":{Decision.objects.live().filter(battle=battle).count()}"
-    return token
-
-
 def correctable_decisions(*, battle: Battle) -> list[Decision]:
     """The decisions of the current turn already folded into the log: the ones the umpire may correct."""
     return list(
