@@ -100,7 +100,6 @@ class BattleCreateForm(forms.Form):
         coerce=int,
         initial=5,
         required=False,
-        empty_value=5,
     )
     deadline_default = forms.ChoiceField(
         label="When a deadline passes", choices=DeadlineDefault.choices, initial=DeadlineDefault.AI
@@ -141,6 +140,10 @@ class BattleCreateForm(forms.Form):
             self.fields[SIDE_PREFIX + key] = forms.ChoiceField(
                 label=f"{name} ({key})", choices=controllers, initial=Controller.AI.value
             )
+
+    def clean_live_minutes(self) -> int:
+        value = self.cleaned_data.get("live_minutes")
+        return value if isinstance(value, int) else 5
 
     def clean_ruleset(self) -> str:
         return str(self.cleaned_data.get("ruleset") or self.rs.key)
