@@ -35,7 +35,7 @@ from campaign.models import Membership, Role
 # How often an open battle's page asks for changes: every few seconds when both players are online (live play),
 # now and then in web play (a reload catches up anyway; a held connection would tie up a server worker).
 POLL_SECONDS: dict[str, int] = {BattleMode.LIVE: 2, BattleMode.TABLE: 5}
-POLL_SECONDS_OTHERWISE = 20
+POLL_SECONDS_OTHERWISE = 15
 
 
 def poll_seconds(mode: str) -> int:

@@ -277,7 +277,8 @@ def _answered(request: HttpRequest, battle: Battle, message: str, *, error: bool
     if message:
         (messages.error if error else messages.info)(request, message)
     if _is_htmx(request) and not message:  # the page updates itself in place, the answered form gone
-        return HttpResponse(_fresh_regions(request, battle))
+        # Read again: the answer may have resolved the turn since ``battle`` was read (eager Celery, make run).
+        return HttpResponse(_fresh_regions(request, _battle(request, battle.pk)))
     if _is_htmx(request):  # a message to show: the page reloads with it
         response = HttpResponse(status=200)
         response["HX-Refresh"] = "true"
@@ -447,7 +448,8 @@ def _live_context(
 
 
 def _fresh_regions(request: HttpRequest, battle: Battle, *, shown: frozenset[str] | None = None) -> str:
-    """The page's moving regions as a reload would show them, as out-of-band swaps. The decisions go with them
+    """The page's moving regions as a reload would show them, as out-of-band swaps (``battle`` read after the change
+    mark the page context reads first, so the regions are never older than the mark). The decisions go with them
     only when the set of open ones differs from those the page ``shown`` (None: always), or none is open (the
     waiting words): a form the viewer is filling in stays as he left it while its decision is still open."""
     context = _page_context(request, battle)

@@ -154,7 +154,7 @@ def answer(page: Page, *, real: bool) -> str:
         here.get_by_role("button", name="Send answer").click()
     else:
         here.get_by_role("button", name="Send answer").click()
-    # A legal answer reloads the page (HX-Refresh); a refused one would come back in place with its reason.
+    # A legal answer updates the page in place (its regions swapped); a refused one comes back with its reason.
     expect(page.locator(f"#{section_id}")).to_have_count(0)
     return form
 
@@ -207,8 +207,9 @@ def test_two_players_fight_john_bulls_tyranny_in_web_play_to_the_end(live_server
     expect(bob.get_by_text("Nothing for you to decide now")).to_be_visible()
     shot(alice, "battle-setup-alice")
     assert answer(alice, real=True) == "place"
-    # Bob's page refreshes itself (HTMX polling) once Alice has set up: his own set-up is asked.
-    expect(decisions(bob)).to_have_count(1, timeout=15_000)
+    # Bob's page updates itself (asking for changes every 15 s in web play) once Alice has set up: his own set-up
+    # is asked.
+    expect(decisions(bob)).to_have_count(1, timeout=25_000)
     expect(bob.get_by_text("Fenian Ram is set up at")).to_be_visible()
 
     played = play_to_the_end({"irish": alice, "british": bob}, battle, url)
