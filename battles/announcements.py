@@ -228,6 +228,8 @@ def battles_to_remind(*, now: Any = None, within: timedelta = timedelta(hours=12
         Battle.objects.filter(status=BattleStatus.WAITING, deadline__gt=now, deadline__lte=now + within)
         .annotate(remind_from=ExpressionWrapper(F("deadline") - quarter, output_field=DateTimeField()))
         .filter(Q(turn_minutes__isnull=True) | Q(remind_from__lte=now))
+        # Live play: both players are at the page, which shows the window; a reminder a window would be noise.
+        .exclude(mode=BattleMode.LIVE)
     )
 
 

@@ -224,6 +224,15 @@ def test_a_reminder_says_what_is_due_and_when(club, ambush):
     assert reminder.url == f"/battles/{battle.pk}/#decisions"
 
 
+def test_a_live_battle_is_not_reminded_its_players_are_at_the_page(ambush):
+    battle = ambush(live_minutes=5)
+    assert battle.deadline is not None
+    assert list(announcements.battles_to_remind()) == []
+    battle.mode = BattleMode.ASYNC
+    battle.save(update_fields=["mode"])
+    assert list(announcements.battles_to_remind()) == [battle]
+
+
 def test_the_end_says_who_won_or_that_it_was_a_draw(club, ambush, play_defaults):
     battle = ambush()
     play_defaults(battle)
