@@ -23,7 +23,7 @@ from battles.engine.answers import AnswerSchema, Posted
 from battles.engine.events import JSON, PUBLIC, JSONObject, canonical, side_only
 from battles.engine.presentation import pieces_of
 from battles.engine.state import pending_from_json, redact
-from battles.models import Battle, BattleEvent, BattleResult, BattleSide, Controller, Decision
+from battles.models import Battle, BattleEvent, BattleMode, BattleResult, BattleSide, Controller, Decision
 from campaign.models import Membership, Role
 
 
@@ -171,6 +171,7 @@ def battle_view(viewer: Viewer) -> JSONObject:
         "seq": state.seq if viewer.sees_all else served_count(viewer),
         "deadline": battle.deadline.isoformat() if battle.deadline else None,
         "turn_minutes": battle.turn_minutes,
+        "live_minutes": battle.live_minutes if battle.mode == BattleMode.LIVE else None,
         "hand_over_at": battle.hand_over_at.isoformat() if battle.hand_over_at else None,
         "hand_over_day": announcements.hand_over_day(battle),
         "hand_over": announcements.hand_over_text(battle),

@@ -316,3 +316,25 @@ def test_regions_are_cut_whole_with_nested_tags_of_their_kind():
     swaps = regions.out_of_band(page, ["b", "gone"])
     assert '<section hx-swap-oob="true" id="b">' in swaps
     assert '<div id="gone" hx-swap-oob="delete"></div>' in swaps
+
+
+def test_the_api_starts_a_live_battle_and_says_its_window(client, club, django_capture_on_commit_callbacks):
+    client.force_login(club["umpire"])
+    body = {
+        "campaign": "syrtis",
+        "ruleset": "duel",
+        "scenario": "close-quarters",
+        "mode": "live",
+        "live_minutes": 10,
+        "sides": {
+            "red": {"controller": "player", "player": "alice"},
+            "blue": {"controller": "player", "player": "bob"},
+        },
+    }
+    refused = client.post(reverse("api_battle_list"), {**body, "live_minutes": 7}, content_type="application/json")
+    assert refused.status_code == 400
+    with django_capture_on_commit_callbacks(execute=True):
+        made = client.post(reverse("api_battle_list"), body, content_type="application/json")
+    assert made.status_code == 201, made.json()
+    view = client.get(reverse("api_battle_detail", kwargs={"battle_id": made.json()["id"]})).json()
+    assert (view["mode"], view["live_minutes"]) == ("live", 10)
