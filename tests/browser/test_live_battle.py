@@ -70,14 +70,24 @@ def ready(page: Page) -> None:
     page.wait_for_function("() => window.htmx !== undefined && document.readyState === 'complete'")
 
 
+def settled(page: Page) -> None:
+    """No HTMX request in flight nor a swap under way."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+
+
 def start_live_duel(umpire: Page, live_server) -> Battle:
     """The umpire's New battle form: the Duel, live play at two minutes a decision, Alice for Red, Bob for Blue."""
     umpire.goto(f"{live_server.url}/campaigns/syrtis/battles/new/")
     ready(umpire)
-    umpire.get_by_label("Battle rules").select_option("duel")
-    expect(umpire.get_by_label("Scenario")).to_contain_text("Close quarters")  # the Duel's scenarios, by HTMX
-    umpire.get_by_label("Scenario").select_option("close-quarters")
-    expect(umpire.locator("select[name=side_red]")).to_have_count(1)
+    # Each choice reloads the fields below it by HTMX: wait for each reload to be swapped in before choosing on,
+    # or a late swap would put back the defaults (the AI for both sides).
+    with umpire.expect_response(lambda response: "/battles/new/scenario/" in response.url):
+        umpire.get_by_label("Battle rules").select_option("duel")
+    settled(umpire)
+    with umpire.expect_response(lambda response: "/battles/new/scenario/" in response.url):
+        umpire.get_by_label("Scenario").select_option("close-quarters")
+    settled(umpire)
+    expect(umpire.get_by_label("Scenario")).to_have_value("close-quarters")
     umpire.get_by_label("Title (optional)").fill("The Ambush at Gorovaan")
     umpire.get_by_label("How it is played").select_option(BattleMode.LIVE)
     umpire.get_by_label("Minutes for each decision (live play)").select_option("2")
@@ -85,7 +95,9 @@ def start_live_duel(umpire: Page, live_server) -> Battle:
     umpire.locator("select[name=side_blue]").select_option(label="Captain Bob (player)")
     umpire.get_by_role("button", name="Begin the battle").click()
     expect(umpire.locator("#battle-status")).to_contain_text("2 minutes a decision")
-    return Battle.objects.get(title="The Ambush at Gorovaan")
+    battle = Battle.objects.get(title="The Ambush at Gorovaan")
+    assert {side.key: side.user.username for side in battle.sides.all() if side.user} == {"red": "alice", "blue": "bob"}
+    return battle
 
 
 def open_page(page: Page, url: str) -> None:
@@ -128,11 +140,17 @@ def test_two_players_play_live_and_each_page_updates_itself_when_the_other_answe
 
     # Bob places the Swiftwood: the placements are revealed and turn 1 begins. Alice's page learns of it by
     # asking, without a reload: the new turn and her new decision appear on their own.
+    alice.evaluate("document.getElementById('battle-map').dataset.drawn = 'before'")
     answer_with_default(bob)
     expect(alice.locator("#battle-status")).to_contain_text("Turn 1", timeout=UPDATE)
     expect(alice.locator("section.decision")).to_have_count(1, timeout=UPDATE)
     expect(alice.locator("#battle-log")).to_contain_text("Aphid", timeout=UPDATE)
     expect(bob.locator("#battle-status")).to_contain_text("Turn 1")
+    # The map was drawn again, as a map: the new SVG in place of the old, once.
+    expect(alice.locator("#battle-map")).to_have_count(1)
+    expect(alice.locator("#battle-map")).not_to_have_attribute("data-drawn", "before")
+    assert alice.evaluate("document.getElementById('battle-map').namespaceURI") == "http://www.w3.org/2000/svg"
+    assert alice.locator("#battle-map").bounding_box()["width"] > 100
     not_reloaded(alice)
     not_reloaded(bob)
 
