@@ -154,7 +154,10 @@ def _plan(request: HttpRequest) -> list[str] | None:
 def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm] | None = None) -> dict[str, Any]:
     user = _user(request)
     viewer = selectors.viewer_for(battle=battle, user=user, side=request.GET.get("as") or None)
-    mark = changes.change_mark(user=user, battle_id=battle.pk, side=_side_asked(viewer))  # before what it marks
+    # The change mark first, then the battle read again: what the page shows is never older than its mark (a
+    # turn resolved in between would otherwise be marked as seen and never sent).
+    mark = changes.change_mark(user=user, battle_id=battle.pk, side=_side_asked(viewer))
+    battle.refresh_from_db()
     compose = request.GET.get("compose", "")
     if forms is None:
         forms = selectors.decision_forms_for(viewer, compose=compose, plan=_plan(request))
@@ -277,8 +280,7 @@ def _answered(request: HttpRequest, battle: Battle, message: str, *, error: bool
     if message:
         (messages.error if error else messages.info)(request, message)
     if _is_htmx(request) and not message:  # the page updates itself in place, the answered form gone
-        # Read again: the answer may have resolved the turn since ``battle`` was read (eager Celery, make run).
-        return HttpResponse(_fresh_regions(request, _battle(request, battle.pk)))
+        return HttpResponse(_fresh_regions(request, battle))
     if _is_htmx(request):  # a message to show: the page reloads with it
         response = HttpResponse(status=200)
         response["HX-Refresh"] = "true"
@@ -448,8 +450,8 @@ def _live_context(
 
 
 def _fresh_regions(request: HttpRequest, battle: Battle, *, shown: frozenset[str] | None = None) -> str:
-    """The page's moving regions as a reload would show them, as out-of-band swaps (``battle`` read after the change
-    mark the page context reads first, so the regions are never older than the mark). The decisions go with them
+    """The page's moving regions as a reload would show them, as out-of-band swaps (never older than the mark they
+    carry: _page_context reads the mark before the battle). The decisions go with them
     only when the set of open ones differs from those the page ``shown`` (None: always), or none is open (the
     waiting words): a form the viewer is filling in stays as he left it while its decision is still open."""
     context = _page_context(request, battle)
