@@ -9,6 +9,7 @@ module sends after commit.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,7 +20,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from battles import engine_io
-from battles.engine.words import possessive
+from battles.engine.decisions import DecisionRequest
+from battles.engine.words import and_list, capfirst, possessive
 from battles.models import Battle, BattleMode, BattleSide, BattleStatus, Controller, DeadlineDefault, Decision
 from campaign.models import NotificationKind
 from campaign.notifications import notify, post_to_webhook, umpires_of
@@ -32,54 +34,137 @@ def battle_url(battle: Battle) -> str:
         return f"/battles/{battle.pk}/"
 
 
-def owing_sides(battle: Battle, state: Any) -> list[BattleSide]:
-    """The sides a person decides for that have an open decision without a stored answer."""
+def owing(battle: Battle, state: Any) -> list[tuple[BattleSide, list[DecisionRequest]]]:
+    """Each side a person decides for with the open decisions it has not answered yet, in side order."""
     answered = set(Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True))
-    keys = {r.side for r in state.pending() if r.id not in answered}
-    return [s for s in battle.sides.all() if s.key in keys and s.controller != Controller.AI and not s.left]
+    waiting = [r for r in state.pending() if r.id not in answered]
+    return [
+        (side, [r for r in waiting if r.side == side.key])
+        for side in battle.sides.all()
+        if side.controller != Controller.AI and not side.left and any(r.side == side.key for r in waiting)
+    ]
 
 
 def deciders(battle: Battle, sides: list[BattleSide]) -> list[User]:
     """Who decides for these sides: a side's player, or the umpires (their sides, and every side at the table)."""
     people: list[User] = []
     for side in sides:
-        if side.controller == Controller.PLAYER and side.user is not None and battle.mode != BattleMode.TABLE:
+        if _player_decides(battle, side):
+            assert side.user is not None
             people.append(side.user)
         else:
             people.extend(umpires_of(battle.campaign))
     return people
 
 
+def _player_decides(battle: Battle, side: BattleSide) -> bool:
+    return side.controller == Controller.PLAYER and side.user is not None and battle.mode != BattleMode.TABLE
+
+
+def decisions_url(battle: Battle) -> str:
+    """The battle page at its decisions (templates/battles/detail.html keeps the id on that section)."""
+    return f"{battle_url(battle)}#decisions"
+
+
+@dataclass(frozen=True)
+class Owed:
+    """What one person (a player), or the umpires together, owe a battle now: the sides and their open decisions."""
+
+    users: list[User]
+    sides: list[BattleSide]
+    requests: list[DecisionRequest]
+    yours: bool  # a player's own sides ("your"), or the umpire's for sides named
+
+
+def owed_by_whom(battle: Battle, state: Any) -> list[Owed]:
+    """The open decisions grouped by who makes them, each told in one notification: a player's sides together,
+    and every side the umpires decide for together (one unread notification a page, campaign.notifications)."""
+    groups: dict[int, tuple[list[BattleSide], list[DecisionRequest]]] = {}
+    for side, requests in owing(battle, state):
+        key = side.user_id if _player_decides(battle, side) and side.user_id is not None else 0
+        sides, wanted = groups.setdefault(key, ([], []))
+        sides.append(side)
+        wanted.extend(requests)
+    return [Owed(deciders(battle, sides), sides, requests, yours=key != 0) for key, (sides, requests) in groups.items()]
+
+
 def announce(battle: Battle, state: Any) -> None:
     """After a resolution: the end, or the decisions now awaited."""
-    url = battle_url(battle)
     if battle.status == BattleStatus.FINISHED:
-        everyone = [s.user for s in battle.sides.select_related("user") if s.user] + umpires_of(battle.campaign)
-        winner = battle.sides.filter(key=battle.winner).values_list("name", flat=True).first() or "nobody"
-        title = f"{battle.title} is over: {winner} won ({battle.result_reason})"
-        key = f"battle:{battle.pk}:ended"
-        notify(
-            users=everyone,
-            campaign=battle.campaign,
-            kind=NotificationKind.BATTLE_ENDED,
-            title=title,
-            url=url,
-            dedupe_key=key,
-        )
-        if not battle.private:  # the club's chat is every member's: a private battle's end is its sides' alone
-            post_to_webhook(campaign=battle.campaign, text=title, dedupe_key=key)
+        _announce_end(battle)
         return
-    sides = owing_sides(battle, state)
-    for side in sides:
+    for owed in owed_by_whom(battle, state):
         notify(
-            users=deciders(battle, [side]),
+            users=owed.users,
             campaign=battle.campaign,
             kind=NotificationKind.DECISION_NEEDED,
-            title=f"{battle.title}, {'set-up' if state.turn == 0 else f'turn {state.turn}'}: {side.name} to decide",
-            body=_deadline_text(battle),
-            url=url,
-            dedupe_key=f"battle:{battle.pk}:decide:{side.key}:{state.seq}",
+            title=wanted_words(battle, owed, turn=state.turn),
+            body=_wanted_body(battle, owed.requests),
+            url=decisions_url(battle),
+            dedupe_key=f"battle:{battle.pk}:decide:{'+'.join(s.key for s in owed.sides)}:{state.seq}",
+            refresh_unread=True,
         )
+
+
+def _announce_end(battle: Battle) -> None:
+    everyone = [s.user for s in battle.sides.select_related("user") if s.user] + umpires_of(battle.campaign)
+    title = end_words(battle)
+    key = f"battle:{battle.pk}:ended"
+    notify(
+        users=everyone,
+        campaign=battle.campaign,
+        kind=NotificationKind.BATTLE_ENDED,
+        title=title,
+        body=f"It ended on turn {battle.turn}. Replay it turn by turn from the battle page.",
+        url=battle_url(battle),
+        dedupe_key=key,
+    )
+    if not battle.private:  # the club's chat is every member's: a private battle's end is its sides' alone
+        post_to_webhook(campaign=battle.campaign, text=title, dedupe_key=key)
+
+
+def end_words(battle: Battle) -> str:
+    """The end in a line: "The Ambush at Gorovaan is over: Red Squadron won (Blue struck)", or a draw."""
+    winner = battle.sides.filter(key=battle.winner).values_list("name", flat=True).first() if battle.winner else None
+    outcome = f"{winner} won" if winner else "a draw"
+    why = f" ({battle.result_reason})" if battle.result_reason else ""
+    return f"{battle.title} is over: {outcome}{why}"
+
+
+def wanted_words(battle: Battle, owed: Owed, *, turn: int, reminder: bool = False) -> str:
+    """What is wanted of whom, for which turn of which battle, by when: "Your fire decision for turn 5 of The
+    Ambush at Gorovaan is due in 6 hours". The decisions are named by their kind, the ruleset's own word for
+    them (the generic protocol's DecisionRequest.kind); the umpire deciding for sides reads their names."""
+    kinds = and_list(dict.fromkeys(r.kind for r in owed.requests))
+    many = len(owed.requests) > 1
+    what = f"{kinds} {'decisions' if many else 'decision'}"
+    sides_named = and_list(possessive(side.name) for side in owed.sides)
+    whose = ("your" if reminder else "Your") if owed.yours else sides_named
+    when = "the set-up" if turn == 0 else f"turn {turn}"
+    due = f"due {time_left_words(battle.deadline - timezone.now())}" if battle.deadline is not None else "awaited"
+    text = f"{whose} {what} for {when} of {battle.title} {'are' if many else 'is'} {due}"
+    return f"Reminder: {text}" if reminder else text
+
+
+def time_left_words(left: timedelta) -> str:
+    """How long is left, in round words: "in 5 minutes", "in 6 hours", "in 2 days" ("now" once it is up)."""
+    minutes = round(left.total_seconds() / 60)
+    if minutes < 1:
+        return "now"
+    if minutes < 90:
+        return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+    hours = round(minutes / 60)
+    if hours < 48:
+        return f"in {hours} hours"
+    return f"in {round(hours / 24)} days"
+
+
+def _wanted_body(battle: Battle, requests: list[DecisionRequest]) -> str:
+    """Each decision's prompt in the ruleset's words ("Place the Dart in one of her deployment hexes."), then the
+    deadline and what happens after it."""
+    prompts = " ".join(f"{capfirst(r.prompt).rstrip('.')}." for r in requests if r.prompt)
+    deadline = _deadline_text(battle)
+    return " ".join(part for part in (prompts, deadline) if part)
 
 
 DEADLINE_AFTER: dict[str, str] = {
@@ -143,6 +228,8 @@ def battles_to_remind(*, now: Any = None, within: timedelta = timedelta(hours=12
         Battle.objects.filter(status=BattleStatus.WAITING, deadline__gt=now, deadline__lte=now + within)
         .annotate(remind_from=ExpressionWrapper(F("deadline") - quarter, output_field=DateTimeField()))
         .filter(Q(turn_minutes__isnull=True) | Q(remind_from__lte=now))
+        # Live play: both players are at the page, which shows the window; a reminder a window would be noise.
+        .exclude(mode=BattleMode.LIVE)
     )
 
 
@@ -152,16 +239,17 @@ def remind(battle: Battle) -> int:
         return 0
     state = engine_io.current_state(battle)
     made = 0
-    for side in owing_sides(battle, state):
+    for owed in owed_by_whom(battle, state):
         made += len(
             notify(
-                users=deciders(battle, [side]),
+                users=owed.users,
                 campaign=battle.campaign,
                 kind=NotificationKind.DEADLINE_NEAR,
-                title=f"{battle.title}: {possessive(side.name)} deadline is near",
-                body=_deadline_text(battle),
-                url=battle_url(battle),
-                dedupe_key=f"battle:{battle.pk}:deadline:{side.key}:{battle.deadline.isoformat()}",
+                title=wanted_words(battle, owed, turn=state.turn, reminder=True),
+                body=_wanted_body(battle, owed.requests),
+                url=decisions_url(battle),
+                dedupe_key=f"battle:{battle.pk}:deadline:{'+'.join(s.key for s in owed.sides)}:"
+                f"{battle.deadline.isoformat()}",
             )
         )
     return made

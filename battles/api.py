@@ -165,6 +165,7 @@ class BattleListApi(BattleApiMixin, GenericAPIView[Battle]):
             mode=data["mode"],
             sides=_side_controls(membership.campaign, data["sides"]),
             decision_hours=data["decision_hours"],
+            live_minutes=data["live_minutes"],
             deadline_default=data["deadline_default"],
         )
         summary = selectors.battle_summaries(

@@ -83,8 +83,15 @@ class WeaponType(models.Model):
 
 class BattleMode(models.TextChoices):
     ASYNC = "async", "Web play with deadlines"
+    # Both players online at once (a club night): the same web play, with a window of minutes per decision and the
+    # battle page polling every few seconds.
+    LIVE = "live", "Live: both players online, minutes per decision"
     TABLE = "table", "Table mode (the umpire enters decisions)"
     AUTO = "auto", "Auto-resolve (the AI decides)"
+
+
+# The submission windows a live battle may have, in minutes (the New battle page and the umpire's switch offer these).
+LIVE_WINDOWS: tuple[int, ...] = (2, 5, 10, 15)
 
 
 class BattleStatus(models.TextChoices):
@@ -134,6 +141,10 @@ class Battle(models.Model):
         default=48, help_text="Hours a side has for each decision in web play before the default applies."
     )
     deadline = models.DateTimeField(null=True, blank=True)
+    # Live mode: the minutes each submission window lasts (one of LIVE_WINDOWS), instead of decision_hours.
+    live_minutes = models.PositiveSmallIntegerField(
+        default=5, help_text="Minutes a side has for each decision in live play before the default applies."
+    )
     # A battle on a clock (a campaign encounter's window): every decision of a turn shares one deadline, this many
     # minutes after the turn began, instead of decision_hours per decision. Null: per decision.
     turn_minutes = models.PositiveIntegerField(null=True, blank=True)

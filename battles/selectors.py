@@ -23,7 +23,7 @@ from battles.engine.answers import AnswerSchema, Posted
 from battles.engine.events import JSON, PUBLIC, JSONObject, canonical, side_only
 from battles.engine.presentation import pieces_of
 from battles.engine.state import pending_from_json, redact
-from battles.models import Battle, BattleEvent, BattleResult, BattleSide, Controller, Decision
+from battles.models import Battle, BattleEvent, BattleMode, BattleResult, BattleSide, Controller, Decision
 from campaign.models import Membership, Role
 
 
@@ -171,6 +171,7 @@ def battle_view(viewer: Viewer) -> JSONObject:
         "seq": state.seq if viewer.sees_all else served_count(viewer),
         "deadline": battle.deadline.isoformat() if battle.deadline else None,
         "turn_minutes": battle.turn_minutes,
+        "live_minutes": battle.live_minutes if battle.mode == BattleMode.LIVE else None,
         "hand_over_at": battle.hand_over_at.isoformat() if battle.hand_over_at else None,
         "hand_over_day": announcements.hand_over_day(battle),
         "hand_over": announcements.hand_over_text(battle),
@@ -615,16 +616,6 @@ def replay_frame(viewer: Viewer, turn: int | None = None) -> ReplayFrame:
         board=rs.board_view(state, side),
         log=TurnLog(chosen, tuple(line for line in lines if not line.detail)),
     )
-
-
-def change_token(viewer: Viewer, *, composing: bool) -> str:
-    """What a polling page compares to know the battle moved on: the fold's position and status, and (unless
-    the viewer is in the middle of a decision of his own) the answers stored so far."""
-    battle = viewer.battle
-    token = f"{battle.state_seq}:{battle.status}:{battle.corrections.count()}"
-    if not composing:
-        token += f":{Decision.objects.live().filter(battle=battle).count()}"
-    return token
 
 
 def correctable_decisions(*, battle: Battle) -> list[Decision]:

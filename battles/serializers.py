@@ -123,6 +123,11 @@ class BattleViewSerializer(serializers.Serializer[Any]):
         help_text="A battle on the campaign's clock (an encounter's window): the minutes each turn has, every "
         "decision of a turn sharing one deadline. Null: each decision has the battle's decision hours.",
     )
+    live_minutes = serializers.IntegerField(
+        allow_null=True,
+        help_text="A live battle (mode `live`, both players online): the minutes each batch of decisions has before "
+        "the deadline default. Null: not live.",
+    )
     hand_over_at = serializers.CharField(
         allow_null=True,
         help_text="When the AI captains are expected to fight the rest of the battle for every side (ISO 8601, "
@@ -304,4 +309,7 @@ class BattleCreateSerializer(StrictRequestSerializer):
         help_text="Who decides for each side, by side key; the rest are the AI's (at the table, the umpire's).",
     )
     decision_hours = serializers.IntegerField(min_value=1, max_value=24 * 14, default=48)
+    live_minutes = serializers.IntegerField(
+        default=5, help_text="Live play (mode `live`): the minutes each decision has, one of 2, 5, 10, 15."
+    )
     deadline_default = serializers.ChoiceField(choices=DeadlineDefault.choices, default=DeadlineDefault.AI)

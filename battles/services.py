@@ -33,6 +33,7 @@ from battles.engine.resolver import EngineError
 from battles.engine.ruleset import OptionError, Ruleset
 from battles.engine.state import BattleState, pending_from_json, redact
 from battles.models import (
+    LIVE_WINDOWS,
     Battle,
     BattleEvent,
     BattleMode,
@@ -130,6 +131,7 @@ def battle_create(
     private: bool = False,
     turn_minutes: int | None = None,
     hand_over_at: datetime | None = None,
+    live_minutes: int = 5,
 ) -> Battle:
     """Start a battle from a shipped scenario (``scenario_slug``) or a scenario document. Only the
     campaign's umpire may. Sides not named in ``sides`` are run by the AI (in table mode, by the umpire).
@@ -151,6 +153,7 @@ def battle_create(
         raise BattleRefused("Decision hours must be between 1 and 336 (two weeks).")
     if turn_minutes is not None and turn_minutes < 1:
         raise BattleRefused("A turn's minutes must be at least 1.")
+    _check_live_minutes(live_minutes)
     if mode != BattleMode.TABLE:  # played on the web: the ruleset's proposals where nobody chose (standing orders)
         options = {**rs.play_defaults, **(options or {})}
     seed = dice.new_seed()
@@ -179,6 +182,7 @@ def battle_create(
         private=private,
         turn_minutes=turn_minutes,
         hand_over_at=hand_over_at,
+        live_minutes=live_minutes,
     )
     _create_sides(battle, rs, initial, sides or {})
     _queue_resolution(battle)
@@ -236,6 +240,11 @@ def _sync_ships(battle: Battle, side: BattleSide, entry: Mapping[str, JSON]) -> 
         if isinstance(ship, dict) and str(ship["name"]) not in known
     ]
     BattleShip.objects.bulk_create(new)
+
+
+def _check_live_minutes(minutes: int) -> None:
+    if minutes not in LIVE_WINDOWS:
+        raise BattleRefused(f"A live window is one of {', '.join(str(m) for m in LIVE_WINDOWS)} minutes.")
 
 
 def _queue_resolution(battle: Battle) -> None:
@@ -507,8 +516,9 @@ def _deadline(battle: Battle, state: BattleState[Any], *, same_turn: bool, same_
     the same turn (fire after movement) keeps it, even once passed: a side that let the turn's deadline go plays
     the rest of that turn by its default (battle_apply_deadline keeps the deadline for this). A new turn gets a
     new one. Otherwise each submission window (the decisions open together, answered with one "Send orders")
-    has ``decision_hours`` from when it opened, however many decisions it holds."""
-    if battle.mode != BattleMode.ASYNC or not state.pending():
+    has ``live_minutes`` (live) or ``decision_hours`` (web play) from when it opened, however many decisions it
+    holds."""
+    if battle.mode not in (BattleMode.ASYNC, BattleMode.LIVE) or not state.pending():
         return None
     if battle.turn_minutes:
         if same_turn and battle.deadline is not None and battle.state_seq:
@@ -517,6 +527,8 @@ def _deadline(battle: Battle, state: BattleState[Any], *, same_turn: bool, same_
         return deadline if battle.hand_over_at is None else min(deadline, battle.hand_over_at)
     if same_window and battle.deadline is not None:
         return battle.deadline  # a side answered part of the window: its deadline stands
+    if battle.mode == BattleMode.LIVE:
+        return timezone.now() + timedelta(minutes=battle.live_minutes)
     return timezone.now() + timedelta(hours=battle.decision_hours)
 
 
@@ -578,6 +590,34 @@ def deadline_choice(
 def battles_past_deadline(*, now: Any = None) -> list[int]:
     now = now or timezone.now()
     return list(Battle.objects.filter(status=BattleStatus.WAITING, deadline__lte=now).values_list("pk", flat=True))
+
+
+@transaction.atomic
+def battle_set_pace(*, battle_id: int, user: User, live: bool, live_minutes: int) -> Battle:
+    """The umpire (or whoever started the battle) switches a web battle between live play (minutes per decision,
+    both players online) and web play with deadlines in hours. The open decisions get a fresh deadline at the new
+    pace, from now: a window cut short by the switch would fall to the default before anyone could answer."""
+    battle = _locked(battle_id)
+    if battle.created_by_id != user.pk and not _is_umpire(battle, user):
+        raise PermissionDenied("Only the umpire sets a battle's pace.")
+    if battle.is_finished:
+        raise BattleRefused("The battle is over.", clause=BATTLE_OVER, status=409)
+    if battle.mode not in (BattleMode.ASYNC, BattleMode.LIVE):
+        raise BattleRefused(f"A battle in {battle.get_mode_display().lower()} has no deadlines to set.", status=409)
+    _check_live_minutes(live_minutes)
+    battle.mode = BattleMode.LIVE if live else BattleMode.ASYNC
+    battle.live_minutes = live_minutes
+    if battle.deadline is not None and not battle.turn_minutes:
+        battle.deadline = timezone.now() + (
+            timedelta(minutes=live_minutes) if live else timedelta(hours=battle.decision_hours)
+        )
+    battle.save(update_fields=["mode", "live_minutes", "deadline"])
+    return battle
+
+
+def past_deadline_at(status: str, deadline: datetime | None, *, now: datetime | None = None) -> bool:
+    """Whether a battle in this status waits on a deadline that has passed (battle_apply_deadline would act)."""
+    return status == BattleStatus.WAITING and deadline is not None and deadline <= (now or timezone.now())
 
 
 # --- the umpire's corrections ------------------------------------------------------------------------------

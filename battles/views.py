@@ -20,16 +20,17 @@ from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import User
-from battles import announcements, decision_forms, engine_io, narration, selectors, services
+from battles import announcements, changes, decision_forms, engine_io, narration, regions, selectors, services
 from battles.decision_forms import DecisionForm, FormError
 from battles.engine.presentation import pieces_of
 from battles.engine.words import and_list
-from battles.forms import BattleCreateForm, CorrectionForm, LeaveForm
-from battles.models import Battle, BattleSide
+from battles.forms import BattleCreateForm, CorrectionForm, LeaveForm, PaceForm
+from battles.models import Battle, BattleMode, BattleSide
 from battles.services import BattleRefused
 from campaign.selectors import membership_for_user
 
@@ -102,6 +103,7 @@ def battle_new(request: HttpRequest, slug: str) -> HttpResponse:
                     mode=form.cleaned_data["mode"],
                     sides=form.sides(),
                     decision_hours=form.cleaned_data["decision_hours"],
+                    live_minutes=form.cleaned_data["live_minutes"],
                     deadline_default=form.cleaned_data["deadline_default"],
                 )
             except BattleRefused as refused:
@@ -153,6 +155,10 @@ def _plan(request: HttpRequest) -> list[str] | None:
 def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm] | None = None) -> dict[str, Any]:
     user = _user(request)
     viewer = selectors.viewer_for(battle=battle, user=user, side=request.GET.get("as") or None)
+    # The change mark first, then the battle read again: what the page shows is never older than its mark (a
+    # turn resolved in between would otherwise be marked as seen and never sent).
+    mark = changes.change_mark(user=user, battle_id=battle.pk, side=_side_asked(viewer))
+    battle.refresh_from_db()
     compose = request.GET.get("compose", "")
     if forms is None:
         forms = selectors.decision_forms_for(viewer, compose=compose, plan=_plan(request))
@@ -165,6 +171,7 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
     awaited = set(selectors.awaited_sides(battle))
     names = selectors.battle_names(battle, board)
     return {
+        **_live_context(viewer, forms, details=details, mark=mark),
         "phase": narration.phase_words(state.phase, names),
         "turn": state.turn,
         "winner_name": names.side(battle.winner) if battle.winner else "",
@@ -184,7 +191,6 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
         "details": details,
         "can_leave": bool(leaving) and not battle.is_finished,
         "leaving_sides": leaving,
-        "token": selectors.change_token(viewer, composing=bool(forms)),
         "is_umpire": viewer.is_umpire,
         # A battle on the campaign's clock: when the AI captains take over (empty otherwise, and once over).
         "hand_over": announcements.hand_over_text(battle),
@@ -201,20 +207,6 @@ def _sheets(ships: Any, starts: Mapping[str, Any]) -> list[tuple[Any, Any]]:
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle(request, pk)
     return render(request, "battles/detail.html", _page_context(request, battle))
-
-
-@login_required
-@require_GET
-def battle_poll(request: HttpRequest, pk: int) -> HttpResponse:
-    """HTMX polling: 204 while nothing has changed; a refresh of the page once the battle moved on."""
-    battle = _battle(request, pk)
-    viewer = selectors.viewer_for(battle=battle, user=_user(request), side=request.GET.get("as") or None)
-    composing = request.GET.get("composing") == "1"
-    if selectors.change_token(viewer, composing=composing) == request.GET.get("token"):
-        return HttpResponse(status=204)
-    response = HttpResponse(status=200)
-    response["HX-Refresh"] = "true"
-    return response
 
 
 def _decision_fragment(request: HttpRequest, battle: Battle, form: DecisionForm, status: int = 200) -> HttpResponse:
@@ -386,7 +378,9 @@ def _tried(viewer: Any, request_id: str, plan: list[str] | None, tries: list[str
 def _answered(request: HttpRequest, battle: Battle, message: str, *, error: bool = False) -> HttpResponse:
     if message:
         (messages.error if error else messages.info)(request, message)
-    if _is_htmx(request):
+    if _is_htmx(request) and not message:  # the page updates itself in place, the answered form gone
+        return HttpResponse(_fresh_regions(request, battle))
+    if _is_htmx(request):  # a message to show: the page reloads with it
         response = HttpResponse(status=200)
         response["HX-Refresh"] = "true"
         return response
@@ -517,3 +511,96 @@ def battle_replay(request: HttpRequest, pk: int) -> HttpResponse:
     frame_only = _is_htmx(request) and request.headers.get("HX-History-Restore-Request") != "true"
     template = "battles/_replay_frame.html" if frame_only else "battles/replay.html"
     return render(request, template, context)
+
+
+# --- live play: the page keeps itself up to date ----------------------------------------------------------------
+
+# The regions of the battle page that move as the battle goes on (templates/battles/detail.html keeps these ids),
+# and the element that asks for changes, sent back with its new mark.
+MOVING_REGIONS = ("battle-status", "battle-map", "battle-log", "battle-changes")
+DECISIONS_REGION = "decisions"
+
+
+def _side_asked(viewer: selectors.Viewer) -> str | None:
+    """The side a page names when it asks for changes: the one it shows (None: the umpire's whole battle or a
+    member's public view, which the viewer is without naming one)."""
+    if viewer.sees_all or viewer.side == selectors.PUBLIC_ONLY:
+        return None
+    return viewer.side
+
+
+def _live_context(
+    viewer: selectors.Viewer, forms: list[DecisionForm], *, details: bool, mark: changes.ChangeMark
+) -> dict[str, Any]:
+    """What the page's changes element needs: where to ask, how often, and the pace switch for the umpire."""
+    battle = viewer.battle
+    query = {"since": mark.mark, "open": ",".join(form.id for form in forms)}
+    side = _side_asked(viewer)
+    if side is not None:
+        query["as"] = side
+    if details:
+        query["details"] = "1"
+    changes_url = f"{reverse('battle_changes', kwargs={'pk': battle.pk})}?{urlencode(query)}"
+    may_pace = viewer.is_umpire and battle.mode in (BattleMode.ASYNC, BattleMode.LIVE) and not battle.is_finished
+    pace = PaceForm(initial={"live": battle.mode == BattleMode.LIVE, "live_minutes": battle.live_minutes})
+    return {
+        "changes_url": changes_url,
+        "poll_seconds": changes.poll_seconds(battle.mode),
+        "pace_form": pace if may_pace else None,
+    }
+
+
+def _fresh_regions(request: HttpRequest, battle: Battle, *, shown: frozenset[str] | None = None) -> str:
+    """The page's moving regions as a reload would show them, as out-of-band swaps (never older than the mark they
+    carry: _page_context reads the mark before the battle). The decisions go with them
+    only when the set of open ones differs from those the page ``shown`` (None: always), or none is open (the
+    waiting words): a form the viewer is filling in stays as he left it while its decision is still open."""
+    context = _page_context(request, battle)
+    now_open = frozenset(form.id for form in context["forms"])
+    moving = (
+        (*MOVING_REGIONS, DECISIONS_REGION) if shown is None or now_open != shown or not now_open else MOVING_REGIONS
+    )
+    page = render_to_string("battles/detail.html", context, request=request)
+    return regions.out_of_band(page, moving)
+
+
+@login_required
+@require_GET
+def battle_changes(request: HttpRequest, pk: int) -> HttpResponse:
+    """HTMX, every few seconds: 204 while nothing the viewer may see has changed since the page's mark
+    (``since``), else the page's moving regions swapped in place, without a reload. A live battle whose window has
+    passed gets its defaults here, through the service under its row lock, so a club night needs no worker."""
+    user = _user(request)
+    side = request.GET.get("as") or None
+    mark = changes.change_mark(user=user, battle_id=pk, side=side)
+    if mark.mode == BattleMode.LIVE and services.past_deadline_at(mark.status, mark.deadline):
+        services.battle_apply_deadline(battle_id=pk)  # idempotent: it re-reads the locked row
+        mark = changes.change_mark(user=user, battle_id=pk, side=side)
+    if mark.mark == request.GET.get("since"):
+        return HttpResponse(status=204)
+    shown = changes.open_ids(request.GET.get("open", ""))
+    return HttpResponse(_fresh_regions(request, _battle(request, pk), shown=shown))
+
+
+@login_required
+@require_http_methods(["POST"])
+def battle_pace(request: HttpRequest, pk: int) -> HttpResponse:
+    """The umpire switches the battle between live play (minutes per decision) and web play (hours)."""
+    battle = _battle(request, pk)
+    form = PaceForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose one of the live windows offered.")
+        return redirect("battle_detail", pk=battle.pk)
+    try:
+        battle = services.battle_set_pace(
+            battle_id=battle.pk,
+            user=_user(request),
+            live=form.cleaned_data["live"],
+            live_minutes=form.cleaned_data["live_minutes"],
+        )
+    except BattleRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        pace = f"live, {battle.live_minutes} minutes a decision" if battle.mode == BattleMode.LIVE else "web play"
+        messages.info(request, f"{battle.title} is now played {pace}.")
+    return redirect("battle_detail", pk=battle.pk)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -27,13 +28,17 @@ def notify(
     dedupe_key: str,
     body: str = "",
     url: str = "",
+    refresh_unread: bool = False,
 ) -> list[Notification]:
     """Notify each user once per ``dedupe_key``, unless an unread notification of the same kind for the same
-    page is still waiting. Emails go out after commit."""
+    page is still waiting. Emails go out after commit. ``refresh_unread``: the waiting one is given these words
+    instead (what is wanted now, not what was wanted when it was made), without a second email."""
     made: list[Notification] = []
     for user in {u.pk: u for u in users}.values():
         unread = Notification.objects.filter(user=user, kind=kind, url=url, read_at__isnull=True)
         if url and unread.exists():
+            if refresh_unread:
+                _refresh(unread, title=title, body=body, dedupe_key=dedupe_key)
             continue
         notification, created = Notification.objects.get_or_create(
             user=user,
@@ -47,6 +52,16 @@ def notify(
             if notification.user.email:
                 task_queue.after_commit("campaign.send_notification_email", notification.pk)
     return made
+
+
+def _refresh(unread: QuerySet[Notification], *, title: str, body: str, dedupe_key: str) -> None:
+    """Give the newest unread notification of a page the latest words (its key too, so the same news told again
+    is still told once); a key another of the user's notifications holds already leaves it as it was."""
+    waiting = unread.order_by("-created_at", "-pk").first()
+    if waiting is None or Notification.objects.filter(user=waiting.user, dedupe_key=dedupe_key[:120]).exists():
+        return
+    waiting.title, waiting.body, waiting.dedupe_key = title[:200], body, dedupe_key[:120]
+    waiting.save(update_fields=["title", "body", "dedupe_key"])
 
 
 def post_to_webhook(*, campaign: Campaign, text: str, dedupe_key: str) -> WebhookDelivery | None:

@@ -59,6 +59,8 @@
 
   // --- one board ------------------------------------------------------------------------------------------------
 
+  let keptView = null; // the view last shown on this page, kept over a live update's new map
+
   function setUp(section) {
     const frame = section.querySelector(".board__frame");
     const svg = frame && frame.querySelector("svg.hexmap");
@@ -112,6 +114,7 @@
       view.x = cx - view.w / 2;
       view.y = cy - view.h / 2;
       svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].map((v) => v.toFixed(1)).join(" "));
+      keptView = { ...view };
     }
 
     function centreOn(s, cx, cy) {
@@ -525,7 +528,11 @@
     const already = counters().find((c) => c.getAttribute("aria-pressed") === "true");
     if (already) choose(already.dataset.ship);
     else if (first && counterOf(first.dataset.ship)) choose(first.dataset.ship);
-    start();
+    // A map swapped in by live updating keeps the view the player had zoomed and panned to.
+    if (keptView) {
+      view = { ...keptView };
+      show();
+    } else start();
     draw();
     return { section, pickButton, stepButton, refresh };
   }

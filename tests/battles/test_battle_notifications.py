@@ -13,8 +13,9 @@ from django.core import mail
 from django.utils import timezone
 from django.utils.html import escape
 
-from battles import announcements
+from battles import announcements, engine_io, services
 from battles.models import BattleMode
+from battles.services import SideControl
 from campaign.models import Notification, NotificationKind, WebhookDelivery
 from campaign.tasks import webhook_refusal
 
@@ -59,7 +60,7 @@ def test_a_player_is_told_when_a_battle_needs_his_decision_once_until_he_looks(s
     told = Notification.objects.filter(kind=NotificationKind.DECISION_NEEDED)
     assert told.count() >= 1
     assert {n.user.username for n in told} <= {"alice", "bob"}
-    assert all(n.url == f"/battles/{battle.pk}/" or n.url.endswith(f"/{battle.pk}/") for n in told)
+    assert all(n.url == f"/battles/{battle.pk}/#decisions" for n in told)
     assert mail.outbox, "an email goes out after commit"
     assert battle.title in mail.outbox[0].subject or battle.title in mail.outbox[0].body
     count = told.count()
@@ -103,7 +104,9 @@ def test_a_deadline_drawing_near_is_reminded_once(start_battle, club):
     assert first >= 1
     assert again == 0
     reminder = Notification.objects.get(kind=NotificationKind.DEADLINE_NEAR)
-    assert "deadline" in reminder.title
+    assert reminder.title == (
+        "Reminder: your place ship decision for the set-up of John Bull's Tyranny is due in 2 hours"
+    )
 
 
 def test_a_webhook_may_not_reach_into_the_servers_network(settings):
@@ -137,3 +140,124 @@ def test_the_notifications_page_lists_mine_and_marks_them_read(start_battle, clu
         client.post("/notifications/read/", {"id": other.pk})
         other.refresh_from_db()
         assert other.read_at is None
+
+
+# --- the words: exactly what is wanted, of whom, for which turn of which battle, by when ---------------------------
+
+
+@pytest.fixture
+def ambush(club, start_battle):
+    """The Ambush at Gorovaan: a Duel with Alice for Red Squadron (the Aphid) and Bob for Blue (the Swiftwood)."""
+
+    def start(mode: str = BattleMode.LIVE, **kwargs):
+        sides = kwargs.pop(
+            "sides", {"red": SideControl("player", club["alice"]), "blue": SideControl("player", club["bob"])}
+        )
+        return start_battle(
+            "close-quarters", mode=mode, ruleset_key="duel", title="The Ambush at Gorovaan", sides=sides, **kwargs
+        )
+
+    return start
+
+
+def deadline_words(battle) -> str:
+    return f"Deadline {battle.deadline:%a %d %b %H:%M} UTC; after it the AI captain decides for a side still to answer."
+
+
+def test_a_decision_is_told_in_the_rulesets_words_with_the_time_left_and_a_link_to_it(club, ambush):
+    battle = ambush(live_minutes=5)
+
+    told = Notification.objects.get(user=club["alice"], kind=NotificationKind.DECISION_NEEDED)
+    assert told.title == "Your place ship decision for the set-up of The Ambush at Gorovaan is due in 5 minutes"
+    assert told.body == f"Place Aphid in one of her deployment hexes. {deadline_words(battle)}"
+    assert told.url == f"/battles/{battle.pk}/#decisions"
+    bobs = Notification.objects.get(user=club["bob"], kind=NotificationKind.DECISION_NEEDED)
+    assert bobs.body.startswith("Place Swiftwood in one of her deployment hexes.")  # his own ship, never hers
+
+
+def test_web_play_gives_the_time_left_in_days(club, ambush):
+    ambush(mode=BattleMode.ASYNC, decision_hours=48)
+    told = Notification.objects.get(user=club["alice"], kind=NotificationKind.DECISION_NEEDED)
+    assert told.title == "Your place ship decision for the set-up of The Ambush at Gorovaan is due in 2 days"
+
+
+def test_the_umpire_at_the_table_is_told_which_side_is_awaited(club, ambush):
+    ambush(mode=BattleMode.TABLE, sides={"red": SideControl("umpire"), "blue": SideControl("umpire")})
+    titles = set(
+        Notification.objects.filter(user=club["umpire"], kind=NotificationKind.DECISION_NEEDED).values_list(
+            "title", flat=True
+        )
+    )
+    assert titles == {
+        "Red Squadron's and Blue Squadron's place ship decisions for the set-up of The Ambush at Gorovaan are awaited"
+    }
+
+
+def test_an_unread_notification_says_what_is_wanted_now_not_what_was(club, ambush, django_capture_on_commit_callbacks):
+    battle = ambush(live_minutes=10)
+    for side, user in (("red", club["alice"]), ("blue", club["bob"])):
+        request = next(r for r in engine_io.current_state(battle).pending(side))
+        with django_capture_on_commit_callbacks(execute=True):
+            services.battle_submit_decision(
+                battle_id=battle.pk, user=user, request_id=request.id, choice=request.default
+            )
+        battle.refresh_from_db()
+    assert battle.turn == 1
+    kinds = {r.kind for r in engine_io.current_state(battle).pending("red")}
+
+    unread = Notification.objects.get(user=club["alice"], kind=NotificationKind.DECISION_NEEDED, read_at=None)
+    (kind,) = kinds
+    assert unread.title == f"Your {kind} decision for turn 1 of The Ambush at Gorovaan is due in 10 minutes"
+    assert len(mail.outbox) == 2  # one email each, when each was first told
+
+
+def test_a_reminder_says_what_is_due_and_when(club, ambush):
+    battle = ambush(mode=BattleMode.ASYNC)
+    battle.deadline = timezone.now() + timedelta(minutes=45, seconds=10)
+    battle.save(update_fields=["deadline"])
+
+    assert announcements.remind(battle) == 2
+    reminder = Notification.objects.get(user=club["bob"], kind=NotificationKind.DEADLINE_NEAR)
+    assert reminder.title == (
+        "Reminder: your place ship decision for the set-up of The Ambush at Gorovaan is due in 45 minutes"
+    )
+    assert reminder.url == f"/battles/{battle.pk}/#decisions"
+
+
+def test_a_live_battle_is_not_reminded_its_players_are_at_the_page(ambush):
+    battle = ambush(live_minutes=5)
+    assert battle.deadline is not None
+    assert list(announcements.battles_to_remind()) == []
+    battle.mode = BattleMode.ASYNC
+    battle.save(update_fields=["mode"])
+    assert list(announcements.battles_to_remind()) == [battle]
+
+
+def test_the_end_says_who_won_or_that_it_was_a_draw(club, ambush, play_defaults):
+    battle = ambush()
+    play_defaults(battle)
+    battle.refresh_from_db()
+    ended = Notification.objects.get(user=club["alice"], kind=NotificationKind.BATTLE_ENDED)
+    winner = battle.sides.get(key=battle.winner).name if battle.winner else ""
+    outcome = f"{winner} won" if winner else "a draw"
+    assert ended.title == f"The Ambush at Gorovaan is over: {outcome} ({battle.result_reason})"
+    assert ended.body == f"It ended on turn {battle.turn}. Replay it turn by turn from the battle page."
+    assert ended.url == f"/battles/{battle.pk}/"
+
+
+@pytest.mark.parametrize(
+    ("left", "words"),
+    [
+        (timedelta(seconds=20), "now"),
+        (timedelta(minutes=1), "in 1 minute"),
+        (timedelta(minutes=5), "in 5 minutes"),
+        (timedelta(minutes=89), "in 89 minutes"),
+        (timedelta(hours=6, minutes=10), "in 6 hours"),
+        (timedelta(hours=47), "in 47 hours"),
+        (timedelta(hours=48), "in 2 days"),
+        (timedelta(days=14), "in 14 days"),
+        (timedelta(minutes=-3), "now"),
+    ],
+)
+def test_the_time_left_in_round_words(left, words):
+    assert announcements.time_left_words(left) == words

@@ -82,7 +82,7 @@ def test_a_battle_outside_your_campaigns_is_not_found(client, club, start_battle
     for url in (
         page(battle),
         reverse("battle_replay", kwargs={"pk": battle.pk}),
-        reverse("battle_poll", kwargs={"pk": battle.pk}),
+        reverse("battle_changes", kwargs={"pk": battle.pk}),
         reverse("battle_leave", kwargs={"pk": battle.pk}),
         reverse("battle_correct", kwargs={"pk": battle.pk}),
         decide(battle, request.id),
@@ -466,22 +466,24 @@ def test_the_umpire_corrects_a_decision_of_this_turn(client, club, start_battle,
 # --- polling and the replay ----------------------------------------------------------------------------------
 
 
-def test_the_page_polls_until_the_battle_moves_on(client, club, start_battle, django_capture_on_commit_callbacks):
+def test_the_page_asks_for_changes_until_the_battle_moves_on(
+    client, club, start_battle, django_capture_on_commit_callbacks
+):
     battle = start_battle()
     client.force_login(club["bob"])
     html = client.get(page(battle)).content.decode()
-    token = re.search(r"poll/\?token=([^&\"]+)", html).group(1)
-    poll = reverse("battle_poll", kwargs={"pk": battle.pk})
+    changes = re.search(r'id="battle-changes" hx-get="([^"]+)"', html).group(1).replace("&amp;", "&")
 
-    assert client.get(f"{poll}?token={token}", **HTMX).status_code == 204
+    assert client.get(changes, **HTMX).status_code == 204
     request = open_request(battle, "irish")
     with django_capture_on_commit_callbacks(execute=True):
         services.battle_submit_decision(
             battle_id=battle.pk, user=club["alice"], request_id=request.id, choice=request.default
         )
-    moved = client.get(f"{poll}?token={token}", **HTMX)
+    moved = client.get(changes, **HTMX)
     assert moved.status_code == 200
-    assert moved["HX-Refresh"] == "true"
+    assert "HX-Refresh" not in moved  # the regions are swapped in place (tests/battles/test_battle_live.py)
+    assert 'id="battle-status"' in moved.content.decode()
 
 
 def test_the_replay_shows_the_board_after_each_turn(client, club, start_battle, play_defaults):

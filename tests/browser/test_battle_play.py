@@ -152,7 +152,7 @@ def answer(page: Page, *, real: bool) -> list[str]:
                 if targets.count() > 1:
                     targets.nth(1).check()  # the first target the gun may fire at
     page.get_by_role("button", name="Send orders", exact=True).click()
-    # Legal answers reload the page; a refused one would come back with its reason and nothing sent.
+    # Legal answers update the page in place (its regions swapped); a refused one comes back with its reason.
     expect(page.locator(f"#{ids[0]}")).to_have_count(0)
     return forms
 
@@ -205,8 +205,9 @@ def test_two_players_fight_john_bulls_tyranny_in_web_play_to_the_end(live_server
     expect(bob.get_by_text("Nothing for you to decide now")).to_be_visible()
     shot(alice, "battle-setup-alice")
     assert answer(alice, real=True) == ["place"]
-    # Bob's page refreshes itself (HTMX polling) once Alice has set up: his own set-up is asked.
-    expect(decisions(bob)).to_have_count(1, timeout=15_000)
+    # Bob's page updates itself (asking for changes every 15 s in web play) once Alice has set up: his own set-up
+    # is asked.
+    expect(decisions(bob)).to_have_count(1, timeout=25_000)
     expect(bob.get_by_text("Fenian Ram is set up at")).to_be_visible()
 
     played = play_to_the_end({"irish": alice, "british": bob}, battle, url)
