@@ -6,10 +6,13 @@ every question is put as the rules ask it.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from battles import engine_io
@@ -84,3 +87,13 @@ def test_the_orders_form_shows_the_standing_orders_and_sends_them(
     assert engine_io.current_state(battle).board.standing["irish"] == {"fire": "hold"}
     html = client.get(reverse("battle_detail", kwargs={"pk": battle.pk})).content.decode()
     assert "standing orders given (guns: hold)" in html
+
+
+def test_the_count_is_a_command_for_any_ruleset() -> None:
+    out = io.StringIO()
+    call_command("count_submissions", "--ruleset", "duel", "--runs", "1", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == len(engine_io.ruleset_for("duel").example_scenarios())
+    assert all("side-turns at most 2" in line for line in lines)
+    with pytest.raises(CommandError):
+        call_command("count_submissions", "--option", "standing_orders", stdout=out)
