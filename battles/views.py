@@ -336,7 +336,7 @@ def battle_orders(request: HttpRequest, pk: int) -> HttpResponse:
     for form in forms:
         _keep_posted(form, decision_forms.own_fields(data, form.id))
     if building:
-        return render(request, "battles/detail.html", _page_context(request, battle, forms))
+        return _orders_page(request, battle, forms)
     posted = set(data.getlist("requests"))
     chosen = [form for form in forms if form.id in posted]
     if not posted or len(chosen) < len(posted):
@@ -357,7 +357,16 @@ def battle_orders(request: HttpRequest, pk: int) -> HttpResponse:
             failed.error, failed.error_clause = refused.message, refused.clause
         else:
             return _answered(request, battle, "")
-    return render(request, "battles/detail.html", _page_context(request, battle, forms), status=422)
+    return _orders_page(request, battle, forms, status=422)
+
+
+def _orders_page(request: HttpRequest, battle: Battle, forms: list[DecisionForm], status: int = 200) -> HttpResponse:
+    """The orders form again (a refusal, or a move built a step further without the board script): the whole
+    page, or for the page's own HTMX post the orders region alone, swapped in place (the page is not reloaded)."""
+    if not _is_htmx(request):
+        return render(request, "battles/detail.html", _page_context(request, battle, forms), status=status)
+    page = render_to_string("battles/detail.html", _page_context(request, battle, forms), request=request)
+    return HttpResponse(regions.out_of_band(page, (DECISIONS_REGION,)), status=status)
 
 
 def _tried(viewer: Any, request_id: str, plan: list[str] | None, tries: list[str]) -> DecisionForm:

@@ -265,6 +265,8 @@
       if (counter && (event.key === "Enter" || event.key === " ")) {
         event.preventDefault();
         choose(counter.dataset.ship);
+      } else if (event.key === "Escape") {
+        release();
       }
     });
     window.addEventListener("resize", () => centreOn(scale(), view.x + view.w / 2, view.y + view.h / 2));
@@ -285,6 +287,15 @@
     }
 
     // --- the ship picked ----------------------------------------------------------------------------------------
+
+    // Escape lets the picked ship go: no ship pressed, no arcs shown (a move being built stays as it is).
+    function release() {
+      selected = null;
+      counters().forEach((c) => c.setAttribute("aria-pressed", "false"));
+      svg.querySelectorAll("g.hexmap__arcs").forEach((g) => g.setAttribute("hidden", ""));
+      say("");
+      draw();
+    }
 
     function choose(ship) {
       selected = ship;

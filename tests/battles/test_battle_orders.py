@@ -67,8 +67,9 @@ def test_send_orders_answers_the_orders_and_the_plot_together(
     assert Decision.objects.filter(battle=battle, request_id__in=data["requests"]).count() == len(data["requests"])
 
 
+@pytest.mark.parametrize("htmx", [False, True], ids=["whole page", "in place"])
 def test_a_refusal_of_any_answer_sends_none_and_the_form_comes_back_as_typed(
-    client, club, start_battle, django_capture_on_commit_callbacks, monkeypatch
+    client, club, start_battle, django_capture_on_commit_callbacks, monkeypatch, htmx
 ):
     battle = plotted_battle(start_battle, club, django_capture_on_commit_callbacks)
     client.force_login(club["alice"])
@@ -84,9 +85,13 @@ def test_a_refusal_of_any_answer_sends_none_and_the_form_comes_back_as_typed(
         return real(**kwargs)
 
     monkeypatch.setattr(services, "battle_submit_decision", refuse_the_last)
-    response = client.post(orders(battle), data)
+    response = client.post(orders(battle), data, **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
 
     assert response.status_code == 422
+    if htmx:  # the page's own post: the orders region alone, swapped in place, nothing else of the page
+        assert response.content.decode().lstrip().startswith('<section hx-swap-oob="true" class="panel decisions"')
+        assert response.content.decode().count("hx-swap-oob") == 1
+        assert "<html" not in response.content.decode()
     assert len(calls) == len(data["requests"])  # the first answers were taken, then the last refused
     assert Decision.objects.filter(battle=battle).count() == before  # and all rolled back
     html = response.content.decode()

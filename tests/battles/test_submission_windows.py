@@ -72,6 +72,7 @@ def test_the_orders_form_shows_the_standing_orders_and_sends_them(
     client.force_login(club["alice"])
     html = client.get(reverse("battle_detail", kwargs={"pk": battle.pk})).content.decode()
     assert "Standing orders" in html
+    assert "{#" not in html  # no template comment left unclosed on one line shows as words
     fire = re.search(r'<select name="[^"]*standing\.fire"[^>]*>(.*?)</select>', html, re.S)
     assert fire
     assert re.search(r'<option value="&quot;at will&quot;" selected', fire.group(1))

@@ -227,8 +227,10 @@ def give_orders(page: Page, hexes: int, turning: bool = False) -> dict[str, int]
             move_by_clicking(page, section, hexes, turning)
             kind = "move"
         done[kind] = done.get(kind, 0) + 1
+    first = sections.first.get_attribute("id")
     page.get_by_role("button", name="Send orders", exact=True).click()
-    page.wait_for_load_state()
+    # The orders go from the page in place (no reload): the answered decisions leave it.
+    expect(page.locator(f"#{first}")).to_have_count(0)
     return done
 
 

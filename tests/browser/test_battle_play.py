@@ -18,7 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from battles import selectors
-from battles.models import Battle, BattleMode, BattleStatus, Correction, Decision, DecisionSource
+from battles.models import Battle, BattleEvent, BattleMode, BattleStatus, Correction, Decision, DecisionSource
 from campaign.models import Role
 from tests.browser.conftest import DESKTOP, SCREENSHOTS
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
@@ -214,7 +214,11 @@ def test_two_players_fight_john_bulls_tyranny_in_web_play_to_the_end(live_server
 
     battle.refresh_from_db()
     assert battle.status == BattleStatus.FINISHED
-    assert {"move", "fire", "orders", "options"} <= set(played), played
+    # Two submissions a turn: the orders and the moves; the guns fired, and who moved first was settled, by the
+    # sides' standing orders (web play), never asked.
+    assert set(played) == {"place", "orders", "move"}, played
+    assert BattleEvent.objects.filter(battle=battle, kind="fire").exists()
+    assert not Decision.objects.filter(battle=battle, kind__in=["fire", "first player"]).exists()
     moves = Decision.objects.filter(battle=battle, kind="move", source=DecisionSource.PLAYER)
     assert any(d.choice and d.choice[:1] == ["ahead"] for d in moves)  # built step by step in the browser
     assert not Decision.objects.filter(battle=battle).exclude(source=DecisionSource.PLAYER).exists()

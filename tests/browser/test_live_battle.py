@@ -115,7 +115,8 @@ def answer_with_default(page: Page) -> None:
     """Send the default answer of the first open decision on the page; it goes from the page in place."""
     section = page.locator("section.decision").first
     ident = section.get_attribute("id")
-    section.locator("button[name=use_default]").click()
+    section.locator("input[name$=use_default]").check()
+    page.get_by_role("button", name="Send orders", exact=True).click()
     expect(page.locator(f"#{ident}")).to_have_count(0)
 
 

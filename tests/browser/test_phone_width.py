@@ -576,6 +576,7 @@ def test_the_battle_page_fits_a_phone_map_first_and_every_tap_target_is_big_enou
 
     # The map pans and zooms inside its frame: +, a drag, two fingers spread; the page stays where it is.
     frame = page.locator("#battle-map .board__frame")
+    frame.scroll_into_view_if_needed()  # its middle on the screen, where a finger would drag it
     before_box, before_view = frame.bounding_box(), page.evaluate(BOARD_VIEW)
     assert before_box is not None
     page.get_by_role("button", name="Zoom in").click()
