@@ -81,3 +81,54 @@ def screenshot(page):
         return path
 
     return take
+
+
+@pytest.fixture
+def club(transactional_db):
+    """The Syrtis Major station for the battle tests: an umpire and two players, Alice and Bob."""
+    from campaign.models import Role
+    from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+
+    umpire = UserFactory(username="hargreaves", display_name="Umpire Hargreaves")
+    campaign = CampaignFactory(created_by=umpire, slug="syrtis", name="Syrtis Major")
+    MembershipFactory(campaign=campaign, user=umpire, role=Role.UMPIRE)
+    alice = UserFactory(username="alice", display_name="Captain Alice")
+    bob = UserFactory(username="bob", display_name="Captain Bob")
+    MembershipFactory(campaign=campaign, user=alice, role=Role.PLAYER)
+    MembershipFactory(campaign=campaign, user=bob, role=Role.PLAYER)
+    return {"campaign": campaign, "umpire": umpire, "alice": alice, "bob": bob}
+
+
+@pytest.fixture
+def tab(chromium, live_server):
+    """A signed-in browser tab of its own (cookies apart) for a user, at desktop size or another, talking only to
+    the live server (anything else is blocked and kept in ``page.offsite_requests``); closed at the end."""
+    from django.test import Client
+
+    contexts = []
+    live = urlsplit(live_server.url)
+
+    def open_for(user, viewport=DESKTOP, touch: bool = False):
+        context = chromium.new_context(viewport=viewport, has_touch=touch)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.offsite_requests = []
+
+        def only_live_server(route):
+            url = urlsplit(route.request.url)
+            if url.scheme in {"data", "blob"} or (url.hostname, url.port) == (live.hostname, live.port):
+                route.continue_()
+            else:
+                page.offsite_requests.append(route.request.url)
+                route.abort()
+
+        page.route("**/*", only_live_server)
+        client = Client()
+        client.force_login(user)
+        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+        return page
+
+    yield open_for
+    for context in contexts:
+        context.close()

@@ -10,10 +10,8 @@ these tests never touch them. Screenshots at desktop and phone size go to var/sc
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
 import pytest
-from django.test import Client
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
@@ -21,9 +19,7 @@ from battles import selectors
 from battles import services as battle_services
 from battles.models import Battle, BattleMode, BattleStatus, Decision, DecisionSource
 from battles.services import SideControl
-from campaign.models import Role
-from tests.browser.conftest import DESKTOP, SCREENSHOTS
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+from tests.browser.conftest import SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,50 +37,6 @@ FRAME = """() => {
   const b = document.querySelector('#battle-map .board__frame').getBoundingClientRect();
   return [b.left, b.top, b.right, b.bottom];
 }"""
-
-
-@pytest.fixture
-def club(transactional_db):
-    umpire = UserFactory(username="hargreaves", display_name="Umpire Hargreaves")
-    campaign = CampaignFactory(created_by=umpire, slug="syrtis", name="Syrtis Major")
-    MembershipFactory(campaign=campaign, user=umpire, role=Role.UMPIRE)
-    alice = UserFactory(username="alice", display_name="Captain Alice")
-    bob = UserFactory(username="bob", display_name="Captain Bob")
-    MembershipFactory(campaign=campaign, user=alice, role=Role.PLAYER)
-    MembershipFactory(campaign=campaign, user=bob, role=Role.PLAYER)
-    return {"campaign": campaign, "umpire": umpire, "alice": alice, "bob": bob}
-
-
-@pytest.fixture
-def tab(chromium, live_server):
-    """A signed-in browser tab of its own for a user, at desktop size or another; closed at the end."""
-    contexts = []
-    live = urlsplit(live_server.url)
-
-    def open_for(user, viewport=DESKTOP, touch: bool = False) -> Page:
-        context = chromium.new_context(viewport=viewport, has_touch=touch)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.offsite_requests = []
-
-        def only_live_server(route):
-            url = urlsplit(route.request.url)
-            if url.scheme in {"data", "blob"} or (url.hostname, url.port) == (live.hostname, live.port):
-                route.continue_()
-            else:
-                page.offsite_requests.append(route.request.url)
-                route.abort()
-
-        page.route("**/*", only_live_server)
-        client = Client()
-        client.force_login(user)
-        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-        return page
-
-    yield open_for
-    for context in contexts:
-        context.close()
 
 
 def shot(page: Page, name: str) -> None:

@@ -10,67 +10,19 @@ laying on the enemy until one ship is out of the fight.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
 import pytest
-from django.test import Client
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from battles import selectors
 from battles.models import Battle, BattleEvent, BattleMode, BattleStatus, Correction, Decision, DecisionSource
-from campaign.models import Role
-from tests.browser.conftest import DESKTOP, SCREENSHOTS
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory
+from tests.browser.conftest import SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 REAL_TURNS = 2  # turns fought with real orders before the default buttons take over
 MAX_ACTIONS = 600
-
-
-@pytest.fixture
-def club(transactional_db):
-    umpire = UserFactory(username="hargreaves", display_name="Umpire Hargreaves")
-    campaign = CampaignFactory(created_by=umpire, slug="syrtis", name="Syrtis Major")
-    MembershipFactory(campaign=campaign, user=umpire, role=Role.UMPIRE)
-    alice = UserFactory(username="alice", display_name="Captain Alice")
-    bob = UserFactory(username="bob", display_name="Captain Bob")
-    MembershipFactory(campaign=campaign, user=alice, role=Role.PLAYER)
-    MembershipFactory(campaign=campaign, user=bob, role=Role.PLAYER)
-    return {"campaign": campaign, "umpire": umpire, "alice": alice, "bob": bob}
-
-
-@pytest.fixture
-def tab(chromium, live_server):
-    """Open a signed-in browser tab of its own (cookies apart) for a user; closed at the end."""
-    contexts = []
-    live = urlsplit(live_server.url)
-
-    def open_for(user) -> Page:
-        context = chromium.new_context(viewport=DESKTOP)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.offsite_requests = []
-
-        def only_live_server(route):
-            url = urlsplit(route.request.url)
-            if url.scheme in {"data", "blob"} or (url.hostname, url.port) == (live.hostname, live.port):
-                route.continue_()
-            else:
-                page.offsite_requests.append(route.request.url)
-                route.abort()
-
-        page.route("**/*", only_live_server)
-        client = Client()
-        client.force_login(user)
-        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-        return page
-
-    yield open_for
-    for context in contexts:
-        context.close()
 
 
 def shot(page: Page, name: str) -> None:

@@ -14,9 +14,7 @@ from playwright.sync_api import Page, expect
 from battles import services
 from battles.models import Battle, BattleMode
 from battles.services import SideControl
-from campaign.models import Role
 from tests.browser.conftest import DESKTOP, SCREENSHOTS
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,18 +31,6 @@ SCENARIO: dict[str, Any] = {
         },
     ],
 }
-
-
-@pytest.fixture
-def club(transactional_db):
-    umpire = UserFactory(username="hargreaves", display_name="Umpire Hargreaves")
-    campaign = CampaignFactory(created_by=umpire, slug="syrtis", name="Syrtis Major")
-    MembershipFactory(campaign=campaign, user=umpire, role=Role.UMPIRE)
-    alice = UserFactory(username="alice", display_name="Captain Alice")
-    bob = UserFactory(username="bob", display_name="Captain Bob")
-    MembershipFactory(campaign=campaign, user=alice, role=Role.PLAYER)
-    MembershipFactory(campaign=campaign, user=bob, role=Role.PLAYER)
-    return {"campaign": campaign, "umpire": umpire, "alice": alice, "bob": bob}
 
 
 def _battle(club: dict[str, Any], mode: str) -> Battle:

@@ -6,64 +6,14 @@ turn's decision appearing on its own.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 import pytest
-from django.test import Client
 from playwright.sync_api import Page, expect
 
 from battles.models import Battle, BattleMode, BattleStatus, Decision, DecisionSource
-from campaign.models import Role
-from tests.browser.conftest import DESKTOP
-from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 UPDATE = 10_000  # ms: a live page asks every 2 s; an answer and its resolution are well inside this
-
-
-@pytest.fixture
-def club(transactional_db):
-    umpire = UserFactory(username="hargreaves", display_name="Umpire Hargreaves")
-    campaign = CampaignFactory(created_by=umpire, slug="syrtis", name="Syrtis Major")
-    MembershipFactory(campaign=campaign, user=umpire, role=Role.UMPIRE)
-    alice = UserFactory(username="alice", display_name="Captain Alice")
-    bob = UserFactory(username="bob", display_name="Captain Bob")
-    MembershipFactory(campaign=campaign, user=alice, role=Role.PLAYER)
-    MembershipFactory(campaign=campaign, user=bob, role=Role.PLAYER)
-    return {"umpire": umpire, "alice": alice, "bob": bob}
-
-
-@pytest.fixture
-def browser_of(chromium, live_server):
-    """A signed-in browser context of its own (cookies apart) for a user, talking only to the live server."""
-    contexts = []
-    live = urlsplit(live_server.url)
-
-    def open_for(user) -> Page:
-        context = chromium.new_context(viewport=DESKTOP)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.offsite_requests = []
-
-        def only_live_server(route):
-            url = urlsplit(route.request.url)
-            if url.scheme in {"data", "blob"} or (url.hostname, url.port) == (live.hostname, live.port):
-                route.continue_()
-            else:
-                page.offsite_requests.append(route.request.url)
-                route.abort()
-
-        page.route("**/*", only_live_server)
-        client = Client()
-        client.force_login(user)
-        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-        return page
-
-    yield open_for
-    for context in contexts:
-        context.close()
 
 
 def ready(page: Page) -> None:
@@ -120,8 +70,8 @@ def answer_with_default(page: Page) -> None:
     expect(page.locator(f"#{ident}")).to_have_count(0)
 
 
-def test_two_players_play_live_and_each_page_updates_itself_when_the_other_answers(live_server, club, browser_of):
-    umpire, alice, bob = browser_of(club["umpire"]), browser_of(club["alice"]), browser_of(club["bob"])
+def test_two_players_play_live_and_each_page_updates_itself_when_the_other_answers(live_server, club, tab):
+    umpire, alice, bob = tab(club["umpire"]), tab(club["alice"]), tab(club["bob"])
     battle = start_live_duel(umpire, live_server)
     url = f"{live_server.url}/battles/{battle.pk}/"
     open_page(alice, url)

@@ -391,37 +391,41 @@ def check_not_pages(motion: Motion, found: list[Route]) -> list[str]:
     return problems
 
 
-def pan_and_zoom(page: Page) -> list[str]:
-    """On the map page: the + button, a drag and a pinch move the map inside its frame; frame and page stay put."""
+def pans_and_zooms(page: Page, frame_at: str, view: str, pinch: str, what: str, *, fixed: str = "xywh") -> list[str]:
+    """The + button, a drag and two fingers spread move the map inside its frame (``frame_at``; ``view``: script
+    reading its view box; ``pinch``: script spreading two synthetic touch pointers, Playwright having no
+    multi-touch); the frame keeps its place and size (the ``fixed`` of x, y, w, h) and the page never scrolls
+    sideways. The problems found, each starting with ``what``."""
     problems = []
-    frame = page.locator("#smap-viewport")
-    before_box, before_view = frame.bounding_box(), page.evaluate(MAP_VIEW)
+    frame = page.locator(frame_at)
+    frame.scroll_into_view_if_needed()  # its middle on the screen, where a finger would drag it
+    before_box, before_view = frame.bounding_box(), page.evaluate(view)
     assert before_box is not None
     page.get_by_role("button", name="Zoom in").click()
-    zoomed = page.evaluate(MAP_VIEW)
+    zoomed = page.evaluate(view)
     if float(zoomed.split()[2]) >= float(before_view.split()[2]):
-        problems.append(f"map: Zoom in left the view at {zoomed} (was {before_view})")
+        problems.append(f"{what}: Zoom in left the view at {zoomed} (was {before_view})")
     x, y = before_box["x"] + before_box["width"] / 2, before_box["y"] + before_box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
-    page.mouse.move(x + 120, y + 40, steps=6)
+    page.mouse.move(x + 80, y + 30, steps=6)
     page.mouse.up()
-    panned = page.evaluate(MAP_VIEW)
+    panned = page.evaluate(view)
     if panned.split()[:2] == zoomed.split()[:2]:
-        problems.append(f"map: a drag did not pan the view ({panned})")
-    # Two fingers spread apart on the map zoom in (synthetic touch pointers: Playwright has no multi-touch).
-    page.evaluate(PINCH, [x, y])
-    pinched = page.evaluate(MAP_VIEW)
+        problems.append(f"{what}: a drag did not pan the view ({panned})")
+    page.evaluate(pinch, [x, y])
+    pinched = page.evaluate(view)
     if float(pinched.split()[2]) >= float(panned.split()[2]):
-        problems.append(f"map: spreading two fingers left the view at {pinched} (was {panned})")
+        problems.append(f"{what}: spreading two fingers left the view at {pinched} (was {panned})")
     after_box = frame.bounding_box()
     assert after_box is not None
     # The view's corners are written to a tenth of a unit: its shape, so the frame's height, may differ by a hair.
-    if any(abs(after_box[k] - before_box[k]) > 1 for k in ("x", "y", "width", "height")):
-        problems.append(f"map: the frame moved or changed size ({before_box} -> {after_box})")
+    keys = [k for k, letter in (("x", "x"), ("y", "y"), ("width", "w"), ("height", "h")) if letter in fixed]
+    if any(abs(after_box[k] - before_box[k]) > 1 for k in keys):
+        problems.append(f"{what}: the frame moved or changed size ({before_box} -> {after_box})")
     scroll_x, (scroll_width, inner_width) = page.evaluate("window.scrollX"), page.evaluate(WIDTHS)
     if scroll_x != 0 or scroll_width > inner_width:
-        problems.append(f"map: panning scrolled the page sideways ({scroll_x}px, {scroll_width}px wide)")
+        problems.append(f"{what}: panning scrolled the page sideways ({scroll_x}px, {scroll_width}px wide)")
     return problems
 
 
@@ -466,7 +470,7 @@ def test_every_page_fits_a_phone_for_every_role(
             visits.append(look(page, role, "ship_repair", f"{urls['ship_detail']}repair/", 200))
             page.goto(f"{live_server.url}{urls['campaign_map']}")
             page.wait_for_function("() => document.querySelector('#smap-viewport svg') !== null")
-            problems += pan_and_zoom(page)
+            problems += pans_and_zooms(page, "#smap-viewport", MAP_VIEW, PINCH, "map")
             page.locator("#smap-viewport").screenshot(path=str(SHOTS / role / "campaign_map-zoomed-and-panned.png"))
         page.context.close()
 
@@ -575,32 +579,9 @@ def test_the_battle_page_fits_a_phone_map_first_and_every_tap_target_is_big_enou
         problems.append("no ship on the map")
 
     # The map pans and zooms inside its frame: +, a drag, two fingers spread; the page stays where it is.
-    frame = page.locator("#battle-map .board__frame")
-    frame.scroll_into_view_if_needed()  # its middle on the screen, where a finger would drag it
-    before_box, before_view = frame.bounding_box(), page.evaluate(BOARD_VIEW)
-    assert before_box is not None
-    page.get_by_role("button", name="Zoom in").click()
-    zoomed = page.evaluate(BOARD_VIEW)
-    if float(zoomed.split()[2]) >= float(before_view.split()[2]):
-        problems.append(f"Zoom in left the view at {zoomed} (was {before_view})")
-    x, y = before_box["x"] + before_box["width"] / 2, before_box["y"] + before_box["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + 80, y + 30, steps=6)
-    page.mouse.up()
-    panned = page.evaluate(BOARD_VIEW)
-    if panned.split()[:2] == zoomed.split()[:2]:
-        problems.append(f"a drag did not pan the map ({panned})")
-    page.evaluate(BOARD_PINCH, [x, y])
-    pinched = page.evaluate(BOARD_VIEW)
-    if float(pinched.split()[2]) >= float(panned.split()[2]):
-        problems.append(f"spreading two fingers left the view at {pinched} (was {panned})")
-    after_box = frame.bounding_box()
-    assert after_box is not None
-    if any(abs(after_box[k] - before_box[k]) > 1 for k in ("x", "width", "height")):
-        problems.append(f"the map's frame moved or changed size ({before_box} -> {after_box})")
-    if page.evaluate("window.scrollX") != 0 or page.evaluate("() => document.scrollingElement.scrollWidth") > 390:
-        problems.append("panning the map scrolled the page sideways")
+    problems += pans_and_zooms(
+        page, "#battle-map .board__frame", BOARD_VIEW, BOARD_PINCH, "the battle map", fixed="xwh"
+    )
 
     # A tap on a ship picks her and says her name under the map.
     page.get_by_role("button", name="Fit the whole map").click()
