@@ -41,7 +41,7 @@ def hexmap(
         turn = context.get("turn")
         drawing["ship_overlays"] = rules.ship_overlays(
             board,
-            options=engine_io.initial_state(battle).options,
+            options=battle.options,  # the options resolved when it began (services.battle_create), as stored
             turn=turn if isinstance(turn, int) else battle.turn,
         )
     return render_hexmap(rules.map_view(board, focus), **drawing)

@@ -12,7 +12,6 @@ per turn, and the share of side-turns with at most two.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.conf import settings
@@ -21,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from battles import engine_io
 from battles.engine import ruleset as registry
 from battles.engine import simulate, windows
-from battles.engine.events import JSON
+from battles.management.commands.simulate_battle import read_options
 
 
 class Command(BaseCommand):
@@ -40,7 +39,7 @@ class Command(BaseCommand):
             rules = registry.get(options["ruleset"])
         except KeyError as error:
             raise CommandError(str(error)) from error
-        chosen = {**rules.play_defaults, **_options(options["option"])}
+        chosen = {**rules.play_defaults, **read_options(options["option"])}
         scenarios = rules.example_scenarios()
         if options["scenario"]:
             scenarios = [s for s in scenarios if s.get("slug") == options["scenario"]]
@@ -52,16 +51,3 @@ class Command(BaseCommand):
             played = simulate.runs(rules, scenario, number=options["seed"], count=options["runs"], options=chosen)
             figures = windows.figures([(b.events, b.initial.sides, b.final.turn) for b in played])
             self.stdout.write(f"{scenario.get('title', scenario.get('slug'))}: {figures.line()}")
-
-
-def _options(given: list[str]) -> dict[str, JSON]:
-    found: dict[str, JSON] = {}
-    for item in given:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise CommandError(f"--option {item!r}: KEY=JSON")
-        try:
-            found[key] = json.loads(value)
-        except json.JSONDecodeError as error:
-            raise CommandError(f"--option {item!r}: {error}") from error
-    return found

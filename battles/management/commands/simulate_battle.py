@@ -70,7 +70,7 @@ class Command(BaseCommand):
             self._balance(rules, options, shipped)
             return
         scenario = self._scenario(options, shipped)
-        chosen = self._options(options["option"])
+        chosen = read_options(options["option"])
         if options["runs"] < 0:
             raise CommandError("--runs must be 0 or more")
         try:
@@ -121,18 +121,6 @@ class Command(BaseCommand):
         if not isinstance(data, dict):
             raise CommandError(f"{path}: a scenario is a JSON object")
         return data
-
-    def _options(self, pairs: list[str]) -> dict[str, JSON]:
-        chosen: dict[str, JSON] = {}
-        for pair in pairs:
-            key, sep, value = pair.partition("=")
-            if not sep:
-                raise CommandError(f"--option {pair!r}: write KEY=VALUE")
-            try:
-                chosen[key] = json.loads(value)
-            except json.JSONDecodeError:
-                chosen[key] = value
-        return chosen
 
     def _once(self, rules: Any, scenario: dict[str, Any], chosen: dict[str, JSON], options: dict[str, Any]) -> None:
         played = simulate.simulate(rules, scenario, seed=simulate.seed_for(options["seed"]), options=chosen)
@@ -197,3 +185,17 @@ def _describe_odds(summary: dict[str, Any]) -> str:
         shown = ", ".join(f"{key} {value}" for key, value in figures.items())
         lines.append(f"  {side} per battle: {shown}")
     return "\n".join(lines)
+
+
+def read_options(pairs: list[str]) -> dict[str, JSON]:
+    """The ruleset options of repeated ``--option KEY=VALUE`` (VALUE as JSON where it parses, else the words)."""
+    chosen: dict[str, JSON] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise CommandError(f"--option {pair!r}: write KEY=VALUE")
+        try:
+            chosen[key] = json.loads(value)
+        except json.JSONDecodeError:
+            chosen[key] = value
+    return chosen

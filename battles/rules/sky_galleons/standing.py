@@ -25,6 +25,7 @@ a standing fire order the rules refuse), the side is asked.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from battles.engine import answers
@@ -159,13 +160,14 @@ def _fire(
     if all(m == HOLD for m in mode.values()):
         return {"shots": []}
     at_will = read_list(read_object(captain())["shots"])
+    bearing = cache(lambda: tuple(solutions()))  # the side's solutions, found at most once for all its shots
     shots: list[JSON] = []
     for shot in at_will:
         s = read_object(shot)
         order = read_object(ships.get(str(s.get("ship")), {}))
         if mode.get(str(s.get("ship"))) == HOLD or s.get("gun") in read_list(order.get("hold_guns", [])):
             continue
-        shots.append(_laid(solutions, s, read_list(order.get("targets", []))))
+        shots.append(_laid(bearing, s, read_list(order.get("targets", []))))
     return {"shots": shots}
 
 
