@@ -4,17 +4,13 @@ Bob's money comes back from escrow, Alice has her tenth (SGC-AUCT-01/02/05), and
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import urlsplit
-
 import pytest
-from django.test import Client
 from playwright.sync_api import Page, expect
 
 from campaign import economy, ledger
 from campaign.models import Auction, AuctionStatus, CampaignShip, Captain, ShipStatus
 from strategic_map import tick
-from tests.browser.conftest import DESKTOP, SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS
 from tests.campaign.auction_tables import SWIFTWOOD_PRICE, prize
 from tests.campaign.auction_tables import table as auction_table
 
@@ -22,39 +18,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 RESERVE = economy.crown_price(SWIFTWOOD_PRICE)
 # Long enough for two players to bid on a slow machine, short enough to wait for.
-
-
-@pytest.fixture
-def tab(chromium: Any, live_server: Any):
-    """Open a signed-in browser tab of its own (cookies apart) for a user; closed at the end."""
-    contexts = []
-    live = urlsplit(live_server.url)
-
-    def open_for(user: Any) -> Page:
-        context = chromium.new_context(viewport=DESKTOP)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        offsite: list[str] = []
-
-        def only_live_server(route: Any) -> None:
-            url = urlsplit(route.request.url)
-            if url.scheme in {"data", "blob"} or (url.hostname, url.port) == (live.hostname, live.port):
-                route.continue_()
-            else:
-                offsite.append(route.request.url)
-                route.abort()
-
-        page.route("**/*", only_live_server)
-        page.offsite_requests = offsite  # type: ignore[attr-defined]
-        client = Client()
-        client.force_login(user)
-        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-        return page
-
-    yield open_for
-    for context in contexts:
-        context.close()
 
 
 def shot(page: Page, name: str) -> None:
