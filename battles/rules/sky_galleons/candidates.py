@@ -40,7 +40,6 @@ from battles.rules.sky_galleons.kinds import (
     PLOT,
     RAM,
 )
-from battles.rules.sky_galleons.movement import PlanError
 from battles.rules.sky_galleons.ordnance import BOMB_RACK, DROGUE, MINES
 from battles.rules.sky_galleons.ordnance_play import State
 from galleons.record import (
@@ -145,19 +144,17 @@ def traced_moves(
     if record.is_kite:  # free altitude, one level; a tack to cross the wind (SG-KITE-07/08)
         prefixes = [[], [movement.CLIMB], [movement.DESCEND], [movement.TACK_PORT], [movement.TACK_STARBOARD]]
     found: list[tuple[list[str], list[movement.Step]]] = []
+    board, terrain, held = state.board, state.board.terrain, allowed.held_speed is not None
     for prefix in prefixes:
         if movement.plan_cost(prefix, kite=record.is_kite) > max(allowed.speed, 2):
             continue
         for hexes in range(allowed.speed + 1):
-            for body in _turning_paths(hexes, max_turns):
-                plan = prefix + body
-                try:
-                    steps = movement.trace(record, plan, allowed=allowed, terrain=state.board.terrain)
-                except PlanError:
-                    continue
-                held = allowed.held_speed is not None
-                if special_rules.move_problem(state.board, record, steps, held=held) is None:
-                    found.append((plan, steps))
+            traced = movement.trace_turning(record, prefix, hexes, max_turns, allowed=allowed, terrain=terrain)
+            found += [
+                (plan, steps)
+                for plan, steps in traced
+                if special_rules.move_problem(board, record, steps, held=held) is None
+            ]
     return ordnance_play.within_limits(record, found)
 
 
@@ -305,20 +302,6 @@ def ordnance_orders_candidates(state: State, side: str) -> list[JSON]:
             if validate.orders_problem(state, side, choice) is None:
                 found.append(choice)
     return found
-
-
-def _turning_paths(hexes: int, max_turns: int) -> list[list[str]]:
-    """Every path of ``hexes`` hexes ahead with up to ``max_turns`` one-hexside turns after moves."""
-    paths: list[list[str]] = [[]]
-    for _ in range(hexes):
-        grown = []
-        for path in paths:
-            grown.append([*path, movement.AHEAD])
-            if sum(1 for t in path if t in (movement.PORT, movement.STARBOARD)) < max_turns:
-                grown.append([*path, movement.AHEAD, movement.PORT])
-                grown.append([*path, movement.AHEAD, movement.STARBOARD])
-        paths = grown
-    return paths
 
 
 def _shot(solution: FireSolution) -> dict[str, str]:

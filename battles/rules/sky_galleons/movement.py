@@ -320,34 +320,149 @@ def trace(
     """
     _check_plan(record, plan, allowed, terrain, levels_changed_this_turn)
     assert record.position is not None  # _check_plan refuses a ship not flying
-    sail = allowed.sail
     steps: list[Step] = []
     way = _Way(record.position, record.facing, altitude_level(record.altitude))
-    hexes_moved = plan.count(AHEAD)
-    levels_dropped = plan.count(DESCEND)
+    whole = _Whole(plan.count(AHEAD), plan.count(DESCEND))
     for index, token in enumerate(plan):
         if steps and steps[-1].ends:
             raise PlanError("SG-MOV-01", f"the move ends at step {index} ({steps[-1].ends}); nothing can follow")
-        cost = 0
-        clauses: tuple[str, ...] = ()
-        ends = ""
-        if token in (PORT, STARBOARD):
-            clauses = _turn(way, token, index, sail)
-        elif token in TACKS:
-            cost, clauses = _tack(record, way, token, index, sail, terrain)
-        elif token in (POWER_PORT, POWER_STARBOARD):
-            cost, clauses = _power_turn(record, way, token)
-        elif token == AHEAD:
-            cost, clauses, ends = _ahead(record, way, index, sail, terrain, hexes_moved)
-        elif token == CLIMB:
-            cost, clauses = _climb(record, way, sail)
-        elif token == DESCEND:
-            cost, clauses, ends = _descend(record, way, sail, terrain, gentle=levels_dropped == 1 and hexes_moved <= 1)
-        if sail is not None and token in TURNS and point_of_sail(way.facing, sail.wind) == INTO_THE_WIND:
-            raise PlanError("SG-KITE-05", f"step {index + 1}: {record.name} would face directly into the wind")
-        way.spent += cost
-        steps.append(Step(index, token, way.hex_, way.facing, altitude_levels()[way.level], cost, ends, clauses))
+        steps.append(_step(record, way, token, index, allowed.sail, terrain, whole))
     return steps
+
+
+@dataclass(frozen=True)
+class _Whole:
+    """What a step's tracing needs of the plan as a whole: the hexes it moves (a hex of land met at speed 1
+    is landed on, faster crashed into, SG-ALT-13/14) and the levels it drops (a gentle landing, SG-ALT-11)."""
+
+    hexes_moved: int
+    levels_dropped: int
+
+
+def _step(
+    record: ShipRecord, way: _Way, token: str, index: int, sail: Sail | None, terrain: Terrain, whole: _Whole
+) -> Step:
+    """Trace one step of a plan from ``way`` (which it moves on), raising PlanError as ``trace`` does."""
+    cost = 0
+    clauses: tuple[str, ...] = ()
+    ends = ""
+    if token in (PORT, STARBOARD):
+        clauses = _turn(way, token, index, sail)
+    elif token in TACKS:
+        cost, clauses = _tack(record, way, token, index, sail, terrain)
+    elif token in (POWER_PORT, POWER_STARBOARD):
+        cost, clauses = _power_turn(record, way, token)
+    elif token == AHEAD:
+        cost, clauses, ends = _ahead(record, way, index, sail, terrain, whole.hexes_moved)
+    elif token == CLIMB:
+        cost, clauses = _climb(record, way, sail)
+    elif token == DESCEND:
+        gentle = whole.levels_dropped == 1 and whole.hexes_moved <= 1
+        cost, clauses, ends = _descend(record, way, sail, terrain, gentle=gentle)
+    if sail is not None and token in TURNS and point_of_sail(way.facing, sail.wind) == INTO_THE_WIND:
+        raise PlanError("SG-KITE-05", f"step {index + 1}: {record.name} would face directly into the wind")
+    way.spent += cost
+    return Step(index, token, way.hex_, way.facing, altitude_levels()[way.level], cost, ends, clauses)
+
+
+def trace_turning(
+    record: ShipRecord, prefix: Sequence[str], hexes: int, max_turns: int, *, allowed: Allowance, terrain: Terrain
+) -> list[tuple[list[str], list[Step]]]:
+    """Every legal plan ``prefix`` + a path of ``hexes`` hexes ahead with up to ``max_turns`` one-hexside turns
+    after hexes moved, traced: the plans ``trace`` accepts, in the order of ``turning_paths``, with the steps it
+    gives them. The AI weighs hundreds of such plans a move; they share their first steps, so each is traced
+    from its parent's end rather than from the start (and the plan as a whole checked once, with a straight
+    plan standing for the rest: its cost, hexes, drops and climbs are theirs; only its turns differ)."""
+    straight = [*prefix, *[AHEAD] * hexes]
+    try:
+        _check_plan(record, straight, allowed, terrain, 0)
+    except PlanError:
+        return []
+    assert record.position is not None  # _check_plan refuses a ship not flying
+    # A turn in the body is refused where a straight plan is not: course held or not free, a kite's tack.
+    may_turn = allowed.course and _held_course(record, allowed, terrain) is None
+    may_turn = may_turn and not (record.is_kite and any(token in TACKS for token in prefix))
+    whole = _Whole(hexes, prefix.count(DESCEND))
+    way = _Way(record.position, record.facing, altitude_level(record.altitude))
+    steps: list[Step] = []
+    try:
+        for index, token in enumerate(prefix):
+            if steps and steps[-1].ends:
+                return []
+            steps.append(_step(record, way, token, index, allowed.sail, terrain, whole))
+    except PlanError:
+        return []
+    found: list[tuple[list[str], list[Step]]] = []
+    _grow(record, list(prefix), steps, way, hexes, max_turns if may_turn else 0, allowed.sail, terrain, whole, found)
+    return found
+
+
+def _grow(
+    record: ShipRecord,
+    plan: list[str],
+    steps: list[Step],
+    way: _Way,
+    hexes_left: int,
+    turns_left: int,
+    sail: Sail | None,
+    terrain: Terrain,
+    whole: _Whole,
+    found: list[tuple[list[str], list[Step]]],
+) -> None:
+    """turning_paths' plans below ``plan``, depth first in its order: ahead, ahead and port, ahead and starboard."""
+    if hexes_left == 0:
+        found.append((plan, steps))
+        return
+    if steps and steps[-1].ends:
+        return  # the move has ended: nothing can follow (SG-MOV-01)
+    ahead_way = _Way(way.hex_, way.facing, way.level, way.turn_granted, way.free_drop, way.spent)
+    try:
+        ahead = _step(record, ahead_way, AHEAD, len(plan), sail, terrain, whole)
+    except PlanError:
+        return
+    plan_ahead, steps_ahead = [*plan, AHEAD], [*steps, ahead]
+    _grow(record, plan_ahead, steps_ahead, ahead_way, hexes_left - 1, turns_left, sail, terrain, whole, found)
+    if turns_left == 0 or ahead.ends:
+        return
+    for turn in (PORT, STARBOARD):
+        turned_way = _Way(
+            ahead_way.hex_,
+            ahead_way.facing,
+            ahead_way.level,
+            ahead_way.turn_granted,
+            ahead_way.free_drop,
+            ahead_way.spent,
+        )
+        try:
+            turned = _step(record, turned_way, turn, len(plan_ahead), sail, terrain, whole)
+        except PlanError:
+            continue
+        _grow(
+            record,
+            [*plan_ahead, turn],
+            [*steps_ahead, turned],
+            turned_way,
+            hexes_left - 1,
+            turns_left - 1,
+            sail,
+            terrain,
+            whole,
+            found,
+        )
+
+
+def turning_paths(hexes: int, max_turns: int) -> list[list[str]]:
+    """Every path of ``hexes`` hexes ahead with up to ``max_turns`` one-hexside turns after moves."""
+    paths: list[list[str]] = [[]]
+    for _ in range(hexes):
+        grown = []
+        for path in paths:
+            grown.append([*path, AHEAD])
+            if sum(1 for t in path if t in (PORT, STARBOARD)) < max_turns:
+                grown.append([*path, AHEAD, PORT])
+                grown.append([*path, AHEAD, STARBOARD])
+        paths = grown
+    return paths
 
 
 @dataclass

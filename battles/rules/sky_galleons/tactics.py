@@ -33,12 +33,14 @@ default 0.5) and ``prizes`` (``"keep"``: the side keeps the prizes it cannot cre
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache, partial
 from typing import Any, cast
 
-from battles.engine import dice, hexgrid
+from battles.aikit import search, ties
+from battles.aikit.memo import Memo
+from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
@@ -136,6 +138,7 @@ class Captain:
     def __init__(self, seed: bytes, name: str = "captain") -> None:
         self._seed = seed
         self.name = name
+        self._memo: Memo[Battery] = Memo()  # one battle's ships' guns, kept while the ships are unchanged
 
     def choose(self, ruleset: Ruleset[Any], state: BattleState[Any], request: DecisionRequest) -> JSON:
         choice = self.propose(ruleset, state, request)
@@ -189,15 +192,17 @@ class Captain:
         if attack is not None:
             return attack
         near = scenario_ai.stand_off(state.board, record)  # SG-SCN-39: the party is in the dungeon
-        scored = score_moves(state, record, traced, near)
-        scored = ai_adjust_moves(state, record, traced, scored)  # mines avoided, drops made
-        if not scored:
+        view = sight(state, record, self._memo)
+        if near is None and not view.running and not droppers(record):
+            scored = best_moves(state, view, traced)  # the same best as scoring them all, far cheaper
+        else:
+            scored = score_moves(state, record, traced, near, view)
+            scored = ai_adjust_moves(state, record, traced, scored)  # mines avoided, drops made
+        alike = ties.alike(scored, NEAR_TIE)
+        if not alike:
             return request.default
-        best = max(score for score, _ in scored)
-        alike = [plan for score, plan in scored if score >= best - NEAR_TIE]
         # The one chance the Captain takes: which of the equally good moves, so that captains differ.
-        pick = dice.face(self._seed, f"policy|{self.name}|{request.side}|{request.id}", 0, len(alike))
-        return alike[pick - 1]
+        return ties.pick(alike, self._seed, f"policy|{self.name}|{request.side}|{request.id}")
 
     def _plots(self, state: State, request: DecisionRequest) -> JSON:
         """Plotted movement (SG-ERR-24): each ship plots the move it likes best within half its allowance, as
@@ -413,10 +418,44 @@ class Piece:
 
 @dataclass(frozen=True)
 class Battery:
-    """A ship's guns that can fire at ships, and its own to-hit modifier (crew quality, burning)."""
+    """A ship's guns that can fire at ships, and its own to-hit modifier (crew quality, burning). ``values``
+    keeps each gun's expected damage by effective range, modifier and armor (``at_range``): the AI asks the
+    same few hundred times a move, for every spot it could end in."""
 
     pieces: tuple[Piece, ...]
     modifier: int
+    values: dict[tuple[int, int, int], tuple[tuple[frozenset[str], float], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    threats: dict[tuple[Spot, Hex, str, int], float] = field(default_factory=dict, compare=False, repr=False)
+
+    def threat(self, frm: Spot, at: Spot, armor: int) -> float:
+        """What these guns, at ``frm``, could fire at a ship at ``at`` (its hex and altitude) with ``armor``. Kept:
+        the battery lives as long as its ship is unchanged, and every ship of the other side asks."""
+        key = (frm, at.hex, at.altitude, armor)
+        found = self.threats.get(key)
+        if found is None:
+            found = self.threats[key] = sum(gun_values(self, frm, at, armor))
+        return found
+
+    def at_range(self, effective: int, modifier: int, armor: int) -> tuple[tuple[frozenset[str], float], ...]:
+        """Each gun's arcs and what it is worth at ``effective`` range (0.0 beyond its reach)."""
+        key = (effective, modifier, armor)
+        found = self.values.get(key)
+        if found is None:
+            found = self.values[key] = tuple(
+                (piece.arcs, piece_value(piece, effective, modifier, armor)) for piece in self.pieces
+            )
+        return found
+
+
+def piece_value(piece: Piece, effective: int, modifier: int, armor: int) -> float:
+    band = piece.band(effective)
+    if band is None:
+        return 0.0
+    pen = piece.penetration_close if band == "close" else piece.penetration_long
+    chance = hit_chance(needed(band), modifier)
+    return piece.weight * piece.shots * chance * worth_of_hit(piece.damage_value, pen, armor)
 
 
 def battery(record: ShipRecord, turn: int, rules: combat.CombatRules) -> Battery:
@@ -447,26 +486,32 @@ def gun_values(guns: Battery, at: Spot, there: Spot, armor: int) -> tuple[float,
     The tests of combat.fire_solution (arcs, the altitude limit, range with height added, SG-FIRE-02/07/13..17)
     made for spots the ships are not in yet.
     """
-    nothing = (0.0,) * len(guns.pieces)
+    table = in_reach(guns, at, there, armor)
+    if table is None:
+        return (0.0,) * len(guns.pieces)
+    seen = aspect_names(at.hex, at.facing, there.hex)
+    return tuple(value if value and not seen.isdisjoint(arcs) else 0.0 for arcs, value in table)
+
+
+def in_reach(guns: Battery, at: Spot, there: Spot, armor: int) -> tuple[tuple[frozenset[str], float], ...] | None:
+    """Each gun's arcs and worth against a ship in ``there`` as if it bore, or None when none can fire: in one
+    hex (the aspects are declared, not computed; the collision matters more) or beyond the altitude limit
+    (SG-FIRE-13). What gun_values asks before the arcs, and all the upper bound of a spot asks."""
     if not guns.pieces or at.hex == there.hex:
-        return nothing  # in one hex the aspects are declared, not computed; the collision matters more
+        return None
     distance = hexgrid.distance(at.hex, there.hex)
     difference = level(there.altitude) - level(at.altitude)
     if abs(difference) > distance:
-        return nothing  # SG-FIRE-13
+        return None
     effective = distance + abs(difference) * range_per_level(difference > 0)
     modifier = guns.modifier + (tint("to_hit_modifiers", "different_altitude") if difference else 0)
-    seen = {aspect.value for aspect in hexgrid.aspects(at.hex, at.facing, there.hex)}
-    values = []
-    for piece in guns.pieces:
-        band = piece.band(effective)
-        if band is None or not seen & piece.arcs:
-            values.append(0.0)
-            continue
-        pen = piece.penetration_close if band == "close" else piece.penetration_long
-        chance = hit_chance(needed(band), modifier)
-        values.append(piece.weight * piece.shots * chance * worth_of_hit(piece.damage_value, pen, armor))
-    return tuple(values)
+    return guns.at_range(effective, modifier, armor)
+
+
+@lru_cache(maxsize=1 << 16)  # bounded: a worker plays battle after battle
+def aspect_names(at: Hex, facing: int, there: Hex) -> frozenset[str]:
+    """hexgrid.aspects as the guns' arcs name them."""
+    return frozenset(aspect.value for aspect in hexgrid.aspects(at, facing, there))
 
 
 # --- targets ----------------------------------------------------------------------------------------------
@@ -553,18 +598,28 @@ class Sight:
     turn: int = 1
     rules: combat.CombatRules | None = None
     ground_fire: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)
+    # Worked out once per move: each foe's spot, whether the side is careful, the weight of other targets; and
+    # the threat at each hex and altitude (the enemy's guns do not care which way the ship faces).
+    foe_spots: tuple[tuple[ShipRecord, Spot], ...] = ()
+    careful: bool = False
+    others: float = OTHER_TARGET
+    threats: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)
+    bounds: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)
 
 
-def sight(state: State, record: ShipRecord) -> Sight:
+def sight(state: State, record: ShipRecord, memo: Memo[Battery] | None = None) -> Sight:
     board = state.board
     turn, rules = max(state.turn, 1), queries.rules(state)
     flee = running(board, record)
     target = None if flee else ship_target(board, record)
+    foes = tuple(enemies(board, record.side)) + tuple(ordnance_play.ground_foes(board, record.side))
+    batteries = memo if memo is not None else Memo[Battery]()
+    shooters = (*board.fighting(), *board.emplacements())
     return Sight(
         board=board,
         ship=record,
-        foes=tuple(enemies(board, record.side)) + tuple(ordnance_play.ground_foes(board, record.side)),
-        batteries={s.name: battery(s, turn, rules) for s in (*board.fighting(), *board.emplacements())},
+        foes=foes,
+        batteries={s.name: batteries.get((s,), (turn, rules), partial(battery, s, turn, rules)) for s in shooters},
         occupied=frozenset(
             (s.position, s.altitude)
             for s in board.ships
@@ -579,6 +634,9 @@ def sight(state: State, record: ShipRecord) -> Sight:
         lob_reach=lob_reach(board, record, turn) if bombards(target) else (),
         turn=turn,
         rules=rules,
+        foe_spots=tuple((foe, spot(foe)) for foe in foes),
+        careful=scenario_ai.careful(board, record.side),
+        others=scenario_ai.other_targets_weight(board, record.side, OTHER_TARGET),
     )
 
 
@@ -605,10 +663,11 @@ def score_moves(
     record: ShipRecord,
     moves: Sequence[tuple[list[str], list[movement.Step]]],
     near: Hex | None = None,
+    view: Sight | None = None,
 ) -> list[tuple[float, JSON]]:
     """Every legal plan with its score, in the candidates' order. End spots are scored once each. ``near``: a
     hex to stand off from, out of the guns' reach but within call (stand_off_score)."""
-    view = sight(state, record)
+    view = view if view is not None else sight(state, record)
     cache: dict[tuple[Spot, str], float] = {}
     scored: list[tuple[float, JSON]] = []
     for plan, steps in moves:
@@ -625,6 +684,50 @@ def score_moves(
     return scored
 
 
+def best_moves(
+    state: State, view: Sight, moves: Sequence[tuple[list[str], list[movement.Step]]]
+) -> list[tuple[float, JSON]]:
+    """score_moves then ai_adjust_moves for a warship on the attack with nothing to drop, but only for the
+    plans that come within NEAR_TIE of the best (search.within): the rest could not be picked, so they are
+    bounded (offense_bound) rather than scored. The plans kept, their scores and their order are a full
+    scoring's, so the pick among them is too."""
+    spots = ordnance_play.device_spots(state.board, view.ship.name)
+    plans = []
+    for plan, steps in moves:
+        risk = sum(
+            spots.get((s.hex, altitude_level(s.altitude)), 0.0) for s in steps if s.enters_hex or s.changes_altitude
+        )
+        plans.append((plan, path_of(view, steps), risk))
+    exact: dict[tuple[Spot, str], float] = {}
+    bounds: dict[tuple[Spot, str], float] = {}
+
+    def bound(item: tuple[list[str], Path, float]) -> float:
+        _, path, risk = item
+        key = (path.end, path.ends)
+        if key not in bounds:
+            bounds[key] = attack_score(view, path, offense_bound)
+        return bounds[key] - PASSING * path.checks - risk + 0.0
+
+    def score(item: tuple[list[str], Path, float]) -> float:
+        _, path, risk = item
+        key = (path.end, path.ends)
+        if key not in exact:
+            exact[key] = attack_score(view, path)
+        return exact[key] - PASSING * path.checks - risk + 0.0  # as score_moves, then ai_adjust_moves, reckon it
+
+    values = search.within(plans, bound, score, NEAR_TIE)
+    return [(value, list[JSON](plan)) for value, (plan, _, _) in zip(values, plans, strict=True) if value is not None]
+
+
+def droppers(record: ShipRecord) -> list[str]:
+    """What the ship carries to drop on the enemy below (bombs, mines, a drogue), ready to go."""
+    return [
+        w
+        for w in ordnance.DROPS
+        if record.items_of(w, states=("raised", "lowered") if w == ordnance.DROGUE else ("loaded",))
+    ]
+
+
 def wrecks(path: Path) -> bool:
     return path.ends in (movement.CRASHED, movement.CRASH_LANDED, movement.LANDED)
 
@@ -633,14 +736,19 @@ def threat(view: Sight, at: Spot) -> float:
     """What every enemy could fire at the ship if it sat at ``at``, from where they are now. A careful side
     weighs the ground batteries by their high-angle fire (SG-GB-02), which reaches a ship above them however
     high: the ships' rules of fire leave a battery harmless to anything more levels up than hexes away."""
+    key = (at.hex, at.altitude)
+    known = view.threats.get(key)
+    if known is not None:
+        return known
     armor = view.ship.armor
-    careful = scenario_ai.careful(view.board, view.ship.side)
+    careful = view.careful
     total = sum(
-        sum(gun_values(view.batteries[foe.name], spot(foe), at, armor))
-        for foe in view.foes
+        view.batteries[foe.name].threat(there, at, armor)
+        for foe, there in view.foe_spots
         if not (careful and foe.emplacement == ordnance_play.BATTERY)
     )
-    return total + (battery_fire(view, at) if careful else 0.0)
+    view.threats[key] = found = total + (battery_fire(view, at) if careful else 0.0)
+    return found
 
 
 def battery_fire(view: Sight, at: Spot) -> float:
@@ -679,13 +787,32 @@ def offense(view: Sight, at: Spot, target: ShipRecord) -> float:
     """Each gun at its best mark from ``at``: the target at full value, any other enemy at a discount."""
     guns = view.batteries[view.ship.name]
     best = [0.0] * len(guns.pieces)
-    others = scenario_ai.other_targets_weight(view.board, view.ship.side, OTHER_TARGET)
-    for foe in view.foes:
+    others = view.others
+    for foe, there in view.foe_spots:
         # Every hex to bombard must take its points: the nearest is no better than the rest (SG-SCN-25).
         weight = 1.0 if foe.name == target.name or (bombards(target) and bombards(foe)) else others
-        for i, value in enumerate(gun_values(guns, at, spot(foe), foe.armor)):
-            best[i] = max(best[i], weight * value)
+        for i, value in enumerate(gun_values(guns, at, there, foe.armor)):
+            if value:
+                best[i] = max(best[i], weight * value)
     return sum(best)
+
+
+def offense_bound(view: Sight, at: Spot, target: ShipRecord) -> float:
+    """offense as if every gun bore whichever way the ship faced: never less than offense, and the same for
+    every facing in a hex, so worked out once a hex and altitude (search.within's bound)."""
+    key = (at.hex, at.altitude)
+    found = view.bounds.get(key)
+    if found is not None:
+        return found
+    guns = view.batteries[view.ship.name]
+    best = [0.0] * len(guns.pieces)
+    for foe, there in view.foe_spots:
+        weight = 1.0 if foe.name == target.name or (bombards(target) and bombards(foe)) else view.others
+        for i, (_, value) in enumerate(in_reach(guns, at, there, foe.armor) or ()):
+            if value:
+                best[i] = max(best[i], weight * value)
+    view.bounds[key] = found = sum(best)
+    return found
 
 
 def ideal_range(record: ShipRecord) -> int:
@@ -698,15 +825,16 @@ def ideal_range(record: ShipRecord) -> int:
     return max(min(closes), 1) if closes else 1
 
 
-def attack_score(view: Sight, path: Path) -> float:
-    """A warship's end spot: guns bearing on the target, little exposure, at range, level with it."""
+def attack_score(view: Sight, path: Path, offense_of: Callable[[Sight, Spot, ShipRecord], float] = offense) -> float:
+    """A warship's end spot: guns bearing on the target, little exposure, at range, level with it. With
+    ``offense_bound`` for ``offense_of``, the spot's upper bound (every step after it is monotone)."""
     board, record, target = view.board, view.ship, view.target
     if wrecks(path):
         return -WRECKED
     if path.ends == movement.LEFT_MAP:
         return -LEAVES_MAP
     at = path.end
-    careful = scenario_ai.careful(board, record.side)
+    careful = view.careful
     if target is None and careful:  # no ship left to fight: the enemy's flying parties, out of the guns' reach
         return party_offense(view, at) - threat(view, at) - over_land_risk(view, at)
     if target is None:  # nobody left to fight: hold station
@@ -715,7 +843,7 @@ def attack_score(view: Sight, path: Path) -> float:
     ideal = view.ideal
     distance = hexgrid.distance(at.hex, there.hex)
     heading = hexgrid.distance(ahead(at, view.speed), there.hex)
-    score = offense(view, at, target) - view.caution * threat(view, at)
+    score = offense_of(view, at, target) - view.caution * threat(view, at)
     # Close in: from where it ends, and from where its course carries it next turn.
     score -= APPROACH * (max(distance - ideal, 0) + 0.5 * max(heading - ideal, 0))
     score -= ALTITUDE_GAP * abs(level(at.altitude) - level(there.altitude))
@@ -1724,11 +1852,7 @@ def ai_adjust_moves(
     """Keep clear of other ships' mines and drogues; drop what the ship carries on the enemies it passes
     over (the hexes the side must bombard first), worth the drop's expected effect."""
     spots = ordnance_play.device_spots(state.board, record.name)
-    droppers = [
-        w
-        for w in ordnance.DROPS
-        if record.items_of(w, states=("raised", "lowered") if w == ordnance.DROGUE else ("loaded",))
-    ]
+    ready = droppers(record)
     adjusted: list[tuple[float, JSON]] = []
     for (score, plan), (_, steps) in zip(scored, traced, strict=True):
         risk = sum(
@@ -1736,8 +1860,8 @@ def ai_adjust_moves(
         )
         choice: JSON = plan
         bonus = 0.0
-        if droppers and steps and not isinstance(plan, dict):
-            drops, bonus = _ai_drops(state, record, steps, droppers)
+        if ready and steps and not isinstance(plan, dict):
+            drops, bonus = _ai_drops(state, record, steps, ready)
             if drops:
                 candidate: JSON = {"steps": plan, "drops": drops}
                 if validate.move_problem(state, record, candidate) is None:
