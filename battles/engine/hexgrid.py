@@ -86,8 +86,8 @@ def neighbours(hex_: Hex) -> list[Hex]:
 
 
 def distance(a: Hex, b: Hex) -> int:
-    d = a - b
-    return max(abs(d.q), abs(d.r), abs(d.s))
+    dq, dr = a.q - b.q, a.r - b.r  # cube coordinates' third is -(q + r); no Hex made: the AI asks this a lot
+    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 def rotate_facing(facing: int, steps: int) -> int:
