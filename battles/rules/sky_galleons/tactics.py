@@ -692,12 +692,25 @@ def best_moves(
     bounded (offense_bound) rather than scored. The plans kept, their scores and their order are a full
     scoring's, so the pick among them is too."""
     spots = ordnance_play.device_spots(state.board, view.ship.name)
+    # Most moves pass no other ship and no mine: then no plan need be walked for them.
+    start = spot(view.ship)
+    reach = max((len(plan) for plan, _ in moves), default=0)
+    near = any(hexgrid.distance(hex_, start.hex) <= reach for hex_, _ in view.occupied)
     plans = []
     for plan, steps in moves:
-        risk = sum(
-            spots.get((s.hex, altitude_level(s.altitude)), 0.0) for s in steps if s.enters_hex or s.changes_altitude
+        risk = (
+            sum(
+                spots.get((s.hex, altitude_level(s.altitude)), 0.0) for s in steps if s.enters_hex or s.changes_altitude
+            )
+            if spots
+            else 0
         )
-        plans.append((plan, path_of(view, steps), risk))
+        if near or not steps:
+            path = path_of(view, steps)
+        else:
+            last = steps[-1]
+            path = Path(Spot(last.hex, last.facing, last.altitude), last.ends, 0)
+        plans.append((plan, path, risk))
     exact: dict[tuple[Spot, str], float] = {}
     bounds: dict[tuple[Spot, str], float] = {}
 
