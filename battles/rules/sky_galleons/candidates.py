@@ -148,13 +148,12 @@ def traced_moves(
     for prefix in prefixes:
         if movement.plan_cost(prefix, kite=record.is_kite) > max(allowed.speed, 2):
             continue
-        for hexes in range(allowed.speed + 1):
-            traced = movement.trace_turning(record, prefix, hexes, max_turns, allowed=allowed, terrain=terrain)
-            found += [
-                (plan, steps)
-                for plan, steps in traced
-                if special_rules.move_problem(board, record, steps, held=held) is None
-            ]
+        traced = movement.trace_turning_upto(record, prefix, allowed.speed, max_turns, allowed=allowed, terrain=terrain)
+        found += [
+            (plan, steps)
+            for plan, steps in traced
+            if special_rules.move_problem(board, record, steps, held=held) is None
+        ]
     return ordnance_play.within_limits(record, found)
 
 

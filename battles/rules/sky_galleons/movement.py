@@ -397,6 +397,118 @@ def trace_turning(
     return found
 
 
+def trace_turning_upto(
+    record: ShipRecord, prefix: Sequence[str], most: int, max_turns: int, *, allowed: Allowance, terrain: Terrain
+) -> list[tuple[list[str], list[Step]]]:
+    """``trace_turning`` for every number of hexes from 0 to ``most``, in that order, as one list. A plan's
+    hexes matter to its steps only while they are at most one (a landing rather than a crash, SG-ALT-11/13),
+    so from two hexes on every length is a depth of one tree, traced once."""
+    found = [
+        trace_turning(record, prefix, hexes, max_turns, allowed=allowed, terrain=terrain)
+        for hexes in range(min(most, 1) + 1)
+    ]
+    if most < 2:
+        return [traced for by_hexes in found for traced in by_hexes]
+    valid = []
+    for hexes in range(most + 1):
+        try:
+            _check_plan(record, [*prefix, *[AHEAD] * hexes], allowed, terrain, 0)
+            valid.append(hexes >= 2)
+        except PlanError:
+            valid.append(False)
+    assert record.position is not None
+    longest = max((hexes for hexes, ok in enumerate(valid) if ok), default=-1)
+    deeper: list[list[tuple[list[str], list[Step]]]] = [[] for _ in range(most + 1)]
+    if longest >= 2:
+        may_turn = allowed.course and _held_course(record, allowed, terrain) is None
+        may_turn = may_turn and not (record.is_kite and any(token in TACKS for token in prefix))
+        whole = _Whole(2, prefix.count(DESCEND))  # two hexes or more: the same steps (see above)
+        way = _Way(record.position, record.facing, altitude_level(record.altitude))
+        steps: list[Step] = []
+        try:
+            for index, token in enumerate(prefix):
+                if steps and steps[-1].ends:
+                    raise PlanError("SG-MOV-01", "the move has ended")
+                steps.append(_step(record, way, token, index, allowed.sail, terrain, whole))
+        except PlanError:
+            longest = -1
+        if longest >= 2:
+            _grow_all(
+                record,
+                list(prefix),
+                steps,
+                way,
+                0,
+                longest,
+                max_turns if may_turn else 0,
+                allowed.sail,
+                terrain,
+                whole,
+                valid,
+                deeper,
+            )
+    return [traced for by_hexes in [*found, *deeper[2:]] for traced in by_hexes]
+
+
+def _grow_all(
+    record: ShipRecord,
+    plan: list[str],
+    steps: list[Step],
+    way: _Way,
+    depth: int,
+    longest: int,
+    turns_left: int,
+    sail: Sail | None,
+    terrain: Terrain,
+    whole: _Whole,
+    valid: list[bool],
+    found: list[list[tuple[list[str], list[Step]]]],
+) -> None:
+    """_grow for every depth at once: each node is a plan of ``depth`` hexes, kept where that length is valid."""
+    if valid[depth]:
+        found[depth].append((plan, steps))
+    if depth == longest or (steps and steps[-1].ends):
+        return
+    ahead_way = _Way(way.hex_, way.facing, way.level, way.turn_granted, way.free_drop, way.spent)
+    try:
+        ahead = _step(record, ahead_way, AHEAD, len(plan), sail, terrain, whole)
+    except PlanError:
+        return
+    plan_ahead, steps_ahead = [*plan, AHEAD], [*steps, ahead]
+    _grow_all(
+        record, plan_ahead, steps_ahead, ahead_way, depth + 1, longest, turns_left, sail, terrain, whole, valid, found
+    )
+    if turns_left == 0 or ahead.ends:
+        return
+    for turn in (PORT, STARBOARD):
+        turned_way = _Way(
+            ahead_way.hex_,
+            ahead_way.facing,
+            ahead_way.level,
+            ahead_way.turn_granted,
+            ahead_way.free_drop,
+            ahead_way.spent,
+        )
+        try:
+            turned = _step(record, turned_way, turn, len(plan_ahead), sail, terrain, whole)
+        except PlanError:
+            continue
+        _grow_all(
+            record,
+            [*plan_ahead, turn],
+            [*steps_ahead, turned],
+            turned_way,
+            depth + 1,
+            longest,
+            turns_left - 1,
+            sail,
+            terrain,
+            whole,
+            valid,
+            found,
+        )
+
+
 def _grow(
     record: ShipRecord,
     plan: list[str],

@@ -93,6 +93,22 @@ def test_the_tree_tracer_gives_what_trace_gives_plan_for_plan(cls: str) -> None:
     assert compared > 1000  # the cases above do accept plans, and many
 
 
+@pytest.mark.rule("SG-MOV-01", "SG-ALT-11", "SG-ALT-13", "SG-ALT-14")
+@pytest.mark.parametrize("cls", ["Sky Runner", "Dauntless", "Swiftwood"])
+def test_every_length_at_once_gives_each_length_in_turn(cls: str) -> None:
+    """trace_turning_upto, one tree for every length from two hexes on, against trace_turning length by length."""
+    for at, facing, altitude in itertools.product(SPOTS, (0, 2, 4), ("VL", "M")):
+        record = ship_record_from_class(cls, name="Mover", position=at, facing=facing, altitude=altitude)
+        for allowed, prefix in itertools.product(allowances(record), PREFIXES):
+            expected = [
+                traced
+                for hexes in range(5)
+                for traced in movement.trace_turning(record, prefix, hexes, 2, allowed=allowed, terrain=TERRAIN)
+            ]
+            got = movement.trace_turning_upto(record, prefix, 4, 2, allowed=allowed, terrain=TERRAIN)
+            assert got == expected, (cls, at, facing, altitude, allowed, prefix)
+
+
 def test_turning_paths_are_every_placement_of_up_to_the_turns() -> None:
     assert movement.turning_paths(0, 2) == [[]]
     assert movement.turning_paths(1, 1) == [["ahead"], ["ahead", "port"], ["ahead", "starboard"]]
