@@ -145,15 +145,20 @@ def traced_moves(
         prefixes = [[], [movement.CLIMB], [movement.DESCEND], [movement.TACK_PORT], [movement.TACK_STARBOARD]]
     found: list[tuple[list[str], list[movement.Step]]] = []
     board, terrain, held = state.board, state.board.terrain, allowed.held_speed is not None
+    # The scenario's bounds (special_rules.move_problem) bite only over a neutral zone or off the map: without
+    # a neutral zone, only the plans that leave the map need asking about.
+    checked, neutral = not held, bool(special_rules.neutral_hexes(board))
+
+    def forbidden(steps: list[movement.Step]) -> bool:
+        if not neutral and not (steps and steps[-1].ends == movement.LEFT_MAP):
+            return False
+        return special_rules.move_problem(board, record, steps, held=held) is not None
+
     for prefix in prefixes:
         if movement.plan_cost(prefix, kite=record.is_kite) > max(allowed.speed, 2):
             continue
         traced = movement.trace_turning_upto(record, prefix, allowed.speed, max_turns, allowed=allowed, terrain=terrain)
-        found += [
-            (plan, steps)
-            for plan, steps in traced
-            if special_rules.move_problem(board, record, steps, held=held) is None
-        ]
+        found += [(plan, steps) for plan, steps in traced if not (checked and forbidden(steps))]
     return ordnance_play.within_limits(record, found)
 
 
