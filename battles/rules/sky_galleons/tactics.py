@@ -428,6 +428,7 @@ class Battery:
         default_factory=dict, compare=False, repr=False
     )
     threats: dict[tuple[Spot, Hex, str, int], float] = field(default_factory=dict, compare=False, repr=False)
+    sums: dict[tuple[int, int, int, frozenset[str]], float] = field(default_factory=dict, compare=False, repr=False)
 
     def threat(self, frm: Spot, at: Spot, armor: int) -> float:
         """What these guns, at ``frm``, could fire at a ship at ``at`` (its hex and altitude) with ``armor``. Kept:
@@ -435,7 +436,20 @@ class Battery:
         key = (frm, at.hex, at.altitude, armor)
         found = self.threats.get(key)
         if found is None:
-            found = self.threats[key] = sum(gun_values(self, frm, at, armor))
+            found = self.threats[key] = self._bearing_sum(frm, at, armor)
+        return found
+
+    def _bearing_sum(self, frm: Spot, at: Spot, armor: int) -> float:
+        """sum(gun_values(self, frm, at, armor)), the sum kept by range, modifier, armor and aspects seen: few."""
+        reach = reach_of(self, frm, at)
+        if reach is None:
+            return 0.0 if self.pieces else 0
+        seen = aspect_names(frm.hex, frm.facing, at.hex)
+        key = (*reach, armor, seen)
+        found = self.sums.get(key)
+        if found is None:
+            table = self.at_range(reach[0], reach[1], armor)
+            found = self.sums[key] = sum(value if value and not seen.isdisjoint(arcs) else 0.0 for arcs, value in table)
         return found
 
     def at_range(self, effective: int, modifier: int, armor: int) -> tuple[tuple[frozenset[str], float], ...]:
@@ -497,6 +511,12 @@ def in_reach(guns: Battery, at: Spot, there: Spot, armor: int) -> tuple[tuple[fr
     """Each gun's arcs and worth against a ship in ``there`` as if it bore, or None when none can fire: in one
     hex (the aspects are declared, not computed; the collision matters more) or beyond the altitude limit
     (SG-FIRE-13). What gun_values asks before the arcs, and all the upper bound of a spot asks."""
+    reach = reach_of(guns, at, there)
+    return None if reach is None else guns.at_range(reach[0], reach[1], armor)
+
+
+def reach_of(guns: Battery, at: Spot, there: Spot) -> tuple[int, int] | None:
+    """The effective range and to-hit modifier of ``guns`` at ``at`` against ``there``, or None (in_reach)."""
     if not guns.pieces or at.hex == there.hex:
         return None
     distance = hexgrid.distance(at.hex, there.hex)
@@ -504,8 +524,7 @@ def in_reach(guns: Battery, at: Spot, there: Spot, armor: int) -> tuple[tuple[fr
     if abs(difference) > distance:
         return None
     effective = distance + abs(difference) * range_per_level(difference > 0)
-    modifier = guns.modifier + (tint("to_hit_modifiers", "different_altitude") if difference else 0)
-    return guns.at_range(effective, modifier, armor)
+    return effective, guns.modifier + (tint("to_hit_modifiers", "different_altitude") if difference else 0)
 
 
 @lru_cache(maxsize=1 << 16)  # bounded: a worker plays battle after battle
