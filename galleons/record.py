@@ -36,10 +36,10 @@ Readings (documented in combat-tables.json as well):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile
@@ -202,11 +202,39 @@ def _object(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return value
 
 
+class _Part(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+P = TypeVar("P", bound=_Part)
+
+
+def _part(parse: Callable[[Any], P], data: Any, old: P | None) -> P:
+    """``parse(data)``, or ``old`` where the data is its JSON: what parsing would give (a part reads back to
+    itself), without the checks and the catalog look-ups (ShipRecord.from_json's ``like``)."""
+    return old if old is not None and old.to_json() == data else parse(data)
+
+
+def _parts(parse: Callable[[Any], P], items: list[Any], old: Sequence[P]) -> tuple[P, ...]:
+    """Each item parsed, or the part at the same place in ``old`` where the item is its JSON (see _part)."""
+    return tuple(_part(parse, item, old[n] if n < len(old) else None) for n, item in enumerate(items))
+
+
+@cache  # on the classes' own key tuples: a handful of entries, the same for every battle
+def _key_sets(keys: tuple[str, ...], optional: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """(the keys a part must have, the keys it may have)."""
+    return frozenset(keys), frozenset(keys) | frozenset(optional)
+
+
 def _exact_keys(data: Any, keys: Sequence[str], what: str, optional: Sequence[str] = ()) -> Mapping[str, Any]:
     # Exact keys both ways: an unknown key would be dropped on the way back and break the round trip.
     # ``optional`` keys are written only when set, so they may be absent, but never null.
     if not isinstance(data, Mapping):
         raise ValueError(f"{what}: expected an object, got {data!r}")
+    required, allowed = _key_sets(tuple(keys), tuple(optional))
+    present = data.keys()
+    if required <= present <= allowed and all(data[key] is not None for key in present - required):
+        return data  # the common case, at set speed (every part of every record parsed comes through here)
     unknown = sorted(set(data) - set(keys) - set(optional))
     missing = sorted(set(keys) - set(data))
     if unknown or missing:
@@ -1069,8 +1097,13 @@ class ShipRecord:
         return data
 
     @classmethod
-    def from_json(cls, data: Any) -> ShipRecord:
-        """Parse a record; raises ValueError naming the first bad field."""
+    def from_json(cls, data: Any, *, like: ShipRecord | None = None) -> ShipRecord:
+        """Parse a record; raises ValueError naming the first bad field.
+
+        ``like``: a record this one was changed from (a ``ship`` event's fold passes the record the event
+        replaces). Its parts whose JSON the data repeats (most of a record, after one shot) are taken as they
+        are rather than parsed again, which was most of a battle's folding; each part reads back to itself
+        (``from_json(part.to_json()) == part``), so the record is the one parsing the data gives."""
         data = _exact_keys(data, cls.KEYS, "ship record", cls.OPTIONAL_KEYS)
         speed: int | str = data["speed"]
         if speed != KITE_SPEED:
@@ -1096,23 +1129,23 @@ class ShipRecord:
             armor=_int(data, "armor"),
             speed=speed,
             crew_quality=_choice(data, "crew_quality", tstrs("ship_record", "crew_qualities")),
-            hull_rows=tuple(HullRow.from_json(row) for row in rows),
-            guns=tuple(Gun.from_json(gun) for gun in guns),
-            crew=Crew.from_json(_object(data, "crew")),
+            hull_rows=_parts(HullRow.from_json, rows, () if like is None else like.hull_rows),
+            guns=_parts(Gun.from_json, guns, () if like is None else like.guns),
+            crew=_part(Crew.from_json, _object(data, "crew"), None if like is None else like.crew),
             casualty_order=_strs(data, "casualty_order"),
             fire=_int(data, "fire"),
-            criticals=Criticals.from_json(_object(data, "criticals")),
+            criticals=_part(Criticals.from_json, _object(data, "criticals"), None if like is None else like.criticals),
             altitude=_choice(data, "altitude", altitude_levels()),
             facing=_int(data, "facing"),
             position=None if data["position"] is None else Hex.from_json(data["position"]),
             status=_choice(data, "status", tstrs("ship_record", "statuses")),
-            party=Party.from_json(data["party"]),
-            boarders=Party.from_json(data["boarders"]),
+            party=_part(Party.from_json, data["party"], None if like is None else like.party),
+            boarders=_part(Party.from_json, data["boarders"], None if like is None else like.boarders),
             boarding=_opt_str(data, "boarding"),
             grappled_with=_strs(data, "grappled_with"),
             marine_arms=_opt_str(data, "marine_arms"),
             marines_fired=_opt_int(data, "marines_fired"),
-            ordnance=tuple(Ordnance.from_json(item) for item in items),
+            ordnance=_parts(Ordnance.from_json, items, () if like is None else like.ordnance),
             emplacement=None
             if data.get("emplacement") is None
             else _choice(data, "emplacement", ostrs("record", "emplacements")),

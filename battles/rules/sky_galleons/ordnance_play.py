@@ -1265,7 +1265,7 @@ __all__ = [
 
 
 def _torpedo(state: State, event: Event) -> Board:
-    return replace(state.board, torpedoes=fold_torpedo(state.board, event.data))
+    return state.board.evolve(torpedoes=fold_torpedo(state.board, event.data))
 
 
 FOLDS: Mapping[str, Fold] = {"torpedo": _torpedo}

@@ -40,7 +40,7 @@ def ask_fire(ctx: Context[Board]) -> None:
     basics.stage(ctx, FIRING)
     asked = False
     for side in ctx.board.order:
-        if validate.solutions(ctx.state, side) or ordnance_play.special_ready(ctx.state, side):
+        if validate.can_fire(ctx.state, side) or ordnance_play.special_ready(ctx.state, side):
             asked = True
             ctx.request(
                 side,
