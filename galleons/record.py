@@ -312,6 +312,11 @@ def fire_rate(weapon_type: Weapon, crew_short: int = 0) -> FireRate | None:
     return FireRate(1, (1 - left) * added)
 
 
+@cache  # the weapon's catalog entry and the tables are read once: a pure function of (weapon id, men short)
+def _fire_rate_of(weapon_id: str, crew_short: int) -> FireRate | None:
+    return fire_rate(catalog.weapon(weapon_id), crew_short)
+
+
 @dataclass(frozen=True, slots=True)
 class Gun:
     """One gun on the deck plan: its mount and firing aspects (SG-FIRE-02), crew circles (SG-FIRE-03)."""
@@ -353,7 +358,7 @@ class Gun:
     @property
     def rate(self) -> FireRate | None:
         """Its rate of fire with the crew it has now (SG-CREW-10/11)."""
-        return fire_rate(self.weapon, self.crew_short)
+        return _fire_rate_of(self.weapon_id, self.crew_short)
 
     def ready(self, turn: int) -> bool:
         """Whole, manned, loaded and not yet fired this turn: fired on T, ready on T + reload + 1 at the

@@ -47,17 +47,20 @@ def _copy(value: Any) -> JSON:
     sorted (as the round trip orders them), tuples as lists, fresh containers. The round trip ran for every
     event and cost more than most folds; anything it would treat specially goes to it instead."""
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind in _ATOMS:
         return value  # type: ignore[no-any-return]
     if kind is dict:
         if not all(type(key) is str for key in value):
             raise _Unusual
-        return {key: _copy(value[key]) for key in sorted(value)}
+        return {key: item if type(item) in _ATOMS else _copy(item) for key, item in sorted(value.items())}
     if kind is list or kind is tuple:
-        return [_copy(item) for item in value]
+        return [item if type(item) in _ATOMS else _copy(item) for item in value]
     if kind is float and math.isfinite(value):
         return value  # type: ignore[no-any-return]
     raise _Unusual
+
+
+_ATOMS = frozenset({str, int, bool, type(None)})  # exactly these types: a subclass (an enum) takes the round trip
 
 
 PUBLIC = "public"

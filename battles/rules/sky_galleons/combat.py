@@ -66,6 +66,7 @@ SG-BOMB, SG-GB).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -299,6 +300,7 @@ def _refuse(firer: ShipRecord, gun_id: str, target: ShipRecord, clause: str, rea
     return FireSolution(firer.name, gun_id, target.name, False, clause, reason)
 
 
+@functools.cache  # a pure function of a set of aspects, of which there are a handful: fire_solution asks it often
 def _aspect_names(found: frozenset[hexgrid.Aspect]) -> tuple[str, ...]:
     return tuple(aspect.value for aspect in hexgrid.Aspect if aspect in found)
 
@@ -462,9 +464,14 @@ def is_portable(gun: Gun) -> bool:
 def ammunition_for(gun: Gun) -> tuple[str, ...]:
     """What the gun may fire: shell, and shrapnel (British guns) or grape (Martian guns, howitzers)
     (SG-SHR-01, SG-CG-11). "P" guns and machineguns fire only as they are."""
-    weapon = gun.weapon
+    return _ammunition_of(gun.weapon_id)
+
+
+@functools.cache  # the weapon's alone (its catalog entry and the tables, read once): every fire solution asks
+def _ammunition_of(weapon_id: str) -> tuple[str, ...]:
+    weapon = catalog.weapon(weapon_id)
     found = [str(table("shrapnel_and_grape", "default_ammunition"))]
-    if weapon.personnel_only or gun.damage_value is None:
+    if weapon.personnel_only or not isinstance(weapon.damage_value, int):  # Gun.damage_value
         return tuple(found)
     kinds: Mapping[str, Mapping[str, Any]] = table("shrapnel_and_grape", "ammunition")
     for kind, rule in kinds.items():
@@ -569,11 +576,31 @@ Refusal = tuple[str, str]
 def _gun_refusal(firer: ShipRecord, gun: Gun, target: ShipRecord, *, now: Moment, rules: CombatRules) -> Refusal | None:
     """Why the gun may not fire now, whatever its target's bearing and range (SG-DMG-08/16, SG-FIRE-04/05/25,
     SG-CG-52/89/94, SG-CREW-10, SG-CRIT-37, SG-SEQ-06, SG-MG-04); None when it may."""
-    weapon = gun.weapon
     if not firer.afloat or not target.afloat:
         return "SG-DMG-16", "a crashed ship neither fires nor is fired at"
     if firer.name == target.name:
         return "SG-FIRE-04", "a gun fires at an enemy vessel, not its own ship"
+    return _idle_refusal(firer, gun, now=now, rules=rules)
+
+
+def gun_idle(firer: ShipRecord, gun_id: str, *, now: Moment, rules: CombatRules | None = None) -> bool:
+    """Is the gun refused whatever the target, as :func:`fire_solution` with shell at the normal rate refuses it
+    (afloat, whole, manned, loaded, not fired...)? Finding a side's shots asks this once a gun, not once a
+    target. Marines are never idle here: their fire is worked out otherwise."""
+    if gun_id == MARINES:
+        return False
+    gun = firer.gun(gun_id)
+    rules = rules or CombatRules()
+    return (
+        not firer.afloat
+        or _idle_refusal(firer, gun, now=now, rules=rules) is not None
+        or _load_refusal(gun, "normal", "shell") is not None
+    )
+
+
+def _idle_refusal(firer: ShipRecord, gun: Gun, *, now: Moment, rules: CombatRules) -> Refusal | None:
+    """The part of :func:`_gun_refusal` that looks at no target."""
+    weapon = gun.weapon
     if gun.destroyed:
         return "SG-DMG-08", "the gun is destroyed"
     if weapon.personnel_only and not rules.small_arms:

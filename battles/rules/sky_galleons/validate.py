@@ -544,12 +544,13 @@ def _solutions(state: BattleState[Board], side: str) -> Iterator[FireSolution]:
     board = state.board
     now = queries.now(state)
     rules = queries.rules(state)
+    targets = [t for t in board.fighting() if t.side != side and not queries.friends_aboard(state, side, t.name)]
     for ship in board.fighting(side):
         ship = portable_guns.trained_record(ship, board.trained)  # SG-MG-06: on its secret aspect
         for gun in combat.firing_ids(ship):
-            for target in board.fighting():
-                if target.side == side or queries.friends_aboard(state, side, target.name):
-                    continue
+            if combat.gun_idle(ship, gun, now=now, rules=rules):  # refused at every target: none is asked
+                continue
+            for target in targets:
                 solution = combat.fire_solution(
                     ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
                 )
