@@ -127,7 +127,8 @@ class FireModel:
 
     def beyond_long_range(self, gun: Gun, effective_range: int) -> bool:
         """May the gun fire past its long range, rolling as at long range? Never under the basic rules
-        (SG-FIRE-07)."""
+        (SG-FIRE-07). A model's answer may not come back further out: a gun with neither a band nor this
+        leave at a range has neither at a longer one (:func:`out_of_reach` relies on it)."""
         return False
 
     def adjust_solution(
@@ -596,6 +597,32 @@ def gun_idle(firer: ShipRecord, gun_id: str, *, now: Moment, rules: CombatRules 
         or _idle_refusal(firer, gun, now=now, rules=rules) is not None
         or _load_refusal(gun, "normal", "shell") is not None
     )
+
+
+def out_of_reach(firer: ShipRecord, gun_id: str, target: ShipRecord, *, rules: CombatRules | None = None) -> bool:
+    """Is the target beyond the gun's reach whatever the altitudes, so that :func:`fire_solution` refuses the shot
+    (on range, SG-FIRE-07 / SG-SAF-11, or on an earlier ground)? The effective range is never shorter than the
+    distance (altitude only adds to it, SG-FIRE-15; a lob gun's is the distance, SG-LOB-04), and a gun with no
+    band at a range has none further out (FireModel.beyond_long_range). Finding a side's shots asks this
+    before working out a whole solution. Marines' small arms reach as far as their arm's bands (SG-SAF-11)."""
+    if firer.position is None or target.position is None or not _range_only_grows():
+        return False
+    distance = hexgrid.distance(firer.position, target.position)
+    if gun_id == MARINES:
+        arm_id = marine_arms(firer)  # arms that make no small arms fire are refused earlier (SG-CG-16)
+        return (
+            arm_id not in tstrs("small_arms", "no_small_arms_fire")
+            and _band(small_arm(arm_id).range_hexes, distance) is None
+        )
+    gun = firer.gun(gun_id)
+    return range_band(gun, distance) is None and not (rules or CombatRules()).model.beyond_long_range(gun, distance)
+
+
+@functools.cache  # the tables are read once
+def _range_only_grows() -> bool:
+    """Do levels of altitude only ever add to the range (SG-FIRE-15)? As the tables stand, yes."""
+    per_level = ("range_added_per_level_higher", "range_added_per_level_lower")
+    return all(tint("altitude_and_range", key) >= 0 for key in per_level)
 
 
 def _idle_refusal(firer: ShipRecord, gun: Gun, *, now: Moment, rules: CombatRules) -> Refusal | None:

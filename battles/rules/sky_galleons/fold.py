@@ -6,7 +6,6 @@ events carrying the whole new record. An event kind with no fold leaves the boar
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from types import MappingProxyType
 
 from battles.engine.decisions import WHOLE
@@ -44,13 +43,13 @@ def _moved(state: State, event: Event) -> Board:
     ship = board.ship(str(data["ship"]))
     moved = _placed_at(ship, data)
     if ship.status == "landed" and data["step"] == movement.CLIMB:
-        moved = replace(moved, status="flying")  # taking off again
+        moved = moved.evolve(status="flying")  # taking off again
     ends = data.get("ends", "")
     out = board.out
     if ends == movement.LANDED:
-        moved = replace(moved, status="landed")
+        moved = moved.evolve(status="landed")
     elif ends in (movement.CRASH_LANDED, movement.CRASHED):
-        moved = replace(moved, status="crashed")
+        moved = moved.evolve(status="crashed")
     elif ends == movement.LEFT_MAP:  # off the map is out of the fight at once
         out = {**board.out, ship.name: ESCAPED}
     same_hex = {k: v for k, v in board.same_hex.items() if ship.name not in k.split("|")}
@@ -61,7 +60,7 @@ def _forced_drop(state: State, event: Event) -> Board:
     board, data = state.board, event.data
     ship = board.ship(str(data["ship"]))
     status = "crashed" if data.get("crashed") else ship.status
-    return board.with_ship(replace(ship, altitude=str(data["altitude"]), status=status))
+    return board.with_ship(ship.evolve(altitude=str(data["altitude"]), status=status))
 
 
 def _placed(state: State, event: Event) -> Board:
@@ -104,8 +103,8 @@ def _reinforcement(state: State, event: Event) -> Board:
 
 def _placed_at(ship: ShipRecord, data: Mapping[str, JSON]) -> ShipRecord:
     """The ship at the hex, facing and altitude a ``moved`` or ``placed`` event carries."""
-    return replace(
-        ship, position=Hex.from_json(data["hex"]), facing=read_int(data["facing"]), altitude=str(data["altitude"])
+    return ship.evolve(
+        position=Hex.from_json(data["hex"]), facing=read_int(data["facing"]), altitude=str(data["altitude"])
     )
 
 
@@ -324,11 +323,11 @@ def _prize(state: State, event: Event) -> Board:
 def _grapple(record: ShipRecord, other: str) -> ShipRecord:
     if other in record.grappled_with:
         return record
-    return replace(record, grappled_with=(*record.grappled_with, other))
+    return record.evolve(grappled_with=(*record.grappled_with, other))
 
 
 def _ungrapple(record: ShipRecord, other: str) -> ShipRecord:
-    return replace(record, grappled_with=tuple(n for n in record.grappled_with if n != other))
+    return record.evolve(grappled_with=tuple(n for n in record.grappled_with if n != other))
 
 
 CLOSE_ACTION: Mapping[str, Fold] = {

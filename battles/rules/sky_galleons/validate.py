@@ -551,6 +551,8 @@ def _solutions(state: BattleState[Board], side: str) -> Iterator[FireSolution]:
             if combat.gun_idle(ship, gun, now=now, rules=rules):  # refused at every target: none is asked
                 continue
             for target in targets:
+                if combat.out_of_reach(ship, gun, target, rules=rules):  # refused on range: not worked out
+                    continue
                 solution = combat.fire_solution(
                     ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
                 )
