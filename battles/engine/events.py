@@ -50,7 +50,7 @@ def _copy(value: Any) -> JSON:
     if kind in _ATOMS:
         return value  # type: ignore[no-any-return]
     if kind is dict:
-        if not all(type(key) is str for key in value):
+        if not {*map(type, value)} <= _TEXT:  # keys of exactly str (the quickest test of them all)
             raise _Unusual
         return {key: item if type(item) in _ATOMS else _copy(item) for key, item in sorted(value.items())}
     if kind is list or kind is tuple:
@@ -60,6 +60,7 @@ def _copy(value: Any) -> JSON:
     raise _Unusual
 
 
+_TEXT = frozenset({str})
 _ATOMS = frozenset({str, int, bool, type(None)})  # exactly these types: a subclass (an enum) takes the round trip
 
 
