@@ -33,9 +33,9 @@ def apply(state: State, event: Event) -> Board:
 
 def _ship(state: State, event: Event) -> Board:
     # The record the event replaces lends its unchanged parts (guns, crew...): the same record, parsed in part.
-    board = state.board
-    data = read_object(event.data["record"])
-    return board.with_ship(ShipRecord.from_json(data, like=board.by_name.get(str(data.get("name")))))
+    board, data = state.board, event.data["record"]
+    like = board.by_name.get(str(data.get("name"))) if isinstance(data, dict) else None
+    return board.with_ship(ShipRecord.from_json(data, like=like))
 
 
 def _moved(state: State, event: Event) -> Board:
