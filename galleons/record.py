@@ -36,10 +36,12 @@ Readings (documented in combat-tables.json as well):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
 from functools import cache
-from typing import Any, cast
+from operator import attrgetter
+from typing import Any, Protocol, TypeVar, cast
 
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile
@@ -202,11 +204,39 @@ def _object(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return value
 
 
+class _Part(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+P = TypeVar("P", bound=_Part)
+
+
+def _part(parse: Callable[[Any], P], data: Any, old: P | None) -> P:
+    """``parse(data)``, or ``old`` where the data is its JSON: what parsing would give (a part reads back to
+    itself), without the checks and the catalog look-ups (ShipRecord.from_json's ``like``)."""
+    return old if old is not None and old.to_json() == data else parse(data)
+
+
+def _parts(parse: Callable[[Any], P], items: list[Any], old: Sequence[P]) -> tuple[P, ...]:
+    """Each item parsed, or the part at the same place in ``old`` where the item is its JSON (see _part)."""
+    return tuple(_part(parse, item, old[n] if n < len(old) else None) for n, item in enumerate(items))
+
+
+@cache  # on the classes' own key tuples: a handful of entries, the same for every battle
+def _key_sets(keys: tuple[str, ...], optional: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """(the keys a part must have, the keys it may have)."""
+    return frozenset(keys), frozenset(keys) | frozenset(optional)
+
+
 def _exact_keys(data: Any, keys: Sequence[str], what: str, optional: Sequence[str] = ()) -> Mapping[str, Any]:
     # Exact keys both ways: an unknown key would be dropped on the way back and break the round trip.
     # ``optional`` keys are written only when set, so they may be absent, but never null.
     if not isinstance(data, Mapping):
         raise ValueError(f"{what}: expected an object, got {data!r}")
+    required, allowed = _key_sets(tuple(keys), tuple(optional))
+    present = data.keys()
+    if required <= present <= allowed and all(data[key] is not None for key in present - required):
+        return data  # the common case, at set speed (every part of every record parsed comes through here)
     unknown = sorted(set(data) - set(keys) - set(optional))
     missing = sorted(set(keys) - set(data))
     if unknown or missing:
@@ -284,6 +314,11 @@ def fire_rate(weapon_type: Weapon, crew_short: int = 0) -> FireRate | None:
     return FireRate(1, (1 - left) * added)
 
 
+@cache  # the weapon's catalog entry and the tables are read once: a pure function of (weapon id, men short)
+def _fire_rate_of(weapon_id: str, crew_short: int) -> FireRate | None:
+    return fire_rate(catalog.weapon(weapon_id), crew_short)
+
+
 @dataclass(frozen=True, slots=True)
 class Gun:
     """One gun on the deck plan: its mount and firing aspects (SG-FIRE-02), crew circles (SG-FIRE-03)."""
@@ -325,7 +360,7 @@ class Gun:
     @property
     def rate(self) -> FireRate | None:
         """Its rate of fire with the crew it has now (SG-CREW-10/11)."""
-        return fire_rate(self.weapon, self.crew_short)
+        return _fire_rate_of(self.weapon_id, self.crew_short)
 
     def ready(self, turn: int) -> bool:
         """Whole, manned, loaded and not yet fired this turn: fired on T, ready on T + reload + 1 at the
@@ -957,7 +992,18 @@ class ShipRecord:
     def with_gun(self, gun: Gun) -> ShipRecord:
         """The record with ``gun`` replacing the gun of the same id."""
         self.gun(gun.id)
-        return replace(self, guns=tuple(gun if g.id == gun.id else g for g in self.guns))
+        return self.evolve(guns=tuple(gun if g.id == gun.id else g for g in self.guns))
+
+    def evolve(self, **changes: Any) -> ShipRecord:
+        """The record with ``changes``: ``dataclasses.replace``, at half its cost (the folds move a ship with it
+        for every step). A record has no ``__post_init__``; an unknown field is a TypeError, as there."""
+        values = list(_record_values(self))
+        for key, value in changes.items():
+            index = _RECORD_INDEX.get(key)
+            if index is None:
+                raise TypeError(f"ShipRecord has no field {key!r}")
+            values[index] = value
+        return ShipRecord(*values)
 
     def item(self, item_id: str) -> Ordnance:
         """One ordnance item by id (H1, F2, M3...)."""
@@ -972,7 +1018,7 @@ class ShipRecord:
         changed = {item.id: item for item in items}
         for item_id in changed:
             self.item(item_id)
-        return replace(self, ordnance=tuple(changed.get(i.id, i) for i in self.ordnance))
+        return self.evolve(ordnance=tuple(changed.get(i.id, i) for i in self.ordnance))
 
     def items_of(self, *weapon_ids: str, states: Sequence[str] = ()) -> tuple[Ordnance, ...]:
         """The items of those weapons, in record order, only those in ``states`` if given."""
@@ -1069,8 +1115,13 @@ class ShipRecord:
         return data
 
     @classmethod
-    def from_json(cls, data: Any) -> ShipRecord:
-        """Parse a record; raises ValueError naming the first bad field."""
+    def from_json(cls, data: Any, *, like: ShipRecord | None = None) -> ShipRecord:
+        """Parse a record; raises ValueError naming the first bad field.
+
+        ``like``: a record this one was changed from (a ``ship`` event's fold passes the record the event
+        replaces). Its parts whose JSON the data repeats (most of a record, after one shot) are taken as they
+        are rather than parsed again, which was most of a battle's folding; each part reads back to itself
+        (``from_json(part.to_json()) == part``), so the record is the one parsing the data gives."""
         data = _exact_keys(data, cls.KEYS, "ship record", cls.OPTIONAL_KEYS)
         speed: int | str = data["speed"]
         if speed != KITE_SPEED:
@@ -1096,23 +1147,23 @@ class ShipRecord:
             armor=_int(data, "armor"),
             speed=speed,
             crew_quality=_choice(data, "crew_quality", tstrs("ship_record", "crew_qualities")),
-            hull_rows=tuple(HullRow.from_json(row) for row in rows),
-            guns=tuple(Gun.from_json(gun) for gun in guns),
-            crew=Crew.from_json(_object(data, "crew")),
+            hull_rows=_parts(HullRow.from_json, rows, () if like is None else like.hull_rows),
+            guns=_parts(Gun.from_json, guns, () if like is None else like.guns),
+            crew=_part(Crew.from_json, _object(data, "crew"), None if like is None else like.crew),
             casualty_order=_strs(data, "casualty_order"),
             fire=_int(data, "fire"),
-            criticals=Criticals.from_json(_object(data, "criticals")),
+            criticals=_part(Criticals.from_json, _object(data, "criticals"), None if like is None else like.criticals),
             altitude=_choice(data, "altitude", altitude_levels()),
             facing=_int(data, "facing"),
             position=None if data["position"] is None else Hex.from_json(data["position"]),
             status=_choice(data, "status", tstrs("ship_record", "statuses")),
-            party=Party.from_json(data["party"]),
-            boarders=Party.from_json(data["boarders"]),
+            party=_part(Party.from_json, data["party"], None if like is None else like.party),
+            boarders=_part(Party.from_json, data["boarders"], None if like is None else like.boarders),
             boarding=_opt_str(data, "boarding"),
             grappled_with=_strs(data, "grappled_with"),
             marine_arms=_opt_str(data, "marine_arms"),
             marines_fired=_opt_int(data, "marines_fired"),
-            ordnance=tuple(Ordnance.from_json(item) for item in items),
+            ordnance=_parts(Ordnance.from_json, items, () if like is None else like.ordnance),
             emplacement=None
             if data.get("emplacement") is None
             else _choice(data, "emplacement", ostrs("record", "emplacements")),
@@ -1132,6 +1183,12 @@ class ShipRecord:
 def marine_arms_known() -> tuple[str, ...]:
     """What marines may carry: the catalog's small arms and the weapons that make no small arms fire."""
     return (*(arm.id for arm in catalog.small_arms()), *tstrs("small_arms", "no_small_arms_fire"))
+
+
+# ShipRecord.evolve: the fields in their order (every one set by __init__), read all at once.
+_RECORD_INDEX = {f.name: n for n, f in enumerate(dataclass_fields(ShipRecord))}
+assert all(f.init for f in dataclass_fields(ShipRecord))
+_record_values = attrgetter(*_RECORD_INDEX)
 
 
 def check_record(record: ShipRecord) -> None:
@@ -1493,7 +1550,7 @@ def assign_relief(record: ShipRecord, station: str, rank: str) -> ShipRecord:
     held = candidate.helm_manned if station == "helm" else candidate.trim_manned
     if not held:
         raise ValueError(f"nobody of rank {rank} is left to take the {station}")
-    return replace(record, crew=candidate)
+    return record.evolve(crew=candidate)
 
 
 def assign_gun_crew(record: ShipRecord, gun_id: str, men: int, *, source: str = "deckhands") -> ShipRecord:
@@ -1512,5 +1569,5 @@ def assign_gun_crew(record: ShipRecord, gun_id: str, men: int, *, source: str = 
     else:
         if crew.count(source) < men:
             raise ValueError(f"only {crew.count(source)} {source} are left")
-        record = replace(record, crew=crew.with_count(source, crew.count(source) - men))
+        record = record.evolve(crew=crew.with_count(source, crew.count(source) - men))
     return record.with_gun(replace(record.gun(gun_id), manned=gun.manned + men))

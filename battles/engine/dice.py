@@ -41,8 +41,13 @@ def commitment(seed: bytes) -> str:
 
 def _stream_bytes(seed: bytes, stream: str, counter: int) -> Iterable[int]:
     for block in range(1 << 16):  # 2**16 blocks without an acceptable chunk cannot happen in practice
-        yield from hmac.new(seed, f"{stream}|{counter}|{block}".encode(), hashlib.sha256).digest()
+        yield from _block(seed, stream, counter, block)
     raise RuntimeError("dice: no acceptable chunk in 2**16 blocks")  # pragma: no cover
+
+
+def _block(seed: bytes, stream: str, counter: int, block: int) -> bytes:
+    """The ``block``-th 32 bytes of the stream's die at ``counter``: HMAC-SHA256 (the one-shot ``hmac.digest``)."""
+    return hmac.digest(seed, f"{stream}|{counter}|{block}".encode(), "sha256")
 
 
 def face(seed: bytes, stream: str, counter: int, sides: int = 6) -> int:
@@ -54,6 +59,11 @@ def face(seed: bytes, stream: str, counter: int, sides: int = 6) -> int:
     width = max(1, ((sides - 1).bit_length() + 7) // 8)
     span = 256**width
     limit = span - span % sides
+    if width == 1:  # every die the rules roll: the first acceptable byte, as the loop below finds it, sooner
+        for block in range(1 << 16):
+            for byte in _block(seed, stream, counter, block):
+                if byte < limit:
+                    return byte % sides + 1
     chunk: list[int] = []
     for byte in _stream_bytes(seed, stream, counter):
         chunk.append(byte)

@@ -11,6 +11,7 @@ fields side by side, e.g. a roll::
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
@@ -30,8 +31,37 @@ def plain(value: Any) -> JSON:
     Everything an event carries passes through here before it is applied, so a live battle folds
     exactly the same data a replay reads back from the log.
     """
-    result: JSON = json.loads(canonical(value))
-    return result
+    try:
+        return _copy(value)
+    except _Unusual:  # anything but plain dicts with string keys, lists, tuples and exact scalars
+        result: JSON = json.loads(canonical(value))
+        return result
+
+
+class _Unusual(Exception):
+    """A value ``_copy`` leaves to the JSON round trip (a subclass, a non-string key, a NaN...)."""
+
+
+def _copy(value: Any) -> JSON:
+    """What ``json.loads(canonical(value))`` gives, built directly for the common shapes: objects with their keys
+    sorted (as the round trip orders them), tuples as lists, fresh containers. The round trip ran for every
+    event and cost more than most folds; anything it would treat specially goes to it instead."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value  # type: ignore[no-any-return]
+    if kind is dict:
+        if not {*map(type, value)} <= _TEXT:  # keys of exactly str (the quickest test of them all)
+            raise _Unusual
+        return {key: item if type(item) in _ATOMS else _copy(item) for key, item in sorted(value.items())}
+    if kind is list or kind is tuple:
+        return [item if type(item) in _ATOMS else _copy(item) for item in value]
+    if kind is float and math.isfinite(value):
+        return value  # type: ignore[no-any-return]
+    raise _Unusual
+
+
+_TEXT = frozenset({str})
+_ATOMS = frozenset({str, int, bool, type(None)})  # exactly these types: a subclass (an enum) takes the round trip
 
 
 PUBLIC = "public"

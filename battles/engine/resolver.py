@@ -46,6 +46,8 @@ from battles.engine.state import BattleState
 B = TypeVar("B")
 T = TypeVar("T")
 
+_ENVELOPE_KEYS = frozenset(ENVELOPE)
+
 # A guard against a ruleset that never stops: no single resolution emits more events than this.
 MAX_EVENTS_PER_RESOLUTION = 50_000
 
@@ -177,9 +179,9 @@ class Context(Generic[B]):
     ) -> Event:
         if len(self.events) >= MAX_EVENTS_PER_RESOLUTION:
             raise EngineError(f"{self._ruleset.key}: more than {MAX_EVENTS_PER_RESOLUTION} events in one go")
-        clean = plain(dict(data))
+        clean = plain(data if type(data) is dict else dict(data))  # plain copies: the caller's dict is not kept
         assert isinstance(clean, dict)
-        clashes = set(clean) & set(ENVELOPE)
+        clashes = clean.keys() & _ENVELOPE_KEYS
         if clashes:
             raise EngineError(f"event data may not use the envelope keys {sorted(clashes)}")
         event = Event(

@@ -91,3 +91,46 @@ def test_pending_lists_unanswered_requests_by_side():
     assert [r.side for r in opened.pending()] == ["a", "b"]
     assert [r.side for r in opened.pending("b")] == ["b"]
     assert opened.request("nope") is None
+
+
+def test_plain_copies_as_the_json_round_trip_does():
+    """plain builds common data directly (issue 21); what it gives is what json.loads(canonical(...)) gives, key
+    order included, and anything unusual still takes the round trip."""
+    import enum
+
+    class Word(enum.StrEnum):
+        A = "a"
+
+    class Number(enum.IntEnum):
+        TWO = 2
+
+    shapes = [
+        {"b": 1, "a": (1, 2.5, [None, True]), "c": {"z": -0.0, "y": 1e16}},
+        {1: "x", 2: [Word.A, Number.TWO]},
+        {"k": Word.A, "n": Number.TWO},
+        [[[]], (), {}],
+        2**70,
+        "text",
+    ]
+    for value in shapes:
+        copied = events.plain(value)
+        assert repr(copied) == repr(json.loads(events.canonical(value)))
+    nested = {"a": [{"b": 1}]}
+    copied = events.plain(nested)
+    assert copied == nested
+    assert copied["a"] is not nested["a"]
+    assert copied["a"][0] is not nested["a"][0]
+    for bad in (float("nan"), {"a": float("inf")}, {(1, 2): 3}, object()):
+        with pytest.raises((TypeError, ValueError)):
+            events.plain(bad)
+
+
+def test_a_state_evolves_as_dataclasses_replace_would():
+    import dataclasses
+
+    start = resolver.new_battle(toy.Bidding(), {"turns": 2}, seed_commitment="")
+    assert start.evolve(seq=3, phase="x") == dataclasses.replace(start, seq=3, phase="x")
+    assert start.evolve() == start
+    assert start.evolve() is not start
+    with pytest.raises(TypeError):
+        start.evolve(nonsense=1)

@@ -66,6 +66,7 @@ SG-BOMB, SG-GB).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -126,7 +127,8 @@ class FireModel:
 
     def beyond_long_range(self, gun: Gun, effective_range: int) -> bool:
         """May the gun fire past its long range, rolling as at long range? Never under the basic rules
-        (SG-FIRE-07)."""
+        (SG-FIRE-07). A model's answer may not come back further out: a gun with neither a band nor this
+        leave at a range has neither at a longer one (:func:`out_of_reach` relies on it)."""
         return False
 
     def adjust_solution(
@@ -299,6 +301,7 @@ def _refuse(firer: ShipRecord, gun_id: str, target: ShipRecord, clause: str, rea
     return FireSolution(firer.name, gun_id, target.name, False, clause, reason)
 
 
+@functools.cache  # a pure function of a set of aspects, of which there are a handful: fire_solution asks it often
 def _aspect_names(found: frozenset[hexgrid.Aspect]) -> tuple[str, ...]:
     return tuple(aspect.value for aspect in hexgrid.Aspect if aspect in found)
 
@@ -462,9 +465,14 @@ def is_portable(gun: Gun) -> bool:
 def ammunition_for(gun: Gun) -> tuple[str, ...]:
     """What the gun may fire: shell, and shrapnel (British guns) or grape (Martian guns, howitzers)
     (SG-SHR-01, SG-CG-11). "P" guns and machineguns fire only as they are."""
-    weapon = gun.weapon
+    return _ammunition_of(gun.weapon_id)
+
+
+@functools.cache  # the weapon's alone (its catalog entry and the tables, read once): every fire solution asks
+def _ammunition_of(weapon_id: str) -> tuple[str, ...]:
+    weapon = catalog.weapon(weapon_id)
     found = [str(table("shrapnel_and_grape", "default_ammunition"))]
-    if weapon.personnel_only or gun.damage_value is None:
+    if weapon.personnel_only or not isinstance(weapon.damage_value, int):  # Gun.damage_value
         return tuple(found)
     kinds: Mapping[str, Mapping[str, Any]] = table("shrapnel_and_grape", "ammunition")
     for kind, rule in kinds.items():
@@ -569,11 +577,57 @@ Refusal = tuple[str, str]
 def _gun_refusal(firer: ShipRecord, gun: Gun, target: ShipRecord, *, now: Moment, rules: CombatRules) -> Refusal | None:
     """Why the gun may not fire now, whatever its target's bearing and range (SG-DMG-08/16, SG-FIRE-04/05/25,
     SG-CG-52/89/94, SG-CREW-10, SG-CRIT-37, SG-SEQ-06, SG-MG-04); None when it may."""
-    weapon = gun.weapon
     if not firer.afloat or not target.afloat:
         return "SG-DMG-16", "a crashed ship neither fires nor is fired at"
     if firer.name == target.name:
         return "SG-FIRE-04", "a gun fires at an enemy vessel, not its own ship"
+    return _idle_refusal(firer, gun, now=now, rules=rules)
+
+
+def gun_idle(firer: ShipRecord, gun_id: str, *, now: Moment, rules: CombatRules | None = None) -> bool:
+    """Is the gun refused whatever the target, as :func:`fire_solution` with shell at the normal rate refuses it
+    (afloat, whole, manned, loaded, not fired...)? Finding a side's shots asks this once a gun, not once a
+    target. Marines are never idle here: their fire is worked out otherwise."""
+    if gun_id == MARINES:
+        return False
+    gun = firer.gun(gun_id)
+    rules = rules or CombatRules()
+    return (
+        not firer.afloat
+        or _idle_refusal(firer, gun, now=now, rules=rules) is not None
+        or _load_refusal(gun, "normal", "shell") is not None
+    )
+
+
+def out_of_reach(firer: ShipRecord, gun_id: str, target: ShipRecord, *, rules: CombatRules | None = None) -> bool:
+    """Is the target beyond the gun's reach whatever the altitudes, so that :func:`fire_solution` refuses the shot
+    (on range, SG-FIRE-07 / SG-SAF-11, or on an earlier ground)? The effective range is never shorter than the
+    distance (altitude only adds to it, SG-FIRE-15; a lob gun's is the distance, SG-LOB-04), and a gun with no
+    band at a range has none further out (FireModel.beyond_long_range). Finding a side's shots asks this
+    before working out a whole solution. Marines' small arms reach as far as their arm's bands (SG-SAF-11)."""
+    if firer.position is None or target.position is None or not _range_only_grows():
+        return False
+    distance = hexgrid.distance(firer.position, target.position)
+    if gun_id == MARINES:
+        arm_id = marine_arms(firer)  # arms that make no small arms fire are refused earlier (SG-CG-16)
+        return (
+            arm_id not in tstrs("small_arms", "no_small_arms_fire")
+            and _band(small_arm(arm_id).range_hexes, distance) is None
+        )
+    gun = firer.gun(gun_id)
+    return range_band(gun, distance) is None and not (rules or CombatRules()).model.beyond_long_range(gun, distance)
+
+
+@functools.cache  # the tables are read once
+def _range_only_grows() -> bool:
+    """Do levels of altitude only ever add to the range (SG-FIRE-15)? As the tables stand, yes."""
+    per_level = ("range_added_per_level_higher", "range_added_per_level_lower")
+    return all(tint("altitude_and_range", key) >= 0 for key in per_level)
+
+
+def _idle_refusal(firer: ShipRecord, gun: Gun, *, now: Moment, rules: CombatRules) -> Refusal | None:
+    """The part of :func:`_gun_refusal` that looks at no target."""
+    weapon = gun.weapon
     if gun.destroyed:
         return "SG-DMG-08", "the gun is destroyed"
     if weapon.personnel_only and not rules.small_arms:

@@ -6,7 +6,6 @@ events carrying the whole new record. An event kind with no fold leaves the boar
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from types import MappingProxyType
 
 from battles.engine.decisions import WHOLE
@@ -33,7 +32,10 @@ def apply(state: State, event: Event) -> Board:
 
 
 def _ship(state: State, event: Event) -> Board:
-    return state.board.with_ship(ShipRecord.from_json(event.data["record"]))
+    # The record the event replaces lends its unchanged parts (guns, crew...): the same record, parsed in part.
+    board, data = state.board, event.data["record"]
+    like = board.by_name.get(str(data.get("name"))) if isinstance(data, dict) else None
+    return board.with_ship(ShipRecord.from_json(data, like=like))
 
 
 def _moved(state: State, event: Event) -> Board:
@@ -41,36 +43,35 @@ def _moved(state: State, event: Event) -> Board:
     ship = board.ship(str(data["ship"]))
     moved = _placed_at(ship, data)
     if ship.status == "landed" and data["step"] == movement.CLIMB:
-        moved = replace(moved, status="flying")  # taking off again
+        moved = moved.evolve(status="flying")  # taking off again
     ends = data.get("ends", "")
     out = board.out
     if ends == movement.LANDED:
-        moved = replace(moved, status="landed")
+        moved = moved.evolve(status="landed")
     elif ends in (movement.CRASH_LANDED, movement.CRASHED):
-        moved = replace(moved, status="crashed")
+        moved = moved.evolve(status="crashed")
     elif ends == movement.LEFT_MAP:  # off the map is out of the fight at once
         out = {**board.out, ship.name: ESCAPED}
     same_hex = {k: v for k, v in board.same_hex.items() if ship.name not in k.split("|")}
-    return replace(board.with_ship(moved), same_hex=same_hex, out=out)
+    return board.with_ship(moved).evolve(same_hex=same_hex, out=out)
 
 
 def _forced_drop(state: State, event: Event) -> Board:
     board, data = state.board, event.data
     ship = board.ship(str(data["ship"]))
     status = "crashed" if data.get("crashed") else ship.status
-    return board.with_ship(replace(ship, altitude=str(data["altitude"]), status=status))
+    return board.with_ship(ship.evolve(altitude=str(data["altitude"]), status=status))
 
 
 def _placed(state: State, event: Event) -> Board:
     board = state.board
     ship = board.ship(str(event.data["ship"]))
-    return replace(board.with_ship(_placed_at(ship, event.data)), placed=(*board.placed, ship.name))
+    return board.with_ship(_placed_at(ship, event.data)).evolve(placed=(*board.placed, ship.name))
 
 
 def _move_done(state: State, event: Event) -> Board:
     board, name = state.board, str(event.data["ship"])
-    return replace(
-        board,
+    return board.evolve(
         moves_done=(*board.moves_done, name),
         moved={**board.moved, name: board.moved.get(name, 0) + read_int(event.data["hexes"])},
         decided=(),
@@ -78,23 +79,22 @@ def _move_done(state: State, event: Event) -> Board:
 
 
 def _out(state: State, event: Event) -> Board:
-    return replace(state.board, out={**state.board.out, str(event.data["ship"]): str(event.data["reason"])})
+    return state.board.evolve(out={**state.board.out, str(event.data["ship"]): str(event.data["reason"])})
 
 
 def _kite_die(state: State, event: Event) -> Board:
     board = state.board
-    return replace(board, kite_dice={**board.kite_dice, str(event.data["ship"]): read_int(event.data["die"])})
+    return board.evolve(kite_dice={**board.kite_dice, str(event.data["ship"]): read_int(event.data["die"])})
 
 
 def _relative_position(state: State, event: Event) -> Board:
     declared = read_aspects(event.data["aspects"])
-    return replace(state.board, same_hex={**state.board.same_hex, str(event.data["pair"]): declared}, decided=())
+    return state.board.evolve(same_hex={**state.board.same_hex, str(event.data["pair"]): declared}, decided=())
 
 
 def _reinforcement(state: State, event: Event) -> Board:
     board, record = state.board, ShipRecord.from_json(event.data["record"])
-    return replace(
-        board,
+    return board.evolve(
         ships=(*board.ships, record),
         roles={**board.roles, record.name: "warship"},
         crew_at_start={**board.crew_at_start, record.name: record.crew_aboard},
@@ -103,8 +103,8 @@ def _reinforcement(state: State, event: Event) -> Board:
 
 def _placed_at(ship: ShipRecord, data: Mapping[str, JSON]) -> ShipRecord:
     """The ship at the hex, facing and altitude a ``moved`` or ``placed`` event carries."""
-    return replace(
-        ship, position=Hex.from_json(data["hex"]), facing=read_int(data["facing"]), altitude=str(data["altitude"])
+    return ship.evolve(
+        position=Hex.from_json(data["hex"]), facing=read_int(data["facing"]), altitude=str(data["altitude"])
     )
 
 
@@ -128,8 +128,7 @@ def _stage(state: State, event: Event) -> Board:
     board, data = state.board, event.data
     phase_no = read_int(data["phase_no"]) if "phase_no" in data else board.phase_no
     same_phase = phase_no == board.phase_no
-    return replace(
-        board,
+    return board.evolve(
         stage=str(data["stage"]),
         asking=str(data["asking"]),
         phase_no=phase_no,
@@ -141,26 +140,25 @@ def _stage(state: State, event: Event) -> Board:
 
 
 def _asking(state: State, event: Event) -> Board:
-    return replace(state.board, asking=str(event.data["ship"]), decided=())
+    return state.board.evolve(asking=str(event.data["ship"]), decided=())
 
 
 def _standing_orders(state: State, event: Event) -> Board:
     """A side's standing orders, logged to it alone (standing.py)."""
     board = state.board
-    return replace(board, standing={**board.standing, str(event.data["side"]): event.data["orders"]})
+    return board.evolve(standing={**board.standing, str(event.data["side"]): event.data["orders"]})
 
 
 def _moves_written(state: State, event: Event) -> Board:
     """The moving side's moves, written at once and carried out in this order (movement_phase.go_on)."""
     moves = read_object(event.data["moves"])
-    return replace(state.board, written=tuple((str(name), moves[str(name)]) for name in read_list(event.data["order"])))
+    return state.board.evolve(written=tuple((str(name), moves[str(name)]) for name in read_list(event.data["order"])))
 
 
 def _turn(state: State, event: Event) -> Board:
     """A new turn: what was counted for the last one starts again (SG-SEQ-01)."""
     board = state.board
-    return replace(
-        board,
+    return board.evolve(
         last_moved=dict(board.moved),
         moved={},
         order=(),
@@ -181,15 +179,15 @@ def _turn(state: State, event: Event) -> Board:
 
 
 def _movement_order(state: State, event: Event) -> Board:
-    return replace(state.board, order=tuple(str(s) for s in read_list(event.data["order"])))
+    return state.board.evolve(order=tuple(str(s) for s in read_list(event.data["order"])))
 
 
 def _placement_order(state: State, event: Event) -> Board:
-    return replace(state.board, placing=tuple(str(s) for s in read_list(event.data["ship_order"])))
+    return state.board.evolve(placing=tuple(str(s) for s in read_list(event.data["ship_order"])))
 
 
 def _wind(state: State, event: Event) -> Board:
-    return replace(state.board, wind=read_int(event.data["direction"]))
+    return state.board.evolve(wind=read_int(event.data["direction"]))
 
 
 def _mark(state: State, event: Event) -> Board:
@@ -197,7 +195,7 @@ def _mark(state: State, event: Event) -> Board:
     marks = {k: v for k, v in state.board.marks.items() if k != data["key"]}
     if data["value"] is not None:
         marks[str(data["key"])] = data["value"]
-    return replace(state.board, marks=marks)
+    return state.board.evolve(marks=marks)
 
 
 SEQUENCE: Mapping[str, Fold] = {
@@ -227,7 +225,7 @@ def _decisions(state: State, event: Event) -> Board:
         )
         for key, a in sorted(answers.items(), key=_asked_order(data))
     )
-    return replace(board, decided=decided, sealed={})
+    return board.evolve(decided=decided, sealed={})
 
 
 def _decision(state: State, event: Event) -> Board:
@@ -236,10 +234,10 @@ def _decision(state: State, event: Event) -> Board:
     request = state.request(str(event.data["request"]))
     choice = event.data["choice"]
     if request is not None and WHOLE in request.sealed:  # a move written for later: the whole answer
-        return replace(board, sealed={**board.sealed, request.id: {WHOLE: choice}})
+        return board.evolve(sealed={**board.sealed, request.id: {WHOLE: choice}})
     if request is not None and request.sealed and isinstance(choice, dict):
         part = {k: v for k, v in choice.items() if k in request.sealed}
-        return replace(board, sealed={**board.sealed, request.id: part}) if part else board
+        return board.evolve(sealed={**board.sealed, request.id: part}) if part else board
     return board
 
 
@@ -278,13 +276,13 @@ def _grapple_cut(state: State, event: Event) -> Board:
     board = state.board
     a, b = (board.ship(str(n)) for n in read_list(event.data["pair"]))
     tows = {k: v for k, v in board.tows.items() if {k, v[0]} != {a.name, b.name}}  # the tow is cast off
-    return replace(board.with_ship(_ungrapple(a, b.name)).with_ship(_ungrapple(b, a.name)), tows=tows)
+    return board.with_ship(_ungrapple(a, b.name)).with_ship(_ungrapple(b, a.name)).evolve(tows=tows)
 
 
 def _tow_rigged(state: State, event: Event) -> Board:
     data = event.data
     tows = {**state.board.tows, str(data["towed"]): (str(data["tower"]), read_int(data["rigged_turn"]))}
-    return replace(state.board, tows=tows)
+    return state.board.evolve(tows=tows)
 
 
 def _towed(state: State, event: Event) -> Board:
@@ -295,23 +293,23 @@ def _towed(state: State, event: Event) -> Board:
 
 
 def _ram_declarations(state: State, event: Event) -> Board:
-    return replace(state.board, rammers=read_counts(event.data["declared"]), ram_attempts={})
+    return state.board.evolve(rammers=read_counts(event.data["declared"]), ram_attempts={})
 
 
 def _held_move(state: State, event: Event) -> Board:
     board, side = state.board, str(event.data["side"])
     attempts = {**board.ram_attempts, side: board.ram_attempts.get(side, 0) + 1}
-    return replace(board, held_move=event.data["move"], ram_attempts=attempts)
+    return board.evolve(held_move=event.data["move"], ram_attempts=attempts)
 
 
 def _crossing(state: State, event: Event) -> Board:
     board, data = state.board, event.data
     crossing = {**board.crossing, str(data["ship"]): (str(data["target"]), read_int(data["men"]))}
-    return replace(board, crossing=crossing, decided=())
+    return board.evolve(crossing=crossing, decided=())
 
 
 def _captured(state: State, event: Event) -> Board:
-    return replace(state.board, captured={**state.board.captured, str(event.data["ship"]): str(event.data["by"])})
+    return state.board.evolve(captured={**state.board.captured, str(event.data["ship"]): str(event.data["by"])})
 
 
 def _prize(state: State, event: Event) -> Board:
@@ -319,17 +317,17 @@ def _prize(state: State, event: Event) -> Board:
     board, data = state.board, event.data
     name = str(data["ship"])
     out = {k: v for k, v in board.out.items() if k != name} if data["rejoins"] else board.out
-    return replace(board, prizes={**board.prizes, name: Prize.from_json(data["prize"])}, out=out)
+    return board.evolve(prizes={**board.prizes, name: Prize.from_json(data["prize"])}, out=out)
 
 
 def _grapple(record: ShipRecord, other: str) -> ShipRecord:
     if other in record.grappled_with:
         return record
-    return replace(record, grappled_with=(*record.grappled_with, other))
+    return record.evolve(grappled_with=(*record.grappled_with, other))
 
 
 def _ungrapple(record: ShipRecord, other: str) -> ShipRecord:
-    return replace(record, grappled_with=tuple(n for n in record.grappled_with if n != other))
+    return record.evolve(grappled_with=tuple(n for n in record.grappled_with if n != other))
 
 
 CLOSE_ACTION: Mapping[str, Fold] = {
@@ -348,7 +346,7 @@ CLOSE_ACTION: Mapping[str, Fold] = {
 def _flyers(state: State, event: Event) -> Board:
     """Flying parties formed, moved or gone (flying.py, SG-HM-02..06)."""
     board = state.board
-    return replace(board, flyers=flying.fold(board.flyers, event.kind, event.data, event.turn))
+    return board.evolve(flyers=flying.fold(board.flyers, event.kind, event.data, event.turn))
 
 
 FLYING: Mapping[str, Fold] = dict.fromkeys(flying.EVENTS, _flyers)

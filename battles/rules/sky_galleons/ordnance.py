@@ -334,7 +334,7 @@ class Contact:
 def _device_spots(record: ShipRecord) -> dict[str, tuple[Hex, int]]:
     """Where a ship's live devices hang: raised mines a level above it, lowered drogues a level below."""
     spots: dict[str, tuple[Hex, int]] = {}
-    if record.position is None or not record.afloat:
+    if record.position is None or not record.afloat or not record.ordnance:  # no items: no devices (asked each step)
         return spots
     if record.items_of(*MINES, states=("raised",)):
         spots[MINE_GROUP] = (record.position, _level(record) + oint("tether_mines", "levels_above_owner"))

@@ -835,6 +835,11 @@ def ground_solutions(state: State, side: str) -> list[FireSolution]:
     found = []
     for firer, target in pairs:
         for gun in combat.firing_ids(firer):
+            if firer.emplacement is None and (  # a ship's gun refused anyway: its solution is not worked out
+                combat.gun_idle(firer, gun, now=now, rules=rules)
+                or combat.out_of_reach(firer, gun, target, rules=rules)
+            ):
+                continue
             solution = fire_solution(
                 firer, gun, target, now=now, rules=rules, same_hex=board.relative(firer.name, target.name)
             )
@@ -1265,7 +1270,7 @@ __all__ = [
 
 
 def _torpedo(state: State, event: Event) -> Board:
-    return replace(state.board, torpedoes=fold_torpedo(state.board, event.data))
+    return state.board.evolve(torpedoes=fold_torpedo(state.board, event.data))
 
 
 FOLDS: Mapping[str, Fold] = {"torpedo": _torpedo}

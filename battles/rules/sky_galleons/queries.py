@@ -121,7 +121,7 @@ def _allowance(state: BattleState[Board], record: ShipRecord, *, plotted: bool) 
     board = state.board
     if plotted and state.options["plotted_movement"] and not record.is_kite:
         if board.phase_no == 0:  # plotted before anyone avoided anything this turn
-            unavoided = state.evolve(board=replace(board, avoiding={}))
+            unavoided = state.evolve(board=board.evolve(avoiding={}))
             return plot_allowance(allowance(unavoided, record, plotted=False))
         if record.name in board.plotted:
             return allowance_after_plot(allowance(state, record, plotted=False), *board.plotted[record.name])

@@ -5,7 +5,7 @@ the fire solutions a side has (what a fire answer is checked against). A rejecti
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest, Rejection
@@ -532,15 +532,26 @@ def sight_blocked(state: BattleState[Board], solution: FireSolution) -> Rejectio
 
 def solutions(state: BattleState[Board], side: str) -> list[FireSolution]:
     """Every gun of the side that may fire now, at every target it may fire at."""
+    return list(_solutions(state, side))
+
+
+def can_fire(state: BattleState[Board], side: str) -> bool:
+    """Has the side any shot at all (SG-SEQ-05)? Stops at the first: asking the fire decision only needs one."""
+    return next(_solutions(state, side), None) is not None
+
+
+def _solutions(state: BattleState[Board], side: str) -> Iterator[FireSolution]:
     board = state.board
     now = queries.now(state)
     rules = queries.rules(state)
-    found = []
+    targets = [t for t in board.fighting() if t.side != side and not queries.friends_aboard(state, side, t.name)]
     for ship in board.fighting(side):
         ship = portable_guns.trained_record(ship, board.trained)  # SG-MG-06: on its secret aspect
         for gun in combat.firing_ids(ship):
-            for target in board.fighting():
-                if target.side == side or queries.friends_aboard(state, side, target.name):
+            if combat.gun_idle(ship, gun, now=now, rules=rules):  # refused at every target: none is asked
+                continue
+            for target in targets:
+                if combat.out_of_reach(ship, gun, target, rules=rules):  # refused on range: not worked out
                     continue
                 solution = combat.fire_solution(
                     ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
@@ -550,9 +561,9 @@ def solutions(state: BattleState[Board], side: str) -> list[FireSolution]:
                     and special_rules.shot_problem(board, ship, target) is None
                     and sight_blocked(state, solution) is None
                 ):
-                    found.append(solution)
-    ground = [s for s in ordnance_play.ground_solutions(state, side) if sight_blocked(state, s) is None]
-    return found + ground + party_solutions(state, side)
+                    yield solution
+    yield from (s for s in ordnance_play.ground_solutions(state, side) if sight_blocked(state, s) is None)
+    yield from party_solutions(state, side)
 
 
 def party_solutions(state: BattleState[Board], side: str) -> list[FireSolution]:

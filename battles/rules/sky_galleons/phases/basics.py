@@ -97,6 +97,8 @@ def commit(
     for name, record in changed.items():
         before = ctx.board.ship(name)
         record = into_the_land(ctx.board.terrain, record)
+        if record is before:  # unchanged (a rule hands back every ship it was given), not compared field by field
+            continue
         if record != before:
             ctx.emit("ship", {"ship": name, "record": record.to_json()}, ships=[name], secret_to=secret_to)
             if before.afloat and not record.afloat and name not in ctx.board.out:

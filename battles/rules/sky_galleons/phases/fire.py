@@ -40,7 +40,7 @@ def ask_fire(ctx: Context[Board]) -> None:
     basics.stage(ctx, FIRING)
     asked = False
     for side in ctx.board.order:
-        if validate.solutions(ctx.state, side) or ordnance_play.special_ready(ctx.state, side):
+        if validate.can_fire(ctx.state, side) or ordnance_play.special_ready(ctx.state, side):
             asked = True
             ctx.request(
                 side,
@@ -60,7 +60,7 @@ def firing(ctx: Context[Board]) -> None:
     board = ctx.board
     flyers = {party.name: party for party in board.flyers}  # as declared (simultaneous fire)
     # Every shot is aimed from the ships as they stand now, at the start of the step (simultaneous fire).
-    aimed = portable_guns.trained_fleet(board.by_name, board.trained)
+    aimed = _trained(board)
     volley, specials = _volley(ctx, flyers)
     for solution in volley:
         _shot(ctx, board, solution, flyers, aimed)
@@ -135,17 +135,29 @@ def _shot(
         return
     before = ctx.board.ship(solution.target)
     ships, happened = combat.resolve_fire(
-        portable_guns.trained_fleet(ctx.board.by_name, ctx.board.trained),
+        _trained(ctx.board),
         solution,
         now=queries.now(ctx.state),
         roller=basics.roller(ctx),
         rules=queries.rules(ctx.state),
         aimed=aimed,
     )
-    ships = {name: portable_guns.untrained(record, ctx.board.ship(name)) for name, record in ships.items()}
+    board_now = ctx.board.by_name
+    ships = {
+        name: record if record is board_now[name] else portable_guns.untrained(record, board_now[name])
+        for name, record in ships.items()
+    }  # a record the shot left as it was has nothing to untrain
     basics.commit(ctx, ships, happened)
     if solution.target in ctx.board.crossing and (solution.small_arms or solution.ammunition != "shell"):
         boarding.hit_crossing(ctx, before)
+
+
+def _trained(board: Board) -> dict[str, ShipRecord]:
+    """The ships with their portable guns on their secretly trained aspects (SG-MG-06): as they are where no gun
+    has been trained, without looking at each gun of each ship for every shot."""
+    if not board.trained:
+        return dict(board.by_name)
+    return portable_guns.trained_fleet(board.by_name, board.trained)
 
 
 def party_volley(ctx: Context[Board], solution: FireSolution, declared: Mapping[str, FlyingParty]) -> None:

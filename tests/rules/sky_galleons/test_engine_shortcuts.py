@@ -1,0 +1,86 @@
+"""The rules engine's shortcuts (issue 21) give what the long way gives: a board or record evolved as
+dataclasses.replace would, a ship event's record parsed as a whole, and a gun skipped as idle or out of reach
+only where its fire solution is refused. Checked on every state of a played Pitched Battle, AI on both sides."""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+import pytest
+
+from battles.engine import resolver, simulate
+from battles.engine.events import plain
+from battles.engine.state import BattleState
+from battles.rules.sky_galleons import combat, queries, scenario
+from battles.rules.sky_galleons.board import Board
+from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
+from galleons.record import ShipRecord
+
+
+@cache
+def states(slug: str = "pitched-battle") -> tuple[BattleState[Board], ...]:
+    """Every state of the fingerprint seed's battle, one per event."""
+    played = simulate.simulate(SKY_GALLEONS, scenario.load_data(slug), seed=simulate.seed_for(19))
+    found, state = [played.initial], played.initial
+    for event in played.events:
+        state = resolver.apply_event(SKY_GALLEONS, state, event)
+        found.append(state)
+    return tuple(found)
+
+
+def test_a_board_evolves_as_replace_would_and_keeps_by_name_only_for_the_same_ships():
+    board = states()[-1].board
+    assert board.by_name  # cached
+    same = board.evolve(stage="x")
+    assert same == dataclasses.replace(board, stage="x")
+    assert same.__dict__["by_name"] is board.by_name
+    record = dataclasses.replace(board.ships[0], fire=board.ships[0].fire + 1)
+    moved = board.with_ship(record)
+    assert "by_name" not in moved.__dict__
+    assert moved.ship(record.name) == record
+    with pytest.raises(TypeError):
+        board.evolve(nonsense=1)
+
+
+def test_a_record_evolves_as_replace_would():
+    record = states()[-1].board.ships[0]
+    assert record.evolve(facing=2, fire=1) == dataclasses.replace(record, facing=2, fire=1)
+    with pytest.raises(TypeError):
+        record.evolve(nonsense=1)
+
+
+def test_a_record_parsed_like_another_is_the_record_parsed_alone():
+    """Every ship event of the battle: the fold's parse (lending the replaced record's parts) is the plain parse."""
+    before = states()[0]
+    for after in states()[1:]:
+        for old, new in zip(before.board.ships, after.board.ships, strict=False):
+            if old is not new and old.name == new.name:
+                data = plain(new.to_json())
+                assert ShipRecord.from_json(data, like=old) == ShipRecord.from_json(data) == new
+        before = after
+
+
+@pytest.mark.parametrize("slug", ["pitched-battle", "slash-and-run"])
+def test_a_gun_is_skipped_only_where_its_solution_is_refused(slug: str):
+    """combat.gun_idle and combat.out_of_reach, which the shot finding asks first (validate, ordnance_play's ground
+    solutions), never hide a shot: at ships, or at the ground."""
+    skipped = 0
+    for state in states(slug)[:: max(1, len(states(slug)) // 150)]:
+        board, now, rules = state.board, queries.now(state), queries.rules(state)
+        if state.turn < 1:
+            continue
+        for firer in board.fighting():
+            for gun in combat.firing_ids(firer):
+                for target in [*board.fighting(), *board.emplacements()]:
+                    if target.side == firer.side:
+                        continue
+                    idle = combat.gun_idle(firer, gun, now=now, rules=rules)
+                    far = combat.out_of_reach(firer, gun, target, rules=rules)
+                    if idle or far:
+                        skipped += 1
+                        solution = combat.fire_solution(
+                            firer, gun, target, now=now, rules=rules, same_hex=board.relative(firer.name, target.name)
+                        )
+                        assert not solution.allowed, (state.seq, firer.name, gun, target.name)
+    assert skipped
