@@ -44,6 +44,7 @@ from battles.selectors import visible_battles
 from battles.services import BattleRefused, shipped_scenarios
 from campaign.models import Campaign, Membership
 from config import task_queue
+from config.celery import app as celery_app
 
 MAX_RUNS = 1000
 PLAYING = (OddsStatus.QUEUED, OddsStatus.RUNNING)
@@ -92,7 +93,8 @@ def campaign_ruleset(campaign: Campaign) -> str:
 
 
 def _start(run_id: int) -> None:
-    if settings.CELERY_TASK_ALWAYS_EAGER:
+    # The Celery app's own setting (CELERY_TASK_ALWAYS_EAGER at start), which a test with a live worker turns off.
+    if celery_app.conf.task_always_eager:
         # The embedded default has no worker: a thread hands the chunks to the process pool and stores what comes
         # back, so the request that asked returns at once and the page polls the rows as it would with a worker.
         threading.Thread(target=_drive, args=(run_id,), daemon=True, name=f"odds-{run_id}").start()
