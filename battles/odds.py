@@ -259,32 +259,34 @@ def _drive(run_id: int) -> None:
         connection.close()  # this thread's own connection
 
 
-def odds_in_pool(*, run_id: int, pool: ProcessPoolExecutor, ahead: int | None = None) -> OddsRun:
+def odds_in_pool(*, run_id: int, pool: ProcessPoolExecutor, ahead: int | None = None) -> OddsRun | None:
     """Play the run's missing chunks on ``pool``, ``ahead`` at a time (default: one per core), storing each as it
     comes back, from this thread (short transactions; the pool's processes never touch the database). The run's
-    status is read before each chunk is handed out, so a stop plays no more; a chunk already playing is dropped."""
-    run = OddsRun.objects.get(pk=run_id)
+    status is read before each chunk is handed out and every second while chunks play: once it is stopped (or
+    gone), the chunks not yet started are cancelled and those playing are left to finish unheard. None when the
+    run is gone."""
+    run = OddsRun.objects.filter(pk=run_id).first()
+    if run is None:
+        return None
     stored = set(run.chunks.values_list("index", flat=True))
     todo = deque(index for index in range(len(simulate.chunk_plan(run.runs))) if index not in stored)
     playing: dict[Future[list[dict[str, Any]]], int] = {}
     OddsRun.objects.filter(pk=run_id, status=OddsStatus.QUEUED).update(status=OddsStatus.RUNNING)
     try:
         while todo or playing:
+            if not OddsRun.objects.filter(pk=run_id, status__in=PLAYING).exists():
+                break
             while todo and len(playing) < (ahead or os.cpu_count() or 1):
-                if not OddsRun.objects.filter(pk=run_id, status__in=PLAYING).exists():
-                    todo.clear()
-                    break
                 index = todo.popleft()
                 playing[pool.submit(simulate.play_chunk, chunk_job(run, index))] = index
-            if not playing:
-                break
-            finished, _ = wait(playing, return_when=FIRST_COMPLETED)
+            finished, _ = wait(playing, timeout=1.0, return_when=FIRST_COMPLETED)
             for future in finished:
                 index = playing.pop(future)
                 save_chunk(run_id=run_id, index=index, outcomes=future.result())
     except Exception as error:
-        for future in playing:
-            future.cancel()
         _fail(run_id, error)
         raise
-    return OddsRun.objects.get(pk=run_id)
+    finally:
+        for future in playing:
+            future.cancel()
+    return OddsRun.objects.filter(pk=run_id).first()

@@ -110,5 +110,6 @@ def _rows(run: OddsRun, summary: dict[str, object]) -> list[dict[str, object]]:
             "low": round(100 * figures["low"]),
             "high": round(100 * figures["high"]),
         }
-        for key, figures in winners.items()
+        # Most battles first: a stored summary's keys come back in PostgreSQL's (jsonb) order, not the counter's.
+        for key, figures in sorted(winners.items(), key=lambda item: (-item[1]["battles"], item[0]))
     ]

@@ -91,6 +91,8 @@ def test_a_stopped_run_plays_no_more_and_says_so(club, client):
     assert odds.save_chunk(run_id=run.pk, index=1, outcomes=late) is False  # not counted after the stop
     assert odds.odds_play(run_id=run.pk).done == 6  # and no chunk is played any more
     assert "stopped at 6 battles" in page
+    most = max(figures["battles"] for figures in stopped.summary["winners"].values())
+    assert f"{round(100 * most / 6)}%</strong>" in page  # the words name the most likely outcome
     assert "95% confidence) after 6 battles" in page
     assert "Stop here" not in page
     assert "hx-trigger" not in page
