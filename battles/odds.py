@@ -241,6 +241,16 @@ def shared_pool() -> ProcessPoolExecutor:
         return _shared_pool
 
 
+def warm_pool() -> None:
+    """In the embedded default, start the shared pool's processes before the first run is asked for (the odds
+    form's page calls this): setting Django up in a spawned process takes seconds, and the first estimate should
+    not wait for it. With Celery the worker's processes are up already."""
+    if celery_app.conf.task_always_eager:
+        pool = shared_pool()
+        for _ in range(os.cpu_count() or 1):
+            pool.submit(simulate.prepare)
+
+
 def _forget_pool(broken: ProcessPoolExecutor) -> None:
     global _shared_pool
     with _shared_pool_lock:

@@ -51,6 +51,7 @@ def odds_for_scenario(request: HttpRequest, slug: str) -> HttpResponse:
         except BattleRefused as refused:
             return render(request, "battles/odds_error.html", {"message": refused.message}, status=400)
         return redirect("odds_detail", run_id=run.pk)
+    odds.warm_pool()  # the run asked for next finds the pool's processes ready
     choices = sorted((slug_, str(data.get("title", slug_))) for slug_, data in scenarios.items())
     return render(request, "battles/odds_new.html", {"campaign": campaign, "scenarios": choices})
 
