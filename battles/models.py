@@ -7,6 +7,8 @@ The ship and weapon tables are a read-only mirror of ``galleons/data`` (loaded b
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -360,12 +362,14 @@ class OddsStatus(models.TextChoices):
     RUNNING = "running", "Running"
     DONE = "done", "Done"
     FAILED = "failed", "Failed"
+    STOPPED = "stopped", "Stopped"  # by its requester, once the estimate was good enough: no more chunks
 
 
 class OddsRun(models.Model):
     """ "Simulate it 500 times": the AI plays a scenario (or a battle's scenario from its start) over and over
-    on fresh dice, and the outcomes are summed up. ``outcomes`` fills in chunks, so a worker killed half way
-    carries on where it stopped. The dice never come from a real battle's seed."""
+    on fresh dice, and the outcomes are summed up. The outcomes are stored per chunk (``OddsChunk``), each chunk
+    played by whichever process takes it, so a worker killed half way costs one chunk. The dice never come from
+    a real battle's seed."""
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="odds_runs")
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, null=True, blank=True, related_name="odds_runs")
@@ -374,8 +378,7 @@ class OddsRun(models.Model):
     options = models.JSONField(default=dict)
     runs = models.PositiveIntegerField()
     number = models.PositiveBigIntegerField(help_text="The simulation number the runs' dice derive from.")
-    outcomes = models.JSONField(default=list)
-    summary = models.JSONField(null=True, blank=True)
+    summary = models.JSONField(null=True, blank=True, help_text="The distribution, once done or stopped.")
     status = models.CharField(max_length=10, choices=OddsStatus.choices, default=OddsStatus.QUEUED)
     error = models.CharField(max_length=300, blank=True)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -388,10 +391,35 @@ class OddsRun(models.Model):
     def __str__(self) -> str:
         return f"Odds of {self.scenario_slug} ({self.runs} runs)"
 
-    @property
+    @cached_property
     def done(self) -> int:
-        return len(self.outcomes)
+        """Battles played and stored so far (the chunks' runs)."""
+        played = self.chunks.aggregate(runs=models.Sum(models.F("stop") - models.F("start")))["runs"]
+        return int(played or 0)
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (OddsStatus.DONE, OddsStatus.FAILED, OddsStatus.STOPPED)
 
     @property
     def percent(self) -> int:
         return round(100 * self.done / self.runs) if self.runs else 100
+
+
+class OddsChunk(models.Model):
+    """Runs ``start``..``stop - 1`` of an odds run, written once by whichever process played them and never
+    re-saved: the unique (run, index) makes a chunk saved twice (a redelivered task, a retried worker) count once."""
+
+    run = models.ForeignKey(OddsRun, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    start = models.PositiveIntegerField()
+    stop = models.PositiveIntegerField()
+    outcomes = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "index"], name="odds_chunk_once")]
+
+    def __str__(self) -> str:
+        return f"Chunk {self.index} of odds run {self.run_id}"

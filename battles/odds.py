@@ -1,36 +1,53 @@
-"""Odds before you commit: "simulate 500 times" from a scenario or a battle, in a Celery task with progress.
+"""Odds before you commit: "simulate 500 times" from a scenario or a battle, on every core, with a first
+estimate within seconds and the player free to stop once it is good enough.
 
 A battle's odds are those of its scenario and options from the start: playing on from the current position
 would use what the requesting player may not know (the enemy's crew, orders) and could hint at it. The
 dice of every run derive from the odds run's own random number (battles.engine.simulate.seed_for), never
 from a real battle's seed.
+
+A run is split into chunks (``simulate.chunk_plan``: a small first one, then bigger). Each chunk is played by
+whichever process takes it (``simulate.play_chunk``) and stored once as an ``OddsChunk``; the save that completes
+the set marks the run done with its distribution. Who plays the chunks:
+
+- with Celery (production), one task per chunk (``battles.run_odds_chunk``), so the worker's processes play
+  chunks side by side; a redelivered task finds its chunk stored and does nothing;
+- in the embedded default (eager, no broker), a lazily started pool of spawned processes, one per core, fed by a
+  thread of the web process that also stores what comes back (``odds_in_pool``);
+- ``manage.py simulate_battle --runs N --processes P`` plays the same chunks on a pool of its own.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import secrets
 import threading
+from collections import deque
 from collections.abc import Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import django
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
-from battles import engine_io
 from battles.engine import simulate
 from battles.engine.events import JSON, plain
-from battles.models import Battle, OddsRun, OddsStatus
+from battles.models import Battle, OddsChunk, OddsRun, OddsStatus
 from battles.selectors import visible_battles
 from battles.services import BattleRefused, shipped_scenarios
 from campaign.models import Campaign, Membership
 from config import task_queue
+from config.celery import app as celery_app
 
 MAX_RUNS = 1000
-CHUNK = 10  # runs between saves: the progress bar's step, and what a killed worker may have to redo
+PLAYING = (OddsStatus.QUEUED, OddsStatus.RUNNING)
 
 
 @transaction.atomic
@@ -76,59 +93,115 @@ def campaign_ruleset(campaign: Campaign) -> str:
 
 
 def _start(run_id: int) -> None:
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        # The embedded default has no worker: play in a thread so the request that asked does not wait
-        # minutes; the page's progress bar polls the row like it would with a worker.
-        threading.Thread(target=_run_in_thread, args=(run_id,), daemon=True).start()
+    # The Celery app's own setting (CELERY_TASK_ALWAYS_EAGER at start), which a test with a live worker turns off.
+    if celery_app.conf.task_always_eager:
+        # The embedded default has no worker: a thread hands the chunks to the process pool and stores what comes
+        # back, so the request that asked returns at once and the page polls the rows as it would with a worker.
+        threading.Thread(target=_drive, args=(run_id,), daemon=True, name=f"odds-{run_id}").start()
     else:
-        task_queue.after_commit("battles.run_odds", run_id)  # by name: battles.tasks imports this module
+        queue_chunks(run_id)
 
 
-def _run_in_thread(run_id: int) -> None:
-    try:
-        odds_play(run_id=run_id)
-    finally:
-        close_old_connections()
-
-
-def odds_play(*, run_id: int, chunk: int = CHUNK) -> OddsRun:
-    """Play the runs still to play, saving every ``chunk``; safe to run twice or after a killed worker."""
+def queue_chunks(run_id: int) -> int:
+    """Queue one Celery task per chunk not yet stored, first chunk first; returns how many were queued."""
     run = OddsRun.objects.get(pk=run_id)
-    if run.status in (OddsStatus.DONE, OddsStatus.FAILED):
-        return run
-    OddsRun.objects.filter(pk=run_id).update(status=OddsStatus.RUNNING)
-    rs = engine_io.ruleset_for(run.ruleset_key)
-    scenario = shipped_scenarios(run.ruleset_key)[run.scenario_slug]
+    if run.finished:
+        return 0
+    stored = set(run.chunks.values_list("index", flat=True))
+    missing = [index for index in range(len(simulate.chunk_plan(run.runs))) if index not in stored]
+    for index in missing:  # by name: battles.tasks imports this module
+        task_queue.after_commit("battles.run_odds_chunk", run_id, index)
+    return len(missing)
+
+
+def chunk_job(run: OddsRun, index: int) -> simulate.ChunkJob:
+    """Chunk ``index`` of ``run`` as plain data any process can play."""
+    start, stop = simulate.chunk_plan(run.runs)[index]
+    scenario = plain(shipped_scenarios(run.ruleset_key)[run.scenario_slug])
+    assert isinstance(scenario, dict)
+    return simulate.ChunkJob(run.ruleset_key, scenario, dict(run.options), int(run.number), start, stop)
+
+
+def odds_chunk(*, run_id: int, index: int) -> int:
+    """Play and store chunk ``index`` of a run, unless the run is over (done, failed, stopped) or the chunk is
+    stored already (a redelivered task): the check comes before the chunk is played. Returns the runs stored."""
+    run = OddsRun.objects.filter(pk=run_id).first()
+    if run is None or run.finished or run.chunks.filter(index=index).exists():
+        return 0
+    OddsRun.objects.filter(pk=run_id, status=OddsStatus.QUEUED).update(status=OddsStatus.RUNNING)
     try:
-        while True:
-            run = OddsRun.objects.get(pk=run_id)
-            start = len(run.outcomes)
-            if start >= run.runs:
-                break
-            batch = [
-                _summary(
-                    simulate.simulate(rs, scenario, seed=simulate.seed_for(run.number, n), options=run.options).outcome
-                )
-                for n in range(start, min(start + chunk, run.runs))
-            ]
-            with transaction.atomic():
-                locked = OddsRun.objects.select_for_update().get(pk=run_id)
-                if len(locked.outcomes) != start:
-                    continue  # another runner saved this chunk first
-                locked.outcomes = [*locked.outcomes, *batch]
-                locked.save(update_fields=["outcomes"])
+        outcomes = simulate.play_chunk(chunk_job(run, index))
     except Exception as error:  # a scenario the AI cannot play: say so on the page rather than spin forever
-        OddsRun.objects.filter(pk=run_id).update(status=OddsStatus.FAILED, error=str(error)[:300])
+        _fail(run_id, error)
         raise
-    summary = simulate.distribution(run.outcomes)
-    OddsRun.objects.filter(pk=run_id).update(status=OddsStatus.DONE, summary=summary, finished_at=timezone.now())
+    return len(outcomes) if save_chunk(run_id=run_id, index=index, outcomes=outcomes) else 0
+
+
+def save_chunk(*, run_id: int, index: int, outcomes: list[dict[str, Any]]) -> bool:
+    """Store a played chunk once; the save that completes the set marks the run done with its distribution.
+    False when the chunk was stored already or the run is over (a chunk finishing after a stop is not counted)."""
+    with transaction.atomic():
+        # The UPDATE comes first: it takes the run's row lock (PostgreSQL) or the write lock (SQLite) at once, so a
+        # run's chunk saves and its stop queue up here, short, and exactly one save sees the set complete.
+        if not OddsRun.objects.filter(pk=run_id, status__in=PLAYING).update(status=OddsStatus.RUNNING):
+            return False
+        run = OddsRun.objects.get(pk=run_id)
+        plan = simulate.chunk_plan(run.runs)
+        start, stop = plan[index]
+        if len(outcomes) != stop - start:
+            raise ValueError(f"chunk {index} of odds run {run_id} holds {len(outcomes)} runs, not {stop - start}")
+        _, created = OddsChunk.objects.get_or_create(
+            run=run, index=index, defaults={"start": start, "stop": stop, "outcomes": outcomes}
+        )
+        if created and run.chunks.count() == len(plan):
+            OddsRun.objects.filter(pk=run_id).update(
+                status=OddsStatus.DONE, summary=simulate.distribution(outcomes_of(run_id)), finished_at=timezone.now()
+            )
+    return created
+
+
+def outcomes_of(run_id: int) -> list[dict[str, Any]]:
+    """Every stored run's summary, in run order."""
+    chunks = OddsChunk.objects.filter(run_id=run_id).order_by("index").values_list("outcomes", flat=True)
+    return [outcome for chunk in chunks for outcome in chunk]
+
+
+def estimate(run: OddsRun) -> dict[str, Any]:
+    """The distribution so far: the stored summary of a finished run, else that of the chunks stored yet."""
+    if run.finished and run.summary is not None:
+        return dict(run.summary)
+    return simulate.distribution(outcomes_of(run.pk))
+
+
+def _fail(run_id: int, error: BaseException) -> None:
+    message = str(error)[:300] or type(error).__name__
+    OddsRun.objects.filter(pk=run_id, status__in=PLAYING).update(
+        status=OddsStatus.FAILED, error=message, finished_at=timezone.now()
+    )
+
+
+def odds_play(*, run_id: int) -> OddsRun:
+    """Play every chunk not yet stored, one after another in this process (a resumed run, the tests); the run's
+    status is read again before each chunk, so a stop is heeded."""
+    run = OddsRun.objects.get(pk=run_id)
+    for index in range(len(simulate.chunk_plan(run.runs))):
+        odds_chunk(run_id=run_id, index=index)
     return OddsRun.objects.get(pk=run_id)
 
 
-def _summary(outcome: Mapping[str, Any]) -> JSON:
-    """What the distribution needs of one battle (the per-ship detail stays out of the row)."""
-    keep = ("winner", "reason", "turns", "sides")
-    return plain({key: outcome[key] for key in keep if key in outcome})
+@transaction.atomic
+def odds_stop(*, user: User, run_id: int) -> OddsRun:
+    """The requester stops his run: no more chunks are played or counted, and the distribution is that of the
+    battles fought so far. Anyone else is told there is no such run. Stopping a finished run changes nothing."""
+    run = odds_for_user(user=user, run_id=run_id)
+    if run.requested_by_id != user.pk:
+        raise Http404("No such simulation.")
+    # The same UPDATE-first as save_chunk: a chunk being saved now is either in the summary or not counted.
+    if OddsRun.objects.filter(pk=run_id, status__in=PLAYING).update(
+        status=OddsStatus.STOPPED, finished_at=timezone.now()
+    ):
+        OddsRun.objects.filter(pk=run_id).update(summary=simulate.distribution(outcomes_of(run_id)))
+    return OddsRun.objects.select_related("campaign").get(pk=run_id)
 
 
 def odds_for_user(*, user: User, run_id: int) -> OddsRun:
@@ -140,3 +213,90 @@ def odds_for_user(*, user: User, run_id: int) -> OddsRun:
     if run is None:
         raise Http404("No such simulation.")
     return run
+
+
+# --- the process pool (the embedded default and the command line) ---
+
+_shared_pool: ProcessPoolExecutor | None = None
+_shared_pool_lock = threading.Lock()
+
+
+def process_pool(processes: int | None = None) -> ProcessPoolExecutor:
+    """A pool of ``processes`` (default: one per core) ready to play chunks. Spawned, not forked: forking a
+    threaded web server copies its locks in whatever state they are; each process sets Django up once (the
+    settings module comes with the environment) before its first chunk."""
+    return ProcessPoolExecutor(
+        max_workers=processes or os.cpu_count() or 1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=django.setup,
+    )
+
+
+def shared_pool() -> ProcessPoolExecutor:
+    """The web process's pool, started on the first odds run it plays."""
+    global _shared_pool
+    with _shared_pool_lock:
+        if _shared_pool is None:
+            _shared_pool = process_pool()
+        return _shared_pool
+
+
+def warm_pool() -> None:
+    """In the embedded default, start the shared pool's processes before the first run is asked for (the odds
+    form's page calls this): setting Django up in a spawned process takes seconds, and the first estimate should
+    not wait for it. With Celery the worker's processes are up already."""
+    if celery_app.conf.task_always_eager:
+        pool = shared_pool()
+        for _ in range(os.cpu_count() or 1):
+            pool.submit(simulate.prepare)
+
+
+def _forget_pool(broken: ProcessPoolExecutor) -> None:
+    global _shared_pool
+    with _shared_pool_lock:
+        if _shared_pool is broken:
+            _shared_pool = None
+    broken.shutdown(wait=False, cancel_futures=True)
+
+
+def _drive(run_id: int) -> None:
+    pool = shared_pool()
+    try:
+        odds_in_pool(run_id=run_id, pool=pool)
+    except BrokenProcessPool:
+        _forget_pool(pool)  # a pool process died (killed, out of memory): the next run starts a fresh pool
+    finally:
+        connection.close()  # this thread's own connection
+
+
+def odds_in_pool(*, run_id: int, pool: ProcessPoolExecutor, ahead: int | None = None) -> OddsRun | None:
+    """Play the run's missing chunks on ``pool``, ``ahead`` at a time (default: one per core), storing each as it
+    comes back, from this thread (short transactions; the pool's processes never touch the database). The run's
+    status is read before each chunk is handed out and every second while chunks play: once it is stopped (or
+    gone), the chunks not yet started are cancelled and those playing are left to finish unheard. None when the
+    run is gone."""
+    run = OddsRun.objects.filter(pk=run_id).first()
+    if run is None:
+        return None
+    stored = set(run.chunks.values_list("index", flat=True))
+    todo = deque(index for index in range(len(simulate.chunk_plan(run.runs))) if index not in stored)
+    playing: dict[Future[list[dict[str, Any]]], int] = {}
+    OddsRun.objects.filter(pk=run_id, status=OddsStatus.QUEUED).update(status=OddsStatus.RUNNING)
+    try:
+        while todo or playing:
+            if not OddsRun.objects.filter(pk=run_id, status__in=PLAYING).exists():
+                break
+            while todo and len(playing) < (ahead or os.cpu_count() or 1):
+                index = todo.popleft()
+                playing[pool.submit(simulate.play_chunk, chunk_job(run, index))] = index
+            finished, _ = wait(playing, timeout=1.0, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index = playing.pop(future)
+                save_chunk(run_id=run_id, index=index, outcomes=future.result())
+    except Exception as error:
+        _fail(run_id, error)
+        raise
+    finally:
+        for future in playing:
+            future.cancel()
+    return OddsRun.objects.filter(pk=run_id).first()

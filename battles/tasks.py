@@ -34,5 +34,14 @@ def remind_deadlines() -> int:
 
 @shared_task(name="battles.run_odds")
 def run_odds(run_id: int) -> int:
-    """Play an odds run's battles (resuming where a killed worker stopped). Returns how many are done."""
-    return odds.odds_play(run_id=run_id).done
+    """Queue a task for each chunk of an odds run not stored yet (a message queued before runs were split into
+    chunks, or a run resumed by hand). Returns how many chunks were queued."""
+    return odds.queue_chunks(run_id)
+
+
+@shared_task(name="battles.run_odds_chunk")
+def run_odds_chunk(run_id: int, index: int) -> int:
+    """Play and store one chunk of an odds run: the worker's processes take chunks side by side. A redelivered
+    task (acks late: its worker was killed) finds its chunk stored, or plays it again on the same seeds; a stopped
+    run's chunk plays nothing. Returns the runs stored."""
+    return odds.odds_chunk(run_id=run_id, index=index)

@@ -26,6 +26,7 @@ from battles.models import (
     BattleSide,
     Correction,
     Decision,
+    OddsChunk,
     OddsRun,
 )
 from campaign.models import (
@@ -86,6 +87,7 @@ TABLES: list[tuple[str, type[models.Model], Scope]] = [
     ("battle_event", BattleEvent, lambda c: BattleEvent.objects.filter(battle__campaign=c)),
     ("battle_result", BattleResult, lambda c: BattleResult.objects.filter(battle__campaign=c)),
     ("odds_run", OddsRun, lambda c: OddsRun.objects.filter(campaign=c)),
+    ("odds_chunk", OddsChunk, lambda c: OddsChunk.objects.filter(run__campaign=c)),
     ("notification", Notification, lambda c: Notification.objects.filter(campaign=c)),
     ("webhook_delivery", WebhookDelivery, lambda c: WebhookDelivery.objects.filter(campaign=c)),
     # --- the campaign on the map (strategic_map) ---

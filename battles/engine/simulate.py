@@ -1,14 +1,19 @@
 """Auto-resolve battles with AI policies, once or many times: the odds calculator.
 
 ``simulate`` plays one battle from a scenario with every side run by the ruleset's AI (its ``ai_policy``)
-and returns the log and the ruleset's figures (its ``tally``). ``odds`` plays ``runs``
-battles on seeds derived from one number and sums the outcomes up into a distribution. Pure and
-deterministic: the same number gives the same battles, event for event.
+and returns the log and the ruleset's figures (its ``tally``). ``runs`` plays many battles on seeds derived from
+one number, and ``distribution`` sums the outcomes up. Pure and deterministic: the same number gives the same
+battles, event for event.
+
+The odds calculator splits a simulation into chunks (``chunk_plan``) that any process may play
+(``play_chunk``: plain data in, plain data out, so it crosses a process pool or a Celery message); run ``n`` is
+always played on ``seed_for(number, n)``, so the results are the same however the runs are split.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import statistics
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -16,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from battles.engine import dice, policies, resolver
+from battles.engine import ruleset as registry
 from battles.engine.decisions import DecisionRequest
-from battles.engine.events import JSON, Event
+from battles.engine.events import JSON, Event, plain
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState, redact
 
@@ -78,6 +84,75 @@ def runs(
         yield simulate(ruleset, scenario, seed=seed_for(number, run), options=options)
 
 
+# The odds calculator's chunks: a small first one, so a first estimate shows within seconds, then bigger ones,
+# so fewer saves and messages carry the rest (what a killed worker may have to replay is at most one chunk).
+FIRST_CHUNK = 6
+CHUNK_GROWTH = (10, 15, 20)
+LARGEST_CHUNK = 25
+
+
+def chunk_plan(runs: int) -> list[tuple[int, int]]:
+    """The runs ``[start, stop)`` of each chunk of a simulation of ``runs`` battles, in order."""
+    sizes = iter((FIRST_CHUNK, *CHUNK_GROWTH))
+    plan: list[tuple[int, int]] = []
+    start = 0
+    while start < runs:
+        stop = min(runs, start + next(sizes, LARGEST_CHUNK))
+        plan.append((start, stop))
+        start = stop
+    return plan
+
+
+def summary_of(outcome: Mapping[str, Any]) -> dict[str, Any]:
+    """What the distribution needs of one battle (the per-ship detail stays out of the stored chunks)."""
+    keep = ("winner", "reason", "turns", "sides")
+    summary = plain({key: outcome[key] for key in keep if key in outcome})
+    assert isinstance(summary, dict)
+    return summary
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    """Runs ``start``..``stop - 1`` of simulation ``number``: plain data, picklable, for any process to play."""
+
+    ruleset_key: str
+    scenario: Mapping[str, JSON]
+    options: Mapping[str, JSON]
+    number: int
+    start: int
+    stop: int
+
+
+def play_chunk(job: ChunkJob) -> list[dict[str, Any]]:
+    """Play a chunk's runs, each on its own seed (``seed_for(number, n)``), and return their summaries."""
+    try:
+        rs = registry.get(job.ruleset_key)
+    except KeyError:  # a fresh process (a pool's worker) has registered no ruleset yet
+        registry.discover()
+        rs = registry.get(job.ruleset_key)
+    return [
+        summary_of(simulate(rs, job.scenario, seed=seed_for(job.number, n), options=job.options).outcome)
+        for n in range(job.start, job.stop)
+    ]
+
+
+def prepare() -> int:
+    """Register the rulesets in this process (a pool's new worker): done ahead, a first chunk plays at once."""
+    return len(registry.discover())
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share (95% for z = 1.96): unlike the share plus or minus its error, it
+    stays inside 0..1 and is honest after a handful of battles, or when one side has won all of them."""
+    if trials <= 0:
+        return 0.0, 1.0
+    share = successes / trials
+    z2 = z * z
+    centre = (share + z2 / (2 * trials)) / (1 + z2 / trials)
+    spread = z * math.sqrt(share * (1 - share) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
 def distribution(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
     """What happened over many battles: who won how often, how long they took, what each side lost."""
     total = len(outcomes)
@@ -87,7 +162,7 @@ def distribution(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
     turns = [int(o["turns"]) for o in outcomes]
     result: dict[str, Any] = {
         "runs": total,
-        "winners": {name: {"battles": n, "share": round(n / total, 4)} for name, n in winners.most_common()},
+        "winners": {name: _share(n, total) for name, n in winners.most_common()},
         "reasons": dict(Counter(str(o["reason"]) for o in outcomes).most_common()),
         "turns": {
             "mean": round(statistics.fmean(turns), 2),
@@ -108,3 +183,8 @@ def distribution(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
             side: {key: round(value / total, 3) for key, value in figures.items()} for side, figures in sides.items()
         }
     return result
+
+
+def _share(battles: int, total: int) -> dict[str, Any]:
+    low, high = wilson(battles, total)
+    return {"battles": battles, "share": round(battles / total, 4), "low": round(low, 4), "high": round(high, 4)}

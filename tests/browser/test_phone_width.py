@@ -81,6 +81,7 @@ NOT_PAGES: dict[str, tuple[str, str]] = {
     "auction_buy": ("POST", "the auction room's buy form"),
     "battle_hand_to_ai": ("POST", "the battle page's hand-to-the-AI button"),
     "odds_for_battle": ("POST", "the battle page's odds button; the run's page is odds_detail"),
+    "odds_stop": ("POST", "the odds page's Stop button; it sends back to odds_detail"),
     "desk_pause": ("POST", "a desk form"),
     "desk_resume": ("POST", "a desk form"),
     "desk_extend": ("POST", "a desk form"),

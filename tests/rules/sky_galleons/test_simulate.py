@@ -15,6 +15,7 @@ from battles.rules.sky_galleons import scenario
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 
 SLUG = "thieves-fall-out"
+THIEVES = scenario.load_data(SLUG)
 
 
 def run(*args: str) -> str:
@@ -127,3 +128,38 @@ def test_options_reach_the_battle():
 
 def test_distribution_of_nothing_is_empty():
     assert simulate.distribution([]) == {"runs": 0}
+
+
+def test_runs_on_several_processes_give_what_one_process_gives():
+    """Run n is played on seed_for(number, n) whatever the split: the chunks on a pool of two processes add up to
+    the same distribution, field for field, as one process playing them in order."""
+    one = json.loads(run("--scenario", SLUG, "--seed", "9", "--runs", "8", "--processes", "1", "--json"))
+    two = json.loads(run("--scenario", SLUG, "--seed", "9", "--runs", "8", "--processes", "2", "--json"))
+    assert one == two
+    assert one["runs"] == 8
+    logged = simulate.distribution(
+        [simulate.summary_of(played.outcome) for played in simulate.runs(SKY_GALLEONS, THIEVES, number=9, count=8)]
+    )
+    assert one == {"seed": 9, **logged}
+
+
+def test_the_chunks_cover_every_run_once_small_first():
+    assert simulate.chunk_plan(0) == []
+    assert simulate.chunk_plan(4) == [(0, 4)]
+    plan = simulate.chunk_plan(500)
+    assert plan[:4] == [(0, 6), (6, 16), (16, 31), (31, 51)]
+    assert all(stop - start <= simulate.LARGEST_CHUNK for start, stop in plan)
+    assert [n for start, stop in plan for n in range(start, stop)] == list(range(500))
+
+
+def test_the_wilson_interval_has_its_known_values():
+    low, high = simulate.wilson(50, 100)
+    assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
+    assert simulate.wilson(0, 10) == (0.0, pytest.approx(0.2775, abs=1e-4))  # no win in 10 is not "never"
+    low, high = simulate.wilson(10, 10)
+    assert (round(low, 4), high) == (0.7225, 1.0)
+    assert simulate.wilson(0, 0) == (0.0, 1.0)
+    shares = simulate.distribution(
+        [{"winner": "a", "reason": "r", "turns": 1}] * 3 + [{"winner": None, "reason": "r", "turns": 2}]
+    )
+    assert shares["winners"]["draw"] == {"battles": 1, "share": 0.25, "low": 0.0456, "high": 0.6994}
