@@ -29,10 +29,10 @@ def test_bench_a_pitched_battle_costs_at_most_30_times_its_dice(benchmark):
 
 @pytest.mark.parametrize("slug", SCENARIOS)
 def test_bench_the_live_captain_does_not_lose_to_the_reference(benchmark, slug):
-    """200 battles of the scenario, the live captain in each seat in turn against the reference in the others:
-    its share (a draw counted half) is at least 45%."""
+    """At least 200 battles of the scenario, every seed with the live captain in each seat against the reference
+    in the others: its share (a draw counted half, scaled to two sides) is at least 45%."""
     result = benchmark.pedantic(ai_match.match, args=(slug,), rounds=1, iterations=1, warmup_rounds=0)
     print("\n" + result.line())
     benchmark.extra_info.update({"share": round(result.share, 4), "draws": round(result.draws, 4)})
-    assert result.runs == ai_match.RUNS
+    assert result.runs >= ai_match.RUNS
     assert result.share >= ai_match.FLOOR, result.line()
