@@ -16,15 +16,25 @@ T = TypeVar("T")
 
 
 def within(
-    candidates: Sequence[T], bound: Callable[[T], float], score: Callable[[T], float], near: float
+    candidates: Sequence[T],
+    bound: Callable[[T], float],
+    score: Callable[[T], float],
+    near: float,
+    *,
+    finer: Callable[[T], float] | None = None,
 ) -> list[float | None]:
-    """Each candidate's exact score if it may be within ``near`` of the best, else None, in the order given."""
+    """Each candidate's exact score if it may be within ``near`` of the best, else None, in the order given.
+
+    ``bound`` is asked of every candidate and orders them; ``finer``, a tighter bound dearer to work out, is asked
+    only of those ``bound`` could not rule out, before their score."""
     bounds = [bound(candidate) for candidate in candidates]
     scores: list[float | None] = [None] * len(candidates)
     best = float("-inf")
     for index in sorted(range(len(candidates)), key=lambda i: -bounds[i]):
         if bounds[index] < best - near:
             break  # sorted by bound: no candidate left can come within ``near`` of the best
+        if finer is not None and finer(candidates[index]) < best - near:
+            continue
         exact = score(candidates[index])
         scores[index] = exact
         best = max(best, exact)

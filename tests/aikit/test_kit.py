@@ -60,11 +60,14 @@ def test_the_bounded_search_gives_exactly_the_alike_answers_a_full_scoring_gives
         scores = [round(rng.uniform(-10, 10), 2) for _ in range(rng.randint(1, 60))]
         bounds = [s + rng.choice([0.0, 0.05, rng.uniform(0, 5)]) for s in scores]
         calls: list[int] = []
-        found = search.within(range(len(scores)), bounds.__getitem__, scored_by(scores, calls), 0.1)
+        finer = [min(b, s + rng.choice([0.0, 0.5])) for b, s in zip(bounds, scores, strict=True)]
         full = ties.alike([(s, i) for i, s in enumerate(scores)], 0.1)
-        assert [i for i, value in enumerate(found) if value is not None] == full
-        assert all(found[i] == scores[i] for i in full)
-        assert len(calls) == len(set(calls))  # each scored at most once
+        for tighter in (None, finer.__getitem__):
+            calls.clear()
+            found = search.within(range(len(scores)), bounds.__getitem__, scored_by(scores, calls), 0.1, finer=tighter)
+            assert [i for i, value in enumerate(found) if value is not None] == full
+            assert all(found[i] == scores[i] for i in full)
+            assert len(calls) == len(set(calls))  # each scored at most once
 
 
 def scored_by(scores: list[float], calls: list[int]) -> Callable[[int], float]:

@@ -732,13 +732,24 @@ def best_moves(
         plans.append((plan, path, risk))
     exact: dict[tuple[Spot, str], float] = {}
     bounds: dict[tuple[Spot, str], float] = {}
+    finer_bounds: dict[tuple[Spot, str], float] = {}
+    # One bound for every facing in a hex, but with no ship to fight the guns go for the flying parties, which
+    # the facing changes (party_offense): then each spot is bounded by itself.
+    by_hex = view.target is not None
 
     def bound(item: tuple[list[str], Path, float]) -> float:
         _, path, risk = item
-        key = (path.end, path.ends)
+        key = (replace(path.end, facing=0) if by_hex else path.end, path.ends)
         if key not in bounds:
-            bounds[key] = attack_score(view, path, offense_bound)
+            bounds[key] = attack_score(view, path, offense_bound, any_heading=by_hex)
         return bounds[key] - PASSING * path.checks - risk + 0.0
+
+    def finer(item: tuple[list[str], Path, float]) -> float:
+        _, path, risk = item
+        key = (path.end, path.ends)  # this facing's course, every gun bearing
+        if key not in finer_bounds:
+            finer_bounds[key] = attack_score(view, path, offense_bound)
+        return finer_bounds[key] - PASSING * path.checks - risk + 0.0
 
     def score(item: tuple[list[str], Path, float]) -> float:
         _, path, risk = item
@@ -747,7 +758,7 @@ def best_moves(
             exact[key] = attack_score(view, path)
         return exact[key] - PASSING * path.checks - risk + 0.0  # as score_moves, then ai_adjust_moves, reckon it
 
-    values = search.within(plans, bound, score, NEAR_TIE)
+    values = search.within(plans, bound, score, NEAR_TIE, finer=finer)
     return [(value, list[JSON](plan)) for value, (plan, _, _) in zip(values, plans, strict=True) if value is not None]
 
 
@@ -857,9 +868,16 @@ def ideal_range(record: ShipRecord) -> int:
     return max(min(closes), 1) if closes else 1
 
 
-def attack_score(view: Sight, path: Path, offense_of: Callable[[Sight, Spot, ShipRecord], float] = offense) -> float:
+def attack_score(
+    view: Sight,
+    path: Path,
+    offense_of: Callable[[Sight, Spot, ShipRecord], float] = offense,
+    *,
+    any_heading: bool = False,
+) -> float:
     """A warship's end spot: guns bearing on the target, little exposure, at range, level with it. With
-    ``offense_bound`` for ``offense_of``, the spot's upper bound (every step after it is monotone)."""
+    ``offense_bound`` for ``offense_of`` and ``any_heading`` (her course taken to carry her where she would
+    be, whichever way she faces), an upper bound for every facing in her hex: every step after is monotone."""
     board, record, target = view.board, view.ship, view.target
     if wrecks(path):
         return -WRECKED
@@ -874,7 +892,7 @@ def attack_score(view: Sight, path: Path, offense_of: Callable[[Sight, Spot, Shi
     there = spot(target)
     ideal = view.ideal
     distance = hexgrid.distance(at.hex, there.hex)
-    heading = hexgrid.distance(ahead(at, view.speed), there.hex)
+    heading = ideal if any_heading else hexgrid.distance(ahead(at, view.speed), there.hex)
     score = offense_of(view, at, target) - view.caution * threat(view, at)
     # Close in: from where it ends, and from where its course carries it next turn.
     score -= APPROACH * (max(distance - ideal, 0) + 0.5 * max(heading - ideal, 0))
