@@ -712,54 +712,67 @@ def best_moves(
     scoring's, so the pick among them is too."""
     spots = ordnance_play.device_spots(state.board, view.ship.name)
     # Most moves pass no other ship and no mine: then no plan need be walked for them.
-    start = spot(view.ship)
+    home = spot(view.ship)
     reach = max((len(plan) for plan, _ in moves), default=0)
-    near = any(hexgrid.distance(hex_, start.hex) <= reach for hex_, _ in view.occupied)
-    plans = []
-    for plan, steps in moves:
-        risk = (
-            sum(
-                spots.get((s.hex, altitude_level(s.altitude)), 0.0) for s in steps if s.enters_hex or s.changes_altitude
+    near = any(hexgrid.distance(hex_, home.hex) <= reach for hex_, _ in view.occupied)
+    plans = [(plan, steps, ending(view, steps)) for plan, steps in moves]
+    walked: dict[int, tuple[Path, float]] = {}
+
+    def walk(index: int) -> tuple[Path, float]:
+        """The plan's collision checks and mines on the way: what only the plans worth scoring need."""
+        if index not in walked:
+            _, steps, path = plans[index]
+            risk = (
+                sum(
+                    spots.get((s.hex, altitude_level(s.altitude)), 0.0)
+                    for s in steps
+                    if s.enters_hex or s.changes_altitude
+                )
+                if spots
+                else 0
             )
-            if spots
-            else 0
-        )
-        if near or not steps:
-            path = path_of(view, steps)
-        else:
-            last = steps[-1]
-            path = Path(Spot(last.hex, last.facing, last.altitude), last.ends, 0)
-        plans.append((plan, path, risk))
+            walked[index] = (path_of(view, steps) if near else path, risk)
+        return walked[index]
+
     exact: dict[tuple[Spot, str], float] = {}
     bounds: dict[tuple[Spot, str], float] = {}
     finer_bounds: dict[tuple[Spot, str], float] = {}
     # One bound for every facing in a hex, but with no ship to fight the guns go for the flying parties, which
-    # the facing changes (party_offense): then each spot is bounded by itself.
+    # the facing changes (party_offense): then each spot is bounded by itself. The checks and mines only lower a
+    # score, so the first bound leaves them out.
     by_hex = view.target is not None
 
-    def bound(item: tuple[list[str], Path, float]) -> float:
-        _, path, risk = item
+    def bound(index: int) -> float:
+        path = plans[index][2]
         key = (replace(path.end, facing=0) if by_hex else path.end, path.ends)
         if key not in bounds:
             bounds[key] = attack_score(view, path, offense_bound, any_heading=by_hex)
-        return bounds[key] - PASSING * path.checks - risk + 0.0
+        return bounds[key]
 
-    def finer(item: tuple[list[str], Path, float]) -> float:
-        _, path, risk = item
+    def finer(index: int) -> float:
+        path, risk = walk(index)
         key = (path.end, path.ends)  # this facing's course, every gun bearing
         if key not in finer_bounds:
             finer_bounds[key] = attack_score(view, path, offense_bound)
         return finer_bounds[key] - PASSING * path.checks - risk + 0.0
 
-    def score(item: tuple[list[str], Path, float]) -> float:
-        _, path, risk = item
+    def score(index: int) -> float:
+        path, risk = walk(index)
         key = (path.end, path.ends)
         if key not in exact:
             exact[key] = attack_score(view, path)
         return exact[key] - PASSING * path.checks - risk + 0.0  # as score_moves, then ai_adjust_moves, reckon it
 
-    values = search.within(plans, bound, score, NEAR_TIE, finer=finer)
-    return [(value, list[JSON](plan)) for value, (plan, _, _) in zip(values, plans, strict=True) if value is not None]
+    values = search.within(range(len(plans)), bound, score, NEAR_TIE, finer=finer)
+    return [(value, list[JSON](plans[i][0])) for i, value in enumerate(values) if value is not None]
+
+
+def ending(view: Sight, steps: Sequence[movement.Step]) -> Path:
+    """Where a traced plan ends and how, its collision checks on the way not counted (path_of counts them)."""
+    if not steps:
+        return Path(spot(view.ship), "", 0)
+    last = steps[-1]
+    return Path(Spot(last.hex, last.facing, last.altitude), last.ends, 0)
 
 
 def droppers(record: ShipRecord) -> list[str]:
