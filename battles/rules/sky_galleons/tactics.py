@@ -113,6 +113,7 @@ FIRE_RESERVE = 2  # deckhands kept back from the guns while the ship burns: they
 LEADER_WORTH = 2.0  # officers and marines kill on 5-6, the rest on 6 (SG-BRD-14): twice the fighting worth
 BOARD_EDGE = 1.2  # boarders go for a warship only when they outweigh its defenders by this much
 PRESS_ON = 0.8  # boarders already at it keep crossing while they weigh this much of the defenders
+ENDLESS = 1 << 30  # hexes: farther than any map
 DISBAND_AT = 4  # hexes: with no enemy this close and no grapple, the party goes back to its posts
 
 
@@ -424,6 +425,7 @@ class Battery:
 
     pieces: tuple[Piece, ...]
     modifier: int
+    longest: int = 0  # the farthest any of them reaches: beyond it, at any altitude, none can fire (SG-FIRE-07)
     values: dict[tuple[int, int, int], tuple[tuple[frozenset[str], float], ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -491,7 +493,10 @@ def battery(record: ShipRecord, turn: int, rules: combat.CombatRules) -> Battery
             )
         )
     # Against itself the firer is at its own altitude: only crew quality and burning count.
-    return Battery(tuple(pieces), sum(combat.to_hit_modifiers(record, record).values()))
+    longest = max((max(p.close or 0, p.long or 0) for p in pieces), default=0)
+    if range_per_level(True) < 0 or range_per_level(False) < 0:
+        longest = ENDLESS  # were a level ever to shorten the range, the distance would bound nothing
+    return Battery(tuple(pieces), sum(combat.to_hit_modifiers(record, record).values()), longest)
 
 
 def gun_values(guns: Battery, at: Spot, there: Spot, armor: int) -> tuple[float, ...]:
@@ -798,10 +803,13 @@ def threat(view: Sight, at: Spot) -> float:
         return known
     armor = view.ship.armor
     careful = view.careful
+    batteries = view.batteries
+    # A foe farther than its longest gun adds nothing (its sum would be 0.0): passed over, the total is the same.
     total = sum(
-        view.batteries[foe.name].threat(there, at, armor)
+        batteries[foe.name].threat(there, at, armor)
         for foe, there in view.foe_spots
         if not (careful and foe.emplacement == ordnance_play.BATTERY)
+        and hexgrid.distance(there.hex, at.hex) <= batteries[foe.name].longest
     )
     view.threats[key] = found = total + (battery_fire(view, at) if careful else 0.0)
     return found
