@@ -3,10 +3,11 @@
 For each of the seven scenarios, at least ``runs`` battles: each seed ``simulate.seed_for(NUMBER, n)`` is played
 once with the live captain in each seat and the reference captain in every other, so every seat is the live
 captain's equally often, on the same dice (a scenario that favours one side favours neither captain, and luck
-falls alike on both). The live captain scores a win as 1, a draw as 1/2, a loss as 0. Its share is that score
-over the battles, scaled to two sides: with three captains a fair share is a third, which counts as 50%
-(Thieves Fall Out). The issue asks for at least 45% in every scenario. Two captains that decide alike score
-exactly 50%: each seed's battle is the same whoever sits where, and its winner's seat is the live one once.
+falls alike on both). The live captain scores a win as 1, a draw as an equal share (1/2 of a two-sided battle),
+a loss as 0. Its share is that score over the battles, scaled to two sides: with three captains a fair share is
+a third, which counts as 50% (Thieves Fall Out). The issue asks for at least 45% in every scenario. Two captains
+that decide alike score exactly 50%: each seed's battle is the same whoever sits where, and its winner's seat is
+the live one once.
 
     python -m benchmarks.ai_match                          # 200 battles of each scenario, both cores
     python -m benchmarks.ai_match --runs 40 pitched-battle # a probe
@@ -52,7 +53,7 @@ def play(job: tuple[str, int, int, int]) -> dict[str, Any]:
     played = policies.auto_play(SKY_GALLEONS, initial, seed=seed, policies=chosen, max_decisions=simulate.MAX_DECISIONS)
     outcome = simulate.outcome_of(SKY_GALLEONS, played.state)
     winner = outcome["winner"]
-    score = 0.5 if winner is None else 1.0 if winner == live else 0.0
+    score = 1 / len(seats) if winner is None else 1.0 if winner == live else 0.0  # a draw: an equal share
     return {"live": live, "winner": winner, "score": score, "turns": int(outcome["turns"]), "sides": len(seats)}
 
 
@@ -60,7 +61,7 @@ def play(job: tuple[str, int, int, int]) -> dict[str, Any]:
 class Result:
     slug: str
     runs: int
-    share: float  # the live captain's: wins + draws / 2, over the battles, scaled to two sides
+    share: float  # the live captain's score over the battles, scaled to two sides
     wins: float
     draws: float
     seconds: float
@@ -86,7 +87,7 @@ def match(slug: str, runs: int = RUNS, *, number: int = NUMBER, processes: int =
         runs=battles,
         share=sum(scores) / battles * sides / 2,
         wins=sum(1 for s in scores if s == 1.0) / battles,
-        draws=sum(1 for s in scores if s == 0.5) / battles,
+        draws=sum(1 for p in played if p["winner"] is None) / battles,
         seconds=time.monotonic() - started,
     )
 
