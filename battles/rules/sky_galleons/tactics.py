@@ -629,6 +629,9 @@ class Sight:
     others: float = OTHER_TARGET
     threats: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)
     bounds: dict[tuple[Hex, str], float] = field(default_factory=dict, compare=False)
+    # A running ship's: where the ships it runs from are, and the edges it may leave by (flee_score).
+    chasers: tuple[Hex, ...] = ()
+    exit_edges: tuple[str, ...] = ()
 
 
 def sight(state: State, record: ShipRecord, memo: Memo[Battery] | None = None) -> Sight:
@@ -661,6 +664,10 @@ def sight(state: State, record: ShipRecord, memo: Memo[Battery] | None = None) -
         foe_spots=tuple((foe, spot(foe)) for foe in foes),
         careful=scenario_ai.careful(board, record.side),
         others=scenario_ai.other_targets_weight(board, record.side, OTHER_TARGET),
+        chasers=tuple(c.position for c in hunters(board, record.side) or foes if c.position is not None)
+        if flee
+        else (),
+        exit_edges=tuple(scenario_ai.exit_edges(board, record.side)) if flee else (),
     )
 
 
@@ -1075,10 +1082,10 @@ def flee_score(view: Sight, path: Path) -> float:
     if path.ends == movement.LEFT_MAP:
         return -LEAVES_MAP if scenario_ai.stays(board, record.side) else ESCAPES
     at = path.end
-    edges = scenario_ai.exit_edges(board, record.side)  # a side that may leave by one edge only runs for it
+    edges = view.exit_edges  # a side that may leave by one edge only runs for it
     steps = exit_steps(board.terrain, at) if scenario_ai.leaves_by(board.terrain, at.hex, at.facing, edges) else 30
     score = -1.0 * scenario_ai.edge_distance(board.terrain, at.hex, edges) - 0.5 * min(steps, 30)
-    chasers = [c.position for c in hunters(board, record.side) or view.foes if c.position is not None]
+    chasers = view.chasers
     if chasers:
         score += 0.3 * min(min(hexgrid.distance(at.hex, c) for c in chasers), 10)
     score -= FLEE_CAUTION * threat(view, at)
