@@ -747,7 +747,7 @@ def best_moves(
         return walked[index]
 
     exact: dict[tuple[Spot, str], float] = {}
-    bounds: dict[tuple[Spot, str], float] = {}
+    bounds: dict[tuple[Hex, int, str, str], float] = {}
     finer_bounds: dict[tuple[Spot, str], float] = {}
     # One bound for every facing in a hex, but with no ship to fight the guns go for the flying parties, which
     # the facing changes (party_offense): then each spot is bounded by itself. The checks and mines only lower a
@@ -756,7 +756,8 @@ def best_moves(
 
     def bound(index: int) -> float:
         path = plans[index][2]
-        key = (replace(path.end, facing=0) if by_hex else path.end, path.ends)
+        end = path.end
+        key = (end.hex, 0 if by_hex else end.facing, end.altitude, path.ends)
         if key not in bounds:
             bounds[key] = attack_score(view, path, offense_bound, any_heading=by_hex)
         return bounds[key]
