@@ -373,28 +373,9 @@ def trace_turning(
     gives them. The AI weighs hundreds of such plans a move; they share their first steps, so each is traced
     from its parent's end rather than from the start (and the plan as a whole checked once, with a straight
     plan standing for the rest: its cost, hexes, drops and climbs are theirs; only its turns differ)."""
-    straight = [*prefix, *[AHEAD] * hexes]
-    try:
-        _check_plan(record, straight, allowed, terrain, 0)
-    except PlanError:
-        return []
-    assert record.position is not None  # _check_plan refuses a ship not flying
-    # A turn in the body is refused where a straight plan is not: course held or not free, a kite's tack.
-    may_turn = allowed.course and _held_course(record, allowed, terrain) is None
-    may_turn = may_turn and not (record.is_kite and any(token in TACKS for token in prefix))
-    whole = _Whole(hexes, prefix.count(DESCEND))
-    way = _Way(record.position, record.facing, altitude_level(record.altitude))
-    steps: list[Step] = []
-    try:
-        for index, token in enumerate(prefix):
-            if steps and steps[-1].ends:
-                return []
-            steps.append(_step(record, way, token, index, allowed.sail, terrain, whole))
-    except PlanError:
-        return []
-    found: list[tuple[list[str], list[Step]]] = []
-    _grow(record, list(prefix), steps, way, hexes, max_turns if may_turn else 0, allowed.sail, terrain, whole, found)
-    return found
+    found: list[list[tuple[list[str], list[Step]]]] = [[] for _ in range(hexes + 1)]
+    _tree(record, prefix, [depth == hexes for depth in range(hexes + 1)], hexes, max_turns, allowed, terrain, found)
+    return found[hexes]
 
 
 def trace_turning_upto(
@@ -407,160 +388,101 @@ def trace_turning_upto(
         trace_turning(record, prefix, hexes, max_turns, allowed=allowed, terrain=terrain)
         for hexes in range(min(most, 1) + 1)
     ]
-    if most < 2:
-        return [traced for by_hexes in found for traced in by_hexes]
-    valid = []
-    for hexes in range(most + 1):
-        try:
-            _check_plan(record, [*prefix, *[AHEAD] * hexes], allowed, terrain, 0)
-            valid.append(hexes >= 2)
-        except PlanError:
-            valid.append(False)
-    assert record.position is not None
-    longest = max((hexes for hexes, ok in enumerate(valid) if ok), default=-1)
-    deeper: list[list[tuple[list[str], list[Step]]]] = [[] for _ in range(most + 1)]
-    if longest >= 2:
-        may_turn = allowed.course and _held_course(record, allowed, terrain) is None
-        may_turn = may_turn and not (record.is_kite and any(token in TACKS for token in prefix))
-        whole = _Whole(2, prefix.count(DESCEND))  # two hexes or more: the same steps (see above)
-        way = _Way(record.position, record.facing, altitude_level(record.altitude))
-        steps: list[Step] = []
-        try:
-            for index, token in enumerate(prefix):
-                if steps and steps[-1].ends:
-                    raise PlanError("SG-MOV-01", "the move has ended")
-                steps.append(_step(record, way, token, index, allowed.sail, terrain, whole))
-        except PlanError:
-            longest = -1
-        if longest >= 2:
-            _grow_all(
-                record,
-                list(prefix),
-                steps,
-                way,
-                0,
-                longest,
-                max_turns if may_turn else 0,
-                allowed.sail,
-                terrain,
-                whole,
-                valid,
-                deeper,
-            )
-    return [traced for by_hexes in [*found, *deeper[2:]] for traced in by_hexes]
+    if most >= 2:
+        deeper: list[list[tuple[list[str], list[Step]]]] = [[] for _ in range(most + 1)]
+        _tree(record, prefix, [depth >= 2 for depth in range(most + 1)], 2, max_turns, allowed, terrain, deeper)
+        found += deeper[2:]
+    return [traced for by_hexes in found for traced in by_hexes]
 
 
-def _grow_all(
+def _tree(
     record: ShipRecord,
-    plan: list[str],
-    steps: list[Step],
-    way: _Way,
-    depth: int,
-    longest: int,
-    turns_left: int,
-    sail: Sail | None,
+    prefix: Sequence[str],
+    lengths: list[bool],
+    hexes_moved: int,
+    max_turns: int,
+    allowed: Allowance,
     terrain: Terrain,
-    whole: _Whole,
-    valid: list[bool],
     found: list[list[tuple[list[str], list[Step]]]],
 ) -> None:
-    """_grow for every depth at once: each node is a plan of ``depth`` hexes, kept where that length is valid."""
-    if valid[depth]:
-        found[depth].append((plan, steps))
-    if depth == longest or (steps and steps[-1].ends):
+    """The plans ``prefix`` + turning paths of each length ``lengths`` asks for (by depth) into ``found``, each
+    length whose straight plan the whole-plan checks refuse left out; ``hexes_moved`` is the hexes the steps are
+    traced for (see ``trace_turning_upto``)."""
+    valid = [
+        wanted and _whole_plan_allowed(record, [*prefix, *[AHEAD] * depth], allowed, terrain)
+        for depth, wanted in enumerate(lengths)
+    ]
+    longest = max((depth for depth, ok in enumerate(valid) if ok), default=-1)
+    if longest < 0:
         return
-    ahead_way = _Way(way.hex_, way.facing, way.level, way.turn_granted, way.free_drop, way.spent)
+    assert record.position is not None  # _check_plan refuses a ship not flying
+    # A turn in the body is refused where a straight plan is not: course held or not free, a kite's tack.
+    may_turn = allowed.course and _held_course(record, allowed, terrain) is None
+    may_turn = may_turn and not (record.is_kite and any(token in TACKS for token in prefix))
+    whole = _Whole(hexes_moved, prefix.count(DESCEND))
+    way = _Way(record.position, record.facing, altitude_level(record.altitude))
+    steps: list[Step] = []
     try:
-        ahead = _step(record, ahead_way, AHEAD, len(plan), sail, terrain, whole)
+        for index, token in enumerate(prefix):
+            if steps and steps[-1].ends:
+                return  # the move ended inside the prefix: nothing can follow (SG-MOV-01)
+            steps.append(_step(record, way, token, index, allowed.sail, terrain, whole))
     except PlanError:
         return
-    plan_ahead, steps_ahead = [*plan, AHEAD], [*steps, ahead]
-    _grow_all(
-        record, plan_ahead, steps_ahead, ahead_way, depth + 1, longest, turns_left, sail, terrain, whole, valid, found
-    )
-    if turns_left == 0 or ahead.ends:
-        return
-    for turn in (PORT, STARBOARD):
-        turned_way = _Way(
-            ahead_way.hex_,
-            ahead_way.facing,
-            ahead_way.level,
-            ahead_way.turn_granted,
-            ahead_way.free_drop,
-            ahead_way.spent,
-        )
-        try:
-            turned = _step(record, turned_way, turn, len(plan_ahead), sail, terrain, whole)
-        except PlanError:
-            continue
-        _grow_all(
-            record,
-            [*plan_ahead, turn],
-            [*steps_ahead, turned],
-            turned_way,
-            depth + 1,
-            longest,
-            turns_left - 1,
-            sail,
-            terrain,
-            whole,
-            valid,
-            found,
-        )
+    grow = _Growth(record, allowed.sail, terrain, whole, valid, longest, found)
+    grow.node(list(prefix), steps, way, 0, max_turns if may_turn else 0)
 
 
-def _grow(
-    record: ShipRecord,
-    plan: list[str],
-    steps: list[Step],
-    way: _Way,
-    hexes_left: int,
-    turns_left: int,
-    sail: Sail | None,
-    terrain: Terrain,
-    whole: _Whole,
-    found: list[tuple[list[str], list[Step]]],
-) -> None:
-    """turning_paths' plans below ``plan``, depth first in its order: ahead, ahead and port, ahead and starboard."""
-    if hexes_left == 0:
-        found.append((plan, steps))
-        return
-    if steps and steps[-1].ends:
-        return  # the move has ended: nothing can follow (SG-MOV-01)
-    ahead_way = _Way(way.hex_, way.facing, way.level, way.turn_granted, way.free_drop, way.spent)
+def _whole_plan_allowed(record: ShipRecord, plan: list[str], allowed: Allowance, terrain: Terrain) -> bool:
     try:
-        ahead = _step(record, ahead_way, AHEAD, len(plan), sail, terrain, whole)
+        _check_plan(record, plan, allowed, terrain, 0)
     except PlanError:
-        return
-    plan_ahead, steps_ahead = [*plan, AHEAD], [*steps, ahead]
-    _grow(record, plan_ahead, steps_ahead, ahead_way, hexes_left - 1, turns_left, sail, terrain, whole, found)
-    if turns_left == 0 or ahead.ends:
-        return
-    for turn in (PORT, STARBOARD):
-        turned_way = _Way(
-            ahead_way.hex_,
-            ahead_way.facing,
-            ahead_way.level,
-            ahead_way.turn_granted,
-            ahead_way.free_drop,
-            ahead_way.spent,
-        )
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class _Growth:
+    """One tree of turning paths being traced: what every node shares."""
+
+    record: ShipRecord
+    sail: Sail | None
+    terrain: Terrain
+    whole: _Whole
+    valid: list[bool]
+    longest: int
+    found: list[list[tuple[list[str], list[Step]]]]
+
+    def node(self, plan: list[str], steps: list[Step], way: _Way, depth: int, turns_left: int) -> None:
+        """A plan of ``depth`` hexes, kept where that length is valid, then its children depth first in
+        turning_paths' order: ahead, ahead and port, ahead and starboard."""
+        if self.valid[depth]:
+            self.found[depth].append((plan, steps))
+        if depth == self.longest or (steps and steps[-1].ends):
+            return
+        ahead_way = _Way(way.hex_, way.facing, way.level, way.turn_granted, way.free_drop, way.spent)
         try:
-            turned = _step(record, turned_way, turn, len(plan_ahead), sail, terrain, whole)
+            ahead = _step(self.record, ahead_way, AHEAD, len(plan), self.sail, self.terrain, self.whole)
         except PlanError:
-            continue
-        _grow(
-            record,
-            [*plan_ahead, turn],
-            [*steps_ahead, turned],
-            turned_way,
-            hexes_left - 1,
-            turns_left - 1,
-            sail,
-            terrain,
-            whole,
-            found,
-        )
+            return
+        plan_ahead, steps_ahead = [*plan, AHEAD], [*steps, ahead]
+        self.node(plan_ahead, steps_ahead, ahead_way, depth + 1, turns_left)
+        if turns_left == 0 or ahead.ends:
+            return
+        for turn in (PORT, STARBOARD):
+            turned_way = _Way(
+                ahead_way.hex_,
+                ahead_way.facing,
+                ahead_way.level,
+                ahead_way.turn_granted,
+                ahead_way.free_drop,
+                ahead_way.spent,
+            )
+            try:
+                turned = _step(self.record, turned_way, turn, len(plan_ahead), self.sail, self.terrain, self.whole)
+            except PlanError:
+                continue
+            self.node([*plan_ahead, turn], [*steps_ahead, turned], turned_way, depth + 1, turns_left - 1)
 
 
 def turning_paths(hexes: int, max_turns: int) -> list[list[str]]:
