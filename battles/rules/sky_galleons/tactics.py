@@ -545,14 +545,26 @@ def target_key(board: Board, ship: ShipRecord, enemy: ShipRecord) -> tuple[float
     """Lower is better: near, damaged, weakly armed enemies first; a merchant is a prize worth a detour.
     Between enemies alike, the one whose side comes next after ours round the table (``seat``), not the
     first name in the alphabet: with three captains alike, a name would set two of them on the same one."""
+    return _key_from(ship, enemy, worth(board, enemy), seat(board, ship.side, enemy.side))
+
+
+def worth(board: Board, enemy: ShipRecord) -> tuple[float, float, float]:
+    """The parts of target_key that are the enemy's own, whoever looks at her: her damage, guns and prize
+    (kept apart so that the key is summed in the same order, to the same last bit, however it is reached)."""
+    guns = sum(1 for g in enemy.guns if fires_at_ships(g) and g.manned > 0)
+    prize = 2.0 if is_merchant(board, enemy) else 0.0
+    return 4.0 * damage(board, enemy), 0.3 * guns, prize
+
+
+def _key_from(
+    ship: ShipRecord, enemy: ShipRecord, own: tuple[float, float, float], place: int
+) -> tuple[float, int, str]:
     assert ship.position is not None
     assert enemy.position is not None
     distance = hexgrid.distance(ship.position, enemy.position)
     gap = abs(level(ship.altitude) - level(enemy.altitude))
-    guns = sum(1 for g in enemy.guns if fires_at_ships(g) and g.manned > 0)
-    prize = 2.0 if is_merchant(board, enemy) else 0.0
-    value = distance + 0.5 * gap - 4.0 * damage(board, enemy) + 0.3 * guns - prize
-    return value, seat(board, ship.side, enemy.side), enemy.name
+    hurt, guns, prize = own
+    return distance + 0.5 * gap - hurt + guns - prize, place, enemy.name
 
 
 def seat(board: Board, side: str, other: str) -> int:
@@ -572,9 +584,9 @@ def side_target(board: Board, side: str) -> str | None:
     wanted = scenario_ai.prize(board, side)
     if wanted is not None:
         return wanted
-    return min(
-        theirs, key=lambda e: (sum(target_key(board, s, e)[0] for s in ours), seat(board, side, e.side), e.name)
-    ).name
+    # Each enemy's own worth once, not once for every ship of ours that weighs her.
+    keyed = [(e, worth(board, e), seat(board, side, e.side)) for e in theirs]
+    return min(keyed, key=lambda k: (sum(_key_from(s, k[0], k[1], k[2])[0] for s in ours), k[2], k[0].name))[0].name
 
 
 def ship_target(board: Board, ship: ShipRecord) -> ShipRecord | None:
@@ -1932,6 +1944,7 @@ def ai_adjust_moves(
     over (the hexes the side must bombard first), worth the drop's expected effect."""
     spots = ordnance_play.device_spots(state.board, record.name)
     ready = droppers(record)
+    marks = drop_marks(state.board, record) if ready else {}
     adjusted: list[tuple[float, JSON]] = []
     for (score, plan), (_, steps) in zip(scored, traced, strict=True):
         risk = sum(
@@ -1939,8 +1952,8 @@ def ai_adjust_moves(
         )
         choice: JSON = plan
         bonus = 0.0
-        if ready and steps and not isinstance(plan, dict):
-            drops, bonus = _ai_drops(state, record, steps, ready)
+        if marks and steps and not isinstance(plan, dict):
+            drops, bonus = _ai_drops(state, record, steps, ready, marks)
             if drops:
                 candidate: JSON = {"steps": plan, "drops": drops}
                 if validate.move_problem(state, record, candidate) is None:
@@ -1951,8 +1964,28 @@ def ai_adjust_moves(
     return adjusted
 
 
+def drop_marks(board: Board, record: ShipRecord) -> dict[Hex, list[ShipRecord]]:
+    """The enemies the ship may drop on, by hex, each hex's by name: the same for every plan of a move. A
+    ground target counts only if the side must bombard it (SG-SCN-25)."""
+    goals = {s.name for s in ordnance_play.bombard_targets(board, record.side)}
+    marks: dict[Hex, list[ShipRecord]] = {}
+    for target in sorted(board.ships, key=lambda s: s.name):
+        if target.position is None or board.ally(record.side, target) or not board.in_fight(target):
+            continue
+        if not ordnance_play.is_target(target) or (
+            target.emplacement in ordnance_play.TARGET_KINDS and target.name not in goals
+        ):
+            continue
+        marks.setdefault(target.position, []).append(target)
+    return marks
+
+
 def _ai_drops(
-    state: State, record: ShipRecord, steps: Sequence[movement.Step], droppers: Sequence[str]
+    state: State,
+    record: ShipRecord,
+    steps: Sequence[movement.Step],
+    droppers: Sequence[str],
+    marks: Mapping[Hex, Sequence[ShipRecord]],
 ) -> tuple[list[JSON], float]:
     board = state.board
     rules = queries.rules(state)
@@ -1961,13 +1994,7 @@ def _ai_drops(
     worth = 0.0
     dropper = record
     for where in ordnance_play.passes(record, steps):
-        for target in sorted(board.ships, key=lambda s: s.name):
-            if target.position != where.hex or board.ally(record.side, target) or not board.in_fight(target):
-                continue
-            if not ordnance_play.is_target(target) or (
-                target.emplacement in ordnance_play.TARGET_KINDS and target.name not in goals
-            ):
-                continue
+        for target in marks.get(where.hex, ()):
             there = replace(dropper, position=where.hex, altitude=where.altitude)
             for weapon in droppers:
                 solution = ordnance.drop_solution(
