@@ -86,7 +86,8 @@ lock:
 # dataclass's unannotated class constant (state, board, bridge, policies, galleons/record ...).
 COMPILED := battles/engine/hexgrid.py battles/engine/events.py battles/engine/jsonread.py \
 	battles/aikit/memo.py battles/aikit/search.py battles/aikit/ties.py \
-	battles/rules/sky_galleons/tactics.py battles/rules/sky_galleons/movement.py \
+	battles/rules/sky_galleons/tactics.py battles/rules/sky_galleons/ai_reading.py \
+	battles/rules/sky_galleons/ai_moves.py battles/rules/sky_galleons/movement.py \
 	battles/rules/sky_galleons/candidates.py battles/rules/sky_galleons/queries.py \
 	battles/rules/sky_galleons/scenario_ai.py
 MYPYC_OPT_LEVEL ?= 2

@@ -79,9 +79,13 @@ def board_candidates(state: BattleState[Board], side: str) -> list[JSON]:
 
 
 def attacks(
-    state: BattleState[Board], record: ShipRecord, traced: Sequence[tuple[list[str], list[movement.Step]]]
+    state: BattleState[Board],
+    record: ShipRecord,
+    traced: Sequence[tuple[list[str], list[movement.Step]]],
+    on: str | None = None,
 ) -> list[JSON]:
-    """The ram and grapple moves among ``traced`` plans, if the ship may try one now (SG-RAM-01/03/06)."""
+    """The ram and grapple moves among ``traced`` plans, if the ship may try one now (SG-RAM-01/03/06); with
+    ``on``, only those on that ship."""
     board = state.board
     if (
         not state.options["advanced"]
@@ -91,7 +95,7 @@ def attacks(
         return []
     found: list[JSON] = []
     for target in board.fighting():
-        if target.side == record.side:
+        if target.side == record.side or (on is not None and target.name != on):
             continue
         at = (target.position, target.altitude)
         for plan, path in traced:

@@ -62,7 +62,7 @@ PRIZE_FIRE = 4.0  # a hit on the running prize stops her: worth four of any othe
 PRIZE_PARTY = 6
 OTHERS_WHILE_CHASING = 0.2  # the other enemies, while the prize runs
 # Ending a move beside the guarded ship while the enemy could hold her (SG-SCN-19): as much as the shared
-# hex's collision checks and an edge cost the escort (tactics.SHARED_HEX + PASSING + NEAR_EDGE), so she comes
+# hex's collision checks and an edge cost the escort (ai_reading.SHARED_HEX + PASSING + NEAR_EDGE), so she comes
 # alongside when her guns bear from there about as well as from anywhere: she does not give up the gun duel
 # with the seizing ship to sit there.
 GUARD_ALONGSIDE = 6.0

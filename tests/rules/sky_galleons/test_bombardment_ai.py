@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from battles.engine import hexgrid
-from battles.rules.sky_galleons import ordnance_play, scenario_ai, tactics
+from battles.rules.sky_galleons import ai_fire, ai_moves, ai_reading, ordnance_play, scenario_ai
 from battles.rules.sky_galleons.combat import FireSolution
 from battles.rules.sky_galleons.kinds import MOVE, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
@@ -43,7 +43,7 @@ def test_a_gunship_bombards_as_high_as_it_flies_and_its_guns_still_reach_the_gro
     # The Reliant's 6" and 5" hit at close range out to 5 hexes: from High, four levels up, a hex below is
     # fired at from 4 hexes off, still close.
     assert ordnance_play.bombard_height(reliant, "G") == "H"
-    assert tactics.ship_target(state.board, reliant).altitude == "H"  # type: ignore[union-attr]
+    assert ai_reading.ship_target(state.board, reliant).altitude == "H"  # type: ignore[union-attr]
     # Her High row filled, her ceiling is Medium: she holds that (SG-DMG-14).
     rows = tuple(replace(r, hits=r.boxes) if r.altitude == "H" else r for r in reliant.hull_rows)
     assert ordnance_play.bombard_height(replace(reliant, hull_rows=rows), "G") == "M"
@@ -69,14 +69,14 @@ def test_a_bombarding_captain_chases_no_prize_it_gets_on_with_the_bombardment() 
     ships = ([ship("Reliant", "Reliant", (8, 8), facing=1)], [ship("Kite", "Bloodrunner", (9, 8), facing=1)])
     fight = begin(small(*ships), seed)
     fight, _ = advance(fight, seed, ORDERS, "a")
-    assert tactics.prize_for(fight, fight.board.ship("Reliant")) is not None  # her marines would take the kite
+    assert ai_reading.prize_for(fight, fight.board.ship("Reliant")) is not None  # her marines would take the kite
     bombard = begin(raid(*ships, [[15, 8]]), seed)
     bombard, _ = advance(bombard, seed, ORDERS, "a")
-    assert tactics.prize_for(bombard, bombard.board.ship("Reliant")) is None
+    assert ai_reading.prize_for(bombard, bombard.board.ship("Reliant")) is None
 
 
-def view_of(state: State, name: str) -> tactics.Sight:
-    return tactics.sight(state, state.board.ship(name))
+def view_of(state: State, name: str) -> ai_moves.Sight:
+    return ai_moves.sight(state, state.board.ship(name))
 
 
 @pytest.mark.rule("SG-TM-03", "SG-TM-07", "SG-SCN-25")
@@ -94,14 +94,15 @@ def test_a_bombarding_captain_keeps_out_of_a_mine_carriers_reach() -> None:
     [carrier] = view.mine_reach
     assert carrier.level == carrier.ceiling == 4  # a level over Medium, and she flies no higher
     reach = carrier.mp
-    near = tactics.Spot(hexgrid.neighbour(carrier.hex, 3), 0, "H")
-    far = tactics.Spot(hex_(10, 4 + reach + 2), 0, "H")
+    near = ai_reading.Spot(hexgrid.neighbour(carrier.hex, 3), 0, "H")
+    far = ai_reading.Spot(hex_(10, 4 + reach + 2), 0, "H")
     assert hexgrid.distance(far.hex, carrier.hex) > reach
     assert (
-        tactics.bombard_exposure(view, near, "H") - tactics.bombard_exposure(view, far, "H") >= ordnance_play.MINE_RISK
+        ai_moves.bombard_exposure(view, near, "H") - ai_moves.bombard_exposure(view, far, "H")
+        >= ordnance_play.MINE_RISK
     )
-    below = tactics.Spot(far.hex, 0, "M")
-    assert tactics.bombard_exposure(view, below, "H") > tactics.bombard_exposure(view, far, "H")  # under her height
+    below = ai_reading.Spot(far.hex, 0, "M")
+    assert ai_moves.bombard_exposure(view, below, "H") > ai_moves.bombard_exposure(view, far, "H")  # under her height
 
 
 @pytest.mark.rule("SG-GB-02", "SG-LOB-04", "SG-SCN-25")
@@ -117,9 +118,9 @@ def test_a_bombarding_captain_weighs_the_batteries_high_angle_fire_and_a_lob_gun
     )
     view = view_of(state, "Reliant")
     # Altitude does nothing to a lob gun: two hexes off, four levels up, it reaches her all the same.
-    over = tactics.ground_fire(view, tactics.Spot(hex_(10, 6), 0, "H"))
-    assert over == pytest.approx(tactics.hit_chance(6, 0) * tactics.TRIM_LOSS)
-    assert tactics.ground_fire(view, tactics.Spot(hex_(10, 2), 0, "H")) == 0.0  # six hexes: out of its range
+    over = ai_moves.ground_fire(view, ai_reading.Spot(hex_(10, 6), 0, "H"))
+    assert over == pytest.approx(ai_reading.hit_chance(6, 0) * ai_moves.TRIM_LOSS)
+    assert ai_moves.ground_fire(view, ai_reading.Spot(hex_(10, 2), 0, "H")) == 0.0  # six hexes: out of its range
 
 
 @pytest.mark.rule("SG-SCN-24")
@@ -174,7 +175,7 @@ def test_the_guns_share_the_hexes_out_so_that_no_hit_is_spent_beyond_a_hexs_poin
     guns = {("Reliant", "1"): 6, ("Reliant", "2"): 6, ("Reliant", "3"): 4}
     options = {key: [shot("Town (10,8)", dv, key[1]), shot("Town (10,9)", dv, key[1])] for key, dv in guns.items()}
     best = {key: (1.0, options[key][0]) for key in guns}  # each gun alone likes the hex half done best
-    shared = tactics.share_bombardment(board, best, options)
+    shared = ai_fire.share_bombardment(board, best, options)
     targets = {key[1]: solution.target for key, (_, solution) in shared.items()}
     # The first 6" would add as much on either hex: it takes the one nearer done. An even chance of a hit
     # there leaves 3 points wanted on the average, so the second 6" and the 5" add more on the other hex.

@@ -1,4 +1,4 @@
-"""The captain's bounded move search (tactics.best_moves, battles/aikit/search.py) is exact: on every move of
+"""The captain's bounded move search (ai_moves.best_moves, battles/aikit/search.py) is exact: on every move of
 whole battles it keeps the very plans, with the very scores, that scoring every plan (score_moves, then
 ai_adjust_moves) lets come within NEAR_TIE of the best, so the die picks among the same moves."""
 
@@ -12,7 +12,7 @@ from battles.aikit import ties
 from battles.engine import dice, policies, resolver, simulate
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
-from battles.rules.sky_galleons import candidates, scenario, scenario_ai, tactics
+from battles.rules.sky_galleons import ai_moves, ai_reading, candidates, scenario, scenario_ai, tactics
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 
 
@@ -21,17 +21,17 @@ class CheckingCaptain(tactics.Captain):
 
     checked = 0
 
-    def _move(self, state: tactics.State, request: DecisionRequest) -> JSON:
+    def _move(self, state: ai_reading.State, request: DecisionRequest) -> JSON:
         written = tactics.with_written(state, request)
         record = written.board.ship(request.ships[0])
-        view = tactics.sight(written, record)
-        if scenario_ai.stand_off(written.board, record) is None and not view.running and not tactics.droppers(record):
+        view = ai_moves.sight(written, record)
+        if scenario_ai.stand_off(written.board, record) is None and not view.running and not ai_moves.droppers(record):
             traced = candidates.traced_moves(written, record)
-            full = tactics.ai_adjust_moves(
-                written, record, traced, tactics.score_moves(written, record, traced, None, view)
+            full = ai_moves.ai_adjust_moves(
+                written, record, traced, ai_moves.score_moves(written, record, traced, None, view)
             )
-            best = tactics.best_moves(written, tactics.sight(written, record), traced)
-            assert [plan for _, plan in best] == ties.alike(full, tactics.NEAR_TIE)
+            best = ai_moves.best_moves(written, ai_moves.sight(written, record), traced)
+            assert [plan for _, plan in best] == ties.alike(full, ai_reading.NEAR_TIE)
             kept = {str(plan): score for score, plan in full}
             assert all(kept[str(plan)] == score for score, plan in best)
             CheckingCaptain.checked += 1

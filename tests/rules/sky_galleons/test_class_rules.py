@@ -14,6 +14,7 @@ from battles.engine import dice, hexgrid, resolver
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import class_rules
+from battles.rules.sky_galleons.ai_fire import fire_orders
 from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.combat import (
     FixedDice,
@@ -25,7 +26,6 @@ from battles.rules.sky_galleons.combat import (
 )
 from battles.rules.sky_galleons.kinds import FIRE, FIRST, MOVE, ORDERS
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
-from battles.rules.sky_galleons.tactics import fire_orders
 from galleons import catalog, design
 from galleons.record import Moment, ShipRecord, ship_record_from_class
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from battles.engine import dice, hexgrid, resolver
-from battles.rules.sky_galleons import scenario, scenario_ai, tactics, victory
+from battles.rules.sky_galleons import ai_reading, scenario, scenario_ai, victory
 from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 
@@ -78,14 +78,14 @@ def test_the_raiders_go_home_when_no_ship_could_land_the_party_and_climb_off_aga
     beside the kraag she could never climb off (SG-DMG-14). The party still aboard, the British can no longer
     win, and their captains run for the edge instead of circling the kraag until the stand-in limit."""
     board = raid()
-    assert not any(tactics.running(board, s) for s in board.fighting("british"))
+    assert not any(ai_reading.running(board, s) for s in board.fighting("british"))
     crippled = board.with_ship(_hit(board.ship("Danger"), 6))
     assert crippled.ship("Danger").max_altitude == "M"
     assert victory.check(crippled) is None  # not lost by the rules: she could still land (and stay)
-    assert all(tactics.running(crippled, s) for s in crippled.fighting("british"))
+    assert all(ai_reading.running(crippled, s) for s in crippled.fighting("british"))
     away = {"state": "away", "ship": "Danger", "hex": [13, 6], "turn": 10, "men": 10, "posts": {}}
     ashore = replace(crippled, marks={**crippled.marks, "landing party british": away})
-    assert not tactics.running(ashore, ashore.ship("Sandflea"))  # the party ashore: she waits to fetch it
+    assert not ai_reading.running(ashore, ashore.ship("Sandflea"))  # the party ashore: she waits to fetch it
 
 
 @pytest.mark.rule("SG-SCN-38", "SG-SCN-40")

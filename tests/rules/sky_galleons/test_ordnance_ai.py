@@ -15,11 +15,13 @@ from battles.engine import state as states
 from battles.engine.decisions import DecisionRequest
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import ordnance, ordnance_play
+from battles.rules.sky_galleons.ai_fire import fire_orders
+from battles.rules.sky_galleons.ai_orders import initiative_orders
 from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.kinds import AVOID, FIRE, MOVE, ORDERS
 from battles.rules.sky_galleons.ordnance import BOMB_RACK, LIQUID_FIRE
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
-from battles.rules.sky_galleons.tactics import Captain, fire_orders, initiative_orders
+from battles.rules.sky_galleons.tactics import Captain
 
 State = BattleState[Board]
 

@@ -12,12 +12,13 @@ from battles.engine import policies, resolver
 from battles.engine.decisions import DecisionRequest
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import prizes
+from battles.rules.sky_galleons.ai_orders import close_orders, prize_orders
 from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.combat import FixedDice
 from battles.rules.sky_galleons.kinds import CAPTURED, MOVE, ORDERS
 from battles.rules.sky_galleons.prizes import Prize
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS as RS
-from battles.rules.sky_galleons.tactics import Captain, close_orders, prize_orders
+from battles.rules.sky_galleons.tactics import Captain
 from galleons.record import Party, ShipRecord, ship_record_from_class
 from tests.rules.sky_galleons.test_boarding_battle import (
     at,

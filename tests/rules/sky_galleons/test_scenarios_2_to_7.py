@@ -20,6 +20,9 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import Event
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import (
+    ai_moves,
+    ai_orders,
+    ai_reading,
     close_action,
     combat,
     flying,
@@ -1354,7 +1357,7 @@ def test_the_german_ai_keeps_its_deckhands_for_the_grapnels_until_the_kite_is_ta
 def test_the_german_ai_holds_the_kite_and_never_scuttles_her():
     state = kite_taken()
     assert state.board.prizes[KITE].captor == "germans"
-    assert tactics.prize_orders(state, "germans") == {}
+    assert ai_orders.prize_orders(state, "germans") == {}
     assert "prizes" not in german_orders(state)
 
 
@@ -1404,11 +1407,11 @@ def test_the_british_go_for_the_hamburg_alongside_the_kite_when_their_boarders_o
     near = hexgrid.neighbour(hamburg.position, 2)
     dauntless = replace(state.board.ship("Dauntless"), position=near, altitude=hamburg.altitude)
     state = with_record(state, dauntless)
-    assert tactics.prize_for(state, dauntless) == hamburg  # grappled with the kite, and still fair game
+    assert ai_reading.prize_for(state, dauntless) == hamburg  # grappled with the kite, and still fair game
     unguarded = state.evolve(board=replace(state.board, ai={**state.board.ai, "british": {}}))
-    assert tactics.prize_for(unguarded, dauntless) is None  # a ship grappled already is left alone
+    assert ai_reading.prize_for(unguarded, dauntless) is None  # a ship grappled already is left alone
     home = replace(hamburg, crew=replace(hamburg.crew, marines=18))  # her marines at home: too many
-    assert tactics.prize_for(with_record(state, home), dauntless) is None
+    assert ai_reading.prize_for(with_record(state, home), dauntless) is None
 
 
 def escort_scores(state: State, name: str) -> dict[tuple[hexgrid.Hex, str], float]:
@@ -1416,7 +1419,7 @@ def escort_scores(state: State, name: str) -> dict[tuple[hexgrid.Hex, str], floa
     record = state.board.ship(name)
     traced = RS.traced_moves(state, record)
     best: dict[tuple[hexgrid.Hex, str], float] = {}
-    for (score, _plan), (_p, steps) in zip(tactics.score_moves(state, record, traced), traced, strict=True):
+    for (score, _plan), (_p, steps) in zip(ai_moves.score_moves(state, record, traced), traced, strict=True):
         end = (steps[-1].hex, steps[-1].altitude) if steps else (record.position, record.altitude)
         best[end] = max(best.get(end, -1e9), score)
     return best
@@ -1478,10 +1481,10 @@ def test_the_hamburg_holding_the_kite_does_not_strike_though_her_guns_are_silent
         hamburg = hamburg.with_gun(replace(gun, manned=0))
     hamburg = replace(hamburg, crew=replace(hamburg.crew, deckhands=0))
     state = with_record(state, hamburg)
-    assert not tactics.armed(hamburg)
+    assert not ai_reading.armed(hamburg)
     for name, spot in (("Dauntless", (0, 11)), ("Daring", (1, 12))):  # both gunboats on her
         state = with_record(state, replace(state.board.ship(name), position=hex_(*spot)))
-    assert not tactics.beaten(state.board, hamburg)
+    assert not ai_reading.beaten(state.board, hamburg)
     assert german_orders(state)["strike"] == []
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from battles.engine import dice, hexgrid, resolver
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import scenario, tactics
+from battles.rules.sky_galleons import ai_reading, scenario
 from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 
@@ -73,9 +73,9 @@ def test_between_rivals_alike_each_captain_goes_for_the_next_round_the_table_wha
     order = list(board.side_order)
     chosen = {}
     for record in board.ships:
-        target = tactics.ship_target(board, record)
+        target = ai_reading.ship_target(board, record)
         assert target is not None
         chosen[record.side] = target.side
-        assert tactics.side_target(board, record.side) == target.name
+        assert ai_reading.side_target(board, record.side) == target.name
     assert chosen == {side: order[(i + 1) % len(order)] for i, side in enumerate(order)}
     assert sorted(chosen.values()) == sorted(order)  # each hunted once
