@@ -176,10 +176,15 @@ class Context(Generic[B]):
         visibility: str = PUBLIC,
         turn: int | None = None,
         phase: str | None = None,
+        source: object = None,
+        copied: bool = False,
     ) -> Event:
         if len(self.events) >= MAX_EVENTS_PER_RESOLUTION:
             raise EngineError(f"{self._ruleset.key}: more than {MAX_EVENTS_PER_RESOLUTION} events in one go")
-        clean = plain(data if type(data) is dict else dict(data))  # plain copies: the caller's dict is not kept
+        if copied:  # already what plain gives, and the caller's no more (emit's ``copied``)
+            clean: JSON = dict(data)
+        else:  # plain copies: the caller's dict is not kept
+            clean = plain(data if type(data) is dict else dict(data))
         assert isinstance(clean, dict)
         clashes = clean.keys() & _ENVELOPE_KEYS
         if clashes:
@@ -192,6 +197,7 @@ class Context(Generic[B]):
             data=clean,
             ships=tuple(str(s) for s in ships),
             visibility=visibility,
+            source=source,
         )
         self._state = apply_event(self._ruleset, self._state, event)
         self.events.append(event)
@@ -204,12 +210,21 @@ class Context(Generic[B]):
         *,
         ships: Sequence[str] = (),
         secret_to: str = "",
+        source: object = None,
+        copied: bool = False,
     ) -> Event:
-        """Record a ruleset event (moved, hit, boarded...). ``secret_to`` keeps it to one side."""
+        """Record a ruleset event (moved, hit, boarded...). ``secret_to`` keeps it to one side.
+
+        Two shortcuts for an event that carries a large value (a ship's whole record, folded at once):
+        ``source``, the immutable value the data was built from, which the ruleset's fold may take instead of
+        parsing the data back (Event.source; a replay from the log parses it); ``copied``, the data is already
+        what ``plain`` would make of it (fresh lists and objects, every object's keys in sorted order) and
+        nothing else holds it, so it is kept without the copy. The ruleset's tests hold both to what the long way
+        gives, on whole battles."""
         if kind in ENGINE_KINDS:
             raise EngineError(f"{kind!r} is an engine event; use the Context method for it")
         visibility = side_only(secret_to) if secret_to else PUBLIC
-        return self._push(kind, data or {}, ships=ships, visibility=visibility)
+        return self._push(kind, data or {}, ships=ships, visibility=visibility, source=source, copied=copied)
 
     def roll(
         self,

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 from functools import cache
+from typing import Any
 
 import pytest
 
 from battles.engine import resolver, simulate
-from battles.engine.events import plain
+from battles.engine.events import events_from_json, events_to_json, plain
 from battles.engine.state import BattleState
 from battles.rules.sky_galleons import combat, queries, scenario
 from battles.rules.sky_galleons.board import Board
@@ -19,9 +20,15 @@ from galleons.record import ShipRecord
 
 
 @cache
+def battle(slug: str = "pitched-battle") -> simulate.Simulation:
+    """The fingerprint seed's battle, played live (its events carry what the live folds take: Event.source)."""
+    return simulate.simulate(SKY_GALLEONS, scenario.load_data(slug), seed=simulate.seed_for(19))
+
+
+@cache
 def states(slug: str = "pitched-battle") -> tuple[BattleState[Board], ...]:
     """Every state of the fingerprint seed's battle, one per event."""
-    played = simulate.simulate(SKY_GALLEONS, scenario.load_data(slug), seed=simulate.seed_for(19))
+    played = battle(slug)
     found, state = [played.initial], played.initial
     for event in played.events:
         state = resolver.apply_event(SKY_GALLEONS, state, event)
@@ -84,3 +91,38 @@ def test_a_gun_is_skipped_only_where_its_solution_is_refused(slug: str):
                         )
                         assert not solution.allowed, (state.seq, firer.name, gun, target.name)
     assert skipped
+
+
+def exactly(value: Any) -> Any:
+    """``value`` with every object's keys in their order and every scalar's exact type: equal for equal JSON
+    spelt alike (True and 1, a str subclass and a str, {"a", "b"} and {"b", "a"} all tell apart)."""
+    if isinstance(value, dict):
+        return [type(value), [(key, exactly(item)) for key, item in value.items()]]
+    if isinstance(value, list | tuple):
+        return [type(value), [exactly(item) for item in value]]
+    return [type(value), value]
+
+
+@pytest.mark.parametrize("slug", ["pitched-battle", "slash-and-run"])
+def test_a_ship_event_keeps_the_plain_json_of_the_record_its_fold_takes(slug: str):
+    """basics.commit's ``ship`` event: its data kept uncopied is what plain would copy, to the order of the keys,
+    and the record its fold takes (Event.source) is the record that data parses to."""
+    ships = [event for event in battle(slug).events if event.kind == "ship"]
+    assert ships
+    for event in ships:
+        assert type(event.source) is ShipRecord, event.seq
+        assert exactly(event.data) == exactly(plain(dict(event.data))), event.seq
+        assert ShipRecord.from_json(event.data["record"]) == event.source, event.seq
+
+
+@pytest.mark.parametrize("slug", ["pitched-battle", "slash-and-run"])
+def test_the_log_read_back_folds_to_the_live_states(slug: str):
+    """The log as stored (JSON, no Event.source) folds to the live battle's state after every event."""
+    played = battle(slug)
+    logged = events_from_json(events_to_json(played.events))
+    assert all(event.source is None for event in logged)
+    state, live = played.initial, states(slug)
+    for n, event in enumerate(logged, start=1):
+        state = resolver.apply_event(SKY_GALLEONS, state, event)
+        assert state == live[n], event.seq
+    assert state == played.final
