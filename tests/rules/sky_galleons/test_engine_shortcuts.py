@@ -5,6 +5,7 @@ only where its fire solution is refused. Checked on every state of a played Pitc
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from functools import cache
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from battles.engine import resolver, simulate
 from battles.engine.events import events_from_json, events_to_json, plain
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import combat, queries, scenario
+from battles.rules.sky_galleons import combat, movement, ordnance_play, queries, scenario, special_rules
 from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 from galleons.record import ShipRecord
@@ -126,3 +127,44 @@ def test_the_log_read_back_folds_to_the_live_states(slug: str):
         state = resolver.apply_event(SKY_GALLEONS, state, event)
         assert state == live[n], event.seq
     assert state == played.final
+
+
+@pytest.mark.parametrize("slug", ["pitched-battle", "slash-and-run"])
+def test_the_kept_answers_are_what_asking_afresh_gives(slug: str):
+    """queries.allowance, queries.trace, queries.rules and ordnance_play.fire_solution keep their last few answers
+    (battles.engine.memo): asked on every third state of a battle in turn, each answer is the one worked out afresh, so
+    no answer outlives what it depends on."""
+    traced = solved = 0
+    for state in states(slug)[::3]:
+        board, rules = state.board, queries.rules(state)
+        assert rules == queries.combat_rules(state.options)
+        now = queries.now(state)
+        for ship in board.fighting():
+            try:
+                fresh = special_rules.held_still(board, ship, queries._allowance(state, ship, plotted=True))
+            except ValueError:  # a kite before the wind is known: refused each time it is asked
+                with pytest.raises(ValueError, match="is a kite"):
+                    queries.allowance(state, ship)
+                continue
+            allowed = queries.allowance(state, ship)
+            assert allowed == fresh, (state.seq, ship.name)
+            plans = ([movement.AHEAD], [movement.PORT, movement.AHEAD])
+            for plan, allows in itertools.product(plans, (allowed, dataclasses.replace(allowed, speed=0))):
+                try:
+                    path = movement.trace(ship, plan, allowed=allows, terrain=board.terrain)
+                except movement.PlanError:
+                    with pytest.raises(movement.PlanError):
+                        queries.trace(ship, plan, allowed=allows, terrain=board.terrain)
+                    continue
+                assert queries.trace(ship, plan, allowed=allows, terrain=board.terrain) == path
+                traced += 1
+            for target in board.fighting():
+                for gun in combat.firing_ids(ship)[:2] if target.side != ship.side else ():
+                    args = {"now": now, "rules": rules, "same_hex": board.relative(ship.name, target.name)}
+                    kept = ordnance_play.fire_solution(ship, gun, target, **args)
+                    assert kept == ordnance_play._fire_solution(
+                        ship, gun, target, ammunition="shell", rate="normal", **args
+                    )
+                    solved += 1
+    assert traced
+    assert solved

@@ -331,7 +331,7 @@ def carry_out(
     tried where the path meets the target, a grapple where the move ends beside it (SG-RAM-04/06,
     SG-GRAP-01)."""
     record = ctx.board.ship(name)
-    steps = movement.trace(record, plan, allowed=queries.allowance(ctx.state, record), terrain=ctx.board.terrain)
+    steps = queries.trace(record, plan, allowed=queries.allowance(ctx.state, record), terrain=ctx.board.terrain)
     start = record.position
     hexes = 0
     drops = drops or ordnance_play.Drops()
