@@ -174,11 +174,11 @@ def test_the_kept_answers_are_what_asking_afresh_gives(slug: str):
     ("slug", "options"), [("pitched-battle", {}), ("thieves-fall-out", {"standing_orders": True, "advanced": True})]
 )
 def test_every_event_keeps_what_plain_would_copy(slug: str, options: dict[str, Any]):
-    """Data the engine keeps uncopied (a ship event's record, an answer's choice, a standing order's) is spelt as
-    plain would spell it, to the order of the keys: live events are the log read back."""
+    """Data the engine keeps uncopied (a ship event's record, a step moved, an answer's choice, a standing order) is as
+    plain would spell it, to the order of the keys and the type of each value: live events are the log read back."""
     played = simulate.simulate(SKY_GALLEONS, scenario.load_data(slug), seed=simulate.seed_for(19), options=options)
     kinds = {event.kind for event in played.events}
-    assert {"ship", "decision"} <= kinds
+    assert {"ship", "decision", "moved"} <= kinds
     for event in played.events:
         assert exactly(event.data) == exactly(plain(dict(event.data))), event.seq
     if options:
