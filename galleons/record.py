@@ -1114,6 +1114,18 @@ class ShipRecord:
                 data[key] = getattr(self, key)
         return data
 
+    def plain_json(self) -> dict[str, Any]:
+        """``to_json`` as the event log's ``plain`` copy spells it, built directly: the same fresh lists and
+        objects, with every object's keys in sorted order (a ``ship`` event's record, basics.commit). The parts'
+        JSON holds no object below their own, so sorting the record's and each part's keys is all plain does."""
+        data = self.to_json()
+        for key in _OBJECT_PARTS:
+            data[key] = _sorted(data[key])
+        for key in _LISTED_PARTS:
+            if key in data:
+                data[key] = [_sorted(part) for part in data[key]]
+        return _sorted(data)
+
     @classmethod
     def from_json(cls, data: Any, *, like: ShipRecord | None = None) -> ShipRecord:
         """Parse a record; raises ValueError naming the first bad field.
@@ -1177,6 +1189,15 @@ class ShipRecord:
         )
         check_record(record)
         return record
+
+
+# The record's parts, as ShipRecord.plain_json sorts their keys: each one object, or a list of them.
+_OBJECT_PARTS = ("crew", "criticals", "party", "boarders")
+_LISTED_PARTS = ("hull_rows", "guns", "ordnance")
+
+
+def _sorted(data: dict[str, Any]) -> dict[str, Any]:
+    return dict(sorted(data.items()))
 
 
 @cache

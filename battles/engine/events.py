@@ -96,6 +96,10 @@ class Event:
     data: Mapping[str, JSON] = field(default_factory=dict)
     ships: tuple[str, ...] = ()
     visibility: str = PUBLIC
+    # What the ruleset built ``data`` from, where its fold would only parse the data back into it (a ship's new
+    # record): an immutable value the fold may take as it is. Never logged and never compared: an event read
+    # back from the log has none, and its fold parses the data (Context.emit's ``source``).
+    source: object = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> JSONObject:
         envelope: JSONObject = {

@@ -106,7 +106,9 @@ def apply_event(ruleset: Ruleset[B], state: BattleState[B], event: Event) -> Bat
     enveloped = state.evolve(**changes)
     if (event.turn, event.phase) != (enveloped.turn, enveloped.phase):
         raise ReplayError(f"event {event.seq} is stamped turn {event.turn} {event.phase!r}")
-    return enveloped.evolve(board=ruleset.apply(enveloped, event))
+    board = ruleset.apply(enveloped, event)
+    # A roll, a decision and every kind without a fold leave the board as it was: the state is the same then.
+    return enveloped if board is enveloped.board else enveloped.evolve(board=board)
 
 
 def replay(ruleset: Ruleset[B], initial: BattleState[B], events: Iterable[Event]) -> BattleState[B]:
@@ -176,22 +178,30 @@ class Context(Generic[B]):
         visibility: str = PUBLIC,
         turn: int | None = None,
         phase: str | None = None,
+        source: object = None,
+        copied: bool = False,
     ) -> Event:
         if len(self.events) >= MAX_EVENTS_PER_RESOLUTION:
             raise EngineError(f"{self._ruleset.key}: more than {MAX_EVENTS_PER_RESOLUTION} events in one go")
-        clean = plain(data if type(data) is dict else dict(data))  # plain copies: the caller's dict is not kept
+        if copied:  # already what plain gives, and the caller's no more (emit's ``copied``)
+            clean: JSON = dict(data)
+        else:  # plain copies: the caller's dict is not kept
+            clean = plain(data if type(data) is dict else dict(data))
         assert isinstance(clean, dict)
-        clashes = clean.keys() & _ENVELOPE_KEYS
-        if clashes:
-            raise EngineError(f"event data may not use the envelope keys {sorted(clashes)}")
-        event = Event(
+        if not _ENVELOPE_KEYS.isdisjoint(clean):
+            raise EngineError(f"event data may not use the envelope keys {sorted(clean.keys() & _ENVELOPE_KEYS)}")
+        # Event's fields set at once, as its frozen dataclass __init__ would set them one by one (it has no
+        # __post_init__ and no default factory to run): made for every event, the __init__ was a tenth of _push.
+        event = object.__new__(Event)
+        event.__dict__.update(
             seq=self._state.seq,
             turn=self._state.turn if turn is None else turn,
             phase=self._state.phase if phase is None else phase,
             kind=kind,
             data=clean,
-            ships=tuple(str(s) for s in ships),
+            ships=tuple(map(str, ships)),
             visibility=visibility,
+            source=source,
         )
         self._state = apply_event(self._ruleset, self._state, event)
         self.events.append(event)
@@ -204,12 +214,21 @@ class Context(Generic[B]):
         *,
         ships: Sequence[str] = (),
         secret_to: str = "",
+        source: object = None,
+        copied: bool = False,
     ) -> Event:
-        """Record a ruleset event (moved, hit, boarded...). ``secret_to`` keeps it to one side."""
+        """Record a ruleset event (moved, hit, boarded...). ``secret_to`` keeps it to one side.
+
+        Two shortcuts for an event that carries a large value (a ship's whole record, folded at once):
+        ``source``, the immutable value the data was built from, which the ruleset's fold may take instead of
+        parsing the data back (Event.source; a replay from the log parses it); ``copied``, the data is already
+        what ``plain`` would make of it (fresh lists and objects, every object's keys in sorted order) and
+        nothing else holds it, so it is kept without the copy. The ruleset's tests hold both to what the long way
+        gives, on whole battles."""
         if kind in ENGINE_KINDS:
             raise EngineError(f"{kind!r} is an engine event; use the Context method for it")
         visibility = side_only(secret_to) if secret_to else PUBLIC
-        return self._push(kind, data or {}, ships=ships, visibility=visibility)
+        return self._push(kind, data or {}, ships=ships, visibility=visibility, source=source, copied=copied)
 
     def roll(
         self,
@@ -308,12 +327,14 @@ class Context(Generic[B]):
 
     # Engine-internal: answering and closing a batch of decisions.
     def _answer(self, request: DecisionRequest, choice: JSON, *, standing: bool = False) -> None:
+        """Log the answer: ``choice`` is a fresh plain copy (``plain``) made for it, so the event keeps it as it
+        is, in data whose keys are written in sorted order (Context.emit's ``copied``)."""
         visibility = side_only(request.side) if request.secret else PUBLIC
-        data: dict[str, JSON] = {"request": request.id, "side": request.side, "decision": request.kind}
-        data["choice"] = choice
+        data: dict[str, JSON] = {"choice": choice, "decision": request.kind, "request": request.id}
+        data["side"] = request.side
         if standing:  # written only when set, so answers by hand keep their old spelling
             data[STANDING] = True
-        self._push(DECISION, data, ships=request.ships, visibility=visibility)
+        self._push(DECISION, data, ships=request.ships, visibility=visibility, copied=True)
 
     def _standing_answers(self) -> bool:
         """Answer what the sides' standing orders can: a decision put to no one (windows.py counts the rest).
@@ -321,9 +342,10 @@ class Context(Generic[B]):
         answered = False
         for request in self._state.pending():
             choice = self._ruleset.standing_answer(self._state, request, self._seed)
-            if choice is None or _judge(self._ruleset, self._state, request, plain(choice)) is not None:
+            clean = None if choice is None else plain(choice)
+            if clean is None or _judge(self._ruleset, self._state, request, clean) is not None:
                 continue
-            self._answer(request, plain(choice), standing=True)
+            self._answer(request, clean, standing=True)  # the plain copy judged, and no one else's
             answered = True
         return answered
 
@@ -400,6 +422,14 @@ def check_decision(
     ruleset: Ruleset[B], state: BattleState[B], *, side: str, request_id: str, choice: Any
 ) -> Rejection | None:
     """Would this answer be accepted? None if so, else the clause it breaks and why."""
+    checked = _checked(ruleset, state, side=side, request_id=request_id, choice=choice)
+    return checked if isinstance(checked, Rejection) else None
+
+
+def _checked(
+    ruleset: Ruleset[B], state: BattleState[B], *, side: str, request_id: str, choice: Any
+) -> Rejection | tuple[DecisionRequest, JSON]:
+    """check_decision's work: the clause the answer breaks, or its request and the answer as plain JSON."""
     _check_ruleset(ruleset, state)
     if state.over:
         return Rejection(BATTLE_OVER, "the battle is over")
@@ -414,7 +444,7 @@ def check_decision(
         clean = plain(choice)
     except (TypeError, ValueError):
         return Rejection(NOT_JSON, "the answer is not plain JSON data")
-    return _judge(ruleset, state, request, clean)
+    return _judge(ruleset, state, request, clean) or (request, clean)
 
 
 def submit(
@@ -425,14 +455,13 @@ def submit(
     When it was the last open answer of its batch, the batch is closed (revealing secret answers) and
     the battle resolves on until the next decision or its end.
     """
-    rejection = check_decision(ruleset, state, side=side, request_id=request_id, choice=choice)
-    if rejection is not None:
-        return rejection
+    checked = _checked(ruleset, state, side=side, request_id=request_id, choice=choice)
+    if isinstance(checked, Rejection):
+        return checked
     _check_seed(state, seed)
     ctx = Context(ruleset, state, seed)
-    request = state.request(request_id)
-    assert request is not None
-    ctx._answer(request, plain(choice))
+    request, clean = checked  # the answer's plain copy, judged and then logged: it is no one else's
+    ctx._answer(request, clean)
     _run(ruleset, ctx)
     return Accepted(ctx.state, ctx.events)
 
@@ -506,3 +535,7 @@ def _check_ruleset(ruleset: Ruleset[Any], state: BattleState[Any]) -> None:
 def _check_seed(state: BattleState[Any], seed: bytes) -> None:
     if state.seed_commitment and dice_.commitment(seed) != state.seed_commitment:
         raise EngineError("this seed is not the one the battle committed to")
+
+
+# Context._push makes each Event without its __init__: nothing may hang on it.
+assert not hasattr(Event, "__post_init__")

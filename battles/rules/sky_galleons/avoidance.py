@@ -102,7 +102,7 @@ def ask(ctx: Context[Board], name: str, move: JSON) -> bool:
     board, now = ctx.board, queries.now(ctx.state)
     record = board.ship(name)
     steps, attack = move_parts(move)
-    path = movement.trace(record, steps, allowed=queries.allowance(ctx.state, record), terrain=board.terrain)
+    path = queries.trace(record, steps, allowed=queries.allowance(ctx.state, record), terrain=board.terrain)
     others = [s for s in board.ships if s.afloat and s.name not in board.out]
     together = [s.name for s in others if s.name not in board.moves_done]
     asked = [

@@ -17,7 +17,7 @@ from battles.rules.sky_galleons import avoidance, flying, movement, ordnance_pla
 from battles.rules.sky_galleons.board import Answer, Board, Fold, read_aspects, read_counts
 from battles.rules.sky_galleons.kinds import ESCAPED
 from battles.rules.sky_galleons.prizes import Prize
-from galleons.record import ShipRecord
+from galleons.record import ShipRecord, check_record
 
 State = BattleState[Board]
 
@@ -32,8 +32,12 @@ def apply(state: State, event: Event) -> Board:
 
 
 def _ship(state: State, event: Event) -> Board:
+    board = state.board
+    if type(event.source) is ShipRecord:  # the record the live event was built from (basics.commit): what the
+        check_record(event.source)  # parse gives; checked as the parse checks a record the rules made
+        return board.with_ship(event.source)
     # The record the event replaces lends its unchanged parts (guns, crew...): the same record, parsed in part.
-    board, data = state.board, event.data["record"]
+    data = event.data["record"]
     like = board.by_name.get(str(data.get("name"))) if isinstance(data, dict) else None
     return board.with_ship(ShipRecord.from_json(data, like=like))
 

@@ -30,6 +30,7 @@ from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event
 from battles.engine.hexgrid import Hex
+from battles.engine.memo import Recent
 from battles.engine.resolver import Context
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
@@ -519,7 +520,7 @@ def drops_problem(state: State, record: ShipRecord, choice: Mapping[str, JSON]) 
     if not isinstance(drops, list) or not drops or not isinstance(steps, list):
         return Rejection("SG-LF-01", shape)
     try:
-        traced = movement.trace(
+        traced = queries.trace(
             record, [str(t) for t in steps], allowed=queries.allowance(state, record), terrain=state.board.terrain
         )
     except movement.PlanError:
@@ -798,7 +799,35 @@ def fire_solution(
     rate: str = "normal",
 ) -> FireSolution:
     """combat.fire_solution, with ground batteries firing high-angle (SG-GB-01/02) and mines on the ground
-    never a target (SG-TM-12)."""
+    never a target (SG-TM-12).
+
+    A declared shot's solution is found when its answer is checked and again when the volley is resolved, of the
+    same records: it depends on its arguments alone (records, moment and rules are immutable), so the last few
+    are kept (battles.engine.memo)."""
+    same, equal = (firer, target), (gun_id, now, rules, same_hex, ammunition, rate)
+    found = _SOLUTIONS.recall(same, equal)
+    if found is None:
+        found = _fire_solution(
+            firer, gun_id, target, now=now, rules=rules, same_hex=same_hex, ammunition=ammunition, rate=rate
+        )
+        _SOLUTIONS.keep(same, equal, found)
+    return found
+
+
+_SOLUTIONS: Recent[FireSolution] = Recent(16)
+
+
+def _fire_solution(
+    firer: ShipRecord,
+    gun_id: str,
+    target: ShipRecord,
+    *,
+    now: Moment,
+    rules: CombatRules,
+    same_hex: tuple[str, str] | None,
+    ammunition: str,
+    rate: str,
+) -> FireSolution:
     if not is_target(target):
         return FireSolution(firer.name, gun_id, target.name, False, "SG-TM-12", "tether mines are hit by nothing")
     if firer.emplacement == BATTERY:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from battles.engine.jsonread import DataFile
+from battles.engine.memo import Recent
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import agility, close_action, flying, movement, ordnance, special_rules, victory
@@ -71,7 +72,16 @@ def limit_allowance(record: ShipRecord, allowed: movement.Allowance) -> movement
 
 def rules(state: BattleState[Board]) -> CombatRules:
     """The combat switches: small arms and lob guns come with the advanced rules."""
-    return combat_rules(state.options)
+    # Asked for every shot and every gun weighed, of options that never change during a battle: kept for the
+    # last few options objects (battles.engine.memo; CombatRules is immutable).
+    found = _RULES.recall((state.options,), ())
+    if found is None:
+        found = combat_rules(state.options)
+        _RULES.keep((state.options,), (), found)
+    return found
+
+
+_RULES: Recent[CombatRules] = Recent(4)
 
 
 def combat_rules(options: Mapping[str, object]) -> CombatRules:
@@ -114,7 +124,33 @@ def allowance(state: BattleState[Board], record: ShipRecord, *, plotted: bool = 
     a kite's from its movement die and the wind (SG-KITE-02/04); none for a ship hove to (SG-SCN-17). With
     plotted movement, half of it for the plot and what the plot leaves in the ship's own phase (SG-ERR-24/25;
     ``plotted=False``: the whole)."""
-    return special_rules.held_still(state.board, record, _allowance(state, record, plotted=plotted))
+    # Asked of a ship at her request, at her answer's check and at every step of her move, of one board: the
+    # answer depends on the board, the record, the options and the turn alone (battles.engine.memo).
+    same, equal = (state.board, record, state.options), (state.turn, plotted)
+    found = _ALLOWANCES.recall(same, equal)
+    if found is None:
+        found = special_rules.held_still(state.board, record, _allowance(state, record, plotted=plotted))
+        _ALLOWANCES.keep(same, equal, found)
+    return found
+
+
+_ALLOWANCES: Recent[movement.Allowance] = Recent(8)
+
+
+def trace(record: ShipRecord, plan: list[str], *, allowed: Allowance, terrain: movement.Terrain) -> list[movement.Step]:
+    """movement.trace of a ship's move: traced at her answer's check, when it is still possible, when it waits on
+    another ship's avoidance and when it is made, of one record. The trace depends on its arguments alone and its
+    steps are immutable, so the last few are kept (battles.engine.memo), each given as a fresh list. A plan the
+    rules refuse is traced again, and raises PlanError, each time it is asked."""
+    same, equal = (record, terrain), (tuple(plan), allowed)
+    found = _TRACES.recall(same, equal)
+    if found is None:
+        found = tuple(movement.trace(record, plan, allowed=allowed, terrain=terrain))
+        _TRACES.keep(same, equal, found)
+    return list(found)
+
+
+_TRACES: Recent[tuple[movement.Step, ...]] = Recent(8)
 
 
 def _allowance(state: BattleState[Board], record: ShipRecord, *, plotted: bool) -> movement.Allowance:

@@ -666,7 +666,8 @@ def mark(ctx: Context[Board], key: str, value: JSON, what: str, clauses: Sequenc
 
 def commit(ctx: Context[Board], record: ShipRecord) -> None:
     if record != ctx.board.ship(record.name):
-        ctx.emit("ship", {"ship": record.name, "record": record.to_json()}, ships=[record.name])
+        data = {"record": record.plain_json(), "ship": record.name}  # as basics.commit emits it
+        ctx.emit("ship", data, ships=[record.name], source=record, copied=True)
 
 
 # --- hooks: what the ruleset calls, with the resolver's Context ----------------------------------------

@@ -143,7 +143,7 @@ def move_problem(state: BattleState[Board], record: ShipRecord, choice: JSON) ->
         return problem
     allowed = queries.allowance(state, record)
     try:
-        path = movement.trace(record, [str(t) for t in steps], allowed=allowed, terrain=state.board.terrain)
+        path = queries.trace(record, [str(t) for t in steps], allowed=allowed, terrain=state.board.terrain)
     except PlanError as error:
         return Rejection(error.clause, error.reason)
     hexes = ordnance_play.hexes_problem(record, [str(t) for t in steps])  # raised mines: 3 hexes (SG-TM-04)

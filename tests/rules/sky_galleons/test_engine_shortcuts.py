@@ -5,23 +5,31 @@ only where its fire solution is refused. Checked on every state of a played Pitc
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from functools import cache
+from typing import Any
 
 import pytest
 
 from battles.engine import resolver, simulate
-from battles.engine.events import plain
+from battles.engine.events import events_from_json, events_to_json, plain
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import combat, queries, scenario
+from battles.rules.sky_galleons import combat, movement, ordnance_play, queries, scenario, special_rules
 from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 from galleons.record import ShipRecord
 
 
 @cache
+def battle(slug: str = "pitched-battle") -> simulate.Simulation:
+    """The fingerprint seed's battle, played live (its events carry what the live folds take: Event.source)."""
+    return simulate.simulate(SKY_GALLEONS, scenario.load_data(slug), seed=simulate.seed_for(19))
+
+
+@cache
 def states(slug: str = "pitched-battle") -> tuple[BattleState[Board], ...]:
     """Every state of the fingerprint seed's battle, one per event."""
-    played = simulate.simulate(SKY_GALLEONS, scenario.load_data(slug), seed=simulate.seed_for(19))
+    played = battle(slug)
     found, state = [played.initial], played.initial
     for event in played.events:
         state = resolver.apply_event(SKY_GALLEONS, state, event)
@@ -84,3 +92,94 @@ def test_a_gun_is_skipped_only_where_its_solution_is_refused(slug: str):
                         )
                         assert not solution.allowed, (state.seq, firer.name, gun, target.name)
     assert skipped
+
+
+def exactly(value: Any) -> Any:
+    """``value`` with every object's keys in their order and every scalar's exact type: equal for equal JSON
+    spelt alike (True and 1, a str subclass and a str, {"a", "b"} and {"b", "a"} all tell apart)."""
+    if isinstance(value, dict):
+        return [type(value), [(key, exactly(item)) for key, item in value.items()]]
+    if isinstance(value, list | tuple):
+        return [type(value), [exactly(item) for item in value]]
+    return [type(value), value]
+
+
+@pytest.mark.parametrize("slug", ["pitched-battle", "slash-and-run"])
+def test_a_ship_event_keeps_the_plain_json_of_the_record_its_fold_takes(slug: str):
+    """basics.commit's ``ship`` event: its data kept uncopied is what plain would copy, to the order of the keys,
+    and the record its fold takes (Event.source) is the record that data parses to."""
+    ships = [event for event in battle(slug).events if event.kind == "ship"]
+    assert ships
+    for event in ships:
+        assert type(event.source) is ShipRecord, event.seq
+        assert exactly(event.data) == exactly(plain(dict(event.data))), event.seq
+        assert ShipRecord.from_json(event.data["record"]) == event.source, event.seq
+
+
+@pytest.mark.parametrize("slug", ["pitched-battle", "slash-and-run"])
+def test_the_log_read_back_folds_to_the_live_states(slug: str):
+    """The log as stored (JSON, no Event.source) folds to the live battle's state after every event."""
+    played = battle(slug)
+    logged = events_from_json(events_to_json(played.events))
+    assert all(event.source is None for event in logged)
+    state, live = played.initial, states(slug)
+    for n, event in enumerate(logged, start=1):
+        state = resolver.apply_event(SKY_GALLEONS, state, event)
+        assert state == live[n], event.seq
+    assert state == played.final
+
+
+@pytest.mark.parametrize("slug", ["pitched-battle", "slash-and-run"])
+def test_the_kept_answers_are_what_asking_afresh_gives(slug: str):
+    """queries.allowance, queries.trace, queries.rules and ordnance_play.fire_solution keep their last few answers
+    (battles.engine.memo): asked on every third state of a battle in turn, each answer is the one worked out afresh, so
+    no answer outlives what it depends on."""
+    traced = solved = 0
+    for state in states(slug)[::3]:
+        board, rules = state.board, queries.rules(state)
+        assert rules == queries.combat_rules(state.options)
+        now = queries.now(state)
+        for ship in board.fighting():
+            try:
+                fresh = special_rules.held_still(board, ship, queries._allowance(state, ship, plotted=True))
+            except ValueError:  # a kite before the wind is known: refused each time it is asked
+                with pytest.raises(ValueError, match="is a kite"):
+                    queries.allowance(state, ship)
+                continue
+            allowed = queries.allowance(state, ship)
+            assert allowed == fresh, (state.seq, ship.name)
+            plans = ([movement.AHEAD], [movement.PORT, movement.AHEAD])
+            for plan, allows in itertools.product(plans, (allowed, dataclasses.replace(allowed, speed=0))):
+                try:
+                    path = movement.trace(ship, plan, allowed=allows, terrain=board.terrain)
+                except movement.PlanError:
+                    with pytest.raises(movement.PlanError):
+                        queries.trace(ship, plan, allowed=allows, terrain=board.terrain)
+                    continue
+                assert queries.trace(ship, plan, allowed=allows, terrain=board.terrain) == path
+                traced += 1
+            for target in board.fighting():
+                for gun in combat.firing_ids(ship)[:2] if target.side != ship.side else ():
+                    args = {"now": now, "rules": rules, "same_hex": board.relative(ship.name, target.name)}
+                    kept = ordnance_play.fire_solution(ship, gun, target, **args)
+                    assert kept == ordnance_play._fire_solution(
+                        ship, gun, target, ammunition="shell", rate="normal", **args
+                    )
+                    solved += 1
+    assert traced
+    assert solved
+
+
+@pytest.mark.parametrize(
+    ("slug", "options"), [("pitched-battle", {}), ("thieves-fall-out", {"standing_orders": True, "advanced": True})]
+)
+def test_every_event_keeps_what_plain_would_copy(slug: str, options: dict[str, Any]):
+    """Data the engine keeps uncopied (a ship event's record, a step moved, an answer's choice, a standing order) is as
+    plain would spell it, to the order of the keys and the type of each value: live events are the log read back."""
+    played = simulate.simulate(SKY_GALLEONS, scenario.load_data(slug), seed=simulate.seed_for(19), options=options)
+    kinds = {event.kind for event in played.events}
+    assert {"ship", "decision", "moved"} <= kinds
+    for event in played.events:
+        assert exactly(event.data) == exactly(plain(dict(event.data))), event.seq
+    if options:
+        assert any(event.data.get("standing") for event in played.events)

@@ -100,7 +100,10 @@ def commit(
         if record is before:  # unchanged (a rule hands back every ship it was given), not compared field by field
             continue
         if record != before:
-            ctx.emit("ship", {"ship": name, "record": record.to_json()}, ships=[name], secret_to=secret_to)
+            # The record's plain JSON is built for this event alone (copied), and the fold takes the record itself
+            # (source): parsing that JSON back gives an equal record (test_engine_shortcuts).
+            data = {"record": record.plain_json(), "ship": name}  # keys in sorted order, as plain has them
+            ctx.emit("ship", data, ships=[name], secret_to=secret_to, source=record, copied=True)
             if before.afloat and not record.afloat and name not in ctx.board.out:
                 downed.append(name)
     # Every changed record is folded before a wreck frees its grapples and boarders, so that a record
