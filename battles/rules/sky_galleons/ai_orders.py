@@ -280,7 +280,7 @@ def alongside_risk(steps: Sequence[movement.Step], plan: list[str], target: Ship
             mods = movement.collision_modifiers(
                 entered_from=hexgrid.rotate_facing(step.facing, 3),
                 other_facing=target.facing,
-                turned_in_hex=movement.turns_in_hex(plan, step.index + 1),
+                turned_in_hex=movement.turns_in_hex(plan, step.number + 1),
             )
             on = tint("collision", "collides_on_at_most") - sum(mods.values())
             return min(max(on / 6, 0.0), 1.0)

@@ -365,7 +365,7 @@ def carry_out(
 def _collides_leaving(ctx: Context[Board], name: str, plan: list[str], before: ShipRecord, step: movement.Step) -> bool:
     """SG-COL-09: leaving a hex shared since the phase began (with ships at the altitude it is at now; a
     ship that moved in this phase already checked on the way in), check again. True if it collided."""
-    turned = any(t in movement.TURNS for t in plan[: step.index])
+    turned = any(t in movement.TURNS for t in plan[: step.number])
     began_together = [
         other
         for other in collisions.sharing(ctx.board, name, before.position, before.altitude)
@@ -406,7 +406,7 @@ def _meet_ships(
     then a collision check with each of the rest (SG-COL-*). Returns whether its move stops, and the attack
     still to make (none once the ram is tried)."""
     entered_from = hexgrid.rotate_facing(before.facing, 3) if step.token == movement.AHEAD else None
-    turned = movement.turns_in_hex(plan, step.index + 1)
+    turned = movement.turns_in_hex(plan, step.number + 1)
     sharing = collisions.sharing(ctx.board, name, step.hex, step.altitude)
     if attack is not None and attack[0] == RAM and attack[1] in sharing:
         target_name, attack = attack[1], None
