@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
+from typing import NamedTuple
 
 from battles.aikit import search
 from battles.aikit.memo import Memo
@@ -138,9 +139,9 @@ def sight(state: State, record: ShipRecord, memo: Memo[Battery] | None = None) -
     )
 
 
-@dataclass(frozen=True)
-class Path:
-    """A traced plan: where it ends, how (left the map, crashed...), and the collision checks on the way."""
+class Path(NamedTuple):
+    """A traced plan: where it ends, how (left the map, crashed...), and the collision checks on the way. A
+    named tuple, as Spot is: one is made for every plan weighed."""
 
     end: Spot
     ends: str

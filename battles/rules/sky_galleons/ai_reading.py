@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from battles.engine import hexgrid
 from battles.engine.events import JSON
@@ -81,9 +82,9 @@ ENDLESS = 1 << 30  # hexes: farther than any map
 DISBAND_AT = 4  # hexes: with no enemy this close and no grapple, the party goes back to its posts
 
 
-@dataclass(frozen=True)
-class Spot:
-    """Where a ship is, or would be: hex, facing and altitude."""
+class Spot(NamedTuple):
+    """Where a ship is, or would be: hex, facing and altitude. A named tuple: the captain makes and hashes one
+    for every plan he weighs, and a tuple is made and hashed in C (issue 21)."""
 
     hex: Hex
     facing: int
