@@ -99,7 +99,7 @@ class Event:
     # What the ruleset built ``data`` from, where its fold would only parse the data back into it (a ship's new
     # record): an immutable value the fold may take as it is. Never logged and never compared: an event read
     # back from the log has none, and its fold parses the data (Context.emit's ``source``).
-    source: object = field(default=None, compare=False, repr=False)
+    source: Any = field(default=None, compare=False, repr=False)  # Any, not object: mypyc resolves the name at import
 
     def to_json(self) -> JSONObject:
         envelope: JSONObject = {
