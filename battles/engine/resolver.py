@@ -190,19 +190,26 @@ class Context(Generic[B]):
         assert isinstance(clean, dict)
         if not _ENVELOPE_KEYS.isdisjoint(clean):
             raise EngineError(f"event data may not use the envelope keys {sorted(clean.keys() & _ENVELOPE_KEYS)}")
-        # Event's fields set at once, as its frozen dataclass __init__ would set them one by one (it has no
-        # __post_init__ and no default factory to run): made for every event, the __init__ was a tenth of _push.
-        event = object.__new__(Event)
-        event.__dict__.update(
-            seq=self._state.seq,
-            turn=self._state.turn if turn is None else turn,
-            phase=self._state.phase if phase is None else phase,
-            kind=kind,
-            data=clean,
-            ships=tuple(map(str, ships)),
-            visibility=visibility,
-            source=source,
-        )
+        seq = self._state.seq
+        turn = self._state.turn if turn is None else turn
+        phase = self._state.phase if phase is None else phase
+        named = tuple(map(str, ships))
+        if _NATIVE_EVENT:  # the compiled build (make fast): its Event has no __dict__, and its __init__ is quick
+            event = Event(seq, turn, phase, kind, clean, named, visibility, source)
+        else:
+            # Event's fields set at once, as its frozen dataclass __init__ would set them one by one (it has no
+            # __post_init__ and no default factory to run): made for every event, the __init__ was a tenth of _push.
+            event = object.__new__(Event)
+            event.__dict__.update(
+                seq=seq,
+                turn=turn,
+                phase=phase,
+                kind=kind,
+                data=clean,
+                ships=named,
+                visibility=visibility,
+                source=source,
+            )
         self._state = apply_event(self._ruleset, self._state, event)
         self.events.append(event)
         return event
@@ -539,3 +546,5 @@ def _check_seed(state: BattleState[Any], seed: bytes) -> None:
 
 # Context._push makes each Event without its __init__: nothing may hang on it.
 assert not hasattr(Event, "__post_init__")
+# The compiled build's Event is a native class (mypyc marks it so): no __dict__ to fill, so _push calls it.
+_NATIVE_EVENT = hasattr(Event, "__mypyc_attrs__")
