@@ -5,6 +5,7 @@ dice and damage, movement, ceiling, boarding value, ram value, a damage track an
 describes the panels but holds none, so this package designs them from the campaign's Sky Galleons ship
 (``galleons``), stated and tested in ``conversion.py``; docs/cloudships.md records every decision.
 
-Not registered yet: the ruleset is incomplete (only the panels, their conversion and a few pure rules so far),
-and an incomplete ruleset must not reach the app or the conformance suite.
+Not registered yet: the battle runs (ruleset.py: the board, the rounds of cards, a ship's five steps, the end of
+the round), but its ships neither move nor fire until the movement and fire slices fill in phases/movement.py and
+phases/fire.py; an incomplete ruleset must not reach the app or the conformance suite.
 """

@@ -235,8 +235,9 @@ class ControlPanel:
     def from_json(cls, data: Any) -> ControlPanel:
         data = _exact(data, cls.KEYS, "control panel")
         lights = data["lights"]
-        if not isinstance(lights, Mapping) or tuple(lights) != LIGHTS:
-            raise ValueError(f"lights: expected {', '.join(LIGHTS)} in that order, got {lights!r}")
+        # Any order: a battle's state is stored as canonical JSON, whose objects have their keys sorted.
+        if not isinstance(lights, Mapping) or set(lights) != set(LIGHTS):
+            raise ValueError(f"lights: expected {', '.join(LIGHTS)}, got {lights!r}")
         return cls(
             name=read_str(data["name"]),
             class_id=read_opt_str(data["class_id"]),

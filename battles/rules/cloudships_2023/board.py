@@ -1,0 +1,335 @@
+"""The board of a Cloudships of Mars battle: the ships in it, this round's deck, whose turn it is and the damage
+waiting to be marked. Frozen; the fold (fold.py) makes a new board for every event.
+
+A ship is her control panel as built (panels.py) plus what the battle has done to her: where she is (hex, facing,
+band), the boxes crossed on her damage track, her lights, the Fired markers, the guns lost or spent, her boarding
+parties and flights, grapples, permanent criticals and her fate. What the track alone decides (the greatest altitude
+left, the speed lost) is read from the boxes crossed, not kept twice.
+
+The round is the engine's turn and the stage its phase (kinds.py). The deck keeps this round's cards and those
+turned: the cards still to come are the rest, in no order at all. The next card is drawn from them by a logged
+die only when it is turned (phases/deck.py), so the order of the undrawn cards exists nowhere: not in the
+state, not in the log, not in what an AI reads.
+
+Hexes are axial (battles.engine.hexgrid); a scenario speaks the map's ``[column, row]`` (odd-q).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from itertools import chain
+from typing import Any
+
+from battles.engine import hexgrid
+from battles.engine.events import JSON, JSONObject
+from battles.engine.hexgrid import Hex
+from battles.engine.jsonread import read_int, read_list, read_object, read_opt_int, read_str
+from battles.rules.cloudships_2023 import panels
+from battles.rules.cloudships_2023.kinds import FATES, FLYING
+from battles.rules.cloudships_2023.panels import BANDS_WITH_REALLY_LOW, GREEN, ControlPanel, Gun
+
+Lights = tuple[tuple[str, str], ...]
+
+
+def band_height(band: str) -> int:
+    """A band's place from the ground up, the optional Really Low counted (CM-ALT-01/06): comparisons only."""
+    return BANDS_WITH_REALLY_LOW.index(band)
+
+
+@dataclass(frozen=True)
+class Ship:
+    """One ship in the battle. ``fired``: gun numbers with a Fired marker (CM-SEQ-10); ``guns_lost``: guns
+    marked hit (CM-DMG-06); ``spent``: one-shot weapons fired (CM-FIRE-12); ``parties`` and ``flights``: the
+    boarding parties (blue squares) and Flying Martian flights aboard still fit to fight; ``grapnel``: the power
+    grapnel still aboard (CM-PG-04); ``grappled``: the ships she is grappled with (CM-BRD-02); ``criticals``:
+    permanent criticals taken (CM-LIGHT-07); ``pending``: criticals taken in the current ship's turn, lit amber
+    at its step 5 (CM-SEQ-12)."""
+
+    name: str
+    side: str
+    panel: ControlPanel
+    hex: Hex
+    facing: int
+    band: str
+    crossed: int = 0
+    lights: Lights = field(default_factory=panels.all_green)
+    fired: tuple[int, ...] = ()
+    guns_lost: tuple[int, ...] = ()
+    spent: tuple[int, ...] = ()
+    parties: int = 0
+    flights: int = 0
+    grapnel: bool = False
+    grappled: tuple[str, ...] = ()
+    criticals: tuple[str, ...] = ()
+    pending: tuple[str, ...] = ()
+    status: str = FLYING
+
+    @classmethod
+    def fresh(cls, name: str, side: str, panel: ControlPanel, hex_: Hex, facing: int, band: str) -> Ship:
+        """A ship as she comes into the battle: her panel's parties, flights and grapnel, every light green."""
+        return cls(
+            name=name,
+            side=side,
+            panel=panel,
+            hex=hex_,
+            facing=facing % 6,
+            band=band,
+            parties=panel.boarding_parties,
+            flights=panel.flying_martians,
+            grapnel=panel.power_grapnel,
+        )
+
+    # --- what the track and the lights say ---
+
+    @property
+    def flying(self) -> bool:
+        return self.status == FLYING
+
+    def boxes(self) -> tuple[str, ...]:
+        """The damage track read as one line, top row first, each row left to right (CM-DMG-01)."""
+        return tuple(chain.from_iterable(self.panel.track))
+
+    def crossed_boxes(self) -> tuple[str, ...]:
+        return self.boxes()[: self.crossed]
+
+    def next_box(self) -> str | None:
+        """The box the next point of damage crosses; None once the track is done."""
+        boxes = self.boxes()
+        return boxes[self.crossed] if self.crossed < len(boxes) else None
+
+    @property
+    def ceiling(self) -> str:
+        """The greatest altitude left: the panel's, lowered by every Medium or Low box crossed (CM-DMG-07/08)."""
+        lowered = [box for box in self.crossed_boxes() if box in (panels.MEDIUM, panels.LOW)]
+        return min([self.panel.ceiling, *lowered], key=band_height)
+
+    @property
+    def speed_lost(self) -> int:
+        """Speed boxes crossed: each takes one off the greatest speed (CM-DMG-09)."""
+        return self.crossed_boxes().count(panels.SPEED)
+
+    def light(self, name: str) -> str:
+        return dict(self.lights)[name]
+
+    def lit(self, name: str) -> bool:
+        """Is this light amber or red? Both stop the system alike (CM-LIGHT-02/05)."""
+        return self.light(name) != GREEN
+
+    def with_lights(self, changes: Mapping[str, str]) -> Ship:
+        return replace(self, lights=tuple((light, changes.get(light, colour)) for light, colour in self.lights))
+
+    def gun(self, number: int) -> Gun:
+        return next(gun for gun in self.panel.guns if gun.number == number)
+
+    def working_guns(self) -> tuple[Gun, ...]:
+        """Guns not marked hit (a one-shot weapon fired is spent, but still a gun a hit can find: CM-GUN-06)."""
+        return tuple(gun for gun in self.panel.guns if gun.number not in self.guns_lost)
+
+    def guns_bearing_on(self, other: Hex) -> tuple[Gun, ...]:
+        """Working guns whose arcs hold ``other`` (CM-FIRE-02): the guns a Gun box may pick (CM-DMG-04/05)."""
+        seen = {str(aspect) for aspect in hexgrid.aspects(self.hex, self.facing, other)}
+        return tuple(gun for gun in self.working_guns() if seen & set(gun.arcs))
+
+    def to_json(self) -> JSONObject:
+        return {
+            "name": self.name,
+            "side": self.side,
+            "panel": self.panel.to_json(),
+            "hex": list[JSON](self.hex.to_json()),
+            "facing": self.facing,
+            "band": self.band,
+            "crossed": self.crossed,
+            "lights": dict(self.lights),
+            "fired": list(self.fired),
+            "guns_lost": list(self.guns_lost),
+            "spent": list(self.spent),
+            "parties": self.parties,
+            "flights": self.flights,
+            "grapnel": self.grapnel,
+            "grappled": list(self.grappled),
+            "criticals": list(self.criticals),
+            "pending": list(self.pending),
+            "status": self.status,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Ship:
+        lights = read_object(data["lights"])
+        status = read_str(data["status"])
+        if status not in FATES:
+            raise ValueError(f"a ship's status is one of {', '.join(FATES)}, not {status!r}")
+        return cls(
+            name=read_str(data["name"]),
+            side=read_str(data["side"]),
+            panel=ControlPanel.from_json(data["panel"]),
+            hex=Hex.from_json(data["hex"]),
+            facing=read_int(data["facing"]),
+            band=_band(data["band"]),
+            crossed=read_int(data["crossed"]),
+            lights=tuple((light, read_str(lights[light])) for light in panels.LIGHTS),
+            fired=_ints(data["fired"]),
+            guns_lost=_ints(data["guns_lost"]),
+            spent=_ints(data["spent"]),
+            parties=read_int(data["parties"]),
+            flights=read_int(data["flights"]),
+            grapnel=bool(data["grapnel"]),
+            grappled=_strs(data["grappled"]),
+            criticals=_strs(data["criticals"]),
+            pending=_strs(data["pending"]),
+            status=status,
+        )
+
+
+@dataclass(frozen=True)
+class Deck:
+    """This round's cards, one per ship in the battle when it was made (CM-SEQ-03), in the board's ship order,
+    and the cards turned so far, in the order they were turned. The rest are face down, in no order."""
+
+    cards: tuple[str, ...] = ()
+    turned: tuple[str, ...] = ()
+
+    def to_json(self) -> JSONObject:
+        return {"cards": list(self.cards), "turned": list(self.turned)}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Deck:
+        deck = read_object(data)
+        return cls(cards=_strs(deck["cards"]), turned=_strs(deck["turned"]))
+
+
+@dataclass(frozen=True)
+class TurnStatus:
+    """Step 1's reading of the active ship (CM-SEQ-05): her movement allowance this turn (a kite's roll, less
+    what damage took, CM-MOV-12, CM-DMG-09), the kite's die (a 6 gives two facing changes, CM-MOV-16), and the
+    limits her lit lights set (CM-LIGHT-02/05; docs/cloudships.md section 4)."""
+
+    ship: str
+    movement: int
+    kite_roll: int | None = None
+    no_altitude_change: bool = False
+    no_direction_change: bool = False
+    whole_movement: bool = False
+
+    def to_json(self) -> JSONObject:
+        return {
+            "ship": self.ship,
+            "movement": self.movement,
+            "kite_roll": self.kite_roll,
+            "no_altitude_change": self.no_altitude_change,
+            "no_direction_change": self.no_direction_change,
+            "whole_movement": self.whole_movement,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TurnStatus:
+        return cls(
+            ship=read_str(data["ship"]),
+            movement=read_int(data["movement"]),
+            kite_roll=read_opt_int(data["kite_roll"]),
+            no_altitude_change=bool(data["no_altitude_change"]),
+            no_direction_change=bool(data["no_direction_change"]),
+            whole_movement=bool(data["whole_movement"]),
+        )
+
+
+@dataclass(frozen=True)
+class DamageDue:
+    """Points scored on ``ship`` by ``by`` (a ship's name, or "" for no firer), to be marked at step 4 in the
+    order scored (CM-SEQ-09/11): fire is simultaneous, so nothing is crossed until every die is rolled."""
+
+    ship: str
+    points: int
+    by: str = ""
+
+    def to_json(self) -> JSONObject:
+        return {"ship": self.ship, "points": self.points, "by": self.by}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DamageDue:
+        return cls(ship=read_str(data["ship"]), points=read_int(data["points"]), by=read_str(data["by"]))
+
+
+@dataclass(frozen=True)
+class Board:
+    """The battle: the map's size, the round limit, the ships (in the scenario's order), the sides' names, this
+    round's deck, the ship whose card is up (``active``), her step-1 ``status`` and the ``due`` damage."""
+
+    title: str
+    cols: int
+    rows: int
+    rounds: int
+    ships: tuple[Ship, ...]
+    side_names: Mapping[str, str] = field(default_factory=dict)
+    deck: Deck = Deck()
+    active: str | None = None
+    status: TurnStatus | None = None
+    due: tuple[DamageDue, ...] = ()
+
+    def ship_named(self, name: str) -> Ship:
+        return next(ship for ship in self.ships if ship.name == name)
+
+    def with_ship(self, ship: Ship) -> Board:
+        return replace(self, ships=tuple(ship if s.name == ship.name else s for s in self.ships))
+
+    def flying(self) -> tuple[Ship, ...]:
+        return tuple(ship for ship in self.ships if ship.flying)
+
+    def sides_flying(self) -> tuple[str, ...]:
+        """The sides with a ship still flying, in the board's order."""
+        return tuple(dict.fromkeys(ship.side for ship in self.flying()))
+
+    def cards_left(self) -> tuple[str, ...]:
+        """The cards still face down: this round's cards not yet turned, less any ship out of the fight since the
+        deck was made (docs/cloudships.md section 3). In the board's ship order, which says nothing of the draw."""
+        return tuple(card for card in self.deck.cards if card not in self.deck.turned and self.ship_named(card).flying)
+
+    def on_map(self, hex_: Hex) -> bool:
+        col, row = hexgrid.to_odd_q(hex_)
+        return 0 <= col < self.cols and 0 <= row < self.rows
+
+    def to_json(self) -> JSONObject:
+        return {
+            "title": self.title,
+            "cols": self.cols,
+            "rows": self.rows,
+            "rounds": self.rounds,
+            "ships": [ship.to_json() for ship in self.ships],
+            "side_names": dict(self.side_names),
+            "deck": self.deck.to_json(),
+            "active": self.active,
+            "status": None if self.status is None else self.status.to_json(),
+            "due": [due.to_json() for due in self.due],
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Board:
+        board = read_object(data)
+        active, status = board["active"], board["status"]
+        return cls(
+            title=read_str(board["title"]),
+            cols=read_int(board["cols"]),
+            rows=read_int(board["rows"]),
+            rounds=read_int(board["rounds"]),
+            ships=tuple(Ship.from_json(read_object(ship)) for ship in read_list(board["ships"])),
+            side_names={key: read_str(name) for key, name in read_object(board["side_names"]).items()},
+            deck=Deck.from_json(board["deck"]),
+            active=None if active is None else read_str(active),
+            status=None if status is None else TurnStatus.from_json(read_object(status)),
+            due=tuple(DamageDue.from_json(read_object(due)) for due in read_list(board["due"])),
+        )
+
+
+def _band(value: Any) -> str:
+    band = read_str(value)
+    if band not in BANDS_WITH_REALLY_LOW:
+        raise ValueError(f"a band is one of {', '.join(BANDS_WITH_REALLY_LOW)}, not {band!r}")
+    return band
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    return tuple(read_int(item) for item in read_list(value))
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    return tuple(read_str(item) for item in read_list(value))

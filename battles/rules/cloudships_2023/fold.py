@@ -1,0 +1,158 @@
+"""The fold: how each Cloudships event changes the board, as a table from event kind to a pure function of the
+board and the event's data. Kinds it does not list (the engine's, and the events that only tell: a status
+read, a band lost, a fire burning) leave the board as it is. Nothing here rolls or decides: replaying the log
+through this table rebuilds any state of the battle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from battles.engine.events import Event
+from battles.engine.jsonread import read_int, read_list, read_str
+from battles.engine.state import BattleState
+from battles.rules.cloudships_2023 import panels
+from battles.rules.cloudships_2023.board import Board, DamageDue, Deck, Ship, TurnStatus
+from battles.rules.cloudships_2023.kinds import (
+    AMBER_LIT,
+    BOX_CROSSED,
+    CARD_TURNED,
+    CRASHED,
+    CRITICAL,
+    DAMAGE_DUE,
+    DECK_MADE,
+    DROPPED,
+    FATE,
+    GUN_FIRED,
+    GUN_LOST,
+    LIGHTS_CYCLED,
+    PARTY_LOST,
+    REPAIRED,
+    STATUS_CHECKED,
+    TURN_ENDED,
+)
+from battles.rules.cloudships_2023.panels import AMBER, CRITICAL_LIGHTS, GREEN, RED
+
+Fold = Callable[[Board, Mapping[str, Any]], Board]
+
+
+def _ship(board: Board, data: Mapping[str, Any]) -> Ship:
+    return board.ship_named(read_str(data["ship"]))
+
+
+def _deck_made(board: Board, data: Mapping[str, Any]) -> Board:
+    cards = tuple(read_str(card) for card in read_list(data["cards"]))
+    return replace(board, deck=Deck(cards=cards), active=None, status=None, due=())
+
+
+def _card_turned(board: Board, data: Mapping[str, Any]) -> Board:
+    card = read_str(data["ship"])
+    deck = replace(board.deck, turned=(*board.deck.turned, card))
+    return replace(board, deck=deck, active=card, status=None)
+
+
+def _status_checked(board: Board, data: Mapping[str, Any]) -> Board:
+    return replace(board, status=TurnStatus.from_json(data))
+
+
+def _gun_fired(board: Board, data: Mapping[str, Any]) -> Board:
+    """A Fired marker on the gun (CM-SEQ-10); a one-shot weapon is spent for good (CM-FIRE-12)."""
+    ship, number = _ship(board, data), read_int(data["gun"])
+    spent = (*ship.spent, number) if ship.gun(number).one_shot else ship.spent
+    return board.with_ship(replace(ship, fired=(*ship.fired, number), spent=spent))
+
+
+def _damage_due(board: Board, data: Mapping[str, Any]) -> Board:
+    return replace(board, due=(*board.due, DamageDue.from_json(data)))
+
+
+def _box_crossed(board: Board, data: Mapping[str, Any]) -> Board:
+    ship = _ship(board, data)
+    return board.with_ship(replace(ship, crossed=ship.crossed + 1))
+
+
+def _gun_lost(board: Board, data: Mapping[str, Any]) -> Board:
+    ship = _ship(board, data)
+    return board.with_ship(replace(ship, guns_lost=(*ship.guns_lost, read_int(data["gun"]))))
+
+
+def _party_lost(board: Board, data: Mapping[str, Any]) -> Board:
+    """A party or a flight aboard is lost; the power grapnel goes with the first such hit (CM-PG-04)."""
+    ship = _ship(board, data)
+    if data["flight"]:
+        return board.with_ship(replace(ship, flights=ship.flights - 1, grapnel=False))
+    return board.with_ship(replace(ship, parties=ship.parties - 1, grapnel=False))
+
+
+def _critical(board: Board, data: Mapping[str, Any]) -> Board:
+    """A critical that lights lights waits for step 5 (CM-SEQ-12); any other is permanent (CM-LIGHT-07)."""
+    ship, critical = _ship(board, data), read_str(data["critical"])
+    if critical in CRITICAL_LIGHTS:
+        return board.with_ship(replace(ship, pending=(*ship.pending, critical)))
+    return board.with_ship(replace(ship, criticals=(*ship.criticals, critical)))
+
+
+def _dropped(board: Board, data: Mapping[str, Any]) -> Board:
+    return board.with_ship(replace(_ship(board, data), band=read_str(data["band"])))
+
+
+def _amber_lit(board: Board, data: Mapping[str, Any]) -> Board:
+    ship = _ship(board, data)
+    lit = {read_str(light): AMBER for light in read_list(data["lights"])}
+    return board.with_ship(replace(ship.with_lights(lit), pending=()))
+
+
+def _lights_cycled(board: Board, data: Mapping[str, Any]) -> Board:
+    """Every ship: reds off, then ambers to red (CM-SEQ-14/15), and every Fired marker off (CM-SEQ-16)."""
+    after = {GREEN: GREEN, RED: GREEN, AMBER: RED}
+    ships = tuple(
+        replace(ship, lights=tuple((light, after[colour]) for light, colour in ship.lights), fired=())
+        for ship in board.ships
+    )
+    return replace(board, ships=ships)
+
+
+def _repaired(board: Board, data: Mapping[str, Any]) -> Board:
+    ship = _ship(board, data)
+    return board.with_ship(ship.with_lights({read_str(data["light"]): GREEN}))
+
+
+def _fate(board: Board, data: Mapping[str, Any]) -> Board:
+    """A ship out of the fight: her grapples are cut on both ends; a crashed ship lies on the ground."""
+    ship, status = _ship(board, data), read_str(data["status"])
+    band = panels.GROUND if status == CRASHED else ship.band
+    out = replace(ship, status=status, band=band, grappled=())
+    ships = tuple(
+        out if s.name == ship.name else replace(s, grappled=tuple(name for name in s.grappled if name != ship.name))
+        for s in board.ships
+    )
+    return replace(board, ships=ships)
+
+
+def _turn_ended(board: Board, data: Mapping[str, Any]) -> Board:
+    return replace(board, active=None, status=None, due=())
+
+
+FOLDS: dict[str, Fold] = {
+    DECK_MADE: _deck_made,
+    CARD_TURNED: _card_turned,
+    STATUS_CHECKED: _status_checked,
+    GUN_FIRED: _gun_fired,
+    DAMAGE_DUE: _damage_due,
+    BOX_CROSSED: _box_crossed,
+    GUN_LOST: _gun_lost,
+    PARTY_LOST: _party_lost,
+    CRITICAL: _critical,
+    DROPPED: _dropped,
+    AMBER_LIT: _amber_lit,
+    LIGHTS_CYCLED: _lights_cycled,
+    REPAIRED: _repaired,
+    FATE: _fate,
+    TURN_ENDED: _turn_ended,
+}
+
+
+def apply(state: BattleState[Board], event: Event) -> Board:
+    fold = FOLDS.get(event.kind)
+    return state.board if fold is None else fold(state.board, event.data)

@@ -1,0 +1,41 @@
+"""What must hold of every state of a Cloudships battle (the conformance suite and the tests check it after every
+event): each ship's track, lights, markers and crew within her panel; the deck's turned cards among its cards;
+the active ship's card turned; no round past the limit."""
+
+from __future__ import annotations
+
+from battles.engine.state import BattleState
+from battles.rules.cloudships_2023 import panels
+from battles.rules.cloudships_2023.board import Board, Ship, band_height
+
+
+def problems(state: BattleState[Board]) -> list[str]:
+    board = state.board
+    found = [problem for ship in board.ships for problem in ship_problems(ship)]
+    deck = board.deck
+    if not set(deck.turned) <= set(deck.cards) or len(set(deck.turned)) != len(deck.turned):
+        found.append(f"the deck's turned cards {list(deck.turned)} are not its cards {list(deck.cards)}, once each")
+    if board.active is not None and (not deck.turned or deck.turned[-1] != board.active):
+        found.append(f"{board.active} is active but hers is not the last card turned")
+    if state.turn > board.rounds:
+        found.append(f"round {state.turn} is past the limit {board.rounds}")
+    return found
+
+
+def ship_problems(ship: Ship) -> list[str]:
+    panel, found = ship.panel, []
+    if not 0 <= ship.crossed <= panel.track_length:
+        found.append(f"{ship.name}: {ship.crossed} boxes crossed of {panel.track_length}")
+    if any(colour not in panels.COLOURS for _, colour in ship.lights):
+        found.append(f"{ship.name}: lights {dict(ship.lights)}")
+    numbers = {gun.number for gun in panel.guns}
+    for what, marked in (("fired", ship.fired), ("lost", ship.guns_lost), ("spent", ship.spent)):
+        if not set(marked) <= numbers or len(set(marked)) != len(marked):
+            found.append(f"{ship.name}: guns {what} {list(marked)} are not her guns, once each")
+    if not 0 <= ship.parties <= panel.boarding_parties or not 0 <= ship.flights <= panel.flying_martians:
+        found.append(f"{ship.name}: {ship.parties} parties and {ship.flights} flights aboard")
+    if ship.flying and ship.band == panels.GROUND:
+        found.append(f"{ship.name}: flying at Ground")
+    if ship.flying and band_height(ship.band) > band_height(ship.ceiling) and not ship.grappled:
+        found.append(f"{ship.name}: at {ship.band}, above her ceiling {ship.ceiling}")
+    return found

@@ -1,0 +1,72 @@
+"""Cloudships of Mars in its own words: the stages of a round, the event kinds, the decision kinds and the fates.
+
+One place to name them: the phases, the fold, the narrator and the forms import them from here. A stage is the
+engine's phase (``BattleState.phase``) and a round is the engine's turn (``BattleState.turn``): the board does not
+keep a second copy of either.
+"""
+
+from __future__ import annotations
+
+# --- stages (the engine's phases), in the order a round goes through them -------------------------------------
+SETUP = "setup"  # the engine's first phase: the ships are on the board, no card turned yet
+DECK = "deck"  # the next card is to be turned (CM-SEQ-03)
+CARD = "card"  # the umpire has given the go-ahead: the card is turned (option umpire_turns_cards)
+# A ship's turn, steps 1 to 5 (CM-SEQ-05..12): one phase function a step, in phases/turn.py.
+STATUS, MOVE, FIRE, DAMAGE, AMBERS = "status", "move", "fire", "damage", "ambers"
+TURN_STEPS = (STATUS, MOVE, FIRE, DAMAGE, AMBERS)
+END_OF_ROUND = "end of round"  # CM-SEQ-14..16, fires and crew repairs
+STAGES = (SETUP, DECK, CARD, *TURN_STEPS, END_OF_ROUND)
+
+# --- event kinds (the engine's own, a roll, a turn (= a round), a phase, come with every ruleset) ---------------
+DECK_MADE = "deck made"  # this round's cards, one per ship still in the battle; which they are, never their order
+CARD_TURNED = "card turned"  # the umpire turns the next card: that ship's turn begins
+STATUS_CHECKED = "status checked"  # step 1: what the ship may do this turn
+GUN_FIRED = "gun fired"  # a gun fires and takes its Fired marker (CM-SEQ-10; the fire slice emits these)
+DAMAGE_DUE = "damage due"  # a hit scored, waiting for step 4 (the fire slice emits these)
+BOX_CROSSED = "box crossed"  # one box of a damage track crossed, and what it was
+GUN_LOST = "gun lost"  # a Gun box or a Magazine Hit: the gun may fire no more (CM-DMG-06)
+PARTY_LOST = "party lost"  # a Boarding Party box: a party or a flight aboard is hit (CM-DMG-10, CM-FLY-25)
+CRITICAL = "critical"  # a Critical box rolled on the ship's chart (CM-DMG-11)
+BAND_LOST = "band lost"  # a Medium or Low box: the ship's greatest altitude falls (CM-DMG-07/08)
+DROPPED = "dropped"  # forced down to the new greatest altitude (CM-ALT-03/05)
+AMBER_LIT = "amber lit"  # step 5: a critical's lights turn amber (CM-SEQ-12)
+FIRE_BURNS = "fire burns"  # end of round: a lit Fire crosses a box (docs/cloudships.md section 4)
+LIGHTS_CYCLED = "lights cycled"  # end of round: reds off, ambers to red, Fired markers off (CM-SEQ-14..16)
+REPAIRED = "repaired"  # a crew repair put out the fire or took a red light off (CM-REP-07)
+FATE = "fate"  # a ship leaves the fight: crashed, sunk, struck or left the map
+TURN_ENDED = "turn ended"  # the active ship's five steps are done
+KINDS = (
+    DECK_MADE,
+    CARD_TURNED,
+    STATUS_CHECKED,
+    GUN_FIRED,
+    DAMAGE_DUE,
+    BOX_CROSSED,
+    GUN_LOST,
+    PARTY_LOST,
+    CRITICAL,
+    BAND_LOST,
+    DROPPED,
+    AMBER_LIT,
+    FIRE_BURNS,
+    LIGHTS_CYCLED,
+    REPAIRED,
+    FATE,
+    TURN_ENDED,
+)
+
+# --- decision kinds ---------------------------------------------------------------------------------------------
+TURN_CARD = "turn the next card"  # with the option umpire_turns_cards: the go-ahead before each card
+TURN_IT = "turn"  # its one answer
+
+# --- fates (Ship.status) ----------------------------------------------------------------------------------------
+FLYING = "flying"
+CRASHED = "crashed"  # fell to Ground (CM-ALT-02)
+SUNK = "sunk"  # destroyed outright (a scenario or a later rule)
+STRUCK = "struck"  # surrendered: boarding value 0 (CM-BRD-20/21)
+LEFT = "left"  # flew off the map
+FATES = (FLYING, CRASHED, SUNK, STRUCK, LEFT)
+
+# --- options ----------------------------------------------------------------------------------------------------
+UMPIRE_TURNS_CARDS = "umpire_turns_cards"
+DEFAULT_ROUNDS = 12  # a scenario that names no round limit ends after these (the text sets none)

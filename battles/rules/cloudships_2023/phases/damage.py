@@ -1,0 +1,124 @@
+"""Step 4, marking damage (CM-SEQ-11): the points scored this turn, waiting on the board as ``due``, are crossed
+off each target's track box by box in the order they were scored (docs/cloudships.md section 3), each box doing
+what it says (CM-DMG-01..12). ``cross_boxes`` is also how a burning ship loses its box at the end of a round.
+
+What a box does:
+- Hull: nothing more (CM-DMG-03).
+- Gun: a gun bearing on the ship whose fire crossed it is picked at random and lost (CM-DMG-04..06, CM-GUN-01);
+  with no firer (a fire) any working gun; with none to pick, nothing more.
+- Medium, Low: the greatest altitude falls to it (CM-DMG-07/08) and a ship above it drops at once unless grappled
+  (CM-ALT-03/04).
+- Speed: one less movement, read from the track at the next status check (CM-DMG-09).
+- Boarding Party: a party is lost, or a flight aboard when no party is left (CM-DMG-10, CM-FLY-25: the captain's
+  choice, a later decision; parties first by default), the power grapnel with it (CM-PG-04).
+- Critical: two dice on the ship's chart (CM-DMG-11); the result waits for step 5's amber (CM-DMG-12) or, if
+  permanent, is kept (CM-LIGHT-07). What a permanent critical does at once (a Magazine Hit's explosion...) is
+  the fire slice's to add, in ``PERMANENT_EFFECTS``.
+- Ground: the end of the track: the ship falls and crashes (CM-ALT-02).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from battles.engine.dice import table
+from battles.engine.resolver import Context
+from battles.rules.cloudships_2023 import panels
+from battles.rules.cloudships_2023.board import Board, band_height
+from battles.rules.cloudships_2023.kinds import (
+    AMBERS,
+    BAND_LOST,
+    BOX_CROSSED,
+    CRASHED,
+    CRITICAL,
+    DROPPED,
+    FATE,
+    GUN_LOST,
+    PARTY_LOST,
+)
+
+BoxEffect = Callable[[Context[Board], str, str], None]
+
+
+def mark_damage(ctx: Context[Board]) -> None:
+    """Stage DAMAGE: every point due, in the order scored; then step 5."""
+    for due in ctx.board.due:
+        cross_boxes(ctx, due.ship, due.points, by=due.by)
+    ctx.begin_phase(AMBERS)
+
+
+def cross_boxes(ctx: Context[Board], name: str, points: int, *, by: str = "") -> None:
+    """Cross ``points`` boxes of ``name``'s track, left to right, row by row (CM-DMG-01), each doing its work. A
+    ship out of the fight takes no more."""
+    for _ in range(points):
+        ship = ctx.board.ship_named(name)
+        box = ship.next_box()
+        if not ship.flying or box is None:
+            return
+        ctx.emit(BOX_CROSSED, {"ship": name, "box": box, "by": by}, ships=[name])
+        BOX_EFFECTS[box](ctx, name, by)
+
+
+def _nothing(ctx: Context[Board], name: str, by: str) -> None:
+    """Hull (CM-DMG-03) and Speed (CM-DMG-09, read from the track): the cross is all."""
+
+
+def _gun(ctx: Context[Board], name: str, by: str) -> None:
+    ship = ctx.board.ship_named(name)
+    firer = ctx.board.ship_named(by) if by else None
+    pool = ship.guns_bearing_on(firer.hex) if firer is not None else ship.working_guns()
+    if not pool:
+        return
+    numbers = [gun.number for gun in pool]
+    lost = ctx.pick(f"which of {name}'s guns is hit (CM-GUN-01)", numbers, ships=[name])
+    ctx.emit(GUN_LOST, {"ship": name, "gun": lost, "name": ship.gun(lost).name}, ships=[name])
+
+
+def _band(ctx: Context[Board], name: str, by: str) -> None:
+    ship = ctx.board.ship_named(name)
+    ctx.emit(BAND_LOST, {"ship": name, "ceiling": ship.ceiling}, ships=[name])
+    if band_height(ship.band) > band_height(ship.ceiling) and not ship.grappled:
+        ctx.emit(DROPPED, {"ship": name, "band": ship.ceiling, "from": ship.band}, ships=[name])
+
+
+def _boarding_party(ctx: Context[Board], name: str, by: str) -> None:
+    ship = ctx.board.ship_named(name)
+    if ship.parties > 0 or ship.flights > 0:
+        flight = ship.parties == 0
+        ctx.emit(PARTY_LOST, {"ship": name, "flight": flight, "grapnel": ship.grapnel}, ships=[name])
+
+
+def _critical(ctx: Context[Board], name: str, by: str) -> None:
+    chart = ctx.board.ship_named(name).panel.criticals
+    bands = [(score, score, critical) for score, critical in enumerate(chart, start=2)]
+    rolled = ctx.roll(f"critical hit on {name} (CM-DMG-11)", count=2, needed=table("2d6", bands), ships=[name])
+    ctx.emit(
+        CRITICAL, {"ship": name, "critical": rolled.outcome, "permanent": _permanent(rolled.outcome)}, ships=[name]
+    )
+    effect = PERMANENT_EFFECTS.get(rolled.outcome)
+    if effect is not None:
+        effect(ctx, name, by)
+
+
+def _permanent(critical: str) -> bool:
+    return critical not in panels.CRITICAL_LIGHTS
+
+
+def _ground(ctx: Context[Board], name: str, by: str) -> None:
+    ctx.emit(FATE, {"ship": name, "status": CRASHED, "why": "her track is done: she falls (CM-ALT-02)"}, ships=[name])
+
+
+BOX_EFFECTS: dict[str, BoxEffect] = {
+    panels.HULL: _nothing,
+    panels.GUN: _gun,
+    panels.MEDIUM: _band,
+    panels.LOW: _band,
+    panels.SPEED: _nothing,
+    panels.BOARDING_PARTY: _boarding_party,
+    panels.CRITICAL: _critical,
+    panels.GROUND: _ground,
+}
+
+# What a permanent critical does the moment it is rolled, by name (Magazine Hit, Rocket Magazine...): the fire
+# slice adds them. Motive Power Hit needs none: the status check reads it (phases/turn.py).
+PERMANENT_EFFECTS: dict[str, BoxEffect] = {}

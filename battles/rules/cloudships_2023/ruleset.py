@@ -1,0 +1,71 @@
+"""The Cloudships of Mars ruleset object: key, version, title, options and the protocol's members, each handing
+over to the package's rooms. Not registered (``__init__.py``): until the movement and fire slices land, a battle is
+ships holding station while the cards turn, which the app must not offer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from battles.engine.decisions import DecisionRequest, Rejection
+from battles.engine.events import JSON, Event, JSONObject
+from battles.engine.jsonread import read_json_object
+from battles.engine.resolver import Context
+from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
+from battles.engine.state import BattleState
+from battles.rules.cloudships_2023 import fold, invariants, outcome, sequence, setup, validate
+from battles.rules.cloudships_2023.board import Board
+from battles.rules.cloudships_2023.kinds import UMPIRE_TURNS_CARDS
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+OPTIONS = (
+    OptionSpec(
+        UMPIRE_TURNS_CARDS,
+        False,
+        "the battle waits for a go-ahead before each card is turned (for the club table, where the umpire answers "
+        "it); otherwise the app turns the next card as soon as a ship's turn is over",
+        clause="CM-SEQ-03",
+    ),
+)
+
+
+class Cloudships(BaseRuleset[Board]):
+    key = "cloudships_2023"
+    version = "1"
+    title = "Cloudships of Mars (2023 v3)"
+    options: tuple[OptionSpec, ...] = OPTIONS
+
+    def setup(self, scenario: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[Board]:
+        board = setup.board_from_scenario(scenario)
+        return Setup(sides=tuple(board.side_names), board=board)
+
+    def board_to_json(self, board: Board) -> JSON:
+        return board.to_json()
+
+    def board_from_json(self, data: JSON) -> Board:
+        return Board.from_json(data)
+
+    def advance(self, ctx: Context[Board]) -> None:
+        sequence.advance(ctx)
+
+    def apply(self, state: BattleState[Board], event: Event) -> Board:
+        return fold.apply(state, event)
+
+    def validate(self, state: BattleState[Board], request: DecisionRequest, choice: JSON) -> Rejection | None:
+        return validate.validate(state, request, choice)
+
+    def candidates(self, state: BattleState[Board], request: DecisionRequest) -> Sequence[JSON]:
+        return validate.candidates(state, request)
+
+    def check_invariants(self, state: BattleState[Board]) -> list[str]:
+        return invariants.problems(state)
+
+    def example_scenarios(self) -> Sequence[Mapping[str, JSON]]:
+        return [read_json_object(path) for path in sorted((PACKAGE_DIR / "scenarios").glob("*.json"))]
+
+    def roster(self, state: BattleState[Board]) -> list[JSONObject]:
+        return outcome.roster(state)
+
+
+CLOUDSHIPS = Cloudships()

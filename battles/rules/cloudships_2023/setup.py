@@ -1,0 +1,71 @@
+"""Setting a battle up from a scenario (data, scenarios/*.json): the map's size, the round limit, the sides and
+their names, and each ship placed from her panel: a catalog class's (data/panels.json, by ``class``) or one given
+whole (``panel``), at a hex (the map's ``[column, row]``), a facing (0 north, clockwise) and a band no higher than
+her ceiling (CM-ALT-01)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from battles.engine import hexgrid
+from battles.engine.events import JSON
+from battles.engine.jsonread import read_int, read_list, read_object, read_str
+from battles.rules.cloudships_2023 import conversion, panels
+from battles.rules.cloudships_2023.board import Board, Ship, band_height
+from battles.rules.cloudships_2023.kinds import DEFAULT_ROUNDS
+from battles.rules.cloudships_2023.panels import ControlPanel
+
+
+@cache
+def catalog() -> Mapping[str, ControlPanel]:
+    """The stored panel of every catalog class, by class id."""
+    return {panel.class_id: panel for panel in conversion.stored_panels() if panel.class_id is not None}
+
+
+def panel_for(entry: Mapping[str, Any]) -> ControlPanel:
+    if "panel" in entry:
+        return ControlPanel.from_json(entry["panel"])
+    class_id = read_str(entry["class"])
+    if class_id not in catalog():
+        raise ValueError(f"no control panel for the class {class_id!r}")
+    return catalog()[class_id]
+
+
+def place(entry: Mapping[str, Any]) -> Ship:
+    panel = panel_for(entry)
+    band = read_str(entry.get("band", panels.MEDIUM))
+    if band not in panels.BANDS[1:] or band_height(band) > band_height(panel.ceiling):
+        raise ValueError(f"{entry['name']}: starts at {band!r}, a band between Low and her ceiling {panel.ceiling}")
+    col, row = read_list(entry["hex"])
+    return Ship.fresh(
+        name=read_str(entry["name"]),
+        side=read_str(entry["side"]),
+        panel=panel,
+        hex_=hexgrid.from_odd_q(read_int(col), read_int(row)),
+        facing=read_int(entry.get("facing", 0)),
+        band=band,
+    )
+
+
+def board_from_scenario(scenario: Mapping[str, JSON]) -> Board:
+    sides = [read_object(side) for side in read_list(scenario["sides"])]
+    ships = tuple(place(read_object(entry)) for entry in read_list(scenario["ships"]))
+    names = [ship.name for ship in ships]
+    if len(set(names)) != len(names):
+        raise ValueError("every ship in a battle needs a name of her own: the deck has a card for each")
+    board = Board(
+        title=read_str(scenario.get("title", "")),
+        cols=read_int(scenario.get("cols", 30)),
+        rows=read_int(scenario.get("rows", 22)),
+        rounds=read_int(scenario.get("rounds", DEFAULT_ROUNDS)),
+        ships=ships,
+        side_names={read_str(side["key"]): read_str(side.get("name", side["key"])) for side in sides},
+    )
+    strays = sorted({ship.side for ship in ships} - set(board.side_names))
+    if strays:
+        raise ValueError(f"ships on sides the scenario does not list: {', '.join(strays)}")
+    if not all(board.on_map(ship.hex) for ship in ships):
+        raise ValueError("every ship starts on the map")
+    return board
