@@ -100,6 +100,8 @@ class Sight:
     # A running ship's: where the ships it runs from are, and the edges it may leave by (flee_score).
     chasers: tuple[Hex, ...] = ()
     exit_edges: tuple[str, ...] = ()
+    # The zones whose reinforcements the side keeps away by flying over them (scenario_ai.watched_zones).
+    watched: tuple[frozenset[Hex], ...] = ()
 
 
 def sight(state: State, record: ShipRecord, memo: Memo[Battery] | None = None) -> Sight:
@@ -136,6 +138,7 @@ def sight(state: State, record: ShipRecord, memo: Memo[Battery] | None = None) -
         if flee
         else (),
         exit_edges=tuple(scenario_ai.exit_edges(board, record.side)) if flee else (),
+        watched=scenario_ai.watched_zones(board, record.side),
     )
 
 
@@ -405,7 +408,7 @@ def attack_score(
     score += scenario_ai.alongside_guarded(board, record, at.hex, at.altitude)  # SG-SCN-19: dispute the hold
     if careful:
         score -= over_land_risk(view, at)
-    return score + scenario_ai.over_watched_zone(board, record.side, at.hex)
+    return score + scenario_ai.over_zones(view.watched, at.hex)
 
 
 OVER_LAND = 3.0  # ending one level over the land: a forced drop or a lost level is a crash

@@ -182,10 +182,9 @@ def exit_steps(terrain: Terrain, at: Spot) -> int:
 
 
 def ahead(at: Spot, hexes: int) -> Hex:
-    hex_ = at.hex
-    for _ in range(hexes):
-        hex_ = hexgrid.neighbour(hex_, at.facing)
-    return hex_
+    """The hex ``hexes`` ahead of ``at`` on its facing: one step of the direction taken ``hexes`` times."""
+    step, hexes = hexgrid.DIRECTIONS[at.facing % 6], max(hexes, 0)
+    return Hex(at.hex.q + hexes * step.q, at.hex.r + hexes * step.r)
 
 
 # --- what a gun is worth from a spot ---------------------------------------------------------------------
