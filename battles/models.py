@@ -378,6 +378,11 @@ class OddsRun(models.Model):
     options = models.JSONField(default=dict)
     runs = models.PositiveIntegerField()
     number = models.PositiveBigIntegerField(help_text="The simulation number the runs' dice derive from.")
+    # No default: odds_request names the newest plan (simulate.CHUNKING); the runs of before plans were numbered
+    # were split by plan 1 (migration 0010).
+    chunking = models.PositiveSmallIntegerField(
+        help_text="The chunk plan the runs are split by (battles.engine.simulate.CHUNK_PLANS)."
+    )
     summary = models.JSONField(null=True, blank=True, help_text="The distribution, once done or stopped.")
     status = models.CharField(max_length=10, choices=OddsStatus.choices, default=OddsStatus.QUEUED)
     error = models.CharField(max_length=300, blank=True)

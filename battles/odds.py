@@ -6,14 +6,15 @@ would use what the requesting player may not know (the enemy's crew, orders) and
 dice of every run derive from the odds run's own random number (battles.engine.simulate.seed_for), never
 from a real battle's seed.
 
-A run is split into chunks (``simulate.chunk_plan``: a small first one, then bigger). Each chunk is played by
-whichever process takes it (``simulate.play_chunk``) and stored once as an ``OddsChunk``; the save that completes
-the set marks the run done with its distribution. Who plays the chunks:
+A run is split into chunks (``simulate.chunk_plan``: a first wave of small ones, then bigger). Each chunk is
+played by whichever process takes it (``simulate.play_chunk``) and stored once as an ``OddsChunk``; the save that
+completes the set marks the run done with its distribution. Who plays the chunks:
 
 - with Celery (production), one task per chunk (``battles.run_odds_chunk``), so the worker's processes play
   chunks side by side; a redelivered task finds its chunk stored and does nothing;
-- in the embedded default (eager, no broker), a lazily started pool of spawned processes, one per core, fed by a
-  thread of the web process that also stores what comes back (``odds_in_pool``);
+- in the embedded default (eager, no broker), a pool of spawned processes, one per core (started when the odds
+  form is shown), fed battle by battle by a thread of the web process that stores each chunk once its battles
+  are back (``odds_in_pool``);
 - ``manage.py simulate_battle --runs N --processes P`` plays the same chunks on a pool of its own.
 """
 
@@ -27,6 +28,7 @@ from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from typing import Any
 
 import django
@@ -81,6 +83,7 @@ def odds_request(
         options=plain(dict(options or {})),
         runs=runs,
         number=secrets.randbits(48),
+        chunking=simulate.CHUNKING,
         requested_by=user,
     )
     transaction.on_commit(lambda: _start(run.pk))
@@ -108,15 +111,20 @@ def queue_chunks(run_id: int) -> int:
     if run.finished:
         return 0
     stored = set(run.chunks.values_list("index", flat=True))
-    missing = [index for index in range(len(simulate.chunk_plan(run.runs))) if index not in stored]
+    missing = [index for index in range(len(plan_of(run))) if index not in stored]
     for index in missing:  # by name: battles.tasks imports this module
         task_queue.after_commit("battles.run_odds_chunk", run_id, index)
     return len(missing)
 
 
+def plan_of(run: OddsRun) -> list[tuple[int, int]]:
+    """The chunks of ``run``, by the plan it was split by (a run begun before the plan changed keeps its own)."""
+    return simulate.chunk_plan(run.runs, run.chunking)
+
+
 def chunk_job(run: OddsRun, index: int) -> simulate.ChunkJob:
     """Chunk ``index`` of ``run`` as plain data any process can play."""
-    start, stop = simulate.chunk_plan(run.runs)[index]
+    start, stop = plan_of(run)[index]
     scenario = plain(shipped_scenarios(run.ruleset_key)[run.scenario_slug])
     assert isinstance(scenario, dict)
     return simulate.ChunkJob(run.ruleset_key, scenario, dict(run.options), int(run.number), start, stop)
@@ -146,7 +154,7 @@ def save_chunk(*, run_id: int, index: int, outcomes: list[dict[str, Any]]) -> bo
         if not OddsRun.objects.filter(pk=run_id, status__in=PLAYING).update(status=OddsStatus.RUNNING):
             return False
         run = OddsRun.objects.get(pk=run_id)
-        plan = simulate.chunk_plan(run.runs)
+        plan = plan_of(run)
         start, stop = plan[index]
         if len(outcomes) != stop - start:
             raise ValueError(f"chunk {index} of odds run {run_id} holds {len(outcomes)} runs, not {stop - start}")
@@ -184,7 +192,7 @@ def odds_play(*, run_id: int) -> OddsRun:
     """Play every chunk not yet stored, one after another in this process (a resumed run, the tests); the run's
     status is read again before each chunk, so a stop is heeded."""
     run = OddsRun.objects.get(pk=run_id)
-    for index in range(len(simulate.chunk_plan(run.runs))):
+    for index in range(len(plan_of(run))):
         odds_chunk(run_id=run_id, index=index)
     return OddsRun.objects.get(pk=run_id)
 
@@ -270,29 +278,37 @@ def _drive(run_id: int) -> None:
 
 
 def odds_in_pool(*, run_id: int, pool: ProcessPoolExecutor, ahead: int | None = None) -> OddsRun | None:
-    """Play the run's missing chunks on ``pool``, ``ahead`` at a time (default: one per core), storing each as it
-    comes back, from this thread (short transactions; the pool's processes never touch the database). The run's
-    status is read before each chunk is handed out and every second while chunks play: once it is stopped (or
-    gone), the chunks not yet started are cancelled and those playing are left to finish unheard. None when the
-    run is gone."""
+    """Play the run's missing chunks on ``pool`` battle by battle, ``ahead`` battles at a time (default: one per
+    core), and store each chunk once its battles are all back, from this thread (short transactions; the pool's
+    processes never touch the database). One battle to a pool task, not one chunk: the first chunk's battles play
+    on every core at once, and a stop frees the cores within a battle. The run's status is read each time battles
+    come back (at least every second): once it is stopped (or gone), the battles not yet started are cancelled and
+    those playing are left to finish unheard. None when the run is gone."""
     run = OddsRun.objects.filter(pk=run_id).first()
     if run is None:
         return None
+    plan = plan_of(run)
     stored = set(run.chunks.values_list("index", flat=True))
-    todo = deque(index for index in range(len(simulate.chunk_plan(run.runs))) if index not in stored)
-    playing: dict[Future[list[dict[str, Any]]], int] = {}
+    todo = deque(
+        (index, n) for index, (start, stop) in enumerate(plan) if index not in stored for n in range(start, stop)
+    )
+    job = chunk_job(run, 0)  # the run's job, narrowed to one battle by replace() below
+    back: dict[int, dict[int, dict[str, Any]]] = {}  # chunk index -> run -> outcome, until the chunk is whole
+    playing: dict[Future[list[dict[str, Any]]], tuple[int, int]] = {}
     OddsRun.objects.filter(pk=run_id, status=OddsStatus.QUEUED).update(status=OddsStatus.RUNNING)
     try:
         while todo or playing:
             if not OddsRun.objects.filter(pk=run_id, status__in=PLAYING).exists():
                 break
             while todo and len(playing) < (ahead or os.cpu_count() or 1):
-                index = todo.popleft()
-                playing[pool.submit(simulate.play_chunk, chunk_job(run, index))] = index
+                index, n = todo.popleft()
+                playing[pool.submit(simulate.play_chunk, replace(job, start=n, stop=n + 1))] = (index, n)
             finished, _ = wait(playing, timeout=1.0, return_when=FIRST_COMPLETED)
             for future in finished:
-                index = playing.pop(future)
-                save_chunk(run_id=run_id, index=index, outcomes=future.result())
+                index, n = playing.pop(future)
+                whole = _chunk_whole(back, plan[index], index, n, future.result()[0])
+                if whole is not None:
+                    save_chunk(run_id=run_id, index=index, outcomes=whole)
     except Exception as error:
         _fail(run_id, error)
         raise
@@ -300,3 +316,17 @@ def odds_in_pool(*, run_id: int, pool: ProcessPoolExecutor, ahead: int | None = 
         for future in playing:
             future.cancel()
     return OddsRun.objects.filter(pk=run_id).first()
+
+
+def _chunk_whole(
+    back: dict[int, dict[int, dict[str, Any]]], runs: tuple[int, int], index: int, n: int, outcome: dict[str, Any]
+) -> list[dict[str, Any]] | None:
+    """Add run ``n``'s outcome to chunk ``index`` (runs ``[start, stop)``); once all its runs are back, the chunk's
+    outcomes in run order, and the chunk is forgotten here."""
+    chunk = back.setdefault(index, {})
+    chunk[n] = outcome
+    start, stop = runs
+    if len(chunk) < stop - start:
+        return None
+    del back[index]
+    return [chunk[k] for k in range(start, stop)]

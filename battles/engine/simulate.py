@@ -84,20 +84,27 @@ def runs(
         yield simulate(ruleset, scenario, seed=seed_for(number, run), options=options)
 
 
-# The odds calculator's chunks: a small first one, so a first estimate shows within seconds, then bigger ones,
-# so fewer saves and messages carry the rest (what a killed worker may have to replay is at most one chunk).
-FIRST_CHUNK = 6
-CHUNK_GROWTH = (10, 15, 20)
-LARGEST_CHUNK = 25
+# The odds calculator's chunk plans, by number: the sizes of the first chunks, then the size of every later one.
+# An odds run keeps the number of the plan it was split by (OddsRun.chunking), so a run begun before the plan
+# changed is finished on its own chunks. Plan 2: a first wave of small chunks, two of each size, so that both
+# cores of a two-core machine play one at once and a first estimate comes after two battles (~1.5 s of a
+# Pitched Battle's CPU), then chunks small enough that a stopped run's last chunks free the cores within seconds
+# (what a killed worker replays is at most one chunk).
+CHUNK_PLANS: dict[int, tuple[tuple[int, ...], int]] = {
+    1: ((6, 10, 15, 20), 25),
+    2: ((2, 2, 4, 4, 8, 8), 12),
+}
+CHUNKING = 2  # the plan a new run is split by
 
 
-def chunk_plan(runs: int) -> list[tuple[int, int]]:
-    """The runs ``[start, stop)`` of each chunk of a simulation of ``runs`` battles, in order."""
-    sizes = iter((FIRST_CHUNK, *CHUNK_GROWTH))
+def chunk_plan(runs: int, chunking: int = CHUNKING) -> list[tuple[int, int]]:
+    """The runs ``[start, stop)`` of each chunk of a simulation of ``runs`` battles split by plan ``chunking``."""
+    first, later = CHUNK_PLANS[chunking]
+    sizes = iter(first)
     plan: list[tuple[int, int]] = []
     start = 0
     while start < runs:
-        stop = min(runs, start + next(sizes, LARGEST_CHUNK))
+        stop = min(runs, start + next(sizes, later))
         plan.append((start, stop))
         start = stop
     return plan

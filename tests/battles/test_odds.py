@@ -34,7 +34,7 @@ def test_the_odds_of_a_scenario_add_up_and_match_the_engines(club):
 
     assert played.status == OddsStatus.DONE
     assert played.done == 8
-    assert [(c.start, c.stop) for c in played.chunks.all()] == [(0, 6), (6, 8)]  # a small first chunk
+    assert [(c.start, c.stop) for c in played.chunks.all()] == [(0, 2), (2, 4), (4, 8)]  # small chunks first
     assert sum(w["battles"] for w in played.summary["winners"].values()) == 8
     assert [o["winner"] for o in odds.outcomes_of(run.pk)] == serial(run, 8)
 
@@ -48,15 +48,15 @@ def test_a_chunk_saved_twice_counts_once(club):
     assert odds.odds_chunk(run_id=run.pk, index=0) == 0  # found stored before it is played again
 
     assert OddsChunk.objects.filter(run=run).count() == 1
-    assert OddsRun.objects.get(pk=run.pk).done == 6
-    with pytest.raises(ValueError, match="holds 6 runs, not 2"):
-        odds.save_chunk(run_id=run.pk, index=1, outcomes=first)
+    assert OddsRun.objects.get(pk=run.pk).done == 2
+    with pytest.raises(ValueError, match="holds 2 runs, not 4"):
+        odds.save_chunk(run_id=run.pk, index=2, outcomes=first)
 
 
 def test_a_killed_run_resumes_where_it_stopped(club):
     run = odds.odds_request(user=club["alice"], campaign=club["campaign"], scenario_slug=SLUG, runs=8)
     whole = odds.outcomes_of(odds.odds_play(run_id=run.pk).pk)
-    # As if the worker playing the last chunk had died: one chunk stored, still running.
+    # As if the worker playing the middle chunk had died: the others stored, still running.
     OddsChunk.objects.filter(run=run, index=1).delete()
     OddsRun.objects.filter(pk=run.pk).update(status=OddsStatus.RUNNING, summary=None, finished_at=None)
 
@@ -66,34 +66,52 @@ def test_a_killed_run_resumes_where_it_stopped(club):
     assert resumed.status == OddsStatus.DONE
 
 
+def test_a_run_begun_on_an_older_chunk_plan_is_finished_on_its_own_chunks(club):
+    """A run stored before the plan changed (migration 0010 names it plan 1) keeps its chunks' meaning: resumed,
+    it plays the rest of plan 1's chunks, every run once, the same outcomes as on today's plan."""
+    run = odds.odds_request(user=club["alice"], campaign=club["campaign"], scenario_slug=SLUG, runs=8)
+    today = odds.outcomes_of(odds.odds_play(run_id=run.pk).pk)
+    OddsChunk.objects.filter(run=run).delete()
+    OddsRun.objects.filter(pk=run.pk).update(chunking=1, status=OddsStatus.RUNNING, summary=None, finished_at=None)
+    old = OddsRun.objects.get(pk=run.pk)
+    odds.save_chunk(run_id=run.pk, index=0, outcomes=simulate.play_chunk(odds.chunk_job(old, 0)))
+
+    resumed = odds.odds_play(run_id=run.pk)
+
+    assert [(c.start, c.stop) for c in resumed.chunks.all()] == [(0, 6), (6, 8)]
+    assert resumed.status == OddsStatus.DONE
+    assert odds.outcomes_of(run.pk) == today
+
+
 def test_the_same_outcomes_on_a_pool_of_processes_as_one_by_one(club):
     run = odds.odds_request(user=club["alice"], campaign=club["campaign"], scenario_slug=SLUG, runs=8)
     with odds.process_pool(2) as pool:
         played = odds.odds_in_pool(run_id=run.pk, pool=pool)
 
     assert played.status == OddsStatus.DONE
-    expected = [o for job in (odds.chunk_job(run, 0), odds.chunk_job(run, 1)) for o in simulate.play_chunk(job)]
+    jobs = [odds.chunk_job(run, index) for index in range(len(odds.plan_of(run)))]
+    expected = [o for job in jobs for o in simulate.play_chunk(job)]
     assert odds.outcomes_of(run.pk) == expected
     assert played.summary == simulate.distribution(expected)
 
 
 def test_a_stopped_run_plays_no_more_and_says_so(club, client):
     run = odds.odds_request(user=club["alice"], campaign=club["campaign"], scenario_slug=SLUG, runs=40)
-    assert odds.odds_chunk(run_id=run.pk, index=0) == 6
-    late = simulate.play_chunk(odds.chunk_job(run, 1))  # a chunk already playing when the stop comes
+    assert odds.odds_chunk(run_id=run.pk, index=0) + odds.odds_chunk(run_id=run.pk, index=1) == 4
+    late = simulate.play_chunk(odds.chunk_job(run, 2))  # a chunk already playing when the stop comes
     client.force_login(club["alice"])
 
     page = client.post(f"/odds/{run.pk}/stop/", follow=True).content.decode()
 
     stopped = OddsRun.objects.get(pk=run.pk)
     assert stopped.status == OddsStatus.STOPPED
-    assert stopped.summary["runs"] == 6
-    assert odds.save_chunk(run_id=run.pk, index=1, outcomes=late) is False  # not counted after the stop
-    assert odds.odds_play(run_id=run.pk).done == 6  # and no chunk is played any more
-    assert "stopped at 6 battles" in page
+    assert stopped.summary["runs"] == 4
+    assert odds.save_chunk(run_id=run.pk, index=2, outcomes=late) is False  # not counted after the stop
+    assert odds.odds_play(run_id=run.pk).done == 4  # and no chunk is played any more
+    assert "stopped at 4 battles" in page
     most = max(figures["battles"] for figures in stopped.summary["winners"].values())
-    assert f"{round(100 * most / 6)}%</strong>" in page  # the words name the most likely outcome
-    assert "95% confidence) after 6 battles" in page
+    assert f"{round(100 * most / 4)}%</strong>" in page  # the words name the most likely outcome
+    assert "95% confidence) after 4 battles" in page
     assert "Stop here" not in page
     assert "hx-trigger" not in page
 
@@ -139,8 +157,8 @@ def test_the_odds_page_shows_progress_a_first_estimate_then_the_distribution(clu
     assert "The first estimate shows" in waiting
     odds.odds_chunk(run_id=run.pk, index=0)
     first = client.get(f"/odds/{run.pk}/", headers={"HX-Request": "true"}).content.decode()
-    assert "Fighting 6 of 8" in first
-    assert "95% confidence) after 6 battles" in first
+    assert "Fighting 2 of 8" in first
+    assert "95% confidence) after 2 battles" in first
     assert "hx-trigger" in first
     odds.odds_play(run_id=run.pk)
     done = client.get(f"/odds/{run.pk}/").content.decode()

@@ -145,11 +145,17 @@ def test_runs_on_several_processes_give_what_one_process_gives():
 
 def test_the_chunks_cover_every_run_once_small_first():
     assert simulate.chunk_plan(0) == []
-    assert simulate.chunk_plan(4) == [(0, 4)]
+    assert simulate.chunk_plan(1) == [(0, 1)]
     plan = simulate.chunk_plan(500)
-    assert plan[:4] == [(0, 6), (6, 16), (16, 31), (31, 51)]
-    assert all(stop - start <= simulate.LARGEST_CHUNK for start, stop in plan)
+    # Two chunks of each small size: both cores of a two-core machine play one at once from the start.
+    assert plan[:7] == [(0, 2), (2, 4), (4, 8), (8, 12), (12, 20), (20, 28), (28, 40)]
+    assert all(stop - start <= 12 for start, stop in plan)
     assert [n for start, stop in plan for n in range(start, stop)] == list(range(500))
+    # Plan 1 (every run stored before plans were numbered) keeps its meaning.
+    assert simulate.chunk_plan(500, 1)[:5] == [(0, 6), (6, 16), (16, 31), (31, 51), (51, 76)]
+    for chunking in simulate.CHUNK_PLANS:
+        covered = [n for start, stop in simulate.chunk_plan(37, chunking) for n in range(start, stop)]
+        assert covered == list(range(37))
 
 
 def test_the_wilson_interval_has_its_known_values():
