@@ -15,7 +15,7 @@ from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import fold, invariants, outcome, sequence, setup, validate
 from battles.rules.cloudships_2023.board import Board
-from battles.rules.cloudships_2023.kinds import UMPIRE_TURNS_CARDS
+from battles.rules.cloudships_2023.kinds import REALLY_LOW_BAND, UMPIRE_TURNS_CARDS
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -26,6 +26,12 @@ OPTIONS = (
         "the battle waits for a go-ahead before each card is turned (for the club table, where the umpire answers "
         "it); otherwise the app turns the next card as soon as a ship's turn is over",
         clause="CM-SEQ-03",
+    ),
+    OptionSpec(
+        REALLY_LOW_BAND,
+        False,
+        "advanced: a Really Low band below Low that ships may fly in (the damage track is unchanged)",
+        clause="CM-ALT-06",
     ),
 )
 
