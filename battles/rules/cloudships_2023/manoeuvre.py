@@ -138,6 +138,7 @@ class Way:
     hexes: int = 0
     turn_owed: bool = False
     kite_turns: tuple[int, ...] = ()
+    in_place: str = ""  # the last band change made without moving (climb or descend), until she moves on
     ended: str = ""
 
 
@@ -175,7 +176,7 @@ def take(move: Mover, way: Way, token: str, number: int) -> tuple[Way, Step]:
         after, clauses = way, CLAUSES[token]
         if token in BAND_CHANGE:
             after = _change_band(move, after, token, number)
-        after = replace(after, turn_owed=False)
+        after = replace(after, turn_owed=False, in_place=token if token in (CLIMB, DESCEND) else "")
         if token in HEX_STEPS:
             after = _enter(move, after)
     after = replace(after, spent=way.spent + cost)
@@ -197,6 +198,9 @@ def _free_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tup
     if not way.turn_owed:
         if kite and way.hexes == 0:
             raise PlanError("CM-MOV-14", f"step {number + 1}: a kite that has not moved may not turn")
+        if way.in_place:
+            clause = "CM-MOV-06" if way.in_place == CLIMB else "CM-MOV-11"
+            raise PlanError(clause, f"step {number + 1}: only a steamer turns as she changes band in place, by power")
         clause = "CM-PT-07" if move.motive == panels.SCREW_GALLEY else "CM-MOV-04"
         raise PlanError(clause, f"step {number + 1}: the free turn comes straight after a hex entered, one a hex")
     side = FREE_TURNS[token]
@@ -271,7 +275,7 @@ def cost(plan: Sequence[str]) -> int:
 
 
 def every_plan(move: Mover, *, most: int = MOST_PLANS) -> list[tuple[list[str], list[Step]]]:
-    """Legal plans with their paths, breadth first (the cheapest first): one for each place and heading a move
+    """Legal plans with their paths, breadth first (the fewest steps first): one for each place and heading a move
     can end at, and one for each hex and band it passes through, at most ``most``. Not every legal plan (a
     steamer's are thousands), but every end a move can reach."""
     found: list[tuple[list[str], list[Step]]] = []
