@@ -9,11 +9,23 @@ from typing import Any
 import pytest
 
 from battles.engine import hexgrid, resolver
-from battles.engine.events import JSON
+from battles.engine.events import JSON, ROLL
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import manoeuvre, panels, validate
 from battles.rules.cloudships_2023.board import Board
-from battles.rules.cloudships_2023.kinds import FATE, LEFT, MOVE, MOVE_DECISION, MOVE_DONE, MOVED, REALLY_LOW_BAND
+from battles.rules.cloudships_2023.kinds import (
+    BOX_CROSSED,
+    COLLISION_CHECK,
+    DAMAGE_DUE,
+    FATE,
+    LEFT,
+    MOVE,
+    MOVE_DECISION,
+    MOVE_DONE,
+    MOVED,
+    RAM_TRIED,
+    REALLY_LOW_BAND,
+)
 from battles.rules.cloudships_2023.phases.turn import status_of
 from battles.rules.cloudships_2023.ruleset import CLOUDSHIPS
 from tests.rules.cloudships_2023.battle_kit import at_stage, changed, mid_round, new, of_kind, resolve
@@ -266,3 +278,93 @@ def test_every_candidate_is_legal_and_they_reach_every_end_a_short_move_can(name
     ends = {(s.hex, s.band) for plan in found if isinstance(plan, list) and plan for s in [end(st, name, plan)]}
     assert (hexgrid.neighbour(MIDDLE, 0), st.board.ship_named(name).band) in ends
     assert [] in found
+
+
+# --- rams and collisions ------------------------------------------------------------------------------------------
+
+TWO_AHEAD = hexgrid.neighbour(hexgrid.neighbour(MIDDLE, 0), 0)
+
+
+def facing_locust(rammer: str, seed: bytes = b"cm-seed", band: str = panels.MEDIUM) -> BattleState[Board]:
+    """``rammer`` at step 2 in the middle of the map at Medium facing north, the Locust two hexes ahead at
+    ``band``."""
+    st = moving(rammer, seed=seed)
+    board = changed(st.board, rammer, band=panels.MEDIUM)
+    return with_board(st, changed(board, "Locust", hex=TWO_AHEAD, band=band))
+
+
+@pytest.mark.rule("CM-RAM-01")
+def test_a_ram_is_declared_on_a_ship_whose_hex_the_move_enters_at_her_band():
+    st = facing_locust("Hullcutter")
+    assert clause(st, "Hullcutter", {"steps": [AHEAD, AHEAD], "ram": "Locust"}) is None
+    assert clause(st, "Hullcutter", {"steps": [AHEAD], "ram": "Locust"}) == "CM-RAM-01"
+    assert clause(st, "Hullcutter", {"steps": [AHEAD, AHEAD], "ram": "Hullcutter"}) == "CM-RAM-01"
+    assert clause(st, "Hullcutter", {"steps": [AHEAD, AHEAD], "ram": "Nobody"}) == "CM-RAM-01"
+    higher = facing_locust("Hullcutter", band=panels.HIGH)
+    assert clause(higher, "Hullcutter", {"steps": [AHEAD, AHEAD], "ram": "Locust"}) == "CM-RAM-01"
+
+
+@pytest.mark.rule("CM-RAM-02", "CM-RAM-03", "CM-RAM-04", "CM-RAM-05")
+def test_a_ram_hits_only_on_the_higher_score_steam_adding_one_and_deals_ram_value_plus_speed():
+    seen: dict[str, int] = {}
+    for n in range(60):
+        seed = b"ram-%d" % n
+        done = answer(facing_locust("Hullcutter", seed), {"steps": [AHEAD, AHEAD, AHEAD], "ram": "Locust"}, seed)
+        tried = of_kind(done.events, RAM_TRIED)[0].data
+        rolls = [e.data for e in done.events if e.kind == ROLL and "ram" in e.data["purpose"]]
+        assert [roll["modifiers"] for roll in rolls] == [{}, {"steam": 1}]  # the Locust is steam, the galley not
+        mine, theirs = tried["scores"]
+        assert tried["hit"] == (mine > theirs)
+        due = [e.data for e in of_kind(done.events, DAMAGE_DUE)]
+        crossed = [e for e in of_kind(done.events, BOX_CROSSED) if e.data["ship"] == "Locust"]
+        last = of_kind(done.events, MOVED)[-1].data["hex"]
+        if tried["hit"]:
+            # the Hullcutter's ram 4 plus her speed: two hexes, the rammed one included; she stops there
+            assert due == [{"ship": "Locust", "points": 4 + 2, "by": "Hullcutter"}]
+            assert len(crossed) == 6  # marked at step 4
+            assert last == TWO_AHEAD.to_json()
+        else:
+            assert (due, crossed) == ([], [])
+            assert last == hexgrid.neighbour(TWO_AHEAD, 0).to_json()  # she slides by
+            assert not of_kind(done.events, COLLISION_CHECK)
+        kind = "tie" if mine == theirs else "hit" if tried["hit"] else "miss"
+        seen[kind] = seen.get(kind, 0) + 1
+        if len(seen) == 3:
+            break
+    assert set(seen) == {"hit", "miss", "tie"}
+
+
+@pytest.mark.rule("CM-COL-01", "CM-COL-02", "CM-COL-03")
+def test_coming_into_a_ships_hex_and_band_both_roll_and_equal_scores_collide_each_taking_the_others_ram():
+    outcomes = set()
+    for n in range(60):
+        seed = b"collide-%d" % n
+        done = answer(facing_locust("Hullcutter", seed), [AHEAD, AHEAD, AHEAD], seed)
+        check = of_kind(done.events, COLLISION_CHECK)[0].data
+        assert (check["ship"], check["other"]) == ("Hullcutter", "Locust")
+        mine, theirs = check["scores"]
+        assert check["collided"] == (mine == theirs)
+        due = [e.data for e in of_kind(done.events, DAMAGE_DUE)]
+        last = of_kind(done.events, MOVED)[-1].data["hex"]
+        if check["collided"]:
+            assert due == [
+                {"ship": "Hullcutter", "points": 1, "by": "Locust"},  # the Locust's ram value
+                {"ship": "Locust", "points": 4, "by": "Hullcutter"},  # the Hullcutter's
+            ]
+            assert last == TWO_AHEAD.to_json()  # her move stops there
+        else:
+            assert due == []
+            assert last == hexgrid.neighbour(TWO_AHEAD, 0).to_json()
+        outcomes.add(check["collided"])
+        if len(outcomes) == 2:
+            break
+    assert outcomes == {True, False}
+
+
+@pytest.mark.rule("CM-COL-01")
+def test_no_collision_check_at_another_band_and_one_on_climbing_into_a_ships_band_in_her_hex():
+    passing = answer(facing_locust("Hullcutter", band=panels.HIGH), [AHEAD, AHEAD, AHEAD])
+    assert not of_kind(passing.events, COLLISION_CHECK)
+    st = facing_locust("Hullcutter", band=panels.HIGH)
+    climbing = answer(st, [AHEAD, AHEAD, CLIMB])
+    assert [e.data["other"] for e in of_kind(climbing.events, COLLISION_CHECK)] == ["Locust"]
