@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from battles.engine import answers as engine_answers
 from battles.engine import hexgrid, resolver
 from battles.engine.events import JSON, ROLL
 from battles.engine.state import BattleState
@@ -368,3 +369,32 @@ def test_no_collision_check_at_another_band_and_one_on_climbing_into_a_ships_ban
     st = facing_locust("Hullcutter", band=panels.HIGH)
     climbing = answer(st, [AHEAD, AHEAD, CLIMB])
     assert [e.data["other"] for e in of_kind(climbing.events, COLLISION_CHECK)] == ["Locust"]
+
+
+# --- the answer schema -----------------------------------------------------------------------------------------------
+
+
+def test_the_move_schema_offers_the_steps_the_rules_take_next_and_a_ram_and_spells_the_answer():
+    st = facing_locust("Hullcutter")
+    asked = resolve(st)
+    request = asked.state.pending()[0]
+    fresh = CLOUDSHIPS.answer_schema(asked.state, request).to_json()
+    path = fresh["root"]["fields"][0]
+    assert fresh["layout"] == "move"
+    assert set(path["progress"]["accepted"]) == {
+        AHEAD,
+        CLIMB,
+        DESCEND,
+        CLIMB_AHEAD,
+        DESCEND_AHEAD,
+    }  # a galley: no power turn
+    two = CLOUDSHIPS.answer_schema(asked.state, request, partial=[AHEAD, AHEAD])
+    built = two.to_json()["root"]
+    assert {PORT, STARBOARD} <= set(built["fields"][0]["progress"]["accepted"])
+    rams = [o["value"] for o in built["fields"][1]["options"]]
+    assert rams == [None, {"ram": "Locust"}]
+    posted = {"steps": ['["ahead","ahead"]'], "attack": ['{"ram":"Locust"}']}
+    assert engine_answers.assemble(two, posted) == {"steps": [AHEAD, AHEAD], "ram": "Locust"}
+    assert engine_answers.assemble(two, {"steps": ['["ahead"]'], "attack": [""]}) == [AHEAD]
+    spelled = engine_answers.disassemble(two, {"steps": [AHEAD, AHEAD], "ram": "Locust"})
+    assert engine_answers.assemble(two, spelled) == {"steps": [AHEAD, AHEAD], "ram": "Locust"}
