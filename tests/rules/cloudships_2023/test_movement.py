@@ -23,6 +23,7 @@ from battles.rules.cloudships_2023.kinds import (
     MOVE,
     MOVE_DECISION,
     MOVE_DONE,
+    MOVE_HELD,
     MOVED,
     RAM_TRIED,
     REALLY_LOW_BAND,
@@ -398,3 +399,13 @@ def test_the_move_schema_offers_the_steps_the_rules_take_next_and_a_ram_and_spel
     assert engine_answers.assemble(two, {"steps": ['["ahead"]'], "attack": [""]}) == [AHEAD]
     spelled = engine_answers.disassemble(two, {"steps": [AHEAD, AHEAD], "ram": "Locust"})
     assert engine_answers.assemble(two, spelled) == {"steps": [AHEAD, AHEAD], "ram": "Locust"}
+
+
+@pytest.mark.rule("CM-BRD-18")
+def test_a_grappled_ship_is_not_asked_to_move_and_holds_her_hex():
+    st = moving("Aphid")
+    board = changed(st.board, "Aphid", grappled=("Locust",))
+    done = resolve(with_board(st, changed(board, "Locust", grappled=("Aphid",))))
+    assert of_kind(done.events, MOVE_HELD)[0].data["ship"] == "Aphid"
+    assert not of_kind(done.events, MOVED)
+    assert all(r.ships != ("Aphid",) or r.kind != MOVE_DECISION for r in done.state.pending())
