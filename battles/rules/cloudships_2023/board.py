@@ -250,6 +250,34 @@ class DamageDue:
         return cls(ship=read_str(data["ship"]), points=read_int(data["points"]), by=read_str(data["by"]))
 
 
+# --- the move written (the movement slice) -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveOrder:
+    """The active captain's answer to the move decision: the plan of steps (manoeuvre.py) and the ship she means
+    to ram on the way, if any (CM-RAM-01). Spelled as the plain list of steps, or ``{"steps": [...], "ram":
+    name}``."""
+
+    steps: tuple[str, ...] = ()
+    ram: str | None = None
+
+    def to_json(self) -> JSON:
+        if self.ram is None:
+            return list[JSON](self.steps)
+        return {"steps": list[JSON](self.steps), "ram": self.ram}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> MoveOrder:
+        """The order an answer spells; ValueError or TypeError if it spells none."""
+        if isinstance(data, list):
+            return cls(steps=_strs(data))
+        order = read_object(data)
+        if set(order) != {"steps", "ram"}:
+            raise ValueError('a move is a list of steps, or {"steps": [...], "ram": ship}')
+        return cls(steps=_strs(order["steps"]), ram=read_str(order["ram"]))
+
+
 @dataclass(frozen=True)
 class Board:
     """The battle: the map's size, the round limit, the ships (in the scenario's order), the sides' names, this
@@ -265,6 +293,7 @@ class Board:
     active: str | None = None
     status: TurnStatus | None = None
     due: tuple[DamageDue, ...] = ()
+    move: MoveOrder | None = None  # the movement slice: the active ship's move, answered and not yet made
 
     def ship_named(self, name: str) -> Ship:
         return next(ship for ship in self.ships if ship.name == name)
@@ -300,12 +329,13 @@ class Board:
             "active": self.active,
             "status": None if self.status is None else self.status.to_json(),
             "due": [due.to_json() for due in self.due],
+            "move": None if self.move is None else self.move.to_json(),
         }
 
     @classmethod
     def from_json(cls, data: JSON) -> Board:
         board = read_object(data)
-        active, status = board["active"], board["status"]
+        active, status, move = board["active"], board["status"], board.get("move")
         return cls(
             title=read_str(board["title"]),
             cols=read_int(board["cols"]),
@@ -317,6 +347,7 @@ class Board:
             active=None if active is None else read_str(active),
             status=None if status is None else TurnStatus.from_json(read_object(status)),
             due=tuple(DamageDue.from_json(read_object(due)) for due in read_list(board["due"])),
+            move=None if move is None else MoveOrder.from_json(move),
         )
 
 

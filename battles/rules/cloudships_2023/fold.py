@@ -9,11 +9,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from battles.engine.events import Event
-from battles.engine.jsonread import read_int, read_list, read_str
+from battles.engine.events import DECISIONS, Event
+from battles.engine.hexgrid import Hex
+from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import panels
-from battles.rules.cloudships_2023.board import Board, DamageDue, Deck, Ship, TurnStatus
+from battles.rules.cloudships_2023.board import Board, DamageDue, Deck, MoveOrder, Ship, TurnStatus
 from battles.rules.cloudships_2023.kinds import (
     AMBER_LIT,
     BOX_CROSSED,
@@ -27,6 +28,9 @@ from battles.rules.cloudships_2023.kinds import (
     GUN_FIRED,
     GUN_LOST,
     LIGHTS_CYCLED,
+    MOVE_DECISION,
+    MOVE_DONE,
+    MOVED,
     PARTY_LOST,
     REPAIRED,
     STATUS_CHECKED,
@@ -151,6 +155,31 @@ FOLDS: dict[str, Fold] = {
     FATE: _fate,
     TURN_ENDED: _turn_ended,
 }
+
+
+# --- the move (the movement slice) ------------------------------------------------------------------------------
+
+
+def _move_written(board: Board, data: Mapping[str, Any]) -> Board:
+    """The batch of answers closed: the active ship's move, if it was asked, is kept until it is made."""
+    for answer in read_object(data["answers"]).values():
+        decided = read_object(answer)
+        if decided["decision"] == MOVE_DECISION:
+            return replace(board, move=MoveOrder.from_json(decided["choice"]))
+    return board
+
+
+def _moved(board: Board, data: Mapping[str, Any]) -> Board:
+    ship = _ship(board, data)
+    hex_ = Hex.from_json(data["hex"])
+    return board.with_ship(replace(ship, hex=hex_, facing=read_int(data["facing"]), band=read_str(data["band"])))
+
+
+def _move_done(board: Board, data: Mapping[str, Any]) -> Board:
+    return replace(board, move=None)
+
+
+FOLDS.update({DECISIONS: _move_written, MOVED: _moved, MOVE_DONE: _move_done})
 
 
 def apply(state: BattleState[Board], event: Event) -> Board:

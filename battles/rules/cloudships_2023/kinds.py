@@ -55,6 +55,15 @@ KINDS = (
     TURN_ENDED,
 )
 
+# --- the move (step 2: phases/movement.py, manoeuvre.py) -------------------------------------------------------
+MOVE_DECISION = "move"  # the decision: the active ship's plan of steps, and a ram declared (CM-SEQ-06, CM-RAM-01)
+MOVED = "moved"  # one step of the move made: where she is after it (CM-MOV-03..17, CM-PT-*)
+MOVE_HELD = "move held"  # a grappled ship stays where she is (CM-BRD-18)
+RAM_TRIED = "ram tried"  # the rammer and her target roll; a hit leaves damage due (CM-RAM-01..05)
+COLLISION_CHECK = "collision check"  # a ship comes into a hex and band another holds: both roll (CM-COL-01..03)
+MOVE_DONE = "move done"  # the move is over: the written plan is put away
+MOVE_KINDS = (MOVED, MOVE_HELD, RAM_TRIED, COLLISION_CHECK, MOVE_DONE)
+
 # --- decision kinds ---------------------------------------------------------------------------------------------
 TURN_CARD = "turn the next card"  # with the option umpire_turns_cards: the go-ahead before each card
 TURN_IT = "turn"  # its one answer
@@ -69,4 +78,5 @@ FATES = (FLYING, CRASHED, SUNK, STRUCK, LEFT)
 
 # --- options ----------------------------------------------------------------------------------------------------
 UMPIRE_TURNS_CARDS = "umpire_turns_cards"
+REALLY_LOW_BAND = "really_low"  # the advanced band below Low (CM-ALT-06/07), off by default
 DEFAULT_ROUNDS = 12  # a scenario that names no round limit ends after these (the text sets none)

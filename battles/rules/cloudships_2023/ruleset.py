@@ -7,15 +7,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from battles.engine.answers import AnswerSchema
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.cloudships_2023 import fold, invariants, outcome, sequence, setup, validate
+from battles.rules.cloudships_2023 import answers, fold, invariants, outcome, sequence, setup, validate
 from battles.rules.cloudships_2023.board import Board
-from battles.rules.cloudships_2023.kinds import UMPIRE_TURNS_CARDS
+from battles.rules.cloudships_2023.kinds import REALLY_LOW_BAND, UMPIRE_TURNS_CARDS
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -26,6 +27,12 @@ OPTIONS = (
         "the battle waits for a go-ahead before each card is turned (for the club table, where the umpire answers "
         "it); otherwise the app turns the next card as soon as a ship's turn is over",
         clause="CM-SEQ-03",
+    ),
+    OptionSpec(
+        REALLY_LOW_BAND,
+        False,
+        "advanced: a Really Low band below Low that ships may fly in (the damage track is unchanged)",
+        clause="CM-ALT-06",
     ),
 )
 
@@ -57,6 +64,16 @@ class Cloudships(BaseRuleset[Board]):
 
     def candidates(self, state: BattleState[Board], request: DecisionRequest) -> Sequence[JSON]:
         return validate.candidates(state, request)
+
+    def answer_schema(
+        self,
+        state: BattleState[Board],
+        request: DecisionRequest,
+        *,
+        partial: JSON = None,
+        sides: Mapping[str, str] | None = None,
+    ) -> AnswerSchema:
+        return answers.schema(state, request, partial=partial, sides=sides)
 
     def check_invariants(self, state: BattleState[Board]) -> list[str]:
         return invariants.problems(state)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from battles.engine import dice, resolver
+from battles.engine import dice, policies, resolver
 from battles.engine.events import Event
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023.board import Board, Deck, Ship
@@ -50,6 +50,12 @@ def ship(board: Board, name: str) -> Ship:
 
 def resolve(state: BattleState[Board], seed: bytes = b"cm-seed") -> resolver.Accepted[Board]:
     return resolver.resolve(CLOUDSHIPS, state, seed)
+
+
+def fight(state: BattleState[Board], seed: bytes = b"cm-seed") -> resolver.Accepted[Board]:
+    """Play on to the end, every decision given its default (a move holds course: straight ahead)."""
+    by_default = {side: policies.DefaultPolicy() for side in state.sides}
+    return policies.auto_play(CLOUDSHIPS, state, seed=seed, policies=by_default)
 
 
 def until(events: Sequence[Event], kind: str) -> list[Event]:

@@ -18,6 +18,7 @@ from battles.rules.cloudships_2023.kinds import (
     CRASHED,
     DECK,
     DECK_MADE,
+    MOVE_DECISION,
     STATUS_CHECKED,
     STRUCK,
     TURN_CARD,
@@ -26,7 +27,16 @@ from battles.rules.cloudships_2023.kinds import (
     TURN_STEPS,
 )
 from battles.rules.cloudships_2023.ruleset import CLOUDSHIPS
-from tests.rules.cloudships_2023.battle_kit import SCENARIO, at_stage, changed, mid_round, new, of_kind, resolve
+from tests.rules.cloudships_2023.battle_kit import (
+    SCENARIO,
+    at_stage,
+    changed,
+    fight,
+    mid_round,
+    new,
+    of_kind,
+    resolve,
+)
 
 SHIPS = [str(entry["name"]) for entry in SCENARIO["ships"]]
 
@@ -44,7 +54,7 @@ def rounds_of(log: list[events.Event]) -> list[list[str]]:
 
 @pytest.mark.rule("CM-SEQ-03", "CM-SEQ-04", "CM-SEQ-13")
 def test_every_round_turns_one_card_per_ship_each_once_then_a_new_round_begins():
-    fought = resolve(new())
+    fought = fight(new())
     assert fought.state.over
     played = rounds_of(fought.events)
     assert len(played) == SCENARIO["rounds"] == fought.state.turn
@@ -56,7 +66,7 @@ def test_every_round_turns_one_card_per_ship_each_once_then_a_new_round_begins()
 
 @pytest.mark.rule("CM-SEQ-03")
 def test_each_card_is_drawn_by_a_logged_die_over_the_cards_left_and_the_last_needs_none():
-    fought = resolve(new())
+    fought = fight(new())
     log = fought.events
     for n, event in enumerate(log):
         if event.kind != CARD_TURNED:
@@ -75,7 +85,7 @@ def test_each_card_is_drawn_by_a_logged_die_over_the_cards_left_and_the_last_nee
 @pytest.mark.rule("CM-SEQ-04")
 def test_the_deck_is_shuffled_afresh_every_round():
     orders = Counter(
-        tuple(turned) for seed in (b"a", b"b", b"c") for turned in rounds_of(resolve(new(seed), seed).events)
+        tuple(turned) for seed in (b"a", b"b", b"c") for turned in rounds_of(fight(new(seed), seed).events)
     )
     assert len(orders) > 10  # 18 rounds of 5 cards: a deck that were not shuffled would give one order
     firsts = Counter(order[0] for order in orders)
@@ -84,7 +94,7 @@ def test_the_deck_is_shuffled_afresh_every_round():
 
 @pytest.mark.rule("CM-SEQ-05", "CM-SEQ-06", "CM-SEQ-07", "CM-SEQ-11", "CM-SEQ-12", "CM-SEQ-13")
 def test_a_ships_turn_goes_status_move_fire_damage_ambers_then_ends():
-    log = resolve(new()).events
+    log = fight(new()).events
     first = next(n for n, e in enumerate(log) if e.kind == CARD_TURNED)
     end = next(n for n, e in enumerate(log) if e.kind == TURN_ENDED)
     stages = list(dict.fromkeys(e.phase for e in log[first + 1 : end + 1]))
@@ -109,7 +119,7 @@ def test_no_player_and_not_even_the_umpire_can_see_the_order_of_the_cards_not_ye
     seeds = [b"order-%d" % n for n in range(12)]
     waiting = {seed: resolve(new(seed, umpire=True), seed) for seed in seeds}  # at the first go-ahead
     assert all(started.state.pending()[0].kind == TURN_CARD for started in waiting.values())
-    orders = {seed: rounds_of(resolve(new(seed), seed).events)[0] for seed in seeds}
+    orders = {seed: rounds_of(fight(new(seed), seed).events)[0] for seed in seeds}
     a, b = seeds[0], next(s for s in seeds if orders[s] != orders[seeds[0]])
     for side in (*new().sides, None):
         views = [player_view(waiting[s].state, waiting[s].events, side) for s in (a, b)]
@@ -129,11 +139,17 @@ def test_with_the_umpire_option_each_card_waits_for_the_go_ahead_and_the_app_tur
     assert isinstance(after, resolver.Accepted)
     turned = of_kind(after.events, CARD_TURNED)
     assert len(turned) == 1
+    moving = after.state.pending()[0]  # her captain moves her, then says "next"
+    assert (moving.kind, moving.ships) == (MOVE_DECISION, (turned[0].data["ship"],))
+    after = resolver.submit(
+        CLOUDSHIPS, after.state, side=moving.side, request_id=moving.id, choice=moving.default, seed=b"cm-seed"
+    )
+    assert isinstance(after, resolver.Accepted)
     following = after.state.pending()[0]
     assert following.kind == TURN_CARD
     owner = after.state.board.ship_named(str(turned[0].data["ship"])).side
     assert following.side == owner  # the captain who has just finished says "next"
-    assert not resolve(new()).state.pending()  # without the option nobody is asked
+    assert all(r.kind != TURN_CARD for r in resolve(new()).state.pending())  # no go-ahead without the option
 
 
 @pytest.mark.rule("CM-BRD-21", "CM-ALT-02")
@@ -143,7 +159,7 @@ def test_a_ship_out_of_the_fight_has_no_card_this_round_or_the_next():
     board = replace(board, deck=replace(board.deck, turned=()))
     board = changed(board, "Locust", status=STRUCK)
     board = changed(board, "Reliant", status=CRASHED, band=panels.GROUND)
-    fought = resolve(at_stage(st, DECK, board))
+    fought = fight(at_stage(st, DECK, board))
     played = rounds_of([events.Event(0, 1, DECK, DECK_MADE, {"cards": []}), *fought.events])
     assert all("Locust" not in turned and "Reliant" not in turned for turned in played)
     assert sorted(played[0]) == ["Aphid", "Hullcutter", "Skylord"]
@@ -174,7 +190,7 @@ def test_the_battle_ends_when_one_side_alone_still_flies():
 
 
 def test_the_battle_ends_at_the_scenarios_round_limit_a_draw():
-    fought = resolve(new())
+    fought = fight(new())
     assert fought.state.over
     assert fought.state.winner is None
     assert fought.state.turn == SCENARIO["rounds"]

@@ -1,0 +1,127 @@
+"""Cloudships' answer schemas (battles.engine.answers): how a side spells its answer to each open decision, as
+fields the generic renderer draws. The move is a path built step by step: the steps offered are those the rules
+accept next (manoeuvre.take), with the points spent and where she ends; then a ram on a ship whose hex the plan
+enters at her band (CM-RAM-01). Every other decision: the engine's default (its listed options)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from battles.engine import answers, hexgrid
+from battles.engine.answers import AnswerSchema, Field, Group, One, Option, Path, Progress
+from battles.engine.decisions import DecisionRequest
+from battles.engine.events import JSON
+from battles.engine.state import BattleState
+from battles.rules.cloudships_2023 import manoeuvre, panels, validate
+from battles.rules.cloudships_2023.board import Board
+from battles.rules.cloudships_2023.kinds import MOVE_DECISION
+from battles.rules.cloudships_2023.manoeuvre import Mover, PlanError, Way
+
+STEP_WORDS = {
+    manoeuvre.AHEAD: "Ahead",
+    manoeuvre.PORT: "Turn to port",
+    manoeuvre.STARBOARD: "Turn to starboard",
+    manoeuvre.POWER_PORT: "Power turn to port",
+    manoeuvre.POWER_STARBOARD: "Power turn to starboard",
+    manoeuvre.CLIMB: "Climb in place",
+    manoeuvre.DESCEND: "Descend in place",
+    manoeuvre.CLIMB_AHEAD: "Climb ahead",
+    manoeuvre.DESCEND_AHEAD: "Descend ahead",
+}
+COMPASS = ("north", "north-east", "south-east", "south", "south-west", "north-west")
+MAX_PLAN = 40  # steps: no legal move is longer
+
+
+def schema(
+    state: BattleState[Board], request: DecisionRequest, *, partial: JSON = None, sides: Mapping[str, str] | None = None
+) -> AnswerSchema:
+    if request.kind != MOVE_DECISION:
+        return answers.default_schema(request)
+    plan = _clean(partial)
+    root = move_field(state, request, plan, sides or {})
+    return AnswerSchema(request.id, root, title=f"Move {request.ships[0]}", clause=request.rule, layout="move")
+
+
+def _clean(partial: JSON) -> list[str]:
+    """A plan being built (from a URL): known steps only, else nothing."""
+    if not isinstance(partial, list) or len(partial) > MAX_PLAN:
+        return []
+    return [str(t) for t in partial] if all(t in manoeuvre.STEPS for t in partial) else []
+
+
+def move_field(state: BattleState[Board], request: DecisionRequest, plan: list[str], sides: Mapping[str, str]) -> Field:
+    name = request.ships[0]
+    move = validate.mover_of(state, name)
+    problem = validate.move_problem(state, name, list[JSON](plan))
+    way = _way(move, plan)
+    progress = Progress(
+        steps=tuple(plan),
+        words=", ".join(plan) if plan else "stay where she is",
+        spent=manoeuvre.cost(plan),
+        budget=move.status.movement,
+        accepted=tuple(token for token in manoeuvre.STEPS if way is not None and _takes(move, way, token, len(plan))),
+        complete=problem is None,
+        problem="" if problem is None else f"{problem.clause}: {problem.reason}",
+        outcome=_ends(way) if way is not None else "",
+        note=_limits(move),
+    )
+    vocabulary = tuple(Option(token, _step_words(token)) for token in manoeuvre.STEPS)
+    default = tuple(str(t) for t in request.default) if isinstance(request.default, list) else ()
+    path = Path(key="steps", label="Steps", steps=vocabulary, default=default, progress=progress)
+    fields: list[Field] = [path]
+    rams = _rams(state, move, plan, sides) if problem is None else []
+    if rams:
+        label = "On the way (CM-RAM-01)"
+        fields.append(One(key="attack", label=label, merge=True, options=(Option(None, "Just move"), *rams)))
+    return Group(key="", bare="steps", fields=tuple(fields), clause=request.rule)
+
+
+def _way(move: Mover, plan: Sequence[str]) -> Way | None:
+    """Where the plan so far has taken her, or None if some step of it is refused."""
+    way = manoeuvre.start(move)
+    try:
+        for number, token in enumerate(plan):
+            way, _ = manoeuvre.take(move, way, token, number)
+    except PlanError:
+        return None
+    return way
+
+
+def _takes(move: Mover, way: Way, token: str, number: int) -> bool:
+    try:
+        manoeuvre.take(move, way, token, number)
+    except PlanError:
+        return False
+    return True
+
+
+def _rams(state: BattleState[Board], move: Mover, plan: list[str], sides: Mapping[str, str]) -> list[Option]:
+    found = []
+    for other in state.board.flying():
+        if validate.move_problem(state, move.name, {"steps": list[JSON](plan), "ram": other.name}) is None:
+            whose = sides.get(other.side, other.side)
+            found.append(Option({"ram": other.name}, f"Ram {other.name} ({whose})"))
+    return found
+
+
+def _step_words(token: str) -> str:
+    cost = manoeuvre.COST[token]
+    return f"{STEP_WORDS[token]} ({cost} MP)" if cost else STEP_WORDS[token]
+
+
+def _ends(way: Way) -> str:
+    if way.ended:
+        return f"she has {way.ended}"
+    col, row = hexgrid.to_odd_q(way.hex)
+    return f"ends at hex [{col}, {row}] facing {COMPASS[way.facing]}, {way.band}"
+
+
+def _limits(move: Mover) -> str:
+    status = move.status
+    notes = [
+        "no turns (No Direction Change)" if status.no_direction_change else "",
+        "no band changed (No Altitude Change)" if status.no_altitude_change else "",
+        "every point spent (Bridge Hit)" if status.whole_movement else "",
+        f"a kite: {move.kite_turns} turn(s) this move" if move.motive == panels.KITE else "",
+    ]
+    return "; ".join(note for note in notes if note)
