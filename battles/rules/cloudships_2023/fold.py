@@ -9,11 +9,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from battles.engine.events import Event
-from battles.engine.jsonread import read_int, read_list, read_str
+from battles.engine.events import DECISIONS, Event
+from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import panels
-from battles.rules.cloudships_2023.board import Board, DamageDue, Deck, Ship, TurnStatus
+from battles.rules.cloudships_2023.board import Board, DamageDue, Deck, Ship, Shot, TurnStatus, Volley
 from battles.rules.cloudships_2023.kinds import (
     AMBER_LIT,
     BOX_CROSSED,
@@ -24,13 +24,16 @@ from battles.rules.cloudships_2023.kinds import (
     DECK_MADE,
     DROPPED,
     FATE,
+    FIRE_ORDERS,
     GUN_FIRED,
     GUN_LOST,
     LIGHTS_CYCLED,
     PARTY_LOST,
     REPAIRED,
+    RETURN_FIRE,
     STATUS_CHECKED,
     TURN_ENDED,
+    VOLLEY,
 )
 from battles.rules.cloudships_2023.panels import AMBER, CRITICAL_LIGHTS, GREEN, RED
 
@@ -134,6 +137,43 @@ def _turn_ended(board: Board, data: Mapping[str, Any]) -> Board:
     return replace(board, active=None, status=None, due=())
 
 
+# --- fire (step 3): the orders answered are kept on the board until the volley is rolled ---------------------
+
+
+def _fire_orders(board: Board, choice: Mapping[str, Any]) -> Board:
+    """The active captain's orders (CM-SEQ-07): step 3 begins with them."""
+    return replace(board, volley=Volley(shots=_shots(choice)))
+
+
+def _return_fire(board: Board, choice: Mapping[str, Any]) -> Board:
+    """One captain's return fire at the active ship (CM-SEQ-08), with the others answered in the same batch."""
+    volley = board.volley or Volley()
+    return replace(board, volley=replace(volley, answered=True, returned=(*volley.returned, *_shots(choice))))
+
+
+def _shots(choice: Mapping[str, Any]) -> tuple[Shot, ...]:
+    return tuple(Shot.from_json(read_object(shot)) for shot in read_list(choice["shots"]))
+
+
+# A batch of answers folded answer by answer, in the order asked, by the decision's kind.
+ANSWER_FOLDS: dict[str, Fold] = {FIRE_ORDERS: _fire_orders, RETURN_FIRE: _return_fire}
+
+
+def _decisions(board: Board, data: Mapping[str, Any]) -> Board:
+    answers = read_object(data["answers"])
+    for request_id in read_list(data["order"]):
+        answer = read_object(answers[read_str(request_id)])
+        fold = ANSWER_FOLDS.get(read_str(answer["decision"]))
+        if fold is not None:
+            board = fold(board, read_object(answer["choice"]))
+    return board
+
+
+def _volley(board: Board, data: Mapping[str, Any]) -> Board:
+    """The orders are carried out: the dice that follow say the rest (GUN_FIRED, DAMAGE_DUE)."""
+    return replace(board, volley=None)
+
+
 FOLDS: dict[str, Fold] = {
     DECK_MADE: _deck_made,
     CARD_TURNED: _card_turned,
@@ -150,6 +190,8 @@ FOLDS: dict[str, Fold] = {
     REPAIRED: _repaired,
     FATE: _fate,
     TURN_ENDED: _turn_ended,
+    DECISIONS: _decisions,
+    VOLLEY: _volley,
 }
 
 

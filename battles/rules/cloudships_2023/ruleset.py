@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from battles.engine import answers as engine_answers
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.cloudships_2023 import fold, invariants, outcome, sequence, setup, validate
+from battles.rules.cloudships_2023 import answers, fold, invariants, outcome, sequence, setup, validate
 from battles.rules.cloudships_2023.board import Board
 from battles.rules.cloudships_2023.kinds import UMPIRE_TURNS_CARDS
 
@@ -57,6 +58,16 @@ class Cloudships(BaseRuleset[Board]):
 
     def candidates(self, state: BattleState[Board], request: DecisionRequest) -> Sequence[JSON]:
         return validate.candidates(state, request)
+
+    def answer_schema(
+        self,
+        state: BattleState[Board],
+        request: DecisionRequest,
+        *,
+        partial: JSON = None,
+        sides: Mapping[str, str] | None = None,
+    ) -> engine_answers.AnswerSchema:
+        return answers.schema(state, request)
 
     def check_invariants(self, state: BattleState[Board]) -> list[str]:
         return invariants.problems(state)
