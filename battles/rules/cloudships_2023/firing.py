@@ -41,14 +41,26 @@ class Aim:
     band: str | None
 
 
+def level(band: str, *, really_low: bool) -> int:
+    """A band's level for counting bands between two heights: Ground 0, Low 1, Medium 2, High 3; with the
+    optional Really Low band in play (CM-ALT-06) it is a band too and every band above it one higher."""
+    return panels.BANDS_WITH_REALLY_LOW.index(band) if really_low else panels.BANDS.index(band)
+
+
+def climb(firer_band: str, target_band: str) -> int:
+    """Bands the target is above (positive) or below (negative) the firer. Flying ships are never at Ground, so
+    two of them span Really Low only when one is in it: then the option is in play and it counts."""
+    really_low = panels.REALLY_LOW in (firer_band, target_band)
+    return level(target_band, really_low=really_low) - level(firer_band, really_low=really_low)
+
+
 def range_to(firer: Ship, target: Ship) -> int:
     """Hexes to the target plus one a band she is above the firer; a lower target adds nothing (CM-FIRE-03)."""
-    climb = max(0, band_height(target.band) - band_height(firer.band))
-    return hexgrid.distance(firer.hex, target.hex) + climb
+    return hexgrid.distance(firer.hex, target.hex) + max(0, climb(firer.band, target.band))
 
 
 def bands_apart(firer: Ship, target: Ship) -> int:
-    return abs(band_height(target.band) - band_height(firer.band))
+    return abs(climb(firer.band, target.band))
 
 
 def blocker(board: Board, firer: Ship, target: Ship) -> Ship | None:
@@ -124,7 +136,7 @@ def _in_arc(firer: Ship, gun: Gun, target: Ship) -> bool:
 
 def _gun_reach(firer: Ship, gun: Gun, target: Ship) -> Refusal | None:
     hexes, apart = hexgrid.distance(firer.hex, target.hex), bands_apart(firer, target)
-    if gun.kind == panels.ANTI_PERSONNEL and band_height(target.band) > band_height(firer.band):
+    if gun.kind == panels.ANTI_PERSONNEL and climb(firer.band, target.band) > 0:
         return Refusal("CM-AP-12", f"an anti-personnel gun cannot hurt {target.name} from below: only her hull")
     if hexes < apart:
         return Refusal("CM-FIRE-05", f"{target.name} is {apart} bands off but {hexes} hexes away: over 45 degrees")
@@ -135,7 +147,7 @@ def _gun_reach(firer: Ship, gun: Gun, target: Ship) -> Refusal | None:
 
 def _rocket_reach(firer: Ship, gun: Gun, target: Ship) -> Refusal | None:
     hexes = hexgrid.distance(firer.hex, target.hex)
-    here, there = band_height(firer.band), band_height(target.band)
+    here, there = 0, climb(firer.band, target.band)
     if not gunnery.rocket_reach(hexes, here, there):
         return Refusal("CM-RKT-02", f"rockets need {target.name} exactly as many hexes away as bands: 45 degrees")
     if gun.angle is not None and gunnery.rocket_angle(here, there) != gun.angle:
