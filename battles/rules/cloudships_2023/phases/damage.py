@@ -12,8 +12,10 @@ What a box does:
 - Boarding Party: a party is lost, or a flight aboard when no party is left (CM-DMG-10, CM-FLY-25: the captain's
   choice, a later decision; parties first by default), the power grapnel with it (CM-PG-04).
 - Critical: two dice on the ship's chart (CM-DMG-11); the result waits for step 5's amber (CM-DMG-12) or, if
-  permanent, is kept (CM-LIGHT-07). What a permanent critical does at once (a Magazine Hit's explosion...) is
-  the fire slice's to add, in ``PERMANENT_EFFECTS``.
+  permanent, is kept (CM-LIGHT-07). What a permanent critical does at once is in ``PERMANENT_EFFECTS``: a
+  Magazine Hit blows up a gun from all aboard (CM-MAG-01..06), a special point one loaded system of its kind
+  (CM-MAG-07/08).
+- Crew hits (anti-personnel fire, ``DamageDue.crew``): read on the crew chart, a party a step (CM-AP-06/07).
 - Ground: the end of the track: the ship falls and crashes (CM-ALT-02).
 """
 
