@@ -346,3 +346,29 @@ def test_a_rocket_battery_hits_without_a_roll_to_hit_does_its_die_and_is_spent()
 def test_a_superior_crew_adds_one_point_to_each_rocket():
     events = fire_alone(superior(rocket_board(2, panels.LOW), "Locust"), shots(("Locust", 7, "Aphid")), FOUR)
     assert dues(events) == [("Aphid", 5, "Locust", 0)]
+
+
+# --- bombs and fire into a boarding action ---------------------------------------------------------------------
+
+
+@pytest.mark.rule("CM-BOMB-01", "CM-BOMB-02", "CM-BOMB-05", "CM-BOMB-06")
+def test_bombs_fall_on_a_ship_below_in_the_same_hex_for_their_die_once():
+    board = duel(hexes=1, aphid_band=panels.HIGH, locust_band=panels.LOW)
+    aphid = ship(board, "Aphid")
+    bombs = replace(aphid.panel.guns[0], number=9, name="Bomb rack", kind=panels.BOMBS, arcs=(), roll="1d6")
+    board = changed(board, "Aphid", panel=replace(aphid.panel, guns=(*aphid.panel.guns, bombs)))
+    order = shots(("Aphid", 9, "Locust"))
+    assert judged(board, order) == "CM-BOMB-02"
+    below = changed(board, "Locust", hex=ORIGIN)
+    assert judged(below, order) is None
+    assert dues(fire_alone(below, order, FOUR)) == [("Locust", 4, "Aphid", 0)]
+    assert dues(fire_alone(superior(below, "Aphid"), order, FOUR)) == [("Locust", 5, "Aphid", 0)]
+    assert judged(changed(below, "Aphid", spent=(9,)), order) == "CM-FIRE-12"
+
+
+@pytest.mark.rule("CM-BRD-23")
+def test_fire_into_a_boarding_action_does_the_same_damage_to_both_ships():
+    board = changed(duel(), "Locust", grappled=("Reliant",))
+    board = changed(board, "Reliant", hex=away(2), band=panels.MEDIUM, grappled=("Locust",))
+    events = fire_alone(board, shots(("Aphid", 1, "Locust")), SIX)
+    assert dues(events) == [("Locust", 5, "Aphid", 0), ("Reliant", 5, "Aphid", 0)]
