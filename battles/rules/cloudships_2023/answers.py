@@ -1,20 +1,23 @@
 """Cloudships' answer schemas (battles.engine.answers): how a side spells its answer to each open decision, as
 fields the generic renderer draws. The move is a path built step by step: the steps offered are those the rules
 accept next (manoeuvre.take), with the points spent and where she ends; then a ram on a ship whose hex the plan
-enters at her band (CM-RAM-01). Every other decision: the engine's default (its listed options)."""
+enters at her band (CM-RAM-01). Fire orders and return fire: one slot per gun that may fire, holding fire or
+at one of its targets, each labelled with the range and the score it needs. Every other decision: the engine's
+default (its listed options)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 from battles.engine import answers, hexgrid
-from battles.engine.answers import AnswerSchema, Field, Group, One, Option, Path, Progress
+from battles.engine.answers import AnswerSchema, Field, Group, One, Option, Path, Progress, Repeat
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
-from battles.rules.cloudships_2023 import manoeuvre, panels, validate
-from battles.rules.cloudships_2023.board import Board
-from battles.rules.cloudships_2023.kinds import MOVE_DECISION
+from battles.engine.words import possessive
+from battles.rules.cloudships_2023 import firing, gunnery, manoeuvre, panels, validate
+from battles.rules.cloudships_2023.board import Board, Shot
+from battles.rules.cloudships_2023.kinds import FIRE_ORDERS, MOVE_DECISION, RETURN_FIRE
 from battles.rules.cloudships_2023.manoeuvre import Mover, PlanError, Way
 
 STEP_WORDS = {
@@ -30,11 +33,14 @@ STEP_WORDS = {
 }
 COMPASS = ("north", "north-east", "south-east", "south", "south-west", "north-west")
 MAX_PLAN = 40  # steps: no legal move is longer
+TITLES = {FIRE_ORDERS: "Fire orders", RETURN_FIRE: "Return fire"}
 
 
 def schema(
     state: BattleState[Board], request: DecisionRequest, *, partial: JSON = None, sides: Mapping[str, str] | None = None
 ) -> AnswerSchema:
+    if request.kind in validate.FIRE_DECISIONS:
+        return fire_schema(state, request)
     if request.kind != MOVE_DECISION:
         return answers.default_schema(request)
     plan = _clean(partial)
@@ -125,3 +131,37 @@ def _limits(move: Mover) -> str:
         f"a kite: {move.kite_turns} turn(s) this move" if move.motive == panels.KITE else "",
     ]
     return "; ".join(note for note in notes if note)
+
+
+# --- fire orders and return fire ------------------------------------------------------------------------
+
+
+def fire_schema(state: BattleState[Board], request: DecisionRequest) -> AnswerSchema:
+    """Fire orders or return fire (CM-FIRE, CM-SEQ-07)."""
+    title = f"{TITLES[request.kind]}: {validate.firer_of(request)}"
+    return AnswerSchema(request.id, fire_field(state.board, request), title=title, clause=request.rule, layout="fire")
+
+
+def fire_field(board: Board, request: DecisionRequest) -> Field:
+    """One slot per gun that may fire at someone: hold fire, or one of its targets."""
+    firer = board.ship_named(validate.firer_of(request))
+    legal = firing.legal_shots(board, firer, validate.targets_for(board, request))
+    slots: list[Field] = []
+    for number in dict.fromkeys(shot.gun for shot in legal):
+        gun = firer.gun(number)
+        options = [Option(shot.to_json(), shot_words(board, shot)) for shot in legal if shot.gun == number]
+        label = f"{possessive(firer.name)} {gun.name} ({gun.number}, {gun.position})"
+        slots.append(One(key=str(number), label=label, options=(Option(None, "Hold fire"), *options)))
+    return Group(key="", fields=(Repeat(key="shots", items=tuple(slots)),), clause=request.rule)
+
+
+def shot_words(board: Board, shot: Shot) -> str:
+    """The target, the range and what the gun needs: "Locust, short range 3, hits on 3+"."""
+    aim = firing.aim(board, shot)
+    gun = board.ship_named(shot.ship).gun(shot.gun)
+    if aim.band is None:
+        return f"{shot.target}, range {aim.range}, hits without a roll ({gun.roll or '1d6'} damage)"
+    superior = board.ship_named(shot.ship).panel.superior
+    needed = gunnery.score_to_hit(gun.kind, short=aim.band == firing.SHORT, superior=superior)
+    what = "crew hits" if gun.kind == panels.ANTI_PERSONNEL else "hits"
+    return f"{shot.target}, {aim.band} range {aim.range}, {what} on {needed}+"

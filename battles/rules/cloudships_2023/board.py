@@ -236,18 +236,80 @@ class TurnStatus:
 @dataclass(frozen=True)
 class DamageDue:
     """Points scored on ``ship`` by ``by`` (a ship's name, or "" for no firer), to be marked at step 4 in the
-    order scored (CM-SEQ-09/11): fire is simultaneous, so nothing is crossed until every die is rolled."""
+    order scored (CM-SEQ-09/11): fire is simultaneous, so nothing is crossed until every die is rolled.
+    ``crew``: anti-personnel hits, one firing ship's total on this target, read on the target's crew chart at
+    step 4 (CM-AP-06..09); such an entry has no points."""
 
     ship: str
     points: int
     by: str = ""
+    crew: int = 0
 
     def to_json(self) -> JSONObject:
-        return {"ship": self.ship, "points": self.points, "by": self.by}
+        return {"ship": self.ship, "points": self.points, "by": self.by, "crew": self.crew}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DamageDue:
-        return cls(ship=read_str(data["ship"]), points=read_int(data["points"]), by=read_str(data["by"]))
+        crew = read_int(data.get("crew", 0))
+        return cls(ship=read_str(data["ship"]), points=read_int(data["points"]), by=read_str(data["by"]), crew=crew)
+
+
+# --- fire (step 3): the orders given, kept on the board until the dice are rolled (CM-SEQ-07..09) ------------
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One gun ordered to fire: ``ship``'s gun number ``gun`` at ``target``."""
+
+    ship: str
+    gun: int
+    target: str
+
+    def to_json(self) -> JSONObject:
+        return {"ship": self.ship, "gun": self.gun, "target": self.target}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Shot:
+        return cls(ship=read_str(data["ship"]), gun=read_int(data["gun"]), target=read_str(data["target"]))
+
+
+@dataclass(frozen=True)
+class Volley:
+    """Step 3 as decided so far: the active ship's ``shots``; ``answered`` once the ships she fired on have given
+    their return fire (CM-SEQ-08), ``returned`` (all of it at her). Rolled at once when complete (CM-SEQ-09)."""
+
+    shots: tuple[Shot, ...] = ()
+    answered: bool = False
+    returned: tuple[Shot, ...] = ()
+
+    def targets(self) -> tuple[str, ...]:
+        """The ships fired on, in the order first named."""
+        return tuple(dict.fromkeys(shot.target for shot in self.shots))
+
+    def to_json(self) -> JSONObject:
+        return {
+            "shots": [shot.to_json() for shot in self.shots],
+            "answered": self.answered,
+            "returned": [shot.to_json() for shot in self.returned],
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Volley | None:
+        if data is None:
+            return None
+        volley = read_object(data)
+        return cls(
+            shots=_shots(volley["shots"]),
+            answered=bool(volley["answered"]),
+            returned=_shots(volley["returned"]),
+        )
+
+
+def _shots(value: Any) -> tuple[Shot, ...]:
+    return tuple(Shot.from_json(read_object(shot)) for shot in read_list(value))
+
+
+# --- the battle -------------------------------------------------------------------------------------------------
 
 
 # --- the move written (the movement slice) -----------------------------------------------------------------------
@@ -281,7 +343,8 @@ class MoveOrder:
 @dataclass(frozen=True)
 class Board:
     """The battle: the map's size, the round limit, the ships (in the scenario's order), the sides' names, this
-    round's deck, the ship whose card is up (``active``), her step-1 ``status`` and the ``due`` damage."""
+    round's deck, the ship whose card is up (``active``), her step-1 ``status``, the ``due`` damage and step 3's
+    ``volley`` of orders."""
 
     title: str
     cols: int
@@ -294,6 +357,7 @@ class Board:
     status: TurnStatus | None = None
     due: tuple[DamageDue, ...] = ()
     move: MoveOrder | None = None  # the movement slice: the active ship's move, answered and not yet made
+    volley: Volley | None = None  # step 3's orders, until rolled (the fire slice)
 
     def ship_named(self, name: str) -> Ship:
         return next(ship for ship in self.ships if ship.name == name)
@@ -330,6 +394,7 @@ class Board:
             "status": None if self.status is None else self.status.to_json(),
             "due": [due.to_json() for due in self.due],
             "move": None if self.move is None else self.move.to_json(),
+            "volley": None if self.volley is None else self.volley.to_json(),
         }
 
     @classmethod
@@ -348,6 +413,7 @@ class Board:
             status=None if status is None else TurnStatus.from_json(read_object(status)),
             due=tuple(DamageDue.from_json(read_object(due)) for due in read_list(board["due"])),
             move=None if move is None else MoveOrder.from_json(move),
+            volley=Volley.from_json(board["volley"]),
         )
 
 

@@ -14,7 +14,7 @@ from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import panels
-from battles.rules.cloudships_2023.board import Board, DamageDue, Deck, MoveOrder, Ship, TurnStatus
+from battles.rules.cloudships_2023.board import Board, DamageDue, Deck, MoveOrder, Ship, Shot, TurnStatus, Volley
 from battles.rules.cloudships_2023.kinds import (
     AMBER_LIT,
     BOX_CROSSED,
@@ -25,6 +25,7 @@ from battles.rules.cloudships_2023.kinds import (
     DECK_MADE,
     DROPPED,
     FATE,
+    FIRE_ORDERS,
     GUN_FIRED,
     GUN_LOST,
     LIGHTS_CYCLED,
@@ -33,8 +34,10 @@ from battles.rules.cloudships_2023.kinds import (
     MOVED,
     PARTY_LOST,
     REPAIRED,
+    RETURN_FIRE,
     STATUS_CHECKED,
     TURN_ENDED,
+    VOLLEY,
 )
 from battles.rules.cloudships_2023.panels import AMBER, CRITICAL_LIGHTS, GREEN, RED
 
@@ -138,6 +141,45 @@ def _turn_ended(board: Board, data: Mapping[str, Any]) -> Board:
     return replace(board, active=None, status=None, due=())
 
 
+# --- fire (step 3): the orders answered are kept on the board until the volley is rolled ---------------------
+
+
+def _fire_orders(board: Board, choice: Any) -> Board:
+    """The active captain's orders (CM-SEQ-07): step 3 begins with them."""
+    return replace(board, volley=Volley(shots=_shots(choice)))
+
+
+def _return_fire(board: Board, choice: Any) -> Board:
+    """One captain's return fire at the active ship (CM-SEQ-08), with the others answered in the same batch."""
+    volley = board.volley or Volley()
+    return replace(board, volley=replace(volley, answered=True, returned=(*volley.returned, *_shots(choice))))
+
+
+def _shots(choice: Any) -> tuple[Shot, ...]:
+    return tuple(Shot.from_json(read_object(shot)) for shot in read_list(read_object(choice)["shots"]))
+
+
+# A batch of answers folded answer by answer, in the order asked, by the decision's kind; each fold takes the
+# answer's choice as it was given (a move may be a bare list of steps).
+AnswerFold = Callable[[Board, Any], Board]
+ANSWER_FOLDS: dict[str, AnswerFold] = {FIRE_ORDERS: _fire_orders, RETURN_FIRE: _return_fire}
+
+
+def _decisions(board: Board, data: Mapping[str, Any]) -> Board:
+    answers = read_object(data["answers"])
+    for request_id in read_list(data["order"]):
+        answer = read_object(answers[read_str(request_id)])
+        fold = ANSWER_FOLDS.get(read_str(answer["decision"]))
+        if fold is not None:
+            board = fold(board, answer["choice"])
+    return board
+
+
+def _volley(board: Board, data: Mapping[str, Any]) -> Board:
+    """The orders are carried out: the dice that follow say the rest (GUN_FIRED, DAMAGE_DUE)."""
+    return replace(board, volley=None)
+
+
 FOLDS: dict[str, Fold] = {
     DECK_MADE: _deck_made,
     CARD_TURNED: _card_turned,
@@ -154,19 +196,17 @@ FOLDS: dict[str, Fold] = {
     REPAIRED: _repaired,
     FATE: _fate,
     TURN_ENDED: _turn_ended,
+    DECISIONS: _decisions,
+    VOLLEY: _volley,
 }
 
 
 # --- the move (the movement slice) ------------------------------------------------------------------------------
 
 
-def _move_written(board: Board, data: Mapping[str, Any]) -> Board:
-    """The batch of answers closed: the active ship's move, if it was asked, is kept until it is made."""
-    for answer in read_object(data["answers"]).values():
-        decided = read_object(answer)
-        if decided["decision"] == MOVE_DECISION:
-            return replace(board, move=MoveOrder.from_json(decided["choice"]))
-    return board
+def _move_written(board: Board, choice: Any) -> Board:
+    """The active ship's move, once answered, is kept until it is made (an ANSWER_FOLDS entry)."""
+    return replace(board, move=MoveOrder.from_json(choice))
 
 
 def _moved(board: Board, data: Mapping[str, Any]) -> Board:
@@ -179,7 +219,8 @@ def _move_done(board: Board, data: Mapping[str, Any]) -> Board:
     return replace(board, move=None)
 
 
-FOLDS.update({DECISIONS: _move_written, MOVED: _moved, MOVE_DONE: _move_done})
+ANSWER_FOLDS[MOVE_DECISION] = _move_written
+FOLDS.update({MOVED: _moved, MOVE_DONE: _move_done})
 
 
 def apply(state: BattleState[Board], event: Event) -> Board:

@@ -25,8 +25,7 @@ def anti_personnel_hits(rolls: Sequence[int], *, short: bool, superior: bool) ->
     adds 1 to every die and one hit to the total (CM-AP-10/11, CM-SUP-05). The text does not say whether the
     extra hit comes when no die hits: we read it as one more hit on a hit scored, never out of nothing."""
     needed = score_to_hit(panels.ANTI_PERSONNEL, short=short, superior=superior)
-    hits = sum(1 for roll in rolls if roll >= needed)
-    return hits + 1 if superior and hits else hits
+    return crew_total(sum(1 for roll in rolls if roll >= needed), superior=superior)
 
 
 def rocket_reach(hexes: int, firer_band: int, target_band: int) -> bool:
@@ -54,3 +53,35 @@ def magazine_points(gun: Gun, *, vulnerable: bool) -> int:
     else:
         raise ValueError(f"{gun.name} rolls its magazine's damage ({gun.roll})")
     return points * (2 if vulnerable else 1)
+
+
+# --- the fire step's arithmetic (phases/fire.py rolls the dice) -------------------------------------------------
+
+NATURAL_SIX = 6
+
+
+def hit_damage(gun: Gun, face: int) -> int:
+    """A main gun's hit: its damage value, one more when the die showed a natural 6, never a modified one
+    (CM-FIRE-10/11)."""
+    return (gun.damage or 0) + (1 if face == NATURAL_SIX else 0)
+
+
+def crew_total(hits: int, *, superior: bool) -> int:
+    """One ship's anti-personnel hits on one target, every gun's added (CM-AP-08), and a superior crew's one more
+    hit in total, on a hit scored only (CM-AP-10, CM-SUP-05)."""
+    return hits + 1 if superior and hits else hits
+
+
+def roll_spec(text: str) -> tuple[int, int]:
+    """A weapon's damage roll as dice and a plus: "1d6" is (1, 0), "1d6+2" (1, 2), "2d6" (2, 0)."""
+    dice_part, _, plus = text.partition("+")
+    count, _, sides = dice_part.partition("d")
+    if sides != "6" or not count.isdigit() or (plus and not plus.isdigit()):
+        raise ValueError(f"a damage roll is NdS or NdS+K in six-sided dice, not {text!r}")
+    return int(count), int(plus or 0)
+
+
+def parties_lost(chart: Sequence[int], hits: int) -> int:
+    """Boarding parties one volley of anti-personnel hits costs: every step of the crew chart they reach
+    (CM-AP-07; the chart holds the hits that cost the first, second... party)."""
+    return sum(1 for needed in chart if hits >= needed)

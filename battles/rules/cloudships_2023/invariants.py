@@ -36,6 +36,12 @@ def ship_problems(ship: Ship) -> list[str]:
         found.append(f"{ship.name}: {ship.parties} parties and {ship.flights} flights aboard")
     if ship.flying and ship.band == panels.GROUND:
         found.append(f"{ship.name}: flying at Ground")
-    if ship.flying and band_height(ship.band) > band_height(ship.ceiling) and not ship.grappled:
+    if ship.flying and band_height(ship.band) > band_height(ship.ceiling) and not ship.grappled and not _dropping(ship):
         found.append(f"{ship.name}: at {ship.band}, above her ceiling {ship.ceiling}")
     return found
+
+
+def _dropping(ship: Ship) -> bool:
+    """The box just crossed lowered her ceiling: the drop is the next event (damage.py), not yet folded."""
+    crossed = ship.crossed_boxes()
+    return bool(crossed) and crossed[-1] in (panels.MEDIUM, panels.LOW)

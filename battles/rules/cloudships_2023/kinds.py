@@ -80,3 +80,10 @@ FATES = (FLYING, CRASHED, SUNK, STRUCK, LEFT)
 UMPIRE_TURNS_CARDS = "umpire_turns_cards"
 REALLY_LOW_BAND = "really_low"  # the advanced band below Low (CM-ALT-06/07), off by default
 DEFAULT_ROUNDS = 12  # a scenario that names no round limit ends after these (the text sets none)
+
+# --- fire (step 3, CM-SEQ-07..10, CM-FIRE, CM-AP, CM-RKT): the fire slice's words -----------------------------
+FIRE_ORDERS = "fire orders"  # decision: the active captain names each gun's target (CM-SEQ-07)
+RETURN_FIRE = "return fire"  # decision: a captain fired on names his guns firing back at the active ship (CM-SEQ-08)
+VOLLEY = "volley"  # every order given, carried out at once (CM-SEQ-09): the dice follow
+CREW_HIT = "crew hit"  # step 4: anti-personnel hits read on the target's crew chart (CM-AP-06..09)
+FIRE_KINDS = (VOLLEY, CREW_HIT)  # the fire slice's event kinds, beside KINDS above

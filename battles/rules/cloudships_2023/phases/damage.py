@@ -12,24 +12,27 @@ What a box does:
 - Boarding Party: a party is lost, or a flight aboard when no party is left (CM-DMG-10, CM-FLY-25: the captain's
   choice, a later decision; parties first by default), the power grapnel with it (CM-PG-04).
 - Critical: two dice on the ship's chart (CM-DMG-11); the result waits for step 5's amber (CM-DMG-12) or, if
-  permanent, is kept (CM-LIGHT-07). What a permanent critical does at once (a Magazine Hit's explosion...) is
-  the fire slice's to add, in ``PERMANENT_EFFECTS``.
+  permanent, is kept (CM-LIGHT-07). What a permanent critical does at once is in ``PERMANENT_EFFECTS``: a
+  Magazine Hit blows up a gun from all aboard (CM-MAG-01..06), a special point one loaded system of its kind
+  (CM-MAG-07/08).
+- Crew hits (anti-personnel fire, ``DamageDue.crew``): read on the crew chart, a party a step (CM-AP-06/07).
 - Ground: the end of the track: the ship falls and crashes (CM-ALT-02).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from battles.engine.dice import table
 from battles.engine.resolver import Context
-from battles.rules.cloudships_2023 import panels
+from battles.rules.cloudships_2023 import gunnery, panels
 from battles.rules.cloudships_2023.board import Board, band_height
 from battles.rules.cloudships_2023.kinds import (
     AMBERS,
     BAND_LOST,
     BOX_CROSSED,
     CRASHED,
+    CREW_HIT,
     CRITICAL,
     DROPPED,
     FATE,
@@ -44,6 +47,8 @@ def mark_damage(ctx: Context[Board]) -> None:
     """Stage DAMAGE: every point due, in the order scored; then step 5."""
     for due in ctx.board.due:
         cross_boxes(ctx, due.ship, due.points, by=due.by)
+        if due.crew:
+            crew_hits(ctx, due.ship, due.crew, by=due.by)
     ctx.begin_phase(AMBERS)
 
 
@@ -119,6 +124,83 @@ BOX_EFFECTS: dict[str, BoxEffect] = {
     panels.GROUND: _ground,
 }
 
-# What a permanent critical does the moment it is rolled, by name (Magazine Hit, Rocket Magazine...): the fire
-# slice adds them. Motive Power Hit needs none: the status check reads it (phases/turn.py).
-PERMANENT_EFFECTS: dict[str, BoxEffect] = {}
+
+# --- the fire slice: anti-personnel hits on the crew chart, and what a permanent critical does at once ----------
+
+
+def crew_hits(ctx: Context[Board], name: str, hits: int, *, by: str = "") -> None:
+    """One firing ship's anti-personnel hits (or a magazine's cook-off) read on ``name``'s crew chart: a party lost
+    for every step of the chart the hits reach, parties first, then flights aboard (CM-AP-06/07, CM-DMG-10's
+    order); never hull (CM-AP-06)."""
+    ship = ctx.board.ship_named(name)
+    if not ship.flying:
+        return
+    lost = min(gunnery.parties_lost(ship.panel.crew_chart, hits), ship.parties + ship.flights)
+    ctx.emit(CREW_HIT, {"ship": name, "hits": hits, "by": by, "parties": lost}, ships=[name])
+    for _ in range(lost):
+        _boarding_party(ctx, name, by)
+
+
+def _pick_gun(ctx: Context[Board], name: str, pool: Sequence[panels.Gun], why: str) -> panels.Gun:
+    """One gun of ``pool`` by a logged die (CM-GUN-01); a pool of one needs none."""
+    if len(pool) == 1:
+        return pool[0]
+    number = ctx.pick(f"which of {name}'s guns: {why}", [gun.number for gun in pool], ships=[name])
+    return next(gun for gun in pool if gun.number == number)
+
+
+def _magazine_hit(ctx: Context[Board], name: str, by: str) -> None:
+    """A gun picked at random among all her working guns, whatever their arcs, destroyed and its most in a turn
+    inflicted on her (CM-MAG-01/02)."""
+    pool = ctx.board.ship_named(name).working_guns()
+    if pool:
+        gun = _pick_gun(ctx, name, pool, "Magazine Hit, any gun aboard (CM-MAG-01)")
+        _explode(ctx, name, gun)
+
+
+def _special_magazine(kind: str) -> BoxEffect:
+    """A fitted system's own point (Rocket Magazine, Bomb Racks Hit...): one of those still loaded blows up
+    (CM-MAG-07/08); with none left loaded the box does nothing more, a Hull box (docs/cloudships.md section 4)."""
+
+    def effect(ctx: Context[Board], name: str, by: str) -> None:
+        ship = ctx.board.ship_named(name)
+        pool = [gun for gun in ship.working_guns() if gun.kind == kind and gun.number not in ship.spent]
+        if pool:
+            _explode(ctx, name, _pick_gun(ctx, name, pool, f"{kind} magazine (CM-MAG-07)"))
+
+    return effect
+
+
+def _explode(ctx: Context[Board], name: str, gun: panels.Gun) -> None:
+    """The gun is lost and its ammunition cooks off: a main gun its dice times its damage, an anti-personnel gun
+    its dice as hits on her own crew chart, a loaded rocket battery or other rolled weapon its roll; all doubled
+    on a ship marked vulnerable (CM-MAG-02..06, CM-MAG-08). A spent one-shot weapon has nothing left to explode."""
+    ship = ctx.board.ship_named(name)
+    ctx.emit(GUN_LOST, {"ship": name, "gun": gun.number, "name": gun.name}, ships=[name])
+    vulnerable = ship.panel.vulnerable_magazine
+    if gun.number in ship.spent:
+        return
+    if gun.kind == panels.ANTI_PERSONNEL:
+        crew_hits(ctx, name, gunnery.magazine_points(gun, vulnerable=vulnerable))
+    elif gun.kind == panels.MAIN:
+        cross_boxes(ctx, name, gunnery.magazine_points(gun, vulnerable=vulnerable))
+    else:
+        count, plus = gunnery.roll_spec(gun.roll or "1d6")
+        modifiers = {gun.kind: plus} if plus else {}
+        rolled = ctx.roll(f"{name}'s {gun.name} blows up (CM-MAG-08)", count=count, modifiers=modifiers, ships=[name])
+        cross_boxes(ctx, name, rolled.total * (2 if vulnerable else 1))
+
+
+# What a permanent critical does the moment it is rolled, by name. Motive Power Hit needs none: the status check
+# reads it (phases/turn.py). The special points' names are the panels' (data/conversion.json, special_names).
+SPECIAL_POINTS = {
+    "Rocket Magazine": panels.ROCKETS,
+    "Bomb Racks Hit": panels.BOMBS,
+    "Torpedo Hit": panels.SMUTTS,
+    "Tether Mine Hit": panels.TETHER_MINE,
+    "Drogue Hit": panels.DROGUE,
+}
+PERMANENT_EFFECTS: dict[str, BoxEffect] = {
+    "Magazine Hit": _magazine_hit,
+    **{point: _special_magazine(kind) for point, kind in SPECIAL_POINTS.items()},
+}
