@@ -1068,6 +1068,22 @@ class ShipRecord:
     )
 
     def to_json(self) -> dict[str, Any]:
+        return self._json(_part_json)
+
+    def plain_json(self) -> dict[str, Any]:
+        """``to_json`` as the event log's ``plain`` copy spells it, built directly: every object's keys in sorted
+        order (a ``ship`` event's record, basics.commit). The parts' JSON holds no object below their own, so
+        sorting the record's and each part's keys is all plain does.
+
+        Each part's sorted JSON is built once and given again for the very same part (``_plain_part``): a record
+        changed by one shot shares all its other parts with the last, and rebuilding them was most of this. The
+        record's own object and lists are fresh; a part's JSON is shared by the ship events that carry it, which
+        is safe as event data is never mutated (Event)."""
+        return _sorted(self._json(_plain_part))
+
+    def _json(self, part_json: Callable[[_Part], dict[str, Any]]) -> dict[str, Any]:
+        """The record's JSON, with ``part_json`` giving each part's (hull row, gun, crew, criticals, party,
+        ordnance item)."""
         data: dict[str, Any] = {
             "name": self.name,
             "class_id": self.class_id,
@@ -1082,18 +1098,18 @@ class ShipRecord:
             "armor": self.armor,
             "speed": self.speed,
             "crew_quality": self.crew_quality,
-            "hull_rows": [row.to_json() for row in self.hull_rows],
-            "guns": [gun.to_json() for gun in self.guns],
-            "crew": self.crew.to_json(),
+            "hull_rows": [part_json(row) for row in self.hull_rows],
+            "guns": [part_json(gun) for gun in self.guns],
+            "crew": part_json(self.crew),
             "casualty_order": list(self.casualty_order),
             "fire": self.fire,
-            "criticals": self.criticals.to_json(),
+            "criticals": part_json(self.criticals),
             "altitude": self.altitude,
             "facing": self.facing,
             "position": None if self.position is None else self.position.to_json(),
             "status": self.status,
-            "party": self.party.to_json(),
-            "boarders": self.boarders.to_json(),
+            "party": part_json(self.party),
+            "boarders": part_json(self.boarders),
             "boarding": self.boarding,
             "grappled_with": list(self.grappled_with),
         }
@@ -1101,7 +1117,7 @@ class ShipRecord:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         if self.ordnance:
-            data["ordnance"] = [item.to_json() for item in self.ordnance]
+            data["ordnance"] = [part_json(item) for item in self.ordnance]
         for key in self.AGILITY_KEYS:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
@@ -1113,18 +1129,6 @@ class ShipRecord:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         return data
-
-    def plain_json(self) -> dict[str, Any]:
-        """``to_json`` as the event log's ``plain`` copy spells it, built directly: the same fresh lists and
-        objects, with every object's keys in sorted order (a ``ship`` event's record, basics.commit). The parts'
-        JSON holds no object below their own, so sorting the record's and each part's keys is all plain does."""
-        data = self.to_json()
-        for key in _OBJECT_PARTS:
-            data[key] = _sorted(data[key])
-        for key in _LISTED_PARTS:
-            if key in data:
-                data[key] = [_sorted(part) for part in data[key]]
-        return _sorted(data)
 
     @classmethod
     def from_json(cls, data: Any, *, like: ShipRecord | None = None) -> ShipRecord:
@@ -1191,13 +1195,31 @@ class ShipRecord:
         return record
 
 
-# The record's parts, as ShipRecord.plain_json sorts their keys: each one object, or a list of them.
-_OBJECT_PARTS = ("crew", "criticals", "party", "boarders")
-_LISTED_PARTS = ("hull_rows", "guns", "ordnance")
-
-
 def _sorted(data: dict[str, Any]) -> dict[str, Any]:
     return dict(sorted(data.items()))
+
+
+def _part_json(part: _Part) -> dict[str, Any]:
+    return part.to_json()
+
+
+def _plain_part(part: _Part) -> dict[str, Any]:
+    """A part's JSON with its keys sorted (ShipRecord.plain_json), built once for each part object. Found again only
+    for the very same part, by identity: a part is immutable, and the table holds it, so its id is no other
+    object's while it is there. The table is emptied whole when it grows past a battle's worth of parts, and a
+    reader that misses builds the JSON again (the same JSON)."""
+    kept = _PLAIN_PARTS.get(id(part))
+    if kept is not None and kept[0] is part:
+        return kept[1]
+    made = _sorted(part.to_json())
+    if len(_PLAIN_PARTS) >= _PLAIN_PARTS_KEPT:
+        _PLAIN_PARTS.clear()
+    _PLAIN_PARTS[id(part)] = (part, made)
+    return made
+
+
+_PLAIN_PARTS: dict[int, tuple[_Part, dict[str, Any]]] = {}
+_PLAIN_PARTS_KEPT = 4096
 
 
 @cache

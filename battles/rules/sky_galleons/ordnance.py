@@ -347,6 +347,16 @@ def _at(record: ShipRecord, spot: tuple[Hex, int]) -> bool:
     return record.afloat and record.position == spot[0] and _level(record) == spot[1]
 
 
+def live_devices(record: ShipRecord) -> bool:
+    """Has the ship (or a minefield) tether mines raised or drogue torpedoes lowered, wherever it is? Where no
+    ship has, no step makes a contact (device_contacts, ordnance_play.ground_contacts: each one a raised mine or a
+    lowered drogue, as _device_spots hangs them). Asked after each step of a move."""
+    return any(
+        (item.state == "raised" and item.weapon_id in MINES) or (item.state == "lowered" and item.weapon_id == DROGUE)
+        for item in record.ordnance
+    )
+
+
 def device_contacts(
     ships: Mapping[str, ShipRecord], mover: str, before: ShipRecord, after: ShipRecord
 ) -> list[Contact]:
