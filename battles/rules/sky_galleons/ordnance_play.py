@@ -819,7 +819,7 @@ def fire_solution(
     return found
 
 
-_SOLUTIONS: Recent[FireSolution] = Recent(16)
+_SOLUTIONS: Recent[FireSolution] = Recent(32)  # pairs of ships: both sides' shots, checked and then fired
 
 
 def _fire_solution(
