@@ -13,8 +13,19 @@ import pytest
 
 from battles.engine import resolver, simulate
 from battles.engine.events import events_from_json, events_to_json, plain
+from battles.engine.frozen import evolve
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import combat, movement, ordnance, ordnance_play, queries, scenario, special_rules
+from battles.rules.sky_galleons import (
+    combat,
+    movement,
+    ordnance,
+    ordnance_play,
+    portable_guns,
+    queries,
+    scenario,
+    special_rules,
+    validate,
+)
 from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
 from galleons import record as record_module
@@ -268,3 +279,48 @@ def test_steps_meet_devices_only_where_a_mine_is_raised_or_a_drogue_lowered(slug
     assert met(stowed) == 0
     assert any(map(ordnance.live_devices, live.ships))
     assert met(live) > 0
+
+
+@pytest.mark.parametrize("slug", ["pitched-battle", "slash-and-run"])
+def test_a_sides_shots_are_every_allowed_solution_found_the_long_way(slug: str):
+    """validate.solutions skips idle guns and targets beyond reach (each target's distance found once a ship) before
+    working out a solution: on a sample of states, its shots at ships are every gun's allowed solution at every enemy
+    ship, in the same order, and can_fire says whether there is any."""
+    found = 0
+    for state in states(slug)[:: max(1, len(states(slug)) // 60)]:
+        if state.turn < 1:
+            continue
+        board, now, rules = state.board, queries.now(state), queries.rules(state)
+        for side in board.side_order:
+            targets = [
+                t for t in board.fighting() if t.side != side and not queries.friends_aboard(state, side, t.name)
+            ]
+            long_way = []
+            for firer in board.fighting(side):
+                firer = portable_guns.trained_record(firer, board.trained)
+                for gun in combat.firing_ids(firer):
+                    for target in targets:
+                        same_hex = board.relative(firer.name, target.name)
+                        solution = combat.fire_solution(firer, gun, target, now=now, rules=rules, same_hex=same_hex)
+                        if (
+                            solution.allowed
+                            and special_rules.shot_problem(board, firer, target) is None
+                            and validate.sight_blocked(state, solution) is None
+                        ):
+                            long_way.append(solution)
+            at_ships = [s for s in validate.solutions(state, side) if s.target in {t.name for t in targets}]
+            assert at_ships[: len(long_way)] == long_way, (state.seq, side)
+            assert validate.can_fire(state, side) == bool(validate.solutions(state, side))
+            found += len(long_way)
+    assert found
+
+
+def test_a_record_and_its_parts_evolve_as_replace_would():
+    """The rules change records and their parts with battles.engine.frozen.evolve: the copy replace makes."""
+    record = states()[-1].board.ships[0]
+    parts = [record, *record.hull_rows, *record.guns, record.crew, record.criticals, record.party, *record.ordnance]
+    for part in parts:
+        field = dataclasses.fields(part)[-1].name
+        value = getattr(part, field)
+        assert evolve(part, **{field: value}) == dataclasses.replace(part, **{field: value}) == part
+    assert evolve(record, facing=3, fire=2) == dataclasses.replace(record, facing=3, fire=2)
