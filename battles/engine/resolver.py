@@ -259,7 +259,8 @@ class Context(Generic[B]):
             modifiers=modifiers,
             needed=needed,
         )
-        self._push(ROLL, result.to_json(), ships=ships)
+        data = result.plain_json()  # built as plain copies it: kept without the copy where it can be
+        self._push(ROLL, result.to_json() if data is None else data, ships=ships, copied=data is not None)
         return result
 
     def pick(self, purpose: str, items: Sequence[T], *, ships: Sequence[str] = (), stream: str = dice_.MAIN) -> T:

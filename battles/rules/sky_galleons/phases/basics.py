@@ -36,10 +36,14 @@ from galleons.record import (
 
 
 def stage(ctx: Context[Board], stage: str, *, asking: str = "", phase_no: int | None = None) -> None:
-    data: dict[str, Any] = {"stage": stage, "asking": asking}
+    data: dict[str, Any] = {"asking": asking}  # the keys in sorted order, as plain has them
     if phase_no is not None:
         data["phase_no"] = phase_no
-    ctx.emit("stage", data)
+    data["stage"] = stage
+    # Fresh, of exact strings and an int, it is what plain would copy, and kept without the copy (Context.emit's
+    # copied; test_engine_shortcuts); anything else (a str subclass) is copied.
+    exact = type(stage) is str and type(asking) is str and (phase_no is None or type(phase_no) is int)
+    ctx.emit("stage", data, copied=exact)
 
 
 def roller(ctx: Context[Board]) -> Roller:
