@@ -37,12 +37,11 @@ Readings (documented in combat-tables.json as well):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from dataclasses import fields as dataclass_fields
+from dataclasses import dataclass
 from functools import cache
-from operator import attrgetter
 from typing import Any, Protocol, TypeVar, cast
 
+from battles.engine.frozen import copies_directly, evolve
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import DataFile
 from galleons import catalog, design
@@ -475,7 +474,7 @@ class Crew:
         if men < 0:
             raise ValueError(f"{post}: cannot have {men} men")
         changes: dict[str, Any] = {post: men}
-        return replace(self, **changes)
+        return evolve(self, **changes)
 
     def count(self, post: str) -> int:
         if post not in CREW_COUNTS:
@@ -672,7 +671,7 @@ class Party:
         if men < 0:
             raise ValueError(f"{rank}: cannot have {men} men")
         changes: dict[str, Any] = {rank: men}
-        return replace(self, **changes)
+        return evolve(self, **changes)
 
     def plus(self, other: Party) -> Party:
         """Both parties together (boarders coming home); the posts are this party's."""
@@ -995,15 +994,9 @@ class ShipRecord:
         return self.evolve(guns=tuple(gun if g.id == gun.id else g for g in self.guns))
 
     def evolve(self, **changes: Any) -> ShipRecord:
-        """The record with ``changes``: ``dataclasses.replace``, at half its cost (the folds move a ship with it
-        for every step). A record has no ``__post_init__``; an unknown field is a TypeError, as there."""
-        values = list(_record_values(self))
-        for key, value in changes.items():
-            index = _RECORD_INDEX.get(key)
-            if index is None:
-                raise TypeError(f"ShipRecord has no field {key!r}")
-            values[index] = value
-        return ShipRecord(*values)
+        """The record with ``changes``: ``dataclasses.replace``, at a fraction of its cost (battles.engine.frozen; the
+        folds move a ship with it for every step). An unknown field is a TypeError, as there."""
+        return evolve(self, **changes)
 
     def item(self, item_id: str) -> Ordnance:
         """One ordnance item by id (H1, F2, M3...)."""
@@ -1068,6 +1061,22 @@ class ShipRecord:
     )
 
     def to_json(self) -> dict[str, Any]:
+        return self._json(_part_json)
+
+    def plain_json(self) -> dict[str, Any]:
+        """``to_json`` as the event log's ``plain`` copy spells it, built directly: every object's keys in sorted
+        order (a ``ship`` event's record, basics.commit). The parts' JSON holds no object below their own, so
+        sorting the record's and each part's keys is all plain does.
+
+        Each part's sorted JSON is built once and given again for the very same part (``_plain_part``): a record
+        changed by one shot shares all its other parts with the last, and rebuilding them was most of this. The
+        record's own object and lists are fresh; a part's JSON is shared by the ship events that carry it, which
+        is safe as event data is never mutated (Event)."""
+        return _sorted(self._json(_plain_part))
+
+    def _json(self, part_json: Callable[[_Part], dict[str, Any]]) -> dict[str, Any]:
+        """The record's JSON, with ``part_json`` giving each part's (hull row, gun, crew, criticals, party,
+        ordnance item)."""
         data: dict[str, Any] = {
             "name": self.name,
             "class_id": self.class_id,
@@ -1082,18 +1091,18 @@ class ShipRecord:
             "armor": self.armor,
             "speed": self.speed,
             "crew_quality": self.crew_quality,
-            "hull_rows": [row.to_json() for row in self.hull_rows],
-            "guns": [gun.to_json() for gun in self.guns],
-            "crew": self.crew.to_json(),
+            "hull_rows": [part_json(row) for row in self.hull_rows],
+            "guns": [part_json(gun) for gun in self.guns],
+            "crew": part_json(self.crew),
             "casualty_order": list(self.casualty_order),
             "fire": self.fire,
-            "criticals": self.criticals.to_json(),
+            "criticals": part_json(self.criticals),
             "altitude": self.altitude,
             "facing": self.facing,
             "position": None if self.position is None else self.position.to_json(),
             "status": self.status,
-            "party": self.party.to_json(),
-            "boarders": self.boarders.to_json(),
+            "party": part_json(self.party),
+            "boarders": part_json(self.boarders),
             "boarding": self.boarding,
             "grappled_with": list(self.grappled_with),
         }
@@ -1101,7 +1110,7 @@ class ShipRecord:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         if self.ordnance:
-            data["ordnance"] = [item.to_json() for item in self.ordnance]
+            data["ordnance"] = [part_json(item) for item in self.ordnance]
         for key in self.AGILITY_KEYS:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
@@ -1113,18 +1122,6 @@ class ShipRecord:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         return data
-
-    def plain_json(self) -> dict[str, Any]:
-        """``to_json`` as the event log's ``plain`` copy spells it, built directly: the same fresh lists and
-        objects, with every object's keys in sorted order (a ``ship`` event's record, basics.commit). The parts'
-        JSON holds no object below their own, so sorting the record's and each part's keys is all plain does."""
-        data = self.to_json()
-        for key in _OBJECT_PARTS:
-            data[key] = _sorted(data[key])
-        for key in _LISTED_PARTS:
-            if key in data:
-                data[key] = [_sorted(part) for part in data[key]]
-        return _sorted(data)
 
     @classmethod
     def from_json(cls, data: Any, *, like: ShipRecord | None = None) -> ShipRecord:
@@ -1191,25 +1188,37 @@ class ShipRecord:
         return record
 
 
-# The record's parts, as ShipRecord.plain_json sorts their keys: each one object, or a list of them.
-_OBJECT_PARTS = ("crew", "criticals", "party", "boarders")
-_LISTED_PARTS = ("hull_rows", "guns", "ordnance")
-
-
 def _sorted(data: dict[str, Any]) -> dict[str, Any]:
     return dict(sorted(data.items()))
+
+
+def _part_json(part: _Part) -> dict[str, Any]:
+    return part.to_json()
+
+
+def _plain_part(part: _Part) -> dict[str, Any]:
+    """A part's JSON with its keys sorted (ShipRecord.plain_json), built once for each part object. Found again only
+    for the very same part, by identity: a part is immutable, and the table holds it, so its id is no other
+    object's while it is there. The table is emptied whole when it grows past a battle's worth of parts, and a
+    reader that misses builds the JSON again (the same JSON)."""
+    kept = _PLAIN_PARTS.get(id(part))
+    if kept is not None and kept[0] is part:
+        return kept[1]
+    made = _sorted(part.to_json())
+    if len(_PLAIN_PARTS) >= _PLAIN_PARTS_KEPT:
+        _PLAIN_PARTS.clear()
+    _PLAIN_PARTS[id(part)] = (part, made)
+    return made
+
+
+_PLAIN_PARTS: dict[int, tuple[_Part, dict[str, Any]]] = {}
+_PLAIN_PARTS_KEPT = 4096
 
 
 @cache
 def marine_arms_known() -> tuple[str, ...]:
     """What marines may carry: the catalog's small arms and the weapons that make no small arms fire."""
     return (*(arm.id for arm in catalog.small_arms()), *tstrs("small_arms", "no_small_arms_fire"))
-
-
-# ShipRecord.evolve: the fields in their order (every one set by __init__), read all at once.
-_RECORD_INDEX = {f.name: n for n, f in enumerate(dataclass_fields(ShipRecord))}
-assert all(f.init for f in dataclass_fields(ShipRecord))
-_record_values = attrgetter(*_RECORD_INDEX)
 
 
 def check_record(record: ShipRecord) -> None:
@@ -1567,7 +1576,7 @@ def assign_relief(record: ShipRecord, station: str, rank: str) -> ShipRecord:
     if own:
         raise ValueError(f"the {station} is still manned by its own petty officer")
     changes: dict[str, Any] = {f"{station}_relief": rank}
-    candidate = replace(crew, **changes)
+    candidate = evolve(crew, **changes)
     held = candidate.helm_manned if station == "helm" else candidate.trim_manned
     if not held:
         raise ValueError(f"nobody of rank {rank} is left to take the {station}")
@@ -1586,9 +1595,14 @@ def assign_gun_crew(record: ShipRecord, gun_id: str, men: int, *, source: str = 
         donor = record.gun(source[4:])
         if donor.manned < men or donor.id == gun.id:
             raise ValueError(f"gun {donor.id} cannot spare {men} men")
-        record = record.with_gun(replace(donor, manned=donor.manned - men))
+        record = record.with_gun(evolve(donor, manned=donor.manned - men))
     else:
         if crew.count(source) < men:
             raise ValueError(f"only {crew.count(source)} {source} are left")
         record = record.evolve(crew=crew.with_count(source, crew.count(source) - men))
-    return record.with_gun(replace(record.gun(gun_id), manned=gun.manned + men))
+    return record.with_gun(evolve(record.gun(gun_id), manned=gun.manned + men))
+
+
+# ShipRecord.evolve and the rules' changes to a record's parts copy them directly (battles.engine.frozen), never
+# through dataclasses.replace: each is frozen, slotted and made by its __init__ alone.
+assert all(map(copies_directly, (ShipRecord, HullRow, Gun, Crew, Criticals, Party, Ordnance)))

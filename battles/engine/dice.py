@@ -180,6 +180,36 @@ class Roll:
             "outcome": self.outcome,
         }
 
+    def plain_json(self) -> dict[str, Any] | None:
+        """``to_json`` as the event log's ``plain`` copy spells it, built directly (keys in sorted order, fresh
+        lists and objects): a roll event's data, the most frequent but one. None where a value is not exactly a str
+        or an int (a subclass, a float): plain's JSON round trip has the last word on those."""
+        mods = self.modifiers
+        exact = (
+            type(self.purpose) is str
+            and type(self.stream) is str
+            and type(self.needed) is str
+            and type(self.outcome) is str
+            and type(self.counter) is int
+            and type(self.sides) is int
+            and all(type(die) is int for die in self.dice)
+            and all(type(key) is str for key in mods)
+            and all(type(value) is int for value in mods.values())
+        )
+        if not exact:
+            return None
+        return {
+            "counter": self.counter,
+            "dice": list(self.dice),
+            "modifiers": dict(sorted(mods.items())),
+            "needed": self.needed,
+            "outcome": self.outcome,
+            "purpose": self.purpose,
+            "sides": self.sides,
+            "stream": self.stream,
+            "total": self.total,
+        }
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Roll:
         return cls(

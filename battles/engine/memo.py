@@ -11,27 +11,43 @@ memoised here only if its answer depends on nothing but these arguments.
 from __future__ import annotations
 
 from operator import is_
+from threading import Lock
 from typing import Generic, TypeVar
 
 R = TypeVar("R")
 
 
 class Recent(Generic[R]):
-    """The last ``size`` answers of one function, newest first."""
+    """The answers for the last ``size`` sets of objects asked about, each with its last ``size`` sets of values,
+    newest first.
+
+    The answers are filed by the ids of their objects, so that one is found at the cost of a look-up however many
+    are kept (a side's whole volley of shots is checked, then fired: two dozen solutions). While an entry is kept
+    it holds its objects, so an id filed is no other object's."""
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._entries: list[tuple[tuple[object, ...], tuple[object, ...], R]] = []
+        self._entries: dict[tuple[int, ...], list[tuple[tuple[object, ...], tuple[object, ...], R]]] = {}
+        self._lock = Lock()
 
     def recall(self, same: tuple[object, ...], equal: tuple[object, ...]) -> R | None:
         """The answer kept for these arguments, or None."""
-        for kept_same, kept_equal, answer in self._entries:
-            if all(map(is_, kept_same, same)) and kept_equal == equal:
-                return answer
+        found = self._entries.get(tuple(map(id, same)))
+        if found is not None:
+            for kept_same, kept_equal, answer in found:
+                if kept_equal == equal and all(map(is_, kept_same, same)):
+                    return answer
         return None
 
     def keep(self, same: tuple[object, ...], equal: tuple[object, ...], answer: R) -> R:
         """Keep ``answer`` for these arguments (dropping the oldest beyond ``size``); returns it."""
-        # One list, replaced whole: a reader on another thread sees the old list or the new, never half of one.
-        self._entries = [(same, equal, answer), *self._entries[: self._size - 1]]
+        key = tuple(map(id, same))
+        # A reader on another thread finds a key's list as it was or as it is now, never half of one: each is
+        # replaced whole, and only under the lock.
+        with self._lock:
+            entries = self._entries
+            found = entries.pop(key, [])
+            entries[key] = [(same, equal, answer), *found[: self._size - 1]]
+            while len(entries) > self._size:
+                del entries[next(iter(entries))]
         return answer

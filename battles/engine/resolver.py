@@ -103,12 +103,19 @@ def apply_event(ruleset: Ruleset[B], state: BattleState[B], event: Event) -> Bat
     elif event.kind == BATTLE_ENDED:
         winner = data["winner"]
         changes.update(over=True, winner=None if winner is None else str(winner), result=str(data["reason"]))
-    enveloped = state.evolve(**changes)
-    if (event.turn, event.phase) != (enveloped.turn, enveloped.phase):
+    # The new state, made as BattleState.evolve makes it (every key above is a field).
+    enveloped = object.__new__(type(state))
+    fields_ = enveloped.__dict__
+    fields_.update(state.__dict__)
+    fields_.update(changes)
+    if event.turn != fields_["turn"] or event.phase != fields_["phase"]:
         raise ReplayError(f"event {event.seq} is stamped turn {event.turn} {event.phase!r}")
     board = ruleset.apply(enveloped, event)
-    # A roll, a decision and every kind without a fold leave the board as it was: the state is the same then.
-    return enveloped if board is enveloped.board else enveloped.evolve(board=board)
+    # The folded board goes into the new state itself rather than a copy of it: the state is made above for this
+    # event alone, and the fold only reads it (a fold returns a board, and the memos keep boards and records, never
+    # a state). A roll, a decision and every kind without a fold hand back the board as it was.
+    fields_["board"] = board
+    return enveloped
 
 
 def replay(ruleset: Ruleset[B], initial: BattleState[B], events: Iterable[Event]) -> BattleState[B]:
@@ -259,7 +266,8 @@ class Context(Generic[B]):
             modifiers=modifiers,
             needed=needed,
         )
-        self._push(ROLL, result.to_json(), ships=ships)
+        data = result.plain_json()  # built as plain copies it: kept without the copy where it can be
+        self._push(ROLL, result.to_json() if data is None else data, ships=ships, copied=data is not None)
         return result
 
     def pick(self, purpose: str, items: Sequence[T], *, ships: Sequence[str] = (), stream: str = dice_.MAIN) -> T:

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from battles.engine import dice
+from battles.engine import dice, events
 
 SEED = b"red captain"
 
@@ -166,3 +166,24 @@ def test_each_die_applies_the_modifiers_to_every_die():
     )
     assert roll.dice == (3, 1, 6, 3, 4, 5)
     assert roll.outcome == "hit:3,miss:3"
+
+
+def _spelled(value):
+    """``value`` with every object's keys in their order and every scalar's exact type."""
+    if isinstance(value, dict):
+        return [type(value), [(key, _spelled(item)) for key, item in value.items()]]
+    if isinstance(value, list | tuple):
+        return [type(value), [_spelled(item) for item in value]]
+    return [type(value), value]
+
+
+def test_a_rolls_plain_json_is_what_plain_copies_of_its_json_or_none():
+    """Context.roll keeps a roll event's data uncopied when Roll.plain_json can build it: exactly plain's copy."""
+    roll = dice.make_roll(b"s", "to hit", stream="main", counter=3, count=2, modifiers={"z": -1, "a": 2})
+    assert _spelled(roll.plain_json()) == _spelled(events.plain(roll.to_json()))
+
+    class Word(str):
+        pass
+
+    assert dice.make_roll(b"s", Word("odd"), stream="main", counter=0).plain_json() is None
+    assert dice.make_roll(b"s", "x", stream="main", counter=0, modifiers={"flag": True}).plain_json() is None

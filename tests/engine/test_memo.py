@@ -22,3 +22,19 @@ def test_only_the_last_few_are_kept():
     assert memo.recall((keys[0],), ()) is None
     assert memo.recall((keys[1],), ()) == 1
     assert memo.recall((keys[2],), ()) == 2
+
+
+def test_each_set_of_objects_keeps_its_last_few_values_and_asking_again_keeps_it_newest():
+    memo: Recent[int] = Recent(2)
+    firer, target, third = object(), object(), object()
+    for gun in range(3):
+        memo.keep((firer, target), (gun,), gun)
+    assert memo.recall((firer, target), (0,)) is None  # two values a set of objects
+    assert [memo.recall((firer, target), (gun,)) for gun in (1, 2)] == [1, 2]
+    assert memo.recall((target, firer), (1,)) is None  # the objects in their places
+    memo.keep((third,), (), 9)
+    memo.keep((firer, target), (3,), 3)  # kept again: now the newest set of objects
+    memo.keep((target,), (), 8)
+    assert memo.recall((third,), ()) is None
+    assert memo.recall((firer, target), (3,)) == 3
+    assert memo.recall((target,), ()) == 8

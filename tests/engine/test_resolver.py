@@ -101,6 +101,22 @@ def test_replay_rebuilds_the_state_without_the_seed():
     assert sum(final.board.scores.values()) > 0
 
 
+def test_folding_an_event_makes_a_new_state_and_leaves_the_old_one_as_it_was():
+    """apply_event puts the folded board into the state it makes for the event (no second copy): each state is
+    what the envelope's changes and the fold's board give, and the state folded into is never touched."""
+    initial, _, log = play_out()
+    current = initial
+    for event in log:
+        before = state.state_to_json(RULES, current)
+        folded = resolver.apply_event(RULES, current, event)
+        assert state.state_to_json(RULES, current) == before
+        assert folded is not current
+        assert folded.seq == current.seq + 1
+        assert folded.board == RULES.apply(replace(folded, board=current.board), event)
+        current = folded
+    assert current.over
+
+
 def test_replay_refuses_a_log_with_a_gap_or_out_of_order():
     initial, _, log = play_out()
     with pytest.raises(resolver.ReplayError, match="expecting event 1"):

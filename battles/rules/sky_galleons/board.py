@@ -146,9 +146,8 @@ class Board:
         """The board with ``changes``: what ``dataclasses.replace`` gives, at a fraction of its cost (it passes
         all fifty fields through ``__init__``, and the folds make a new board for most events). The board has
         no ``__post_init__`` to re-run; ``by_name``, worked out from ``ships`` alone, is kept while they are."""
-        unknown = changes.keys() - _BOARD_FIELDS
-        if unknown:
-            raise TypeError(f"Board has no field {sorted(unknown)}")
+        if not changes.keys() <= _BOARD_FIELDS:
+            raise TypeError(f"Board has no field {sorted(changes.keys() - _BOARD_FIELDS)}")
         new = object.__new__(Board)
         values = new.__dict__
         values.update(self.__dict__)

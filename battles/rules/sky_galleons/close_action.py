@@ -19,9 +19,10 @@ before repairs: SG-SEQ-07/11, SG-RAM-04, SG-BRD-15); this module says what each 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from battles.engine.frozen import evolve
 from battles.engine.jsonread import DataFile
 from battles.engine.words import possessive
 from battles.rules.sky_galleons.combat import Happening, Roller, _Log, marine_arms
@@ -74,8 +75,8 @@ def _men_at(record: ShipRecord, post: str) -> int:
 
 def _set_men(record: ShipRecord, post: str, men: int) -> ShipRecord:
     if post.startswith("gun:"):
-        return record.with_gun(replace(record.gun(post[4:]), manned=men))
-    return replace(record, crew=record.crew.with_count(post, men))
+        return record.with_gun(evolve(record.gun(post[4:]), manned=men))
+    return evolve(record, crew=record.crew.with_count(post, men))
 
 
 def form_party(record: ShipRecord, men: Mapping[str, int]) -> ShipRecord:
@@ -102,7 +103,7 @@ def form_party(record: ShipRecord, men: Mapping[str, int]) -> ShipRecord:
         posts[post] = posts.get(post, 0) + count
     if party.officers == 0:
         raise PartyError("SG-CREW-01", "a boarding party must include an officer")
-    return replace(record, party=replace(party, posts=tuple(posts.items())))
+    return evolve(record, party=evolve(party, posts=tuple(posts.items())))
 
 
 def disband_party(record: ShipRecord) -> ShipRecord:
@@ -119,14 +120,14 @@ def disband_party(record: ShipRecord) -> ShipRecord:
         if back:
             record = _set_men(record, post, _men_at(record, post) + back)
             left[rank] -= back
-    return replace(record, party=NO_PARTY)
+    return evolve(record, party=NO_PARTY)
 
 
 def all_home(record: ShipRecord) -> ShipRecord:
     """The record with her party at home and her boarders across back at the posts they left, as a disbanding
     puts them (SG-BRD-04): her living company post by post. Party men whose posts the party does not keep (a
     party made up outside the Initiative Phase's orders) stay off the record."""
-    together = replace(record, party=record.party.plus(record.boarders), boarders=NO_PARTY, boarding=None)
+    together = evolve(record, party=record.party.plus(record.boarders), boarders=NO_PARTY, boarding=None)
     return disband_party(together)
 
 
@@ -226,15 +227,15 @@ def send_across(record: ShipRecord, target: str, men: int) -> tuple[ShipRecord, 
             sent += going
     if not sent:
         return record, 0
-    return replace(record, party=party, boarders=boarders, boarding=target), sent
+    return evolve(record, party=party, boarders=boarders, boarding=target), sent
 
 
 def bring_home(record: ShipRecord) -> ShipRecord:
     """The boarders come back to the party at home (a retreat, SG-BRD-17, SG-CREW-02, or a recall); their
     boarding action is over, so shotguns are reloaded (SG-CG-18)."""
     if not record.boarders.men:
-        return replace(record, boarders=NO_PARTY, boarding=None, shotguns_spent=None)
-    return replace(
+        return evolve(record, boarders=NO_PARTY, boarding=None, shotguns_spent=None)
+    return evolve(
         record, party=record.party.plus(record.boarders), boarders=NO_PARTY, boarding=None, shotguns_spent=None
     )
 
@@ -251,22 +252,22 @@ def crossing_casualties(before: ShipRecord, after: ShipRecord, crossing: int) ->
     for post in ("deckhands", *(p for p in CREW_COUNTS if p != "deckhands")):
         back = min(before.crew.count(post) - record.crew.count(post), crossing - taken)
         if back > 0:
-            record = replace(record, crew=record.crew.with_count(post, record.crew.count(post) + back))
+            record = evolve(record, crew=record.crew.with_count(post, record.crew.count(post) + back))
             taken += back
     for gun in before.guns:
         back = min(gun.manned - record.gun(gun.id).manned, crossing - taken)
         if back > 0:
-            record = record.with_gun(replace(record.gun(gun.id), manned=record.gun(gun.id).manned + back))
+            record = record.with_gun(evolve(record.gun(gun.id), manned=record.gun(gun.id).manned + back))
             taken += back
     back = min(record.crew.maneuver_lost - before.crew.maneuver_lost, crossing - taken)
     if back > 0:
-        record = replace(record, crew=replace(record.crew, maneuver_lost=record.crew.maneuver_lost - back))
+        record = evolve(record, crew=evolve(record.crew, maneuver_lost=record.crew.maneuver_lost - back))
         taken += back
     party = record.party
     for rank in reversed(CROSSING_ORDER):  # the seamen fall first, the leaders last
         dying = min(party.count(rank), taken - (record.party.men - party.men))
         party = party.with_count(rank, party.count(rank) - dying)
-    return replace(record, party=party), record.party.men - party.men
+    return evolve(record, party=party), record.party.men - party.men
 
 
 # --- boarding combat -----------------------------------------------------------------------------------
@@ -311,10 +312,10 @@ def _men(record: ShipRecord, pool: Pool) -> int:
 def _kill(record: ShipRecord, pool: Pool, men: int) -> ShipRecord:
     left = _men(record, pool) - men
     if pool.where == "crew":
-        return replace(record, crew=record.crew.with_count(pool.key, left))
+        return evolve(record, crew=record.crew.with_count(pool.key, left))
     if pool.where == "party":
-        return replace(record, party=record.party.with_count(pool.key, left))
-    return replace(record, boarders=record.boarders.with_count(pool.key, left))
+        return evolve(record, party=record.party.with_count(pool.key, left))
+    return evolve(record, boarders=record.boarders.with_count(pool.key, left))
 
 
 def defender_pools(defender: ShipRecord) -> list[Pool]:
@@ -433,7 +434,7 @@ def _shotgun_clause(record: ShipRecord, action: str) -> str:
 
 def _spent(record: ShipRecord, action: str) -> ShipRecord:
     """After a round: a ship's shotgun marines have fired their double in this action."""
-    return replace(record, shotguns_spent=action) if _shotgun_clause(record, action) == "SG-CG-17" else record
+    return evolve(record, shotguns_spent=action) if _shotgun_clause(record, action) == "SG-CG-17" else record
 
 
 def reload_shotguns(record: ShipRecord, *, boarded: bool) -> ShipRecord:
@@ -443,7 +444,7 @@ def reload_shotguns(record: ShipRecord, *, boarded: bool) -> ShipRecord:
     if spent is None:
         return record
     if (spent == record.name and not boarded) or (spent != record.name and record.boarding != spent):
-        return replace(record, shotguns_spent=None)
+        return evolve(record, shotguns_spent=None)
     return record
 
 
@@ -485,7 +486,7 @@ def _boarders_fall_back(
     for ship in attackers:
         record = records[ship.name]
         if not record.boarders.men:
-            records[ship.name] = replace(record, boarders=NO_PARTY, boarding=None)
+            records[ship.name] = evolve(record, boarders=NO_PARTY, boarding=None)
             log.note(
                 f"{possessive(ship.name)} boarders are all down", ship=ship.name, clauses=["SG-BRD-14"], outcome="gone"
             )
@@ -527,7 +528,7 @@ def boarding_round(
     taken = held and (secured or leaderless)
     if taken or not held:  # the action is over, one side beaten or gone: shotguns are reloaded (SG-CG-18)
         for name in records:
-            records[name] = replace(records[name], shotguns_spent=None)
+            records[name] = evolve(records[name], shotguns_spent=None)
     if taken:
         log.note(
             f"{defender.name} is taken",

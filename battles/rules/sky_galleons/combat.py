@@ -68,10 +68,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from battles.engine import hexgrid
+from battles.engine.frozen import evolve
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import class_rules
 from battles.rules.sky_galleons.dice import DiceExhausted as DiceExhausted
@@ -605,9 +606,25 @@ def out_of_reach(firer: ShipRecord, gun_id: str, target: ShipRecord, *, rules: C
     distance (altitude only adds to it, SG-FIRE-15; a lob gun's is the distance, SG-LOB-04), and a gun with no
     band at a range has none further out (FireModel.beyond_long_range). Finding a side's shots asks this
     before working out a whole solution. Marines' small arms reach as far as their arm's bands (SG-SAF-11)."""
-    if firer.position is None or target.position is None or not _range_only_grows():
+    if firer.position is None or target.position is None:
         return False
-    distance = hexgrid.distance(firer.position, target.position)
+    return beyond_reach(firer, gun_id, hexgrid.distance(firer.position, target.position), rules=rules)
+
+
+def distances(firer: ShipRecord, targets: Sequence[ShipRecord]) -> list[int | None]:
+    """Each target's distance from the firer, for :func:`beyond_reach`; None where either is off the map (where
+    :func:`out_of_reach` says no)."""
+    here = firer.position
+    if here is None:
+        return [None] * len(targets)
+    return [None if target.position is None else hexgrid.distance(here, target.position) for target in targets]
+
+
+def beyond_reach(firer: ShipRecord, gun_id: str, distance: int, *, rules: CombatRules | None = None) -> bool:
+    """:func:`out_of_reach` of a target ``distance`` hexes from the firer: a side's shots are found with each
+    target's distance worked out once a ship, not once a gun."""
+    if not _range_only_grows():
+        return False
     if gun_id == MARINES:
         arm_id = marine_arms(firer)  # arms that make no small arms fire are refused earlier (SG-CG-16)
         return (
@@ -739,7 +756,7 @@ def _gun_terms(
     """What the shots need and do: small arms hit dice and the target's saves (SG-SAF-10..14), or the to-hit
     number and modifiers, penetration and damage value (SG-FIRE-09/10/17, SG-SHR-02, SG-LOB-02)."""
     if gun.weapon.personnel_only:
-        return replace(
+        return evolve(
             base,
             needed=tint("small_arms", "hit_number", band),
             modifiers=small_arms_modifiers(firer, target),
@@ -751,7 +768,7 @@ def _gun_terms(
     modifiers = {} if lob else to_hit_modifiers(firer, target)
     if ammunition != "shell":
         modifiers[ammunition] = tint("shrapnel_and_grape", "to_hit_modifier")
-    return replace(
+    return evolve(
         base,
         needed=tint("lob_guns", "needed") if lob else tint("to_hit", band),
         modifiers=modifiers,
@@ -941,8 +958,8 @@ def fire_gun_marked(firer: ShipRecord, gun_id: str, now: Moment) -> ShipRecord:
     """The firer with the gun (or its marines, :data:`MARINES`) marked as fired this turn; a gun reloads
     from here (SG-SEQ-06, SG-FIRE-05)."""
     if gun_id == MARINES:
-        return replace(firer, marines_fired=now.turn)
-    return firer.with_gun(replace(firer.gun(gun_id), last_fired=now.turn))
+        return evolve(firer, marines_fired=now.turn)
+    return firer.with_gun(evolve(firer.gun(gun_id), last_fired=now.turn))
 
 
 def _jam_check(record: ShipRecord, solution: FireSolution, faces: Sequence[int], log: _Log) -> ShipRecord:
@@ -957,7 +974,7 @@ def _jam_check(record: ShipRecord, solution: FireSolution, faces: Sequence[int],
         clauses=["SG-CG-52", "SG-MG-08"],
         outcome="jammed",
     )
-    return record.with_gun(replace(gun, jammed=True))
+    return record.with_gun(evolve(gun, jammed=True))
 
 
 def clear_jams(record: ShipRecord, *, now: Moment, roller: Roller) -> tuple[ShipRecord, list[Happening]]:
@@ -987,7 +1004,7 @@ def clear_jams(record: ShipRecord, *, now: Moment, roller: Roller) -> tuple[Ship
             judge=lambda faces, _total: "cleared" if faces[0] >= clear_on else "still jammed",
         )
         if face >= clear_on:
-            record = record.with_gun(replace(gun, jammed=False))
+            record = record.with_gun(evolve(gun, jammed=False))
     return record, log.happened
 
 
@@ -1002,7 +1019,7 @@ def train_portable_gun(record: ShipRecord, gun_id: str, aspect: str, *, now: Mom
         raise ValueError(f"unknown firing aspect {aspect!r}")
     if gun.arcs == (aspect,):
         return record
-    return record.with_gun(replace(gun, arcs=(aspect,), trained_turn=now.turn))
+    return record.with_gun(evolve(gun, arcs=(aspect,), trained_turn=now.turn))
 
 
 def weapon_limit_problems(records: Iterable[ShipRecord]) -> list[str]:
@@ -1123,12 +1140,12 @@ def _mark_hull_hits(record: ShipRecord, hits: int, log: _Log, *, clauses: Sequen
     left = hits
     for index, row in enumerate(rows):
         take = min(left, row.left)
-        rows[index] = replace(row, hits=row.hits + take)
+        rows[index] = evolve(row, hits=row.hits + take)
         left -= take
-    marked = replace(record, hull_rows=tuple(rows))
+    marked = evolve(record, hull_rows=tuple(rows))
     outcome = f"{hits - left} hull hits"
     if marked.max_altitude is None:
-        marked = replace(marked, status="crashed")
+        marked = evolve(marked, status="crashed")
         outcome += ": every hull box checked, the ship crashes"
         clauses = [*clauses, "SG-DMG-16"]
     elif marked.max_altitude != ceiling:
@@ -1169,10 +1186,10 @@ def _alive(record: ShipRecord, post: str) -> int:
 def _kill(record: ShipRecord, post: str, men: int) -> ShipRecord:
     if post.startswith("gun:"):
         gun = record.gun(post[4:])
-        return record.with_gun(replace(gun, manned=gun.manned - men))
+        return record.with_gun(evolve(gun, manned=gun.manned - men))
     if post == "maneuver":
-        return replace(record, crew=replace(record.crew, maneuver_lost=record.crew.maneuver_lost + men))
-    return replace(record, crew=record.crew.with_count(post, record.crew.count(post) - men))
+        return evolve(record, crew=evolve(record.crew, maneuver_lost=record.crew.maneuver_lost + men))
+    return evolve(record, crew=record.crew.with_count(post, record.crew.count(post) - men))
 
 
 def _take_casualties(
@@ -1208,7 +1225,7 @@ def _take_casualties(
             ),
         )
         officer_first = face >= on
-        record = replace(record, criticals=replace(record.criticals, officer_check_phase=now.index))
+        record = evolve(record, criticals=evolve(record.criticals, officer_check_phase=now.index))
     lost: dict[str, int] = {}
     left = men
     if officer_first:
@@ -1359,7 +1376,7 @@ def _gun_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipR
         value = _armored(log, target, shot, gun.armor, f"armored gun {gun_id}")
         if value == 0:
             return target
-    target = target.with_gun(replace(gun, destroyed=True))
+    target = target.with_gun(evolve(gun, destroyed=True))
     log.note(
         f"{possessive(target.name)} gun {gun_id} ({gun.name}) is destroyed",
         ship=target.name,
@@ -1663,7 +1680,7 @@ def _critical(target: ShipRecord, kind: str, shot: Shot, *, now: Moment, log: _L
             clauses=["SG-CRIT-38", "SG-CRIT-39"] if kind == "rudder" else ["SG-CRIT-42", "SG-CRIT-39"],
             outcome=f"jammed {jam}",
         )
-        return replace(target, criticals=replace(target.criticals, **changes))
+        return evolve(target, criticals=evolve(target.criticals, **changes))
     if kind == "screw_mast":
         hits = target.criticals.screw_mast_hits + 1
         what = "mast hit: -1 to its movement die" if target.is_kite else "screw hit: speed -1 for good"
@@ -1673,7 +1690,7 @@ def _critical(target: ShipRecord, kind: str, shot: Shot, *, now: Moment, log: _L
             clauses=["SG-CRIT-29"] if target.is_kite else ["SG-CRIT-28"],
             outcome=f"screw/mast hits {hits}",
         )
-        return replace(target, criticals=replace(target.criticals, screw_mast_hits=hits))
+        return evolve(target, criticals=evolve(target.criticals, screw_mast_hits=hits))
     raise ValueError(f"unknown critical result {kind!r}")
 
 
@@ -1726,7 +1743,7 @@ def _magazine(
         return _ordnance_magazine(record, gun_id, now=now, log=log, rules=rules)
     gun = record.gun(gun_id)
     value = gun.damage_value or 0
-    record = record.with_gun(replace(gun, destroyed=True, manned=0))
+    record = record.with_gun(evolve(gun, destroyed=True, manned=0))
     log.note(
         f"{possessive(record.name)} magazine of gun {gun_id} ({gun.name}) explodes: gun and {gun.manned} crew lost",
         ship=record.name,
@@ -1760,7 +1777,7 @@ def _bridge(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipRe
             ship=record.name,
             clauses=["SG-CRIT-43"],
         )
-        record = replace(record, crew=crew.with_count(post, crew.count(post) - 1))
+        record = evolve(record, crew=crew.with_count(post, crew.count(post) - 1))
         log.note(f"{record.name}: bridge hit kills the {post}", ship=record.name, clauses=["SG-CRIT-15"], outcome=post)
     locked = now.turn + tint("bridge", "no_course_or_altitude_change_turns")
     log.note(
@@ -1769,7 +1786,7 @@ def _bridge(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log) -> ShipRe
         clauses=["SG-CRIT-16"],
         outcome=f"locked turn {locked}",
     )
-    return replace(record, criticals=replace(record.criticals, helm_locked_turn=locked))
+    return evolve(record, criticals=evolve(record.criticals, helm_locked_turn=locked))
 
 
 def _start_fire(record: ShipRecord, level: int, log: _Log, *, clauses: Sequence[str]) -> ShipRecord:
@@ -1781,7 +1798,7 @@ def _start_fire(record: ShipRecord, level: int, log: _Log, *, clauses: Sequence[
         clauses=[*clauses, "SG-CRIT-49"],
         outcome=f"fire {fire_level}",
     )
-    return replace(record, fire=fire_level)
+    return evolve(record, fire=fire_level)
 
 
 def _boiler(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: CombatRules) -> ShipRecord:
@@ -1805,12 +1822,12 @@ def _boiler(record: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules: Co
             clauses=["SG-CRIT-27"],
             outcome=f"boiler loss {loss}",
         )
-        return replace(record, criticals=replace(record.criticals, boiler_loss=loss))
+        return evolve(record, criticals=evolve(record.criticals, boiler_loss=loss))
     crew = record.crew
-    record = replace(
+    record = evolve(
         record,
-        crew=replace(crew, maneuver_lost=sum(crew.maneuver_rows)),
-        criticals=replace(record.criticals, boiler_blown=True),
+        crew=evolve(crew, maneuver_lost=sum(crew.maneuver_rows)),
+        criticals=evolve(record.criticals, boiler_blown=True),
     )
     extra = record.engine_size or 0
     log.note(
@@ -1846,7 +1863,7 @@ def _ordnance_gun_hit(target: ShipRecord, pick: str, shot: Shot, *, now: Moment,
     clauses = {HALE: ["SG-HALE-10", "SG-CG-64"], LIQUID_FIRE: ["SG-LF-07", "SG-CG-71"]}.get(
         item.weapon_id, ["SG-CG-74", "SG-ERR-23"]
     )
-    target = target.with_items(replace(item, state="destroyed", since=now.turn))
+    target = target.with_items(evolve(item, state="destroyed", since=now.turn))
     log.note(
         f"{possessive(target.name)} {item.name} {item.id} is destroyed",
         ship=target.name,
@@ -1909,7 +1926,7 @@ def _ordnance_magazine(record: ShipRecord, pick: str, *, now: Moment, log: _Log,
             clauses=["SG-CRIT-10"],
         )
         items = (record.item(chosen),)
-    record = record.with_items(*(replace(i, state="detonated", since=now.turn) for i in items))
+    record = record.with_items(*(evolve(i, state="detonated", since=now.turn) for i in items))
     clauses = list(_ORDNANCE_MAGAZINE_CLAUSES[group])
     log.note(
         f"magazine: {possessive(record.name)} {', '.join(i.id for i in items)} go up",
@@ -1939,12 +1956,12 @@ def _score_points(target: ShipRecord, points: int, log: _Log, *, clauses: Sequen
     left = points
     for index, row in enumerate(rows):
         take = min(left, row.left)
-        rows[index] = replace(row, hits=row.hits + take)
+        rows[index] = evolve(row, hits=row.hits + take)
         left -= take
-    scored = replace(target, hull_rows=tuple(rows))
+    scored = evolve(target, hull_rows=tuple(rows))
     outcome = f"{points} damage points, {scored.hull_hits} of {scored.hull_boxes}"
     if scored.hull_hits >= scored.hull_boxes:
-        scored = replace(scored, status="crashed")
+        scored = evolve(scored, status="crashed")
         outcome += ": destroyed"
     log.note(f"damage points on {target.name}", ship=target.name, clauses=[*clauses, "SG-BOMB-01"], outcome=outcome)
     return scored
@@ -2008,7 +2025,7 @@ def _ground_hit(target: ShipRecord, shot: Shot, *, now: Moment, log: _Log, rules
             clauses=["SG-GB-06"],
             outcome="destroyed",
         )
-        return replace(target, status="crashed")
+        return evolve(target, status="crashed")
     return _start_fire(target, shot.damage_value, log, clauses=["SG-GB-05", "SG-GB-07"])
 
 
@@ -2103,9 +2120,9 @@ def _lose_trim(
         clauses=["SG-CRIT-37"],
         outcome=f"stunned phases {now.index + 1}-{now.index + phases}",
     )
-    return replace(
+    return evolve(
         record,
-        criticals=replace(record.criticals, stunned_from=now.index + 1, stunned_through=now.index + phases),
+        criticals=evolve(record.criticals, stunned_from=now.index + 1, stunned_through=now.index + phases),
     )
 
 
@@ -2135,9 +2152,9 @@ def _trim_recovered(record: ShipRecord, damage_value: int, *, log: _Log, rules: 
 
 def _drop_a_level(record: ShipRecord, log: _Log) -> ShipRecord:
     """Trim not recovered: a level lower; at the ground the ship crashes (SG-CRIT-36, SG-ALT-10)."""
-    record = replace(record, altitude=_level_name(altitude_level(record.altitude) - 1))
+    record = evolve(record, altitude=_level_name(altitude_level(record.altitude) - 1))
     if record.altitude == surface():
-        record = replace(record, status="crashed")
+        record = evolve(record, status="crashed")
         log.note(
             f"{record.name} drops to the ground and crashes",
             ship=record.name,
@@ -2203,13 +2220,13 @@ def begin_turn(record: ShipRecord) -> tuple[ShipRecord, list[Happening]]:
     log = _Log(_no_dice)
     if record.fire > 0 and record.afloat:
         growth = tint("fire", "growth_per_turn_kite" if record.is_kite else "growth_per_turn")
-        record = replace(record, fire=record.fire + growth)
+        record = evolve(record, fire=record.fire + growth)
         log.note(
             f"the fire on {record.name} grows", ship=record.name, clauses=["SG-CRIT-18"], outcome=f"fire {record.fire}"
         )
     if record.criticals.boiler_loss > 0:
         loss = max(record.criticals.boiler_loss - tint("boiler", "temporary_loss_recovered_per_turn"), 0)
-        record = replace(record, criticals=replace(record.criticals, boiler_loss=loss))
+        record = evolve(record, criticals=evolve(record.criticals, boiler_loss=loss))
         log.note(
             f"{possessive(record.name)} engine gang patches the boiler",
             ship=record.name,
@@ -2267,7 +2284,7 @@ def fight_fire(record: ShipRecord, *, now: Moment, roller: Roller) -> tuple[Ship
         judge=lambda faces, _total: f"{sum(1 for face in faces if face >= success)} levels put out",
     )
     level = max(record.fire - sum(1 for face in faces if face >= success), 0)
-    return replace(record, fire=level), log.happened
+    return evolve(record, fire=level), log.happened
 
 
 def _free(log: _Log, record: ShipRecord, what: str, jam: int, clauses: Sequence[str]) -> bool:
@@ -2290,10 +2307,10 @@ def repair(record: ShipRecord, *, roller: Roller) -> tuple[ShipRecord, list[Happ
         return record, []
     c = record.criticals
     if c.rudder_jam and _free(log, record, "rudder", c.rudder_jam, ["SG-CRIT-38", "SG-CRIT-41"]):
-        c = replace(c, rudder_jam=0)
+        c = evolve(c, rudder_jam=0)
     if c.lifters_jam and _free(log, record, "lifters", c.lifters_jam, ["SG-CRIT-42"]):
-        c = replace(c, lifters_jam=0)
-    record = replace(record, criticals=c)
+        c = evolve(c, lifters_jam=0)
+    record = evolve(record, criticals=c)
     if record.jury_rig_possible:
         on = tint("screw_mast", "jury_rig_on")
         (face,) = log.roll(
@@ -2304,5 +2321,5 @@ def repair(record: ShipRecord, *, roller: Roller) -> tuple[ShipRecord, list[Happ
             judge=lambda faces, _total: "jury-rigged" if faces[0] >= on else "not yet",
         )
         if face >= on:
-            record = replace(record, criticals=replace(record.criticals, jury_rigged=True))
+            record = evolve(record, criticals=evolve(record.criticals, jury_rigged=True))
     return record, log.happened

@@ -38,10 +38,11 @@ hit from ordnance is resolved exactly as a gun's, in the same log.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from battles.engine import hexgrid
+from battles.engine.frozen import evolve
 from battles.engine.hexgrid import Hex
 from battles.engine.words import possessive
 from battles.rules.sky_galleons import close_action
@@ -174,7 +175,7 @@ def _declare(record: ShipRecord, weapons: Sequence[str], live: bool, *, now: Mom
     for item in aboard:
         state = _live_state(item.weapon_id) if live else _safe_state(item.weapon_id)
         if item.state != state:
-            changed.append(replace(item, state=state, since=now.turn))
+            changed.append(evolve(item, state=state, since=now.turn))
     return record.with_items(*changed)
 
 
@@ -244,7 +245,7 @@ def start_bomb_reload(record: ShipRecord, rack_id: str, *, now: Moment) -> tuple
     if free_deckhands(record) < needed:
         raise OrdnanceError("SG-CG-77", f"{record.name} has {free_deckhands(record)} free deckhands, not {needed}")
     record = record.with_items(
-        replace(rack, state="reloading", since=now.turn), replace(spares[0], state="used", since=now.turn)
+        evolve(rack, state="reloading", since=now.turn), evolve(spares[0], state="used", since=now.turn)
     )
     log = _Log(_no_dice)
     log.note(
@@ -263,7 +264,7 @@ def advance_reloads(record: ShipRecord, *, now: Moment) -> tuple[ShipRecord, lis
     turns = oint("bombs", "reload_turns")
     done = [r for r in record.items_of(BOMB_RACK, states=("reloading",)) if now.turn - (r.since or 0) >= turns]
     for rack in done:
-        record = record.with_items(replace(rack, state="loaded", since=now.turn))
+        record = record.with_items(evolve(rack, state="loaded", since=now.turn))
         log.note(
             f"{possessive(record.name)} rack {rack.id} is loaded",
             ship=record.name,
@@ -272,7 +273,7 @@ def advance_reloads(record: ShipRecord, *, now: Moment) -> tuple[ShipRecord, lis
         )
     busy = record.items_of(BOMB_RACK, states=("reloading",))
     if busy and record.crew.deckhands < len(busy) * oint("bombs", "reload_deckhands"):
-        record = record.with_items(*(replace(r, since=(r.since or now.turn) + 1) for r in busy))
+        record = record.with_items(*(evolve(r, since=(r.since or now.turn) + 1) for r in busy))
         log.note(
             f"too few deckhands on {record.name} to go on reloading: this turn does not count",
             ship=record.name,
@@ -287,7 +288,7 @@ def aim_battery(record: ShipRecord, battery_id: str, aspect: str, angle: str) ->
     battery = _own_item(record, battery_id, HALE, "SG-HALE-07")
     if aspect not in ALL_ASPECTS or angle not in ostrs("hale_rockets", "angles"):
         raise OrdnanceError("SG-HALE-02", f"a battery faces one of {ALL_ASPECTS}, angled up or down")
-    return record.with_items(replace(battery, aspect=aspect, angle=angle))
+    return record.with_items(evolve(battery, aspect=aspect, angle=angle))
 
 
 def _own_item(record: ShipRecord, item_id: str, weapon: str, clause: str) -> Ordnance:
@@ -345,6 +346,16 @@ def _device_spots(record: ShipRecord) -> dict[str, tuple[Hex, int]]:
 
 def _at(record: ShipRecord, spot: tuple[Hex, int]) -> bool:
     return record.afloat and record.position == spot[0] and _level(record) == spot[1]
+
+
+def live_devices(record: ShipRecord) -> bool:
+    """Has the ship (or a minefield) tether mines raised or drogue torpedoes lowered, wherever it is? Where no
+    ship has, no step makes a contact (device_contacts, ordnance_play.ground_contacts: each one a raised mine or a
+    lowered drogue, as _device_spots hangs them). Asked after each step of a move."""
+    return any(
+        (item.state == "raised" and item.weapon_id in MINES) or (item.state == "lowered" and item.weapon_id == DROGUE)
+        for item in record.ordnance
+    )
 
 
 def device_contacts(
@@ -421,7 +432,7 @@ def spring_devices(
             if face < on:
                 continue
         going = live if rules.errata else live[:1]
-        result[contact.owner] = owner.with_items(*(replace(i, state="detonated", since=now.turn) for i in going))
+        result[contact.owner] = owner.with_items(*(evolve(i, state="detonated", since=now.turn) for i in going))
         result[contact.victim] = _detonate_on(
             result[contact.victim], going, now=now, log=log, rules=rules, source=f"{possessive(contact.owner)} {what}"
         )
@@ -462,7 +473,7 @@ def cut_mines(
     raised = record.items_of(*MINES, states=("raised",))
     if not raised:
         raise OrdnanceError("SG-TM-05", f"{owner} has no tether mines raised to cut loose")
-    result[owner] = record.with_items(*(replace(i, state="cut", since=now.turn) for i in raised))
+    result[owner] = record.with_items(*(evolve(i, state="cut", since=now.turn) for i in raised))
     log.note(f"{owner} cuts its tether mines loose", ship=owner, clauses=["SG-TM-05", "SG-CG-36"], outcome="cut")
     on = oint("tether_mines", "released_hit_on")
     for mine in raised:
@@ -487,7 +498,7 @@ def cut_mines(
                 judge=lambda faces, _total: "goes off" if faces[0] >= on else "clear",
             )
             if face >= on:
-                result[owner] = result[owner].with_items(replace(mine, state="detonated", since=now.turn))
+                result[owner] = result[owner].with_items(evolve(mine, state="detonated", since=now.turn))
                 result[ship.name] = _detonate_on(
                     result[ship.name],
                     [mine],
@@ -598,7 +609,7 @@ def fire_rockets(
     log = _Log(roller)
     result = dict(ships)
     firer = result[solution.firer]
-    result[firer.name] = firer.with_items(replace(firer.item(solution.battery), state="fired", since=now.turn))
+    result[firer.name] = firer.with_items(evolve(firer.item(solution.battery), state="fired", since=now.turn))
     if not result[solution.target].afloat:
         log.note(
             f"{solution.target} has already fallen", ship=solution.target, clauses=["SG-DMG-16"], outcome="no shot"
@@ -725,7 +736,7 @@ def drop(
     dropper = result[solution.dropper]
     spent = {LIQUID_FIRE: "dropped", SPIKES: "dropped", BOMB_RACK: "empty", DROGUE: "released"}[weapon]
     result[dropper.name] = dropper.with_items(
-        *(replace(dropper.item(i), state=spent, since=now.turn) for i in solution.items)
+        *(evolve(dropper.item(i), state=spent, since=now.turn) for i in solution.items)
     )
     section = "liquid_fire" if weapon in (LIQUID_FIRE, SPIKES) else "bombs"
     mods = _drop_modifiers(solution, result[solution.target], exits_across, section)
@@ -893,7 +904,7 @@ def launch_torpedo(firer: ShipRecord, gun_id: str, *, now: Moment) -> tuple[Ship
     if problem is not None:
         raise FireRefused(*problem)
     item = firer.items_of(SMUTTS_TORPEDO, states=("stowed",))[0]
-    firer = fire_gun_marked(firer, gun_id, now).with_items(replace(item, state="launched", since=now.turn))
+    firer = fire_gun_marked(firer, gun_id, now).with_items(evolve(item, state="launched", since=now.turn))
     assert firer.position is not None  # launch_problem checked
     torpedo = Torpedo(
         f"{firer.name}/{item.id}", firer.name, firer.side, firer.position, firer.facing, firer.altitude, now.turn
@@ -1046,7 +1057,7 @@ def _torpedo_runs_on(torpedo: Torpedo, hexes: Sequence[Hex], end: str, log: _Log
             f"Smutts torpedo {torpedo.id} {end} and is gone", ship=torpedo.owner, clauses=["SG-SMT-03"], outcome=end
         )
         return None
-    moved = replace(torpedo, hex=hexes[-1] if hexes else torpedo.hex, runs=torpedo.runs + 1)
+    moved = evolve(torpedo, hex=hexes[-1] if hexes else torpedo.hex, runs=torpedo.runs + 1)
     if moved.runs >= oint("smutts", "turns_running"):
         log.note(
             f"Smutts torpedo {torpedo.id} has run its course and goes off harmlessly",
@@ -1248,8 +1259,8 @@ def fire_grapnel(
     hits, _faces = _roll_to_hit(log, result, solution)
     for name in hits[:1]:
         a, b = result[firer], result[name]
-        result[firer] = replace(a, grappled_with=(*a.grappled_with, name)) if name not in a.grappled_with else a
-        result[name] = replace(b, grappled_with=(*b.grappled_with, firer)) if firer not in b.grappled_with else b
+        result[firer] = evolve(a, grappled_with=(*a.grappled_with, name)) if name not in a.grappled_with else a
+        result[name] = evolve(b, grappled_with=(*b.grappled_with, firer)) if firer not in b.grappled_with else b
         log.note(
             f"{possessive(firer)} grapnel takes hold of {name}",
             ship=name,
@@ -1269,7 +1280,7 @@ def fire_grapnel(
         else:
             pulled = firer if a.hull_size < b.hull_size else name
         anchor = result[name if pulled == firer else firer]
-        result[pulled] = replace(result[pulled], position=anchor.position, altitude=anchor.altitude)
+        result[pulled] = evolve(result[pulled], position=anchor.position, altitude=anchor.altitude)
         log.note(
             f"{pulled} is hauled alongside {anchor.name}",
             ship=pulled,
@@ -1312,7 +1323,7 @@ def _emplacement(
         crew_quality=crew_quality,
         hull_rows=(HullRow(surface(), boxes),),
         guns=guns,
-        crew=replace(crew, maneuver_kind=maneuver_kind),
+        crew=evolve(crew, maneuver_kind=maneuver_kind),
         casualty_order=tstrs("casualty_order", "default"),
         fire=0,
         criticals=Criticals(),
@@ -1373,7 +1384,7 @@ def ground_battery(
         )
         for number, weapon in enumerate(guns, start=1)
     )
-    crew = replace(_no_crew(), captain=1)
+    crew = evolve(_no_crew(), captain=1)
     return _emplacement(
         name,
         "battery",
@@ -1466,7 +1477,7 @@ def emplacement_turn(record: ShipRecord) -> tuple[ShipRecord, list[Happening]]:
         raise ValueError(f"{record.name} is a vessel: use combat.begin_turn")
     if record.fire > 0 and record.afloat:
         level = max(record.fire - oint("ground", "battery_fire_falls_per_turn"), 0)
-        record = replace(record, fire=level)
+        record = evolve(record, fire=level)
         log.note(
             f"the fire at {record.name} dies down",
             ship=record.name,

@@ -592,6 +592,11 @@ def after_step(ctx: Ctx, name: str, before: ShipRecord, step: movement.Step, dro
     after = ctx.board.ship(name)
     if not after.afloat:
         return False
+    if not any(map(ordnance.live_devices, ctx.board.ships)):
+        # No mine raised or drogue lowered anywhere (the mover's own are on the board too): each contact below is
+        # with one, so there is none. Most steps of most battles meet none, and finding them was a tenth of a
+        # move's cost (test_engine_shortcuts).
+        return False
     ships = ctx.board.by_name
     contacts = ordnance.device_contacts(ships, name, before, after) + ground_contacts(ctx.board, name, before, after)
     if not contacts:
@@ -814,7 +819,7 @@ def fire_solution(
     return found
 
 
-_SOLUTIONS: Recent[FireSolution] = Recent(16)
+_SOLUTIONS: Recent[FireSolution] = Recent(32)  # pairs of ships: both sides' shots, checked and then fired
 
 
 def _fire_solution(

@@ -16,11 +16,11 @@ data/optional-rules.json ``portable_machineguns``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from battles.engine.decisions import Rejection
 from battles.engine.events import JSON, Event
+from battles.engine.frozen import evolve
 from battles.engine.hexgrid import Aspect
 from battles.engine.jsonread import read_list, read_object
 from battles.engine.resolver import Context
@@ -47,7 +47,7 @@ def trained_record(record: ShipRecord, trained: Trained) -> ShipRecord:
         where = trained.get(key(record.name, gun.id))
         if where is not None:
             aspect, turn = where
-            record = record.with_gun(replace(gun, arcs=(aspect,), trained_turn=turn))
+            record = record.with_gun(evolve(gun, arcs=(aspect,), trained_turn=turn))
     return record
 
 
@@ -61,7 +61,7 @@ def untrained(after: ShipRecord, before: ShipRecord) -> ShipRecord:
     for gun in after.guns:
         old = next((g for g in before.guns if g.id == gun.id), None)
         if old is not None and (gun.arcs, gun.trained_turn) != (old.arcs, old.trained_turn):
-            after = after.with_gun(replace(gun, arcs=old.arcs, trained_turn=old.trained_turn))
+            after = after.with_gun(evolve(gun, arcs=old.arcs, trained_turn=old.trained_turn))
     return after
 
 
@@ -134,7 +134,7 @@ def _gun_trained(state: BattleState[Board], event: Event) -> Board:
     """A portable machinegun trained in secret on an aspect, this turn (SG-MG-06)."""
     data = event.data
     where = key(str(data["ship"]), str(data["gun"]))
-    return replace(state.board, trained={**state.board.trained, where: (str(data["aspect"]), event.turn)})
+    return evolve(state.board, trained={**state.board.trained, where: (str(data["aspect"]), event.turn)})
 
 
 FOLDS: Mapping[str, Fold] = {"gun trained": _gun_trained}

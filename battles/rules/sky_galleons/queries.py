@@ -7,9 +7,9 @@ battle state; nothing here changes it, and nothing here knows the AI.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 
+from battles.engine.frozen import evolve
 from battles.engine.jsonread import DataFile
 from battles.engine.memo import Recent
 from battles.engine.state import BattleState
@@ -37,7 +37,7 @@ def share(points: int) -> int:
 def plot_allowance(full: Allowance) -> Allowance:
     """The allowance a plot is traced against: the plotted share of the speed and of a held course."""
     held = None if full.held_speed is None else share(full.held_speed)
-    return replace(full, speed=share(full.speed), held_speed=held)
+    return evolve(full, speed=share(full.speed), held_speed=held)
 
 
 def allowance_after_plot(full: Allowance, spent: int, cap: int) -> Allowance:
@@ -45,7 +45,7 @@ def allowance_after_plot(full: Allowance, spent: int, cap: int) -> Allowance:
     of the turn's allowance, and no more than ``cap`` (what it plotted; 0 if a collision stopped it) (SG-ERR-25)."""
     speed = max(min(full.speed - spent, cap), 0)
     held = None if full.held_speed is None else max(min(full.held_speed - spent, cap), 0)
-    return replace(full, speed=speed, held_speed=held)
+    return evolve(full, speed=speed, held_speed=held)
 
 
 def limit_allowance(record: ShipRecord, allowed: movement.Allowance) -> movement.Allowance:
@@ -57,14 +57,14 @@ def limit_allowance(record: ShipRecord, allowed: movement.Allowance) -> movement
     lost = limits.allowance_lost
     sail = allowed.sail
     if sail is not None and lost:
-        sail = replace(sail, run=max(sail.run - lost, 0), beat=max(sail.beat - lost, 0))
+        sail = evolve(sail, run=max(sail.run - lost, 0), beat=max(sail.beat - lost, 0))
     speed = max(allowed.speed - lost, 0)
     held = allowed.held_speed
     if held is not None:
         held = min(held, speed, limits.max_hexes if limits.max_hexes is not None else held)
         if sail is not None:  # a helmless kite: only as far as the drogues leave her on her heading
             held = min(held, sail.on(record.facing))
-    return replace(allowed, speed=speed, sail=sail, held_speed=held)
+    return evolve(allowed, speed=speed, sail=sail, held_speed=held)
 
 
 # --- the moment, speeds and allowances ---------------------------------------------------------------------
@@ -172,14 +172,14 @@ def _allowance(state: BattleState[Board], record: ShipRecord, *, plotted: bool) 
         )
         if sailing.sail is not None and sailing.held_speed is not None:
             # With nobody at the helm she holds last turn's speed only as far as the heading now allows.
-            sailing = replace(sailing, held_speed=min(sailing.held_speed, sailing.sail.on(record.facing)))
+            sailing = evolve(sailing, held_speed=min(sailing.held_speed, sailing.sail.on(record.facing)))
         if not avoided or sailing.sail is None:
             return limit_allowance(record, sailing)
         # Avoiding comes off the die's allowance on every heading (SG-RAM-05 with SG-KITE-02/04).
-        sail = replace(sailing.sail, run=max(sailing.sail.run - avoided, 0), beat=max(sailing.sail.beat - avoided, 0))
+        sail = evolve(sailing.sail, run=max(sailing.sail.run - avoided, 0), beat=max(sailing.sail.beat - avoided, 0))
         held = None if sailing.held_speed is None else min(sailing.held_speed, sail.on(record.facing))
         return limit_allowance(
-            record, replace(sailing, speed=max(sailing.speed - avoided, 0), sail=sail, held_speed=held)
+            record, evolve(sailing, speed=max(sailing.speed - avoided, 0), sail=sail, held_speed=held)
         )
     allowed = movement.allowance(record, now=now(state), speed=max(speed(record) - avoided, 0), last_hexes=last)
     return limit_allowance(record, allowed)  # drogues and mines (SG-DT-03, SG-TM-04)
@@ -206,8 +206,8 @@ def tow_allowance(state: BattleState[Board], tower: ShipRecord, towed: ShipRecor
         weight = towed.hull_size // max(tower.hull_size, 1)
         run = max(sailing.sail.run - weight, 0)
         beat = max(tower.effective_speed(close_action.tow_kite_die(die, upwind=True), with_wind=False) - weight, 0)
-        sail = replace(sailing.sail, run=run, beat=beat)
-        return replace(sailing, speed=sail.allowance, sail=sail)
+        sail = evolve(sailing.sail, run=run, beat=beat)
+        return evolve(sailing, speed=sail.allowance, sail=sail)
     towing = close_action.tow_speed(speed(tower, board), tower.hull_size, towed.hull_size)
     return movement.allowance(tower, now=moment, speed=towing, last_hexes=last)
 

@@ -37,13 +37,14 @@ and emit the events.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from battles.engine import dice as dice_
 from battles.engine import hexgrid
 from battles.engine.decisions import Rejection
 from battles.engine.events import JSON
+from battles.engine.frozen import evolve
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list
 from battles.engine.words import possessive
@@ -305,8 +306,8 @@ def held_still(board: Board, record: ShipRecord, allowed: Allowance) -> Allowanc
     """A ship hove to has no movement at all (SG-SCN-17): no hexes, turns, altitude, nor held course."""
     if not hove_to(board, record.name):
         return allowed
-    sail = None if allowed.sail is None else replace(allowed.sail, run=0, beat=0)
-    return replace(allowed, speed=0, course=False, altitude=False, held_speed=None, sail=sail)
+    sail = None if allowed.sail is None else evolve(allowed.sail, run=0, beat=0)
+    return evolve(allowed, speed=0, course=False, altitude=False, held_speed=None, sail=sail)
 
 
 # --- the noncombatant (SG-SCN-17) ----------------------------------------------------------------------
@@ -326,7 +327,7 @@ def hove_to_key(name: str) -> str:
 
 def damaged(board: Board, record: ShipRecord) -> bool:
     """Any damage at all: a hull hit, a man lost, a fire, or a critical effect still on the record."""
-    lasting = replace(record.criticals, officer_check_phase=None)
+    lasting = evolve(record.criticals, officer_check_phase=None)
     return (
         record.hull_hits > 0
         or record.men_alive < board.crew_at_start.get(record.name, record.men_alive)
@@ -389,7 +390,7 @@ def crew_choice_options(board: Board, rule: Mapping[str, JSON]) -> list[str]:
 
 def with_crack_crew(record: ShipRecord, rule: Mapping[str, JSON]) -> ShipRecord:
     arms = rule.get("marine_arms")
-    return replace(
+    return evolve(
         record,
         crew_quality=str(rule.get("quality") or "crack"),
         marine_arms=str(arms) if arms is not None else record.marine_arms,
@@ -486,7 +487,7 @@ def reinforcement(board: Board, rule: Mapping[str, JSON], choice: Mapping[str, J
         facing=read_int(choice["facing"]),
         altitude=board.terrain.ground(hex_),
     )
-    return replace(record, status="landed", altitude=board.terrain.ground(hex_))
+    return evolve(record, status="landed", altitude=board.terrain.ground(hex_))
 
 
 # --- the landing party (SG-SCN-37..41) -----------------------------------------------------------------
@@ -547,8 +548,8 @@ def _with_men(record: ShipRecord, post: str, men: int) -> ShipRecord:
     """``men`` more (or fewer) men at ``post``: a crew box or a gun's crew (``gun:<id>``)."""
     if post.startswith(GUN_POST):
         gun = record.gun(post[len(GUN_POST) :])
-        return record.with_gun(replace(gun, manned=gun.manned + men))
-    return replace(record, crew=record.crew.with_count(post, record.crew.count(post) + men))
+        return record.with_gun(evolve(gun, manned=gun.manned + men))
+    return evolve(record, crew=record.crew.with_count(post, record.crew.count(post) + men))
 
 
 def drop_party(record: ShipRecord, party: Mapping[str, int]) -> ShipRecord:

@@ -547,12 +547,13 @@ def _solutions(state: BattleState[Board], side: str) -> Iterator[FireSolution]:
     targets = [t for t in board.fighting() if t.side != side and not queries.friends_aboard(state, side, t.name)]
     for ship in board.fighting(side):
         ship = portable_guns.trained_record(ship, board.trained)  # SG-MG-06: on its secret aspect
+        distances = combat.distances(ship, targets)  # once a ship, for all her guns
         for gun in combat.firing_ids(ship):
             if combat.gun_idle(ship, gun, now=now, rules=rules):  # refused at every target: none is asked
                 continue
-            for target in targets:
-                if combat.out_of_reach(ship, gun, target, rules=rules):  # refused on range: not worked out
-                    continue
+            for target, distance in zip(targets, distances, strict=True):
+                if distance is not None and combat.beyond_reach(ship, gun, distance, rules=rules):
+                    continue  # refused on range (out_of_reach): not worked out
                 solution = combat.fire_solution(
                     ship, gun, target, now=now, rules=rules, same_hex=board.relative(ship.name, target.name)
                 )

@@ -13,11 +13,23 @@ import pytest
 
 from battles.engine import resolver, simulate
 from battles.engine.events import events_from_json, events_to_json, plain
+from battles.engine.frozen import evolve
 from battles.engine.state import BattleState
-from battles.rules.sky_galleons import combat, movement, ordnance_play, queries, scenario, special_rules
+from battles.rules.sky_galleons import (
+    combat,
+    movement,
+    ordnance,
+    ordnance_play,
+    portable_guns,
+    queries,
+    scenario,
+    special_rules,
+    validate,
+)
 from battles.rules.sky_galleons.board import Board
 from battles.rules.sky_galleons.ruleset import SKY_GALLEONS
-from galleons.record import ShipRecord
+from galleons import record as record_module
+from galleons.record import ShipRecord, altitude_levels, record_problems
 
 
 @cache
@@ -183,3 +195,132 @@ def test_every_event_keeps_what_plain_would_copy(slug: str, options: dict[str, A
         assert exactly(event.data) == exactly(plain(dict(event.data))), event.seq
     if options:
         assert any(event.data.get("standing") for event in played.events)
+
+
+@pytest.mark.parametrize(
+    ("slug", "options"),
+    [
+        ("pitched-battle", {}),
+        ("slash-and-run", {}),
+        ("thieves-fall-out", {"standing_orders": True, "advanced": True}),
+        ("hearts-of-oak", {"agility": True, "agility_gm_ratings": True}),
+    ],
+)
+def test_every_record_a_ship_event_folds_live_passes_the_record_check(slug: str, options: dict[str, Any]):
+    """The live fold takes a ship event's record as the rules built it (Event.source) without check_record, which the
+    parse of a logged record runs: every record the rules build in these battles passes it, as the parse would."""
+    played = simulate.simulate(SKY_GALLEONS, scenario.load_data(slug), seed=simulate.seed_for(19), options=options)
+    records = [event.source for event in played.events if event.kind == "ship"]
+    assert records
+    for record in records:
+        assert isinstance(record, ShipRecord)
+        assert record_problems(record) == [], record.name
+
+
+def test_a_record_plain_json_is_plain_to_json_and_fresh_for_each_changed_part():
+    """ShipRecord.plain_json keeps each part's sorted JSON for the very same part: a record's JSON is what plain
+    copies of to_json (to the order of the keys), and a changed part's JSON is built for it, never an old one's."""
+    record = states()[-1].board.ships[0]
+    first = record.plain_json()
+    assert exactly(first) == exactly(plain(record.to_json()))
+    again = record.plain_json()
+    assert again is not first
+    assert again["guns"] is not first["guns"]
+    assert again["crew"] is first["crew"]  # a part's JSON is kept for the same part
+    gun = record.guns[0]
+    changed = record.with_gun(dataclasses.replace(gun, manned=gun.manned - 1, last_fired=99))
+    after = changed.plain_json()
+    assert exactly(after) == exactly(plain(changed.to_json()))
+    assert after["guns"][0]["last_fired"] == 99
+    assert after["guns"][0] is not first["guns"][0]
+    assert after["guns"][1:] == first["guns"][1:]
+    assert after["guns"][1] is first["guns"][1]
+    record_module._PLAIN_PARTS.clear()  # emptied (as when it fills): built again, the same JSON
+    assert exactly(record.plain_json()) == exactly(first)
+
+
+def _contacts(board: Board, mover: str, before: ShipRecord, after: ShipRecord) -> list[Any]:
+    ships = {**board.by_name, mover: after}
+    found = ordnance.device_contacts(ships, mover, before, after)
+    return [*found, *ordnance_play.ground_contacts(board, mover, before, after)]
+
+
+def _devices_set(board: Board, live: bool) -> Board:
+    """The board with every mine and drogue aboard live (mines raised, drogues lowered) or stowed away."""
+    for ship in board.ships:
+        items = tuple(
+            dataclasses.replace(item, state="lowered" if (item.weapon_id == ordnance.DROGUE) == live else "raised")
+            if item.weapon_id in (*ordnance.MINES, ordnance.DROGUE)
+            else item
+            for item in ship.ordnance
+        )
+        board = board.with_ship(ship.evolve(ordnance=items))
+    return board
+
+
+@pytest.mark.parametrize("slug", ["pitched-battle", "slash-and-run"])
+def test_steps_meet_devices_only_where_a_mine_is_raised_or_a_drogue_lowered(slug: str):
+    """ordnance_play.after_step looks for contacts only where some ship has live devices (ordnance.live_devices).
+    Every ship stepped onto every other ship's hex, at every height: no contact with the devices stowed, and some
+    with them live."""
+
+    def met(board: Board) -> int:
+        fighting = [ship for ship in board.ships if ship.position is not None and ship.afloat]
+        found = 0
+        for mover, other in itertools.permutations(fighting, 2):
+            for altitude in altitude_levels()[1:]:
+                after = mover.evolve(position=other.position, altitude=altitude)
+                found += len(_contacts(board, mover.name, mover, after))
+        return found
+
+    board = states(slug)[len(states(slug)) // 3].board  # the armed ships still in the fight
+    stowed, live = _devices_set(board, live=False), _devices_set(board, live=True)
+    assert not any(map(ordnance.live_devices, stowed.ships))
+    assert met(stowed) == 0
+    assert any(map(ordnance.live_devices, live.ships))
+    assert met(live) > 0
+
+
+@pytest.mark.parametrize("slug", ["pitched-battle", "slash-and-run"])
+def test_a_sides_shots_are_every_allowed_solution_found_the_long_way(slug: str):
+    """validate.solutions skips idle guns and targets beyond reach (each target's distance found once a ship) before
+    working out a solution: on a sample of states, its shots at ships are every gun's allowed solution at every enemy
+    ship, in the same order, and can_fire says whether there is any."""
+    found = 0
+    for state in states(slug)[:: max(1, len(states(slug)) // 60)]:
+        if state.turn < 1:
+            continue
+        board, now, rules = state.board, queries.now(state), queries.rules(state)
+        for side in board.side_order:
+            targets = [
+                t for t in board.fighting() if t.side != side and not queries.friends_aboard(state, side, t.name)
+            ]
+            long_way = []
+            for firer in board.fighting(side):
+                firer = portable_guns.trained_record(firer, board.trained)
+                for gun in combat.firing_ids(firer):
+                    for target in targets:
+                        same_hex = board.relative(firer.name, target.name)
+                        solution = combat.fire_solution(firer, gun, target, now=now, rules=rules, same_hex=same_hex)
+                        if (
+                            solution.allowed
+                            and special_rules.shot_problem(board, firer, target) is None
+                            and validate.sight_blocked(state, solution) is None
+                        ):
+                            long_way.append(solution)
+            at_ships = [s for s in validate.solutions(state, side) if s.target in {t.name for t in targets}]
+            assert at_ships[: len(long_way)] == long_way, (state.seq, side)
+            assert validate.can_fire(state, side) == bool(validate.solutions(state, side))
+            found += len(long_way)
+    assert found
+
+
+def test_a_record_and_its_parts_evolve_as_replace_would():
+    """The rules change records and their parts with battles.engine.frozen.evolve: the copy replace makes."""
+    record = states()[-1].board.ships[0]
+    parts = [record, *record.hull_rows, *record.guns, record.crew, record.criticals, record.party, *record.ordnance]
+    for part in parts:
+        field = dataclasses.fields(part)[-1].name
+        value = getattr(part, field)
+        assert evolve(part, **{field: value}) == dataclasses.replace(part, **{field: value}) == part
+    assert evolve(record, facing=3, fire=2) == dataclasses.replace(record, facing=3, fire=2)

@@ -7,11 +7,11 @@ phase helper uses them; they use nothing above the board.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from battles.engine import dice as dice_
 from battles.engine.events import JSON
+from battles.engine.frozen import evolve
 from battles.engine.resolver import Context
 from battles.rules.sky_galleons import (
     combat,
@@ -36,10 +36,14 @@ from galleons.record import (
 
 
 def stage(ctx: Context[Board], stage: str, *, asking: str = "", phase_no: int | None = None) -> None:
-    data: dict[str, Any] = {"stage": stage, "asking": asking}
+    data: dict[str, Any] = {"asking": asking}  # the keys in sorted order, as plain has them
     if phase_no is not None:
         data["phase_no"] = phase_no
-    ctx.emit("stage", data)
+    data["stage"] = stage
+    # Fresh, of exact strings and an int, it is what plain would copy, and kept without the copy (Context.emit's
+    # copied; test_engine_shortcuts); anything else (a str subclass) is copied.
+    exact = type(stage) is str and type(asking) is str and (phase_no is None or type(phase_no) is int)
+    ctx.emit("stage", data, copied=exact)
 
 
 def roller(ctx: Context[Board]) -> Roller:
@@ -126,7 +130,7 @@ def wrecked(ctx: Context[Board], name: str) -> None:
         ctx.emit("grapple cut", {"pair": [name, other], "clauses": ["SG-GRAP-10"]}, ships=[name, other])
     for ship in ctx.board.ships:
         if ship.boarding == name and ship.boarders.men:
-            lost = replace(ship, boarders=NO_PARTY, boarding=None)
+            lost = evolve(ship, boarders=NO_PARTY, boarding=None)
             happened = [note(ship.name, f"{ship.boarders.men} boarders go down with {name}", "lost", [])]
             commit(ctx, {ship.name: lost}, happened)
     for party in flying.aboard(ctx.board.flyers, name):  # flyers aboard take wing (flying.json boarding)
@@ -185,7 +189,7 @@ def into_the_land(terrain: Terrain, record: ShipRecord) -> ShipRecord:
     ground = terrain.ground(record.position)
     if altitude_level(record.altitude) > altitude_level(ground):
         return record
-    return replace(record, status="crashed", altitude=ground)
+    return evolve(record, status="crashed", altitude=ground)
 
 
 def note(ship: str, what: str, outcome: str, clauses: Sequence[str]) -> Happening:

@@ -6,8 +6,8 @@ SG-SEQ-06, SG-FIRE-01..12), flying parties' volleys among them (SG-HM-04/05).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
+from battles.engine.frozen import evolve
 from battles.engine.jsonread import read_list, read_object
 from battles.engine.resolver import Context
 from battles.rules.sky_galleons import (
@@ -115,7 +115,7 @@ def _shot(
     """Resolve one shot of the volley. ``board`` is the board as the step began: boarders crossing then
     have no armor (SG-ERR-12)."""
     if solution.small_arms and solution.target in board.crossing:  # SG-ERR-12: no armor for boarders
-        solution = replace(solution, unprotected=board.crossing[solution.target][1])
+        solution = evolve(solution, unprotected=board.crossing[solution.target][1])
     ctx.emit(
         "fire",
         {
