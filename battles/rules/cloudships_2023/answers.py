@@ -12,9 +12,9 @@ from battles.engine.answers import AnswerSchema, Field, Group, One, Option, Path
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
-from battles.rules.cloudships_2023 import manoeuvre, panels, validate
+from battles.rules.cloudships_2023 import boarding, manoeuvre, panels, validate
 from battles.rules.cloudships_2023.board import Board
-from battles.rules.cloudships_2023.kinds import MOVE_DECISION
+from battles.rules.cloudships_2023.kinds import BOARD_DECISION, LOSSES_DECISION, MOVE_DECISION
 from battles.rules.cloudships_2023.manoeuvre import Mover, PlanError, Way
 
 STEP_WORDS = {
@@ -35,6 +35,8 @@ MAX_PLAN = 40  # steps: no legal move is longer
 def schema(
     state: BattleState[Board], request: DecisionRequest, *, partial: JSON = None, sides: Mapping[str, str] | None = None
 ) -> AnswerSchema:
+    if request.kind in (BOARD_DECISION, LOSSES_DECISION):
+        return boarding_schema(request)
     if request.kind != MOVE_DECISION:
         return answers.default_schema(request)
     plan = _clean(partial)
@@ -125,3 +127,27 @@ def _limits(move: Mover) -> str:
         f"a kite: {move.kite_turns} turn(s) this move" if move.motive == panels.KITE else "",
     ]
     return "; ".join(note for note in notes if note)
+
+
+# --- grappling and boarding (the boarding slice) ------------------------------------------------------------------
+
+
+def boarding_schema(request: DecisionRequest) -> AnswerSchema:
+    """The boarding step's two listed decisions, each option in the captain's words: what to do with the ship in
+    her hex (CM-BRD-01/17/18), and which of his parties and flights his losses take (CM-BRD-11, CM-FLY-25)."""
+    spoken = boarding.words if request.kind == BOARD_DECISION else _losses_words
+    options = tuple(Option(option, spoken(option)) for option in request.options or ())
+    label = request.prompt or request.kind
+    root = One(key="choice", label=label, options=options, default=request.default, clause=request.rule)
+    title = f"{request.kind[:1].upper()}{request.kind[1:]}: {', '.join(request.ships)}"
+    return AnswerSchema(request.id, root, title=title, clause=request.rule, layout="options")
+
+
+def _losses_words(option: JSON) -> str:
+    losses = boarding.Losses.of(option)
+    lost = [
+        f"{losses.parties} boarding part{'y' if losses.parties == 1 else 'ies'}" if losses.parties else "",
+        f"{losses.flights} flight{'' if losses.flights == 1 else 's'} of Flying Martians" if losses.flights else "",
+        f"{losses.marked} more marked off" if losses.marked else "",
+    ]
+    return "Lose " + ", ".join(word for word in lost if word) if any(lost) else "Lose nothing"

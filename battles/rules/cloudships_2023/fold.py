@@ -14,9 +14,21 @@ from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import panels
-from battles.rules.cloudships_2023.board import Board, DamageDue, Deck, MoveOrder, Ship, TurnStatus
+from battles.rules.cloudships_2023.board import (
+    Board,
+    BoardingRound,
+    DamageDue,
+    Deck,
+    Grapple,
+    MoveOrder,
+    Ship,
+    TurnStatus,
+)
 from battles.rules.cloudships_2023.kinds import (
     AMBER_LIT,
+    BOARD_DECISION,
+    BOARDING_DONE,
+    BOARDING_FOUGHT,
     BOX_CROSSED,
     CARD_TURNED,
     CRASHED,
@@ -25,9 +37,13 @@ from battles.rules.cloudships_2023.kinds import (
     DECK_MADE,
     DROPPED,
     FATE,
+    GRAPPLED,
+    GRAPPLES_CUT,
     GUN_FIRED,
     GUN_LOST,
     LIGHTS_CYCLED,
+    LOSSES_DECISION,
+    LOSSES_TAKEN,
     MOVE_DECISION,
     MOVE_DONE,
     MOVED,
@@ -180,6 +196,97 @@ def _move_done(board: Board, data: Mapping[str, Any]) -> Board:
 
 
 FOLDS.update({DECISIONS: _move_written, MOVED: _moved, MOVE_DONE: _move_done})
+
+
+# --- grappling and boarding (the boarding slice) ------------------------------------------------------------------
+
+
+def _pair(data: Mapping[str, Any]) -> Grapple:
+    return Grapple(attacker=read_str(data["attacker"]), defender=read_str(data["defender"]))
+
+
+def _grappled(board: Board, data: Mapping[str, Any]) -> Board:
+    """The lines hold (CM-BRD-04): the action is on the board and each ship names the other as grappled."""
+    grapple = _pair(data)
+    attacker, defender = board.ship_named(grapple.attacker), board.ship_named(grapple.defender)
+    board = board.with_ship(replace(attacker, grappled=(*attacker.grappled, defender.name)))
+    board = board.with_ship(replace(defender, grappled=(*defender.grappled, attacker.name)))
+    return replace(board, grapples=(*board.grapples, grapple))
+
+
+def _grapples_cut(board: Board, data: Mapping[str, Any]) -> Board:
+    """The boarders repelled or cast off (CM-BRD-18): the action is over and the ships let go of each other."""
+    grapple = _pair(data)
+    attacker, defender = board.ship_named(grapple.attacker), board.ship_named(grapple.defender)
+    board = board.with_ship(replace(attacker, grappled=tuple(n for n in attacker.grappled if n != defender.name)))
+    board = board.with_ship(replace(defender, grappled=tuple(n for n in defender.grappled if n != attacker.name)))
+    return replace(board, grapples=tuple(g for g in board.grapples if g != grapple))
+
+
+def _boarding_fought(board: Board, data: Mapping[str, Any]) -> Board:
+    losses = tuple((ship, read_int(points)) for ship, points in read_object(data["losses"]).items())
+    fight = BoardingRound(read_str(data["attacker"]), read_str(data["defender"]), read_str(data["winner"]), losses)
+    return replace(board, fight=fight)
+
+
+def _losses_taken(board: Board, data: Mapping[str, Any]) -> Board:
+    """Boarding value marked off: parties, flights, then the rest (CM-BRD-11/16); the power grapnel goes with the
+    first party or flight lost (CM-PG-04, docs/cloudships.md section 7)."""
+    ship = _ship(board, data)
+    parties, flights = read_int(data["parties"]), read_int(data["flights"])
+    grapnel = ship.grapnel and parties + flights == 0
+    changed = replace(
+        ship,
+        parties=ship.parties - parties,
+        flights=ship.flights - flights,
+        marked=ship.marked + read_int(data["marked"]),
+        grapnel=grapnel,
+    )
+    return board.with_ship(changed)
+
+
+def _boarding_done(board: Board, data: Mapping[str, Any]) -> Board:
+    return replace(board, boarding=None, fight=None)
+
+
+def _boarding_written(board: Board, data: Mapping[str, Any]) -> Board:
+    """The batch of answers closed: the active captain's boarding order, and the ways captains take their losses."""
+    for answer in read_object(data["answers"]).values():
+        decided = read_object(answer)
+        if decided["decision"] == BOARD_DECISION:
+            board = replace(board, boarding=decided["choice"])
+        elif decided["decision"] == LOSSES_DECISION and board.fight is not None:
+            choice = read_object(decided["choice"])
+            splits = (*board.fight.splits, (read_str(choice["ship"]), choice))
+            board = replace(board, fight=replace(board.fight, splits=splits))
+    return board
+
+
+def _struck_or_gone(board: Board, data: Mapping[str, Any]) -> Board:
+    """A ship out of the fight ends every boarding action she was in; one that struck to boarders is their prize
+    (CM-BRD-20/21)."""
+    name = read_str(data["ship"])
+    grapples = tuple(g for g in board.grapples if name not in (g.attacker, g.defender))
+    ship = board.ship_named(name)
+    return replace(board.with_ship(replace(ship, taken_by=read_str(data.get("taken_by", "")))), grapples=grapples)
+
+
+def _then(first: Fold, second: Fold) -> Fold:
+    """Two folds of one kind, made one: the slices' folds of DECISIONS and FATE each do their part."""
+    return lambda board, data: second(first(board, data), data)
+
+
+FOLDS.update(
+    {
+        GRAPPLED: _grappled,
+        GRAPPLES_CUT: _grapples_cut,
+        BOARDING_FOUGHT: _boarding_fought,
+        LOSSES_TAKEN: _losses_taken,
+        BOARDING_DONE: _boarding_done,
+        DECISIONS: _then(FOLDS[DECISIONS], _boarding_written),
+        FATE: _then(FOLDS[FATE], _struck_or_gone),
+    }
+)
 
 
 def apply(state: BattleState[Board], event: Event) -> Board:

@@ -36,6 +36,7 @@ from battles.rules.cloudships_2023.kinds import (
     GUN_LOST,
     PARTY_LOST,
 )
+from battles.rules.cloudships_2023.phases.release import drop_if_free
 
 BoxEffect = Callable[[Context[Board], str, str], None]
 
@@ -105,7 +106,9 @@ def _permanent(critical: str) -> bool:
 
 
 def _ground(ctx: Context[Board], name: str, by: str) -> None:
+    held = ctx.board.ship_named(name).grappled
     ctx.emit(FATE, {"ship": name, "status": CRASHED, "why": "her track is done: she falls (CM-ALT-02)"}, ships=[name])
+    drop_if_free(ctx, held)  # the boarding slice: the ships she held let go (CM-ALT-05)
 
 
 BOX_EFFECTS: dict[str, BoxEffect] = {
