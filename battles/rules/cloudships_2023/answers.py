@@ -14,7 +14,7 @@ from battles.engine.events import JSON
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import boarding, manoeuvre, panels, validate
 from battles.rules.cloudships_2023.board import Board
-from battles.rules.cloudships_2023.kinds import BOARD_DECISION, LOSSES_DECISION, MOVE_DECISION
+from battles.rules.cloudships_2023.kinds import BOARD_DECISION, LOSSES_DECISION, MOVE_DECISION, PARTY_HITS_DECISION
 from battles.rules.cloudships_2023.manoeuvre import Mover, PlanError, Way
 
 STEP_WORDS = {
@@ -35,7 +35,7 @@ MAX_PLAN = 40  # steps: no legal move is longer
 def schema(
     state: BattleState[Board], request: DecisionRequest, *, partial: JSON = None, sides: Mapping[str, str] | None = None
 ) -> AnswerSchema:
-    if request.kind in (BOARD_DECISION, LOSSES_DECISION):
+    if request.kind in (BOARD_DECISION, LOSSES_DECISION, PARTY_HITS_DECISION):
         return boarding_schema(request)
     if request.kind != MOVE_DECISION:
         return answers.default_schema(request)
@@ -133,9 +133,10 @@ def _limits(move: Mover) -> str:
 
 
 def boarding_schema(request: DecisionRequest) -> AnswerSchema:
-    """The boarding step's two listed decisions, each option in the captain's words: what to do with the ship in
-    her hex (CM-BRD-01/17/18), and which of his parties and flights his losses take (CM-BRD-11, CM-FLY-25)."""
-    spoken = boarding.words if request.kind == BOARD_DECISION else _losses_words
+    """The boarding slice's listed decisions, each option in the captain's words: what to do with the ship in her
+    hex (CM-BRD-01/17/18), which of his parties and flights his boarding losses take (CM-BRD-11), and how many of
+    his Boarding Party boxes take a flight (CM-FLY-25)."""
+    spoken = {BOARD_DECISION: boarding.words, LOSSES_DECISION: _losses_words}.get(request.kind, _party_hits_words)
     options = tuple(Option(option, spoken(option)) for option in request.options or ())
     label = request.prompt or request.kind
     root = One(key="choice", label=label, options=options, default=request.default, clause=request.rule)
@@ -151,3 +152,12 @@ def _losses_words(option: JSON) -> str:
         f"{losses.marked} more marked off" if losses.marked else "",
     ]
     return "Lose " + ", ".join(word for word in lost if word) if any(lost) else "Lose nothing"
+
+
+def _party_hits_words(option: JSON) -> str:
+    flights = int(str(option["flights"])) if isinstance(option, dict) else 0
+    return (
+        f"{flights} of them take a flight of Flying Martians, the rest boarding parties"
+        if flights
+        else ("Boarding parties only")
+    )

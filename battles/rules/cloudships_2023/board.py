@@ -307,6 +307,7 @@ class Board:
     grapples: tuple[Grapple, ...] = ()
     boarding: JSON = None
     fight: BoardingRound | None = None
+    flight_hits: tuple[tuple[str, int], ...] | None = None  # step 4: Boarding Party boxes a captain gives flights
 
     def ship_named(self, name: str) -> Ship:
         return next(ship for ship in self.ships if ship.name == name)
@@ -439,13 +440,15 @@ def boarding_json(board: Board) -> JSONObject:
         "grapples": [grapple.to_json() for grapple in board.grapples],
         "boarding": board.boarding,
         "fight": None if board.fight is None else board.fight.to_json(),
+        "flight_hits": None if board.flight_hits is None else dict(board.flight_hits),
     }
 
 
 def boarding_fields(board: Mapping[str, Any]) -> dict[str, Any]:
     """The boarding slice's part of a board read from JSON (absent from boards written before it)."""
-    fight = board.get("fight")
+    fight, hits = board.get("fight"), board.get("flight_hits")
     return {
+        "flight_hits": None if hits is None else tuple((n, read_int(k)) for n, k in read_object(hits).items()),
         "grapples": tuple(Grapple.from_json(grapple) for grapple in read_list(board.get("grapples", []))),
         "boarding": board.get("boarding"),
         "fight": None if fight is None else BoardingRound.from_json(fight),

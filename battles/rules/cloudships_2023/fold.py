@@ -47,6 +47,7 @@ from battles.rules.cloudships_2023.kinds import (
     MOVE_DECISION,
     MOVE_DONE,
     MOVED,
+    PARTY_HITS_DECISION,
     PARTY_LOST,
     REPAIRED,
     STATUS_CHECKED,
@@ -255,6 +256,10 @@ def _boarding_written(board: Board, data: Mapping[str, Any]) -> Board:
         decided = read_object(answer)
         if decided["decision"] == BOARD_DECISION:
             board = replace(board, boarding=decided["choice"])
+        elif decided["decision"] == PARTY_HITS_DECISION:
+            choice = read_object(decided["choice"])
+            hits = (*(board.flight_hits or ()), (read_str(choice["ship"]), read_int(choice["flights"])))
+            board = replace(board, flight_hits=hits)
         elif decided["decision"] == LOSSES_DECISION and board.fight is not None:
             choice = read_object(decided["choice"])
             splits = (*board.fight.splits, (read_str(choice["ship"]), choice))
@@ -271,6 +276,18 @@ def _struck_or_gone(board: Board, data: Mapping[str, Any]) -> Board:
     return replace(board.with_ship(replace(ship, taken_by=read_str(data.get("taken_by", "")))), grapples=grapples)
 
 
+def _flight_hit(board: Board, data: Mapping[str, Any]) -> Board:
+    """A flight lost to a Boarding Party box: one fewer of the flights her captain gave at this step (CM-FLY-25)."""
+    name = read_str(data["ship"])
+    if not data["flight"] or board.flight_hits is None:
+        return board
+    return replace(board, flight_hits=tuple((n, k - 1 if n == name else k) for n, k in board.flight_hits))
+
+
+def _turn_over(board: Board, data: Mapping[str, Any]) -> Board:
+    return replace(board, flight_hits=None)
+
+
 def _then(first: Fold, second: Fold) -> Fold:
     """Two folds of one kind, made one: the slices' folds of DECISIONS and FATE each do their part."""
     return lambda board, data: second(first(board, data), data)
@@ -285,6 +302,8 @@ FOLDS.update(
         BOARDING_DONE: _boarding_done,
         DECISIONS: _then(FOLDS[DECISIONS], _boarding_written),
         FATE: _then(FOLDS[FATE], _struck_or_gone),
+        PARTY_LOST: _then(FOLDS[PARTY_LOST], _flight_hit),
+        TURN_ENDED: _then(FOLDS[TURN_ENDED], _turn_over),
     }
 )
 

@@ -97,3 +97,4 @@ GRAPPLES_CUT = "grapples cut"  # the boarders repelled, or the attacker casts of
 BOARDING_DONE = "boarding done"  # the stage's work is over: the order and the round put away
 BOARDING_KINDS = (GRAPPLE_TRIED, GRAPPLED, BOARDING_FOUGHT, LOSSES_TAKEN, GRAPPLES_CUT, BOARDING_DONE)
 ATTACKERS, DEFENDERS, TIE = "attackers", "defenders", "tie"  # who won a boarding round
+PARTY_HITS_DECISION = "boarding party hits"  # at step 4: how many of a ship's Boarding Party boxes take a flight
