@@ -1,7 +1,7 @@
 """Grappling and boarding read from the board (CM-BRD-*, CM-PG-*, CM-FLY-22..28): a ship's boarding value now,
-what the active captain may do in the boarding step, the ways a ship can take her boarding losses, who may fire
-at whom while ships are locked together, and the prizes taken. Pure: the boarding step (phases/boarding.py)
-rolls and emits; docs/cloudships.md section 7 gives the reasons.
+what the active captain may do in the boarding step, the ways a ship can take her boarding losses, and who may fire
+at whom while ships are locked together (a prize is told in the outcome: outcome.py). Pure: the boarding step
+(phases/boarding.py) rolls and emits; docs/cloudships.md section 7 gives the reasons.
 
 - Boarding value (CM-BRD-08..10, CM-FLY-23): a boarding party 1, a flight aboard 2, a working anti-personnel gun
   1, a superior crew 1 (CM-SUP-06 is CM-BRD-09: counted once), less what has been marked off.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from battles.engine.events import JSON, JSONObject
 from battles.rules.cloudships_2023 import panels
 from battles.rules.cloudships_2023.board import Board, Grapple, Ship
-from battles.rules.cloudships_2023.kinds import ATTACKERS, BOARD, CAST_OFF, DEFENDERS, GRAPPLE, NOTHING, STRUCK, TIE
+from battles.rules.cloudships_2023.kinds import ATTACKERS, BOARD, CAST_OFF, DEFENDERS, GRAPPLE, NOTHING, TIE
 
 FLIGHT_WORTH = 2  # a flight aboard counts 1 + 1 (CM-FLY-23)
 
@@ -168,32 +168,3 @@ def ways_to_lose(ship: Ship, points: int) -> list[Losses]:
 def winner(attackers: int, defenders: int) -> str:
     """Who won a round of boarding: the higher total; equal totals tie (CM-BRD-11/15)."""
     return ATTACKERS if attackers > defenders else DEFENDERS if defenders > attackers else TIE
-
-
-# --- prizes -------------------------------------------------------------------------------------------------------
-
-
-def prizes(board: Board) -> list[JSONObject]:
-    """Every ship that struck to boarders (CM-BRD-20/21), as a campaign bridge needs her to bring her home: her
-    name, class and side, who took her and for which side, and her state when she struck (boxes crossed, guns
-    lost or spent, parties and flights left). A ship that struck with no one left to take her is no prize."""
-    found: list[JSONObject] = []
-    for ship in board.ships:
-        if ship.status != STRUCK or not ship.taken_by:
-            continue
-        captor = board.ship_named(ship.taken_by)
-        found.append(
-            {
-                "ship": ship.name,
-                "class": ship.panel.class_id or ship.panel.name,
-                "side": ship.side,
-                "taken_by": captor.name,
-                "captor_side": captor.side,
-                "crossed": ship.crossed,
-                "guns_lost": list(ship.guns_lost),
-                "spent": list(ship.spent),
-                "parties": ship.parties,
-                "flights": ship.flights,
-            }
-        )
-    return found

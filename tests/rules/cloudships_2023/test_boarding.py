@@ -355,14 +355,15 @@ def test_a_defender_at_boarding_value_0_strikes_and_is_the_attackers_prize():
     assert done.state.board.grapples == ()
     assert not ship(done, "Aphid").grappled
     assert "Locust" not in done.state.board.cards_left()
-    (prize,) = boarding.prizes(done.state.board)
-    assert (prize["ship"], prize["class"], prize["side"], prize["taken_by"], prize["captor_side"]) == (
-        "Locust",
-        "locust",
-        "martians",
-        "Aphid",
+    told = CLOUDSHIPS.outcome(done.state, done.state).ship("Locust")
+    assert told is not None
+    assert (told.fate, told.side_at_end, told.captured_by, told.detail) == (
+        "captured",
         "british",
+        "british",
+        {"taken_by": "Aphid"},
     )
+    assert Ship.from_json(told.record) == locust  # her panel and damage: the bridge brings her home from it
 
 
 @pytest.mark.rule("CM-BRD-20")
@@ -374,7 +375,7 @@ def test_an_attacker_at_0_strikes_too_the_defenders_prize_and_two_at_0_are_no_on
     done = ordered(locked(aboard(**no_guns)), {BOARD: "Locust"})  # 1 each: whoever loses, both reach 0
     struck = {s.name: s.taken_by for s in done.state.board.ships if s.status == STRUCK}
     assert struck == {"Aphid": "", "Locust": ""}
-    assert boarding.prizes(done.state.board) == []
+    assert {s.fate for s in CLOUDSHIPS.outcome(done.state, done.state).ships if s.name in struck} == {"struck"}
     only_aphid_weak = {"Aphid": no_guns["Aphid"], "Locust": {"parties": 6}}
     lost = first_seed(
         lambda seed: locked(aboard(seed=seed, **only_aphid_weak)),
