@@ -499,3 +499,29 @@ def test_the_boarding_schema_speaks_the_captains_words():
     labels = [o["label"] for o in schema["root"]["options"]]
     assert labels == ["Leave well alone", "Grapple and board Locust"]
     assert schema["clause"] == "CM-BRD-01"
+
+
+@pytest.mark.rule("CM-PG-03")
+def test_the_power_grapnel_is_no_gun_a_gun_box_never_takes_it():
+    st = aboard(Locust={"grapnel": True})
+    locust = st.board.ship_named("Locust")
+    boxes = len(locust.panel.guns) + 1  # one more Gun box than she has guns
+    guns_only = replace(locust.panel, track=((panels.GUN,) * boxes + (panels.GROUND,),), power_grapnel=True)
+    st = st.evolve(board=changed(st.board, "Locust", panel=guns_only))
+    ctx = Context(CLOUDSHIPS, st, b"cm-seed")
+    cross_boxes(ctx, "Locust", boxes)
+    after = ctx.state.board.ship_named("Locust")
+    assert after.grapnel
+    assert set(after.guns_lost) == {gun.number for gun in locust.panel.guns}  # every gun, and the grapnel kept
+
+
+@pytest.mark.rule("CM-ALT-04", "CM-ALT-03")
+def test_a_grappled_ship_that_loses_her_band_holds_it_and_a_free_one_drops_at_once():
+    for grappled, band in ((True, panels.MEDIUM), (False, panels.LOW)):
+        st = locked(aboard()) if grappled else aboard()
+        locust = st.board.ship_named("Locust")
+        st = st.evolve(board=changed(st.board, "Locust", panel=replace(locust.panel, track=(LOWERED,))))
+        ctx = Context(CLOUDSHIPS, st, b"cm-seed")
+        cross_boxes(ctx, "Locust", 2)
+        assert ctx.state.board.ship_named("Locust").band == band
+        assert CLOUDSHIPS.check_invariants(ctx.state) == []
