@@ -115,7 +115,7 @@ def test_no_question_when_there_is_no_choice_the_last_party_gone_a_flight_goes()
     assert [e.data["flight"] for e in of_kind(only_flights.events, PARTY_LOST)] == [True]
 
 
-@pytest.mark.rule("CM-FLY-28", "CM-FLY-27")
+@pytest.mark.rule("CM-FLY-28")
 def test_a_gun_box_never_takes_a_flight_aboard_only_a_boarding_party_box_does():
     st = party_box_due(parties=1, carried=1)
     locust = st.board.ship_named("Locust")
