@@ -15,9 +15,16 @@ from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
-from battles.rules.cloudships_2023 import firing, gunnery, manoeuvre, panels, validate
+from battles.rules.cloudships_2023 import boarding, firing, gunnery, manoeuvre, panels, validate
 from battles.rules.cloudships_2023.board import Board, Shot
-from battles.rules.cloudships_2023.kinds import FIRE_ORDERS, MOVE_DECISION, RETURN_FIRE
+from battles.rules.cloudships_2023.kinds import (
+    BOARD_DECISION,
+    FIRE_ORDERS,
+    LOSSES_DECISION,
+    MOVE_DECISION,
+    PARTY_HITS_DECISION,
+    RETURN_FIRE,
+)
 from battles.rules.cloudships_2023.manoeuvre import Mover, PlanError, Way
 
 STEP_WORDS = {
@@ -41,6 +48,8 @@ def schema(
 ) -> AnswerSchema:
     if request.kind in validate.FIRE_DECISIONS:
         return fire_schema(state, request)
+    if request.kind in (BOARD_DECISION, LOSSES_DECISION, PARTY_HITS_DECISION):
+        return boarding_schema(request)
     if request.kind != MOVE_DECISION:
         return answers.default_schema(request)
     plan = _clean(partial)
@@ -165,3 +174,37 @@ def shot_words(board: Board, shot: Shot) -> str:
     needed = gunnery.score_to_hit(gun.kind, short=aim.band == firing.SHORT, superior=superior)
     what = "crew hits" if gun.kind == panels.ANTI_PERSONNEL else "hits"
     return f"{shot.target}, {aim.band} range {aim.range}, {what} on {needed}+"
+
+
+# --- grappling and boarding (the boarding slice) ------------------------------------------------------------------
+
+
+def boarding_schema(request: DecisionRequest) -> AnswerSchema:
+    """The boarding slice's listed decisions, each option in the captain's words: what to do with the ship in her
+    hex (CM-BRD-01/17/18), which of his parties and flights his boarding losses take (CM-BRD-11), and how many of
+    his Boarding Party boxes take a flight (CM-FLY-25)."""
+    spoken = {BOARD_DECISION: boarding.words, LOSSES_DECISION: _losses_words}.get(request.kind, _party_hits_words)
+    options = tuple(Option(option, spoken(option)) for option in request.options or ())
+    label = request.prompt or request.kind
+    root = One(key="choice", label=label, options=options, default=request.default, clause=request.rule)
+    title = f"{request.kind[:1].upper()}{request.kind[1:]}: {', '.join(request.ships)}"
+    return AnswerSchema(request.id, root, title=title, clause=request.rule, layout="options")
+
+
+def _losses_words(option: JSON) -> str:
+    losses = boarding.Losses.of(option)
+    lost = [
+        f"{losses.parties} boarding part{'y' if losses.parties == 1 else 'ies'}" if losses.parties else "",
+        f"{losses.flights} flight{'' if losses.flights == 1 else 's'} of Flying Martians" if losses.flights else "",
+        f"{losses.marked} more marked off" if losses.marked else "",
+    ]
+    return "Lose " + ", ".join(word for word in lost if word) if any(lost) else "Lose nothing"
+
+
+def _party_hits_words(option: JSON) -> str:
+    flights = int(str(option["flights"])) if isinstance(option, dict) else 0
+    return (
+        f"{flights} of them take a flight of Flying Martians, the rest boarding parties"
+        if flights
+        else ("Boarding parties only")
+    )

@@ -64,6 +64,10 @@ class Ship:
     criticals: tuple[str, ...] = ()
     pending: tuple[str, ...] = ()
     status: str = FLYING
+    # the boarding slice: boarding value marked off once no party or flight is left to lose (CM-BRD-16, section 7),
+    # and the ship whose boarders took her, if she struck to them: a prize (CM-BRD-20/21)
+    marked: int = 0
+    taken_by: str = ""
 
     @classmethod
     def fresh(cls, name: str, side: str, panel: ControlPanel, hex_: Hex, facing: int, band: str) -> Ship:
@@ -151,6 +155,8 @@ class Ship:
             "criticals": list(self.criticals),
             "pending": list(self.pending),
             "status": self.status,
+            "marked": self.marked,  # the boarding slice
+            "taken_by": self.taken_by,
         }
 
     @classmethod
@@ -178,6 +184,8 @@ class Ship:
             criticals=_strs(data["criticals"]),
             pending=_strs(data["pending"]),
             status=status,
+            marked=read_int(data.get("marked", 0)),  # the boarding slice
+            taken_by=read_str(data.get("taken_by", "")),
         )
 
 
@@ -358,6 +366,12 @@ class Board:
     due: tuple[DamageDue, ...] = ()
     move: MoveOrder | None = None  # the movement slice: the active ship's move, answered and not yet made
     volley: Volley | None = None  # step 3's orders, until rolled (the fire slice)
+    # the boarding slice: the boarding actions under way, the active captain's answer not yet carried out, and a
+    # round of boarding fought whose losses are still owed
+    grapples: tuple[Grapple, ...] = ()
+    boarding: JSON = None
+    fight: BoardingRound | None = None
+    flight_hits: tuple[tuple[str, int], ...] | None = None  # step 4: Boarding Party boxes a captain gives flights
 
     def ship_named(self, name: str) -> Ship:
         return next(ship for ship in self.ships if ship.name == name)
@@ -395,6 +409,7 @@ class Board:
             "due": [due.to_json() for due in self.due],
             "move": None if self.move is None else self.move.to_json(),
             "volley": None if self.volley is None else self.volley.to_json(),
+            **boarding_json(self),
         }
 
     @classmethod
@@ -414,6 +429,7 @@ class Board:
             due=tuple(DamageDue.from_json(read_object(due)) for due in read_list(board["due"])),
             move=None if move is None else MoveOrder.from_json(move),
             volley=Volley.from_json(board["volley"]),
+            **boarding_fields(board),
         )
 
 
@@ -430,3 +446,76 @@ def _ints(value: Any) -> tuple[int, ...]:
 
 def _strs(value: Any) -> tuple[str, ...]:
     return tuple(read_str(item) for item in read_list(value))
+
+
+# --- grappling and boarding (the boarding slice) ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grapple:
+    """A boarding action: ``attacker`` has grappled ``defender`` (CM-BRD-02/04). It lasts, a round of boarding in
+    each of the attacker's turns (CM-BRD-17), until the boarders are repelled or cast off (CM-BRD-18) or either
+    ship is out of the fight. Both ships also name each other in ``Ship.grappled``."""
+
+    attacker: str
+    defender: str
+
+    def to_json(self) -> JSONObject:
+        return {"attacker": self.attacker, "defender": self.defender}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Grapple:
+        grapple = read_object(data)
+        return cls(attacker=read_str(grapple["attacker"]), defender=read_str(grapple["defender"]))
+
+
+@dataclass(frozen=True)
+class BoardingRound:
+    """A round of boarding fought (CM-BRD-07..15): who won (attackers, defenders or a tie), the boarding value
+    each ship owes, and the way each captain asked has chosen to take it (``splits``: ship -> the answer)."""
+
+    attacker: str
+    defender: str
+    winner: str
+    losses: tuple[tuple[str, int], ...]
+    splits: tuple[tuple[str, JSON], ...] = ()
+
+    def to_json(self) -> JSONObject:
+        return {
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "winner": self.winner,
+            "losses": dict(self.losses),
+            "splits": dict(self.splits),
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> BoardingRound:
+        fight = read_object(data)
+        return cls(
+            attacker=read_str(fight["attacker"]),
+            defender=read_str(fight["defender"]),
+            winner=read_str(fight["winner"]),
+            losses=tuple((ship, read_int(points)) for ship, points in read_object(fight["losses"]).items()),
+            splits=tuple(read_object(fight["splits"]).items()),
+        )
+
+
+def boarding_json(board: Board) -> JSONObject:
+    return {
+        "grapples": [grapple.to_json() for grapple in board.grapples],
+        "boarding": board.boarding,
+        "fight": None if board.fight is None else board.fight.to_json(),
+        "flight_hits": None if board.flight_hits is None else dict(board.flight_hits),
+    }
+
+
+def boarding_fields(board: Mapping[str, Any]) -> dict[str, Any]:
+    """The boarding slice's part of a board read from JSON (absent from boards written before it)."""
+    fight, hits = board.get("fight"), board.get("flight_hits")
+    return {
+        "flight_hits": None if hits is None else tuple((n, read_int(k)) for n, k in read_object(hits).items()),
+        "grapples": tuple(Grapple.from_json(grapple) for grapple in read_list(board.get("grapples", []))),
+        "boarding": board.get("boarding"),
+        "fight": None if fight is None else BoardingRound.from_json(fight),
+    }

@@ -14,9 +14,23 @@ from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import panels
-from battles.rules.cloudships_2023.board import Board, DamageDue, Deck, MoveOrder, Ship, Shot, TurnStatus, Volley
+from battles.rules.cloudships_2023.board import (
+    Board,
+    BoardingRound,
+    DamageDue,
+    Deck,
+    Grapple,
+    MoveOrder,
+    Ship,
+    Shot,
+    TurnStatus,
+    Volley,
+)
 from battles.rules.cloudships_2023.kinds import (
     AMBER_LIT,
+    BOARD_DECISION,
+    BOARDING_DONE,
+    BOARDING_FOUGHT,
     BOX_CROSSED,
     CARD_TURNED,
     CRASHED,
@@ -26,12 +40,17 @@ from battles.rules.cloudships_2023.kinds import (
     DROPPED,
     FATE,
     FIRE_ORDERS,
+    GRAPPLED,
+    GRAPPLES_CUT,
     GUN_FIRED,
     GUN_LOST,
     LIGHTS_CYCLED,
+    LOSSES_DECISION,
+    LOSSES_TAKEN,
     MOVE_DECISION,
     MOVE_DONE,
     MOVED,
+    PARTY_HITS_DECISION,
     PARTY_LOST,
     REPAIRED,
     RETURN_FIRE,
@@ -221,6 +240,119 @@ def _move_done(board: Board, data: Mapping[str, Any]) -> Board:
 
 ANSWER_FOLDS[MOVE_DECISION] = _move_written
 FOLDS.update({MOVED: _moved, MOVE_DONE: _move_done})
+
+
+# --- grappling and boarding (the boarding slice) ------------------------------------------------------------------
+
+
+def _pair(data: Mapping[str, Any]) -> Grapple:
+    return Grapple(attacker=read_str(data["attacker"]), defender=read_str(data["defender"]))
+
+
+def _grappled(board: Board, data: Mapping[str, Any]) -> Board:
+    """The lines hold (CM-BRD-04): the action is on the board and each ship names the other as grappled."""
+    grapple = _pair(data)
+    attacker, defender = board.ship_named(grapple.attacker), board.ship_named(grapple.defender)
+    board = board.with_ship(replace(attacker, grappled=(*attacker.grappled, defender.name)))
+    board = board.with_ship(replace(defender, grappled=(*defender.grappled, attacker.name)))
+    return replace(board, grapples=(*board.grapples, grapple))
+
+
+def _grapples_cut(board: Board, data: Mapping[str, Any]) -> Board:
+    """The boarders repelled or cast off (CM-BRD-18): the action is over and the ships let go of each other."""
+    grapple = _pair(data)
+    attacker, defender = board.ship_named(grapple.attacker), board.ship_named(grapple.defender)
+    board = board.with_ship(replace(attacker, grappled=tuple(n for n in attacker.grappled if n != defender.name)))
+    board = board.with_ship(replace(defender, grappled=tuple(n for n in defender.grappled if n != attacker.name)))
+    return replace(board, grapples=tuple(g for g in board.grapples if g != grapple))
+
+
+def _boarding_fought(board: Board, data: Mapping[str, Any]) -> Board:
+    losses = tuple((ship, read_int(points)) for ship, points in read_object(data["losses"]).items())
+    fight = BoardingRound(read_str(data["attacker"]), read_str(data["defender"]), read_str(data["winner"]), losses)
+    return replace(board, fight=fight)
+
+
+def _losses_taken(board: Board, data: Mapping[str, Any]) -> Board:
+    """Boarding value marked off: parties, flights, then the rest (CM-BRD-11/16); the power grapnel goes with the
+    first party or flight lost (CM-PG-04, docs/cloudships.md section 8)."""
+    ship = _ship(board, data)
+    parties, flights = read_int(data["parties"]), read_int(data["flights"])
+    grapnel = ship.grapnel and parties + flights == 0
+    changed = replace(
+        ship,
+        parties=ship.parties - parties,
+        flights=ship.flights - flights,
+        marked=ship.marked + read_int(data["marked"]),
+        grapnel=grapnel,
+    )
+    return board.with_ship(changed)
+
+
+def _boarding_done(board: Board, data: Mapping[str, Any]) -> Board:
+    return replace(board, boarding=None, fight=None)
+
+
+def _board_order(board: Board, choice: Any) -> Board:
+    """The active captain's boarding order, kept until the boarding step carries it out."""
+    return replace(board, boarding=choice)
+
+
+def _party_hits(board: Board, choice: Any) -> Board:
+    """How many of a ship's Boarding Party boxes take a flight at this step (CM-FLY-25)."""
+    given = read_object(choice)
+    hits = (*(board.flight_hits or ()), (read_str(given["ship"]), read_int(given["flights"])))
+    return replace(board, flight_hits=hits)
+
+
+def _losses_split(board: Board, choice: Any) -> Board:
+    """Which parties and flights a captain's boarding losses take (CM-BRD-11)."""
+    if board.fight is None:
+        return board
+    given = read_object(choice)
+    splits = (*board.fight.splits, (read_str(given["ship"]), given))
+    return replace(board, fight=replace(board.fight, splits=splits))
+
+
+def _struck_or_gone(board: Board, data: Mapping[str, Any]) -> Board:
+    """A ship out of the fight ends every boarding action she was in; one that struck to boarders is their prize
+    (CM-BRD-20/21)."""
+    name = read_str(data["ship"])
+    grapples = tuple(g for g in board.grapples if name not in (g.attacker, g.defender))
+    ship = board.ship_named(name)
+    return replace(board.with_ship(replace(ship, taken_by=read_str(data.get("taken_by", "")))), grapples=grapples)
+
+
+def _flight_hit(board: Board, data: Mapping[str, Any]) -> Board:
+    """A flight lost to a Boarding Party box: one fewer of the flights her captain gave at this step (CM-FLY-25)."""
+    name = read_str(data["ship"])
+    if not data["flight"] or board.flight_hits is None:
+        return board
+    return replace(board, flight_hits=tuple((n, k - 1 if n == name else k) for n, k in board.flight_hits))
+
+
+def _turn_over(board: Board, data: Mapping[str, Any]) -> Board:
+    return replace(board, flight_hits=None)
+
+
+def _then(first: Fold, second: Fold) -> Fold:
+    """Two folds of one kind, made one: the slices' folds of FATE, PARTY_LOST and TURN_ENDED each do their part."""
+    return lambda board, data: second(first(board, data), data)
+
+
+ANSWER_FOLDS.update({BOARD_DECISION: _board_order, PARTY_HITS_DECISION: _party_hits, LOSSES_DECISION: _losses_split})
+FOLDS.update(
+    {
+        GRAPPLED: _grappled,
+        GRAPPLES_CUT: _grapples_cut,
+        BOARDING_FOUGHT: _boarding_fought,
+        LOSSES_TAKEN: _losses_taken,
+        BOARDING_DONE: _boarding_done,
+        FATE: _then(FOLDS[FATE], _struck_or_gone),
+        PARTY_LOST: _then(FOLDS[PARTY_LOST], _flight_hit),
+        TURN_ENDED: _then(FOLDS[TURN_ENDED], _turn_over),
+    }
+)
 
 
 def apply(state: BattleState[Board], event: Event) -> Board:

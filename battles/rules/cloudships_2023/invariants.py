@@ -7,6 +7,7 @@ from __future__ import annotations
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import panels
 from battles.rules.cloudships_2023.board import Board, Ship, band_height
+from battles.rules.cloudships_2023.kinds import BOARDING
 
 
 def problems(state: BattleState[Board]) -> list[str]:
@@ -19,7 +20,7 @@ def problems(state: BattleState[Board]) -> list[str]:
         found.append(f"{board.active} is active but hers is not the last card turned")
     if state.turn > board.rounds:
         found.append(f"round {state.turn} is past the limit {board.rounds}")
-    return found
+    return found + boarding_problems(state)
 
 
 def ship_problems(ship: Ship) -> list[str]:
@@ -45,3 +46,24 @@ def _dropping(ship: Ship) -> bool:
     """The box just crossed lowered her ceiling: the drop is the next event (damage.py), not yet folded."""
     crossed = ship.crossed_boxes()
     return bool(crossed) and crossed[-1] in (panels.MEDIUM, panels.LOW)
+
+
+# --- grappling and boarding (the boarding slice) ------------------------------------------------------------------
+
+
+def boarding_problems(state: BattleState[Board]) -> list[str]:
+    """Every boarding action joins two flying ships that name each other as grappled, and no ship is grappled
+    but by an action; nothing marked off below 0; an order or a round in hand only at the boarding step."""
+    board, found = state.board, []
+    pairs = {frozenset((g.attacker, g.defender)) for g in board.grapples}
+    for grapple in board.grapples:
+        attacker, defender = board.ship_named(grapple.attacker), board.ship_named(grapple.defender)
+        if not (attacker.flying and defender.flying) or defender.name not in attacker.grappled:
+            found.append(f"{grapple.attacker} boards {grapple.defender}, but they are not grappled in the fight")
+    for ship in board.ships:
+        strays = [name for name in ship.grappled if frozenset((ship.name, name)) not in pairs]
+        if strays or ship.marked < 0:
+            found.append(f"{ship.name}: grappled to {strays} with no boarding action, {ship.marked} marked off")
+    if (board.boarding is not None or board.fight is not None) and state.phase != BOARDING:
+        found.append(f"a boarding order or round in hand at the {state.phase} stage")
+    return found

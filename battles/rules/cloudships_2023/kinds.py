@@ -13,7 +13,8 @@ DECK = "deck"  # the next card is to be turned (CM-SEQ-03)
 CARD = "card"  # the umpire has given the go-ahead: the card is turned (option umpire_turns_cards)
 # A ship's turn, steps 1 to 5 (CM-SEQ-05..12): one phase function a step, in phases/turn.py.
 STATUS, MOVE, FIRE, DAMAGE, AMBERS = "status", "move", "fire", "damage", "ambers"
-TURN_STEPS = (STATUS, MOVE, FIRE, DAMAGE, AMBERS)
+BOARDING = "boarding"  # step 2b, grappling and boarding, between the move and fire (the boarding slice, below)
+TURN_STEPS = (STATUS, MOVE, BOARDING, FIRE, DAMAGE, AMBERS)
 END_OF_ROUND = "end of round"  # CM-SEQ-14..16, fires and crew repairs
 STAGES = (SETUP, DECK, CARD, *TURN_STEPS, END_OF_ROUND)
 
@@ -87,3 +88,19 @@ RETURN_FIRE = "return fire"  # decision: a captain fired on names his guns firin
 VOLLEY = "volley"  # every order given, carried out at once (CM-SEQ-09): the dice follow
 CREW_HIT = "crew hit"  # step 4: anti-personnel hits read on the target's crew chart (CM-AP-06..09)
 FIRE_KINDS = (VOLLEY, CREW_HIT)  # the fire slice's event kinds, beside KINDS above
+# --- grappling and boarding (the boarding slice: phases/boarding.py, boarding.py) ---------------------------------
+# The stage between the move and fire: the active ship grapples and boards a ship in her hex and band, or carries
+# on (or casts off) a boarding action she began (CM-BRD-01..19; docs/cloudships.md section 8). Stage BOARDING above.
+BOARD_DECISION = "grapple or board"  # the active captain: grapple a ship there, board on, cast off, or nothing
+NOTHING = "none"  # its answer for leaving well alone
+GRAPPLE, BOARD, CAST_OFF = "grapple", "board", "cast off"  # its answers' keys: {"grapple": ship} and so on
+LOSSES_DECISION = "boarding losses"  # a captain with parties and flights aboard says which the losses take
+GRAPPLE_TRIED = "grapple tried"  # both roll a die plus boarding value; the grappler must score higher (CM-BRD-03..06)
+GRAPPLED = "grappled"  # the lines hold: a boarding action begins (CM-BRD-02/04)
+BOARDING_FOUGHT = "boarding fought"  # a round of boarding: scores, the winner and the losses owed (CM-BRD-07..15)
+LOSSES_TAKEN = "losses taken"  # boarding losses marked off: parties, flights, then the rest (CM-BRD-11/16)
+GRAPPLES_CUT = "grapples cut"  # the boarders repelled, or the attacker casts off (CM-BRD-18)
+BOARDING_DONE = "boarding done"  # the stage's work is over: the order and the round put away
+BOARDING_KINDS = (GRAPPLE_TRIED, GRAPPLED, BOARDING_FOUGHT, LOSSES_TAKEN, GRAPPLES_CUT, BOARDING_DONE)
+ATTACKERS, DEFENDERS, TIE = "attackers", "defenders", "tie"  # who won a boarding round
+PARTY_HITS_DECISION = "boarding party hits"  # at step 4: how many of a ship's Boarding Party boxes take a flight

@@ -11,6 +11,7 @@ from battles.engine.answers import AnswerSchema
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
+from battles.engine.outcome import BattleOutcome
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
@@ -83,6 +84,9 @@ class Cloudships(BaseRuleset[Board]):
 
     def roster(self, state: BattleState[Board]) -> list[JSONObject]:
         return outcome.roster(state)
+
+    def outcome(self, initial: BattleState[Board], final: BattleState[Board]) -> BattleOutcome:
+        return outcome.battle_outcome(initial, final)
 
 
 CLOUDSHIPS = Cloudships()

@@ -7,8 +7,19 @@ from collections.abc import Callable
 
 from battles.engine.resolver import Context
 from battles.rules.cloudships_2023.board import Board
-from battles.rules.cloudships_2023.kinds import AMBERS, CARD, DAMAGE, DECK, END_OF_ROUND, FIRE, MOVE, SETUP, STATUS
-from battles.rules.cloudships_2023.phases import damage, deck, fire, movement, rounds, turn
+from battles.rules.cloudships_2023.kinds import (
+    AMBERS,
+    BOARDING,
+    CARD,
+    DAMAGE,
+    DECK,
+    END_OF_ROUND,
+    FIRE,
+    MOVE,
+    SETUP,
+    STATUS,
+)
+from battles.rules.cloudships_2023.phases import boarding, damage, deck, fire, movement, rounds, turn
 
 PHASES: dict[str, Callable[[Context[Board]], None]] = {
     SETUP: rounds.open_battle,
@@ -16,6 +27,7 @@ PHASES: dict[str, Callable[[Context[Board]], None]] = {
     CARD: deck.turn_card,
     STATUS: turn.check_status,
     MOVE: movement.move_ship,
+    BOARDING: boarding.grapple_and_board,
     FIRE: fire.fire_and_return_fire,
     DAMAGE: damage.mark_damage,
     AMBERS: turn.light_ambers,

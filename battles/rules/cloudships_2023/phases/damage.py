@@ -9,8 +9,9 @@ What a box does:
 - Medium, Low: the greatest altitude falls to it (CM-DMG-07/08) and a ship above it drops at once unless grappled
   (CM-ALT-03/04).
 - Speed: one less movement, read from the track at the next status check (CM-DMG-09).
-- Boarding Party: a party is lost, or a flight aboard when no party is left (CM-DMG-10, CM-FLY-25: the captain's
-  choice, a later decision; parties first by default), the power grapnel with it (CM-PG-04).
+- Boarding Party: a party is lost, or a flight aboard: the captain says how many of the boxes his ship will cross
+  at this step take flights (CM-DMG-10, CM-FLY-25; phases/parties.py), parties first by default and whenever he
+  was not asked; the power grapnel goes with the first (CM-PG-04).
 - Critical: two dice on the ship's chart (CM-DMG-11); the result waits for step 5's amber (CM-DMG-12) or, if
   permanent, is kept (CM-LIGHT-07). What a permanent critical does at once is in ``PERMANENT_EFFECTS``: a
   Magazine Hit blows up a gun from all aboard (CM-MAG-01..06), a special point one loaded system of its kind
@@ -39,12 +40,17 @@ from battles.rules.cloudships_2023.kinds import (
     GUN_LOST,
     PARTY_LOST,
 )
+from battles.rules.cloudships_2023.phases.parties import ask_party_hits
+from battles.rules.cloudships_2023.phases.release import drop_if_free
 
 BoxEffect = Callable[[Context[Board], str, str], None]
 
 
 def mark_damage(ctx: Context[Board]) -> None:
-    """Stage DAMAGE: every point due, in the order scored; then step 5."""
+    """Stage DAMAGE: every point due, in the order scored; then step 5. First each captain with parties and
+    flights aboard says which his Boarding Party boxes take (CM-FLY-25; phases/parties.py)."""
+    if ctx.board.flight_hits is None and ask_party_hits(ctx):
+        return
     for due in ctx.board.due:
         cross_boxes(ctx, due.ship, due.points, by=due.by)
         if due.crew:
@@ -89,7 +95,8 @@ def _band(ctx: Context[Board], name: str, by: str) -> None:
 def _boarding_party(ctx: Context[Board], name: str, by: str) -> None:
     ship = ctx.board.ship_named(name)
     if ship.parties > 0 or ship.flights > 0:
-        flight = ship.parties == 0
+        given = dict(ctx.board.flight_hits or ()).get(name, 0)  # the captain's choice (CM-FLY-25)
+        flight = ship.parties == 0 or (given > 0 and ship.flights > 0)
         ctx.emit(PARTY_LOST, {"ship": name, "flight": flight, "grapnel": ship.grapnel}, ships=[name])
 
 
@@ -110,7 +117,9 @@ def _permanent(critical: str) -> bool:
 
 
 def _ground(ctx: Context[Board], name: str, by: str) -> None:
+    held = ctx.board.ship_named(name).grappled
     ctx.emit(FATE, {"ship": name, "status": CRASHED, "why": "her track is done: she falls (CM-ALT-02)"}, ships=[name])
+    drop_if_free(ctx, held)  # the boarding slice: the ships she held let go (CM-ALT-05)
 
 
 BOX_EFFECTS: dict[str, BoxEffect] = {

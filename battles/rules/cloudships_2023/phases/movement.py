@@ -20,10 +20,10 @@ from battles.engine.resolver import Context
 from battles.rules.cloudships_2023 import manoeuvre, panels, validate
 from battles.rules.cloudships_2023.board import Board, MoveOrder, Ship
 from battles.rules.cloudships_2023.kinds import (
+    BOARDING,
     COLLISION_CHECK,
     DAMAGE_DUE,
     FATE,
-    FIRE,
     LEFT,
     MOVE_DECISION,
     MOVE_DONE,
@@ -51,7 +51,7 @@ def move_ship(ctx: Context[Board]) -> None:
         return
     else:
         ctx.emit(MOVE_DONE, {"ship": ship.name, "hexes": 0}, ships=[ship.name])
-    ctx.begin_phase(FIRE)
+    ctx.begin_phase(BOARDING)  # step 2b, grappling and boarding (phases/boarding.py)
 
 
 def _active(board: Board) -> str:

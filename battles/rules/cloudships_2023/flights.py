@@ -1,0 +1,84 @@
+"""Flying Martians deployed on the table (CM-FLY-04..21): the pure rules of a flight as a piece of its own, its
+move, its reach and what anti-personnel fire does to it. Not yet played: deploying a flight, moving it in its
+mother ship's turn and its attacks wait for the fire step (docs/cloudships.md section 8). Aboard, a flight is two
+points of boarding value (boarding.py) and an anti-personnel gun with no arc (CM-FLY-27, the fire step's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from battles.engine import hexgrid
+from battles.engine.hexgrid import Hex
+from battles.rules.cloudships_2023 import panels
+
+SPEED = 2  # CM-FLY-07
+DICE = 5  # a flight attacks as one Nordenfelt (CM-FLY-13)
+SHRUGGED_OFF = 2  # anti-personnel hits a flight ignores; one more wipes it out (CM-FLY-15/16)
+FLIGHT_BANDS = (panels.LOW, panels.MEDIUM, panels.HIGH)  # anywhere up to High (CM-FLY-07)
+CLIMB, DESCEND = "climb", "descend"
+# A hex flown is named by its direction: a flight faces any way at will (CM-FLY-11).
+DIRECTIONS = ("north", "north-east", "south-east", "south", "south-west", "north-west")
+
+
+class FlightError(ValueError):
+    """A flight's path the rules refuse, with the clause it breaks."""
+
+    def __init__(self, clause: str, reason: str) -> None:
+        super().__init__(f"{clause}: {reason}")
+        self.clause = clause
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Flown:
+    """Where a flight's path ends, and the points it spent and gained."""
+
+    hex: Hex
+    band: str
+    spent: int
+    gained: int
+
+
+def fly(start: Hex, band: str, steps: Sequence[str]) -> Flown:
+    """Trace a flight's path: a hex in any direction or a band climbed costs a point, a band descended gains one
+    (CM-FLY-08/09); the points gained may be spent after the descent that gains them; what is left is lost
+    (CM-FLY-12). Never above High nor down to Ground (CM-FLY-07)."""
+    here, height, spent, gained = start, FLIGHT_BANDS.index(band), 0, 0
+    for number, step in enumerate(steps):
+        if step == DESCEND:
+            if height == 0:
+                raise FlightError("CM-FLY-07", f"step {number + 1}: a flight flies no lower than {FLIGHT_BANDS[0]}")
+            height, gained = height - 1, gained + 1
+            continue
+        if step == CLIMB:
+            if height == len(FLIGHT_BANDS) - 1:
+                raise FlightError("CM-FLY-07", f"step {number + 1}: a flight flies no higher than High")
+            height += 1
+        elif step in DIRECTIONS:
+            here = hexgrid.neighbour(here, DIRECTIONS.index(step))
+        else:
+            raise FlightError("CM-FLY-07", f"step {number + 1}: {step!r} is no step of a flight's")
+        spent += 1
+        if spent > SPEED + gained:
+            raise FlightError("CM-FLY-08", f"step {number + 1}: {spent} points, the flight has {SPEED + gained}")
+    return Flown(here, FLIGHT_BANDS[height], spent, gained)
+
+
+def reach(distance: int, flight_band: str, target_band: str) -> str | None:
+    """A deployed flight's attack on a ship (CM-FLY-17/19; docs/cloudships.md section 5): from below, none; at
+    the ship's band, short in her hex or the next, long two hexes off; directly above her (her hex, one band up),
+    short; nothing else."""
+    up = panels.BANDS_WITH_REALLY_LOW.index(flight_band) - panels.BANDS_WITH_REALLY_LOW.index(target_band)
+    if up < 0:
+        return None
+    if up == 0:
+        return "short" if distance <= 1 else "long" if distance == 2 else None
+    return "short" if (distance, up) == (0, 1) else None
+
+
+def survives(hits: int) -> bool:
+    """Anti-personnel fire on a deployed flight: 2 hits or fewer are shrugged off, 3 or more wipe it out
+    (CM-FLY-15/16)."""
+    return hits <= SHRUGGED_OFF
