@@ -33,8 +33,8 @@ from django.utils.safestring import SafeString
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
+from battles.engine.presentation import COLOURS, Badge, MapView, Overlay, ShipOverlays, TargetMark, Wind
 from battles.engine.presentation import Counter as Piece
-from battles.engine.presentation import MapView, Overlay, ShipOverlays, TargetMark, Wind
 
 SIZE = 24.0  # pixels from a hex's centre to a corner
 SQRT3 = math.sqrt(3)
@@ -52,6 +52,21 @@ class Layer:
     css: str
     d: str
     title: str
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A counter's second or later badge, drawn small beside it: its box, its text and its colour's class."""
+
+    x: str
+    y: str
+    width: str
+    height: str
+    text_x: str
+    text_y: str
+    text: str
+    title: str
+    css: str
 
 
 @dataclass(frozen=True)
@@ -94,6 +109,8 @@ class Counter:
     mark: str
     mark_css: str
     hit: str  # the radius a click or a tap on the counter counts in: the hex's own for a piece alone in it
+    # Badges after the first: small tags down the counter's left side.
+    tags: tuple[Tag, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -378,7 +395,32 @@ def _counter(piece: Piece, colour: str, at: tuple[float, float], angle: float, s
         mark=_mark(piece.state, radius),
         mark_css=f"counter__mark counter__mark--{piece.state}" if piece.state else "",
         hit=num(radius * (1.4 if spread == 0 else 1.6)),
+        tags=_tags(piece.badges[1:], radius),
     )
+
+
+def _tags(badges: Sequence[Badge], radius: float) -> tuple[Tag, ...]:
+    """Badges after the first as small tags stacked down the counter's left, each as wide as its text."""
+    height, font = radius * 0.62, radius * 0.5
+    tags = []
+    for i, badge in enumerate(badges):
+        width = radius * (0.3 + 0.34 * len(badge.text))
+        x, y = -radius * 1.02 - width, -radius * 0.95 + i * (height + radius * 0.08)
+        colour = f" counter__tag--{badge.colour}" if badge.colour in COLOURS else ""
+        tags.append(
+            Tag(
+                x=num(x),
+                y=num(y),
+                width=num(width),
+                height=num(height),
+                text_x=num(x + width / 2),
+                text_y=num(y + height * 0.5 + font * 0.36),
+                text=badge.text,
+                title=badge.title,
+                css=f"counter__tag{colour}",
+            )
+        )
+    return tuple(tags)
 
 
 def _arrow(radius: float) -> str:

@@ -2,9 +2,10 @@
 draws, laid out on A4 pages with fpdf2 (pure Python, no system libraries).
 
 From the top down: the enclosure (its figures framed by their look: a square for "hull-size", a hexagon for
-"armor", a circle for "speed", plain text otherwise; the title and subtitle), the notes and facts, then each
-section (the wide ones first) with its blocks: subheadings, rows of boxes, facts, items with their aspects and
-crew circles, notes. Crossed boxes are crossed; unknown ones are dashed with a "?", never drawn as zero.
+"armor" or "hexagon", a circle for "speed", plain text otherwise; the title and subtitle), the notes and facts,
+then each section (the wide ones first) with its blocks: subheadings, rows of boxes, facts, items with their
+aspects and crew circles, notes. Crossed boxes are crossed; unknown ones are dashed with a "?", never drawn as
+zero. Boxes and arcs given a colour (engine/presentation.py COLOURS) are printed in it; a "lamps" row is round.
 
 fpdf2's built-in fonts cover Latin-1 only; any other character in a name is written by its closest Latin-1
 spelling (accents dropped) or "?", so a sheet always prints.
@@ -18,8 +19,22 @@ from collections.abc import Sequence
 
 from fpdf import FPDF
 
-from battles.drawing.record_sheet import aspects
-from battles.engine.presentation import EMPTY, LOST, UNKNOWN, Block, Box, Fact, Item, RecordSheet, Row, Section
+from battles.drawing.record_sheet import arc_colour, aspects
+from battles.engine.presentation import (
+    EMPTY,
+    HEXAGON,
+    LAMPS,
+    LOST,
+    UNKNOWN,
+    WHOLE,
+    Block,
+    Box,
+    Fact,
+    Item,
+    RecordSheet,
+    Row,
+    Section,
+)
 
 MARGIN = 12.0  # mm
 BOX = 4.2  # a hull or crew box, mm
@@ -29,6 +44,14 @@ INK = (42, 30, 20)
 RUST = (138, 52, 18)
 MUTED = (94, 75, 59)
 SHADE = (232, 214, 168)
+# The colours a box or an arc may be printed in (engine/presentation.py COLOURS), as the page's style sheet has them.
+PALETTE = {"green": (46, 133, 64), "amber": (217, 142, 4), "red": (192, 40, 28), "blue": (31, 95, 168)}
+
+
+def pale(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
+    """``colour`` mixed with white paper: ``amount`` of the colour."""
+    r, g, b = colour
+    return (round(255 - (255 - r) * amount), round(250 - (250 - g) * amount), round(240 - (240 - b) * amount))
 
 
 # Letters and marks with no Latin-1 spelling and no accent to drop.
@@ -179,8 +202,12 @@ def _figure(pdf: SheetPDF, figure: Fact, cx: float, cy: float, top: float, heigh
         pdf.set_line_width(0.5)
         pdf.rect(cx - 5, top + height - 13, 10, 10)
         _centred(pdf, cx, top + height - 8, figure.value, 13, bold=True)
-    elif figure.look == "armor":
-        _hexagon(pdf, cx, cy, 6.0, figure.value)
+    elif figure.look in ("armor", HEXAGON):
+        _hexagon(pdf, cx, cy, 6.0 if figure.look == "armor" else 7.5, figure.value)
+        if figure.aside:
+            pdf.set_text_color(*MUTED)
+            _centred(pdf, cx, cy + 9.5, figure.aside, 6.5)
+            pdf.set_text_color(*INK)
     elif figure.look == "speed":
         pdf.set_line_width(0.6)
         pdf.circle(cx, cy, 8.0)
@@ -193,6 +220,9 @@ def _figure(pdf: SheetPDF, figure: Fact, cx: float, cy: float, top: float, heigh
         _centred(pdf, cx, cy - 2, figure.value, 12, bold=True)
         pdf.set_text_color(*MUTED)
         _centred(pdf, cx, cy + 3.5, figure.label, 6)
+        if figure.aside:
+            pdf.set_text_color(*RUST)
+            _centred(pdf, cx, cy + 6.5, figure.aside, 6.5)
         pdf.set_text_color(*INK)
 
 
@@ -212,9 +242,13 @@ def _hexagon(pdf: SheetPDF, cx: float, cy: float, r: float, text: str, *, size: 
     pdf.set_text_color(*INK)
 
 
-def _box(pdf: SheetPDF, x: float, y: float, box: Box) -> None:
+def _box(pdf: SheetPDF, x: float, y: float, box: Box, *, lamp: bool = False) -> None:
     pdf.set_line_width(0.3)
     pdf.set_draw_color(*INK)
+    colour = PALETTE.get(box.colour)
+    if colour is not None and box.state != UNKNOWN:
+        _coloured_box(pdf, x, y, box, colour, lamp=lamp)
+        return
     if box.state == UNKNOWN:
         pdf.set_dash_pattern(dash=0.6, gap=0.5)
         pdf.rect(x, y, BOX, BOX)
@@ -240,7 +274,44 @@ def _box(pdf: SheetPDF, x: float, y: float, box: Box) -> None:
         pdf.set_draw_color(*INK)
 
 
+def _coloured_box(pdf: SheetPDF, x: float, y: float, box: Box, colour: tuple[int, int, int], *, lamp: bool) -> None:
+    """A box printed in colour: filled when whole (a lamp lit), pale when empty (a lamp dark) or crossed."""
+    pdf.set_draw_color(*colour)
+    pdf.set_line_width(0.4)
+    pdf.set_fill_color(*(colour if box.state == WHOLE else pale(colour, 0.15 if box.state == EMPTY else 0.3)))
+    if lamp:
+        pdf.circle(x + BOX / 2, y + BOX / 2, BOX / 2, style="DF")
+    else:
+        pdf.rect(x, y, BOX, BOX, style="DF")
+    if box.label:
+        pdf.set_text_color(*((255, 255, 255) if box.state == WHOLE else MUTED))
+        _centred(pdf, x + BOX / 2, y + BOX / 2, box.label, 6.5, bold=True)
+    if box.state == LOST:
+        pdf.set_draw_color(*RUST)
+        pdf.set_line_width(0.45)
+        pdf.line(x + 0.5, y + 0.5, x + BOX - 0.5, y + BOX - 0.5)
+        pdf.line(x + BOX - 0.5, y + 0.5, x + 0.5, y + BOX - 0.5)
+    pdf.set_draw_color(*INK)
+    pdf.set_text_color(*INK)
+
+
+def _lamps(pdf: SheetPDF, row: Row) -> None:
+    """A row of lamps: round, the label after them."""
+    pdf.need(BOX + GAP + 1)
+    y0 = pdf.get_y()
+    x = MARGIN
+    for box in row.boxes:
+        _box(pdf, x, y0, box, lamp=True)
+        x += BOX + GAP * 2
+    pdf.set_font("helvetica", "B", 8)
+    pdf.text(x + 1.5, y0 + BOX - 0.9, latin1(row.label))
+    pdf.set_y(y0 + BOX + GAP + 0.6)
+
+
 def _row(pdf: SheetPDF, row: Row, *, marked: bool = False, gone: bool = False) -> None:
+    if row.look == LAMPS:
+        _lamps(pdf, row)
+        return
     per_line = max(int((pdf.w - 2 * MARGIN - LABEL_W) // (BOX + GAP)), 1)
     lines = max(math.ceil(len(row.boxes) / per_line), 1)
     pdf.need(lines * (BOX + GAP) + 1)
@@ -262,11 +333,12 @@ def _item(pdf: SheetPDF, gun: Item) -> None:
     # The aspects the gun fires into, as wedges round a hull pointing up.
     cx, cy, r = x + 4, y + 3.5, 3.5
     pdf.set_line_width(0.15)
+    fill = PALETTE.get(arc_colour(gun), RUST)
     for _, first, last, on in aspects(gun):
         steps = [first + (last - first) * i / 8 for i in range(9)]
         points = [(cx, cy)] + [(cx + r * math.sin(math.radians(a)), cy - r * math.cos(math.radians(a))) for a in steps]
         if on:
-            pdf.set_fill_color(*RUST)
+            pdf.set_fill_color(*fill)
             pdf.polygon(points, style="DF")
         else:
             pdf.polygon(points, style="D")

@@ -5,8 +5,10 @@ for print, so the page and the print agree.
 
 Nothing here knows a ruleset. Its look is kept by its ``look`` keys, which become style classes (``sheet--``,
 ``sheet__section--``, ``sheet-row--``, ``sheet__fact--``) and frames for the enclosure's figures (a square, a
-hexagon, a circle, by the figure's look). An item's aspects (``values["aspects"]``: name, from, to, on, in
-degrees clockwise from the bow) are drawn as wedges of a small glyph round a hull pointing up.
+hexagon, a circle, by the figure's look; "hexagon" frames any figure in one). A box's ``colour`` becomes a
+style class too (``box--blue``), and a row whose look is "lamps" draws its boxes as round lamps. An item's
+aspects (``values["aspects"]``: name, from, to, on, in degrees clockwise from the bow) are drawn as wedges of a
+small glyph round a hull pointing up, in its ``values["arc_colour"]`` where it names one.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from battles.engine.presentation import (
+    COLOURS,
     EMPTY,
     LOST,
     UNKNOWN,
@@ -49,6 +52,7 @@ class ItemLine:
     css: str
     wedges: tuple[Wedge, ...]
     armor: str | None
+    arc_colour: str = ""
 
 
 def wedge(start: float, end: float) -> str:
@@ -81,7 +85,14 @@ def item_line(item: Item) -> ItemLine:
         css=css,
         wedges=tuple(Wedge(name, wedge(start, end), on) for name, start, end, on in aspects(item)),
         armor=None if armor is None else str(armor),
+        arc_colour=arc_colour(item),
     )
+
+
+def arc_colour(item: Item) -> str:
+    """The colour an item's aspects are printed in (one of COLOURS), "" for the renderer's own."""
+    colour = item.values.get("arc_colour")
+    return colour if isinstance(colour, str) and colour in COLOURS else ""
 
 
 @dataclass(frozen=True)

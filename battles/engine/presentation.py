@@ -22,6 +22,10 @@ from battles.engine.hexgrid import Hex
 from battles.engine.state import BattleState
 from battles.engine.telling import COMPASS, ENGINE_DETAIL, ENGINE_TELLERS, Names, tell
 
+# The colours a box, a badge or an arc may be printed in, which every renderer knows (a ruleset's form prints
+# some things in colour: blue squares, green, amber and red lamps, red arcs). Anything else is drawn in ink.
+COLOURS = ("green", "amber", "red", "blue")
+
 # --- the map -------------------------------------------------------------------------------------------
 
 
@@ -38,10 +42,13 @@ class Terrain:
 
 @dataclass(frozen=True)
 class Badge:
-    """A short text on a counter (an altitude code, a speed) and what it means in words."""
+    """A short text on a counter (an altitude code, a speed) and what it means in words; ``colour`` one of
+    :data:`COLOURS` for a marker printed in colour (a lamp lit amber). The first badge is drawn at the counter's
+    lower right, any others as small tags down its left side."""
 
     text: str
     title: str = ""
+    colour: str = ""
 
 
 @dataclass(frozen=True)
@@ -142,16 +149,24 @@ class ShipOverlays:
 # --- record sheets -------------------------------------------------------------------------------------
 
 WHOLE, LOST, UNKNOWN = "whole", "lost", "unknown"
-# A crew circle with nobody at it (dead, moved, never supplied).
+# A crew circle with nobody at it (dead, moved, never supplied); a lamp not lit.
 EMPTY = "empty"
+
+# A row whose look is LAMPS draws its boxes as round lamps, its label after them: a whole box is a lamp lit, an
+# empty one a lamp dark.
+LAMPS = "lamps"
+# A figure of a sheet's enclosure framed in a hexagon (also "hull-size": a square; "speed": a circle).
+HEXAGON = "hexagon"
 
 
 @dataclass(frozen=True)
 class Box:
-    """One box of a row: ``whole``, ``lost`` (crossed off), ``empty`` or ``unknown``; a letter in it."""
+    """One box of a row: ``whole``, ``lost`` (crossed off), ``empty`` or ``unknown``; a letter in it; ``colour``
+    one of :data:`COLOURS` where the form prints it in colour ("" in ink)."""
 
     state: str
     label: str = ""
+    colour: str = ""
 
 
 @dataclass(frozen=True)
@@ -190,7 +205,7 @@ class Fact:
 class Item:
     """A line of a list (a gun): its key, name, crew circles, detail and summary in words, its state, and
     ``values`` a look may draw (``aspects``: [name, from, to, on] in degrees clockwise from the bow;
-    ``armor``...)."""
+    ``arc_colour``: one of :data:`COLOURS` for the aspects it fires into; ``marks``: style words; ``armor``...)."""
 
     key: str
     name: str

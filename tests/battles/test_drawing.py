@@ -21,7 +21,24 @@ from battles.drawing.hexmap import SIZE
 from battles.drawing.pdf import latin1, sheet_pdf
 from battles.engine import hexgrid, simulate
 from battles.engine.hexgrid import Hex
-from battles.engine.presentation import LOST, UNKNOWN, WHOLE
+from battles.engine.presentation import (
+    EMPTY,
+    HEXAGON,
+    LAMPS,
+    LOST,
+    UNKNOWN,
+    WHOLE,
+    Badge,
+    Block,
+    Box,
+    Counter,
+    Fact,
+    Item,
+    MapView,
+    RecordSheet,
+    Row,
+    Section,
+)
 from battles.rules.sky_galleons import scenario
 from battles.rules.sky_galleons.kinds import MOVE
 from battles.rules.sky_galleons.presentation.sheets import record_sheet, sheet_data
@@ -611,3 +628,44 @@ def test_every_rulesets_map_and_sheets_are_drawn_from_its_presentation(every_rul
         assert pdf.startswith(b"%PDF")
         text = b"".join(zlib.decompress(m) for m in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", pdf, re.S))
         assert all(latin1(sheet.title).encode("latin-1") in text for sheet in drawn_sheets)
+
+
+# --- colours, lamps, hexagons and counter tags (docs/engine.md "Colours, lamps and hexagons") -------------------
+
+
+def _coloured_sheet() -> RecordSheet:
+    lamps = Row(
+        "Fire", "Fire", (Box(EMPTY, "", "green"), Box(WHOLE, "", "amber"), Box(EMPTY, "", "red")), "amber", LAMPS
+    )
+    squares = Row("Parties", "Parties", (Box(WHOLE, "", "blue"), Box(LOST, "", "blue")), "1 of 2 left")
+    gun = Item("1", "Gun", "bow", "Gun 1", values={"aspects": [["bow", -30, 30, True]], "arc_colour": "red"})
+    return RecordSheet(
+        key="Test",
+        title="Test",
+        lead=(Fact("Value", "5", look=HEXAGON, aside="now 3"),),
+        badges=(Fact("Ram value", "2"),),
+        sections=(Section("s", "S", (Block(rows=(lamps, squares), items=(gun,)),)),),
+    )
+
+
+def test_coloured_boxes_lamps_hexagon_figures_and_coloured_arcs_draw_in_html_and_pdf() -> None:
+    sheet = _coloured_sheet()
+    html = sheet_drawing.render_record_sheet(sheet)
+    assert 'class="box box--whole box--amber"' in html
+    assert "box--empty box--green" in html
+    assert "box--lost box--blue" in html
+    assert "sheet-row--lamps" in html
+    assert 'class="sheet__hexagon"' in html
+    assert "sheet__figure-label" in html  # a figure with no look names itself
+    assert "sheet-gun__arcs--red" in html
+    assert sheet_pdf([sheet]).startswith(b"%PDF")
+
+
+def test_a_counters_later_badges_are_tags_in_their_colour() -> None:
+    piece = Counter(
+        "A", Hex(1, 1), "A", "x", "X", "A", facing=0, badges=(Badge("M"), Badge("F1"), Badge("Dir", "", "red"))
+    )
+    drawn = drawing.hexmap(MapView("m", 4, 4, counters=(piece,))).counters[0]
+    assert [t.text for t in drawn.tags] == ["F1", "Dir"]
+    assert drawn.tags[1].css == "counter__tag counter__tag--red"
+    assert drawn.badge_label == "M"

@@ -6,18 +6,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from battles.engine.answers import AnswerSchema
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
 from battles.engine.outcome import BattleOutcome
+from battles.engine.presentation import MapView, RecordSheet, ShipOverlays
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
+from battles.engine.telling import Names
 from battles.rules.cloudships_2023 import answers, fold, invariants, outcome, sequence, setup, validate
 from battles.rules.cloudships_2023.board import Board
 from battles.rules.cloudships_2023.kinds import REALLY_LOW_BAND, UMPIRE_TURNS_CARDS
+from battles.rules.cloudships_2023.presentation import map_view, narration, sheets
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -87,6 +91,28 @@ class Cloudships(BaseRuleset[Board]):
 
     def outcome(self, initial: BattleState[Board], final: BattleState[Board]) -> BattleOutcome:
         return outcome.battle_outcome(initial, final)
+
+    # --- presentation (presentation/: the log in words, the map, the control panels) ----------------------------
+
+    def names(self, view: JSON, sides: Mapping[str, str]) -> Names:
+        return narration.names_for(view, sides)
+
+    def narrate(self, event: Mapping[str, Any], names: Names) -> str | None:
+        return narration.narrate(event, names)
+
+    def is_detail(self, event: Mapping[str, Any]) -> bool:
+        return narration.is_detail(event)
+
+    def map_view(self, view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
+        return map_view.map_view(view, focus)
+
+    def record_sheet(
+        self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
+    ) -> RecordSheet | None:
+        return sheets.ship_sheet(view, piece)
+
+    def ship_overlays(self, view: JSON, *, options: Mapping[str, JSON], turn: int) -> tuple[ShipOverlays, ...]:
+        return map_view.ship_overlays(view)
 
 
 CLOUDSHIPS = Cloudships()
