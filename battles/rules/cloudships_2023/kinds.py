@@ -87,3 +87,16 @@ RETURN_FIRE = "return fire"  # decision: a captain fired on names his guns firin
 VOLLEY = "volley"  # every order given, carried out at once (CM-SEQ-09): the dice follow
 CREW_HIT = "crew hit"  # step 4: anti-personnel hits read on the target's crew chart (CM-AP-06..09)
 FIRE_KINDS = (VOLLEY, CREW_HIT)  # the fire slice's event kinds, beside KINDS above
+
+# --- exotic ordnance (CM-SMT, CM-TM, CM-DT; phases/ordnance.py, ordnance.py): the ordnance slice's words ---------
+# Stage MOVE opens with the start of the ship's turn: her torpedoes in flight fly on, then one decision lets out or
+# winches in her tether mines and drogues and launches her Smutts torpedoes (CM-TM-01/02, CM-SMT-01).
+ORDNANCE_DECISION = "mines and torpedoes"  # decision: {"let_out": [gun], "winch_in": [gun], "launch": [gun]}
+LET_OUT = "let out"  # a tether mine or drogue let out on its cable (CM-TM-01, CM-DT-01)
+WINCHED_IN = "winched in"  # one winched back aboard (CM-TM-02)
+TORPEDO_LAUNCHED = "torpedo launched"  # a Smutts torpedo leaves its launcher (CM-SMT-01, CM-SMT-11)
+TORPEDO_FLEW = "torpedo flew"  # a torpedo in flight enters the next hex of its straight line (CM-SMT-01)
+CONTACT = "contact"  # a torpedo, mine or drogue tries to strike a ship: the ramming roll (CM-SMT-02..05, CM-TM-04)
+TORPEDO_GONE = "torpedo gone"  # self-destructed after its second turn, or off the map (CM-SMT-07)
+READIED = "ordnance readied"  # the start of the ship's turn is done: the move is asked next
+ORDNANCE_KINDS = (LET_OUT, WINCHED_IN, TORPEDO_LAUNCHED, TORPEDO_FLEW, CONTACT, TORPEDO_GONE, READIED)

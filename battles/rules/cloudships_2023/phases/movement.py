@@ -32,12 +32,15 @@ from battles.rules.cloudships_2023.kinds import (
     RAM_TRIED,
 )
 from battles.rules.cloudships_2023.manoeuvre import LEFT_MAP, Step
+from battles.rules.cloudships_2023.phases import ordnance
 
 STEAM_BONUS = 1  # CM-RAM-02
 
 
 def move_ship(ctx: Context[Board]) -> None:
     """Stage MOVE: ask for the move, or, once it is written, make it; then step 3."""
+    if ordnance.start_of_turn(ctx):  # the start of her turn: mines, drogues and torpedoes (the ordnance slice)
+        return
     board = ctx.board
     ship = board.ship_named(_active(board))
     if board.move is not None:
@@ -83,6 +86,8 @@ def make_move(ctx: Context[Board], name: str, order: MoveOrder) -> None:
             ctx.emit(FATE, {"ship": name, "status": LEFT, "why": why}, ships=[name])
             break
         _emit_step(ctx, name, step)
+        if step.enters_hex:  # her mines and drogues strike at the hex she has come into (CM-TM-04, CM-DT-01)
+            ordnance.strike_from_cables(ctx, name, step.hex, step.band)
         hexes += 1 if step.enters_hex else 0
         if step.enters_hex or step.changes_band:
             stopped, ram = meet_ships(ctx, name, step, ram, hexes)
