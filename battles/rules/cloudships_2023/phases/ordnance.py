@@ -189,8 +189,9 @@ def explode(ctx: Context[Board], firer: Ship, gun: Gun, target: Ship) -> None:
     count, plus = gunnery.roll_spec(gun.roll or "1d6")
     purpose = f"{firer.name}'s {gun.name} ({gun.number}) explodes on {target.name}: {gun.roll} ({DAMAGE[gun.kind]})"
     rolled = ctx.roll(purpose, count=count, modifiers={gun.kind: plus} if plus else {}, ships=[target.name])
-    critical = 1 if ordnance.natural_six(rolled.dice) else 0
-    data = {"ship": target.name, "points": rolled.total, "by": firer.name, "crew": 0, "critical": critical}
+    data: dict[str, object] = {"ship": target.name, "points": rolled.total, "by": firer.name, "crew": 0}
+    if ordnance.natural_six(rolled.dice):
+        data["critical"] = 1
     ctx.emit(DAMAGE_DUE, data, ships=[target.name, firer.name])
 
 
