@@ -213,17 +213,19 @@ def test_a_mine_spent_cannot_be_let_out_again_but_a_miss_leaves_it_out():
     raise AssertionError("no seed gave a miss")
 
 
-@pytest.mark.rule("CM-TM-08")
-def test_a_martian_mine_explodes_for_1d6():
+@pytest.mark.rule("CM-TM-08", "CM-TM-10")
+def test_golden_a_martian_mine_explodes_for_1d6_and_a_6_adds_a_critical():
     def run(seed: bytes):
         state = at_move("Skyfire", seed, places={"Triumph": (ahead(1), HIGH)})
         return turn(state, {"let_out": [MARTIAN_MINE]}, ["ahead"], seed)
 
-    done = first_hit("martian", run)
+    done = first_hit("martian", run, lambda d: damage_roll(d)["dice"] == [6])
     roll = damage_roll(done)
     assert roll["modifiers"] == {}
     assert len(roll["dice"]) == 1
-    assert of_kind(done.events, DAMAGE_DUE)[0].data["points"] == roll["dice"][0]
+    due = of_kind(done.events, DAMAGE_DUE)[0].data
+    assert due["points"] == roll["dice"][0]
+    assert due["critical"] == 1  # a 6: the Martian mine's critical too (CM-TM-10)
 
 
 # --- drogues ----------------------------------------------------------------------------------------------------

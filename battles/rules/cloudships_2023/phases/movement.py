@@ -10,6 +10,8 @@ validate.py names the clause a refusal breaks), and the ship makes it step by st
   (CM-RAM-01): both roll, steam +1 (CM-RAM-02); the rammer hits only by scoring higher (CM-RAM-03/04) and deals
   her ram value plus her current speed, the hexes moved this turn with the rammed one (CM-RAM-05); a hit stops
   her, a miss lets her slide on.
+- The start of her turn comes first (phases/ordnance.py: her torpedoes fly on, her mines, drogues and torpedoes
+  are ordered), and on each hex she enters her mines and drogues out strike first (CM-TM-04, CM-DT-01).
 - Damage from rams and collisions waits on the board as ``due`` and is crossed at step 4 (phases/damage.py), with
   the fire's, in the order it was dealt.
 """
