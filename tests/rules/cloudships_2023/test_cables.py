@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from battles.engine import answers, policies, resolver
+from battles.rules.cloudships_2023 import ordnance
 from battles.rules.cloudships_2023.board import OrdnanceOrders
 from battles.rules.cloudships_2023.kinds import (
     BOX_CROSSED,
@@ -74,6 +75,9 @@ def test_a_mine_let_out_at_the_start_of_her_turn_stays_out_until_winched_in_at_a
     back = turn(later, {"winch_in": [MINE]}, None)
     assert of_kind(back.events, WINCHED_IN)[0].data["gun"] == MINE
     assert out(back.state, "Gloire") == ()
+    gloire = ship(back.state.board, "Gloire")
+    assert MINE not in gloire.spent  # back aboard, unspent: it may go out again
+    assert ordnance.may_let_out(gloire, gloire.gun(MINE), back.state.board, really_low=False) is None
 
 
 @pytest.mark.rule("CM-TM-01")

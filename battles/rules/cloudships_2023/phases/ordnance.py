@@ -34,6 +34,13 @@ from battles.rules.cloudships_2023.kinds import (
 from battles.rules.cloudships_2023.panels import Gun
 
 NOTHING = OrdnanceOrders().to_json()
+# The clauses of each weapon's damage and natural 6, and of the steamer's +1 against it.
+DAMAGE = {
+    panels.SMUTTS: "CM-SMT-08, CM-SMT-09",
+    panels.TETHER_MINE: "CM-TM-08..10",
+    panels.DROGUE: "CM-DT-04, CM-DT-05",
+}
+EVADE = {panels.SMUTTS: "CM-SMT-04", panels.TETHER_MINE: "CM-TM-07", panels.DROGUE: "CM-TM-07"}
 PROMPT = '{"let_out": [gun], "winch_in": [gun], "launch": [gun]}: tether mines and drogues, Smutts torpedoes'
 
 
@@ -162,16 +169,16 @@ def contact(ctx: Context[Board], firer: Ship, gun: Gun, target: Ship, bonus: dic
     """The ramming roll between the weapon and ``target`` (steam +1 on hers); on a hit the weapon explodes and its
     damage is left due. True on a hit."""
     what = f"{firer.name}'s {gun.name} ({gun.number})"
-    mine = ctx.roll(f"{what} strikes at {target.name} ({clause})", modifiers=bonus, ships=[firer.name, target.name])
+    weapon = ctx.roll(f"{what} strikes at {target.name} ({clause})", modifiers=bonus, ships=[firer.name, target.name])
     steam = {"steam": ordnance.STEAM} if target.panel.motive == panels.STEAM else {}
-    theirs = ctx.roll(f"{target.name} evades {what} (CM-RAM-02)", modifiers=steam, ships=[target.name])
-    hit = ordnance.strikes(mine.total, theirs.total)
+    theirs = ctx.roll(f"{target.name} evades {what} ({EVADE[gun.kind]})", modifiers=steam, ships=[target.name])
+    hit = ordnance.strikes(weapon.total, theirs.total)
     data = {
         "ship": firer.name,
         "gun": gun.number,
         "system": gun.kind,
         "target": target.name,
-        "scores": [mine.total, theirs.total],
+        "scores": [weapon.total, theirs.total],
         "hit": hit,
         "clauses": [clause, "CM-RAM-03"],
     }
@@ -193,11 +200,3 @@ def explode(ctx: Context[Board], firer: Ship, gun: Gun, target: Ship) -> None:
     if ordnance.natural_six(rolled.dice):
         data["critical"] = 1
     ctx.emit(DAMAGE_DUE, data, ships=[target.name, firer.name])
-
-
-# The clauses of each weapon's damage and its natural 6.
-DAMAGE = {
-    panels.SMUTTS: "CM-SMT-08, CM-SMT-09",
-    panels.TETHER_MINE: "CM-TM-08..10",
-    panels.DROGUE: "CM-DT-04, CM-DT-05",
-}
