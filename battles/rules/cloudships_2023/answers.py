@@ -10,18 +10,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from battles.engine import answers, hexgrid
-from battles.engine.answers import AnswerSchema, Field, Group, One, Option, Path, Progress, Repeat
+from battles.engine.answers import AnswerSchema, Field, Group, Many, One, Option, Path, Progress, Repeat
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
-from battles.rules.cloudships_2023 import boarding, firing, gunnery, manoeuvre, panels, validate
+from battles.rules.cloudships_2023 import boarding, firing, gunnery, manoeuvre, ordnance, panels, validate
 from battles.rules.cloudships_2023.board import Board, Shot
 from battles.rules.cloudships_2023.kinds import (
     BOARD_DECISION,
     FIRE_ORDERS,
     LOSSES_DECISION,
     MOVE_DECISION,
+    ORDNANCE_DECISION,
     PARTY_HITS_DECISION,
     RETURN_FIRE,
 )
@@ -50,6 +51,8 @@ def schema(
         return fire_schema(state, request)
     if request.kind in (BOARD_DECISION, LOSSES_DECISION, PARTY_HITS_DECISION):
         return boarding_schema(request)
+    if request.kind == ORDNANCE_DECISION:
+        return ordnance_schema(state, request)
     if request.kind != MOVE_DECISION:
         return answers.default_schema(request)
     plan = _clean(partial)
@@ -208,3 +211,37 @@ def _party_hits_words(option: JSON) -> str:
         if flights
         else ("Boarding parties only")
     )
+
+
+# --- mines and torpedoes at the start of a ship's turn ----------------------------------------------------------
+
+ORDNANCE_FIELDS = (
+    ("let_out", "Let out on the cable (CM-TM-01, CM-DT-01)", "CM-TM-01"),
+    ("winch_in", "Winch back in (CM-TM-02)", "CM-TM-02"),
+    ("launch", "Launch a Smutts torpedo: 10 hexes a turn, straight on, for two turns (CM-SMT-01)", "CM-SMT-01"),
+)
+
+
+def ordnance_schema(state: BattleState[Board], request: DecisionRequest) -> AnswerSchema:
+    """One choice of several for each thing she may do: the systems she may let out, winch in or launch, each
+    labelled with what it does (the band it rides, its damage)."""
+    name = request.ships[0]
+    ship = state.board.ship_named(name)
+    ready = ordnance.choices(state.board, ship, really_low=validate.really_low(state))
+    offered = {"let_out": ready.let_out, "winch_in": ready.winch_in, "launch": ready.launch}
+    fields: list[Field] = []
+    for key, label, clause in ORDNANCE_FIELDS:
+        options = tuple(Option(n, system_words(state, ship.gun(n), ship.band)) for n in offered[key])
+        if options:
+            fields.append(Many(key=key, label=label, options=options, optional=True, clause=clause))
+    root = Group(key="", fields=tuple(fields), clause=request.rule)
+    return AnswerSchema(request.id, root, title=f"Mines and torpedoes: {name}", clause=request.rule, layout="orders")
+
+
+def system_words(state: BattleState[Board], gun: panels.Gun, band: str) -> str:
+    """ "Tether mine (9), rides High, 1d6+2": the system, where it strikes from here, its damage."""
+    head = f"{gun.name} ({gun.number})"
+    if gun.kind == panels.SMUTTS:
+        return f"{head}, flies at {band}, {gun.roll} (no bonus for a superior crew)"
+    reach = ordnance.reach(gun.kind, band, really_low=validate.really_low(state))
+    return f"{head}, rides {reach or 'nowhere'}, {gun.roll}"

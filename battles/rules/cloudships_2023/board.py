@@ -131,9 +131,11 @@ class Ship:
         return tuple(gun for gun in self.panel.guns if gun.number not in self.guns_lost)
 
     def guns_bearing_on(self, other: Hex) -> tuple[Gun, ...]:
-        """Working guns whose arcs hold ``other`` (CM-FIRE-02): the guns a Gun box may pick (CM-DMG-04/05)."""
+        """Working guns whose arcs hold ``other`` (CM-FIRE-02): the guns a Gun box may pick (CM-DMG-04/05). A
+        system with no arc (bomb racks, tether mines, drogues slung amidships) has no side to hide it: it counts
+        as a gun to be destroyed whoever fired (CM-BOMB-03, CM-TM-11, CM-DT-06; docs/cloudships.md section 10)."""
         seen = {str(aspect) for aspect in hexgrid.aspects(self.hex, self.facing, other)}
-        return tuple(gun for gun in self.working_guns() if seen & set(gun.arcs))
+        return tuple(gun for gun in self.working_guns() if seen & set(gun.arcs) or not gun.arcs)
 
     def to_json(self) -> JSONObject:
         return {
@@ -246,20 +248,24 @@ class DamageDue:
     """Points scored on ``ship`` by ``by`` (a ship's name, or "" for no firer), to be marked at step 4 in the
     order scored (CM-SEQ-09/11): fire is simultaneous, so nothing is crossed until every die is rolled.
     ``crew``: anti-personnel hits, one firing ship's total on this target, read on the target's crew chart at
-    step 4 (CM-AP-06..09); such an entry has no points."""
+    step 4 (CM-AP-06..09); such an entry has no points. ``critical``: criticals rolled after the points are
+    crossed, a torpedo's, mine's or drogue's natural 6 (CM-SMT-09, CM-TM-10, CM-DT-05; the ordnance slice)."""
 
     ship: str
     points: int
     by: str = ""
     crew: int = 0
+    critical: int = 0
 
     def to_json(self) -> JSONObject:
-        return {"ship": self.ship, "points": self.points, "by": self.by, "crew": self.crew}
+        data: JSONObject = {"ship": self.ship, "points": self.points, "by": self.by, "crew": self.crew}
+        return {**data, "critical": self.critical} if self.critical else data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DamageDue:
-        crew = read_int(data.get("crew", 0))
-        return cls(ship=read_str(data["ship"]), points=read_int(data["points"]), by=read_str(data["by"]), crew=crew)
+        crew, critical = read_int(data.get("crew", 0)), read_int(data.get("critical", 0))
+        ship, points, by = read_str(data["ship"]), read_int(data["points"]), read_str(data["by"])
+        return cls(ship=ship, points=points, by=by, crew=crew, critical=critical)
 
 
 # --- fire (step 3): the orders given, kept on the board until the dice are rolled (CM-SEQ-07..09) ------------
@@ -348,6 +354,109 @@ class MoveOrder:
         return cls(steps=_strs(order["steps"]), ram=read_str(order["ram"]))
 
 
+# --- exotic ordnance (the ordnance slice: CM-SMT, CM-TM, CM-DT) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Torpedo:
+    """A Smutts torpedo in flight: ``ship``'s launcher ``gun``, where it is, the way it flies and at what band (a
+    straight line, level, CM-SMT-01), and the turns of movement it has flown (two at most, CM-SMT-07)."""
+
+    ship: str
+    gun: int
+    hex: Hex
+    facing: int
+    band: str
+    flights: int = 0
+
+    def to_json(self) -> JSONObject:
+        return {
+            "ship": self.ship,
+            "gun": self.gun,
+            "hex": list[JSON](self.hex.to_json()),
+            "facing": self.facing,
+            "band": self.band,
+            "flights": self.flights,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Torpedo:
+        return cls(
+            ship=read_str(data["ship"]),
+            gun=read_int(data["gun"]),
+            hex=Hex.from_json(data["hex"]),
+            facing=read_int(data["facing"]),
+            band=_band(data["band"]),
+            flights=read_int(data["flights"]),
+        )
+
+
+@dataclass(frozen=True)
+class OrdnanceOrders:
+    """The active captain's answer at the start of her turn: the tether mines and drogues she lets out or winches
+    in (CM-TM-01/02, CM-DT-01) and the Smutts torpedoes she launches (CM-SMT-01), by gun number."""
+
+    let_out: tuple[int, ...] = ()
+    winch_in: tuple[int, ...] = ()
+    launch: tuple[int, ...] = ()
+
+    KEYS = ("let_out", "winch_in", "launch")
+
+    def to_json(self) -> JSONObject:
+        return {"let_out": list(self.let_out), "winch_in": list(self.winch_in), "launch": list(self.launch)}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> OrdnanceOrders:
+        """The orders an answer spells (any of the three keys, each a list of gun numbers); ValueError or
+        TypeError if it spells none."""
+        orders = read_object(data)
+        if not set(orders) <= set(cls.KEYS):
+            raise ValueError(f"the orders are {{{', '.join(cls.KEYS)}}}, each a list of gun numbers")
+        return cls(*(_ints(orders.get(key, [])) for key in cls.KEYS))
+
+
+@dataclass(frozen=True)
+class Ordnance:
+    """The exotic ordnance at large: ``out``, the (ship, gun) of every tether mine and drogue on its cable;
+    ``torpedoes`` in flight; the start-of-turn ``orders`` answered and not yet carried out; ``readied``, the
+    ship and round whose start of turn is done (the move is asked next)."""
+
+    out: tuple[tuple[str, int], ...] = ()
+    torpedoes: tuple[Torpedo, ...] = ()
+    orders: OrdnanceOrders | None = None
+    readied: tuple[str, int] | None = None
+
+    def cables(self, ship: str) -> tuple[int, ...]:
+        """The guns ``ship`` has out on their cables, in the order let out."""
+        return tuple(gun for name, gun in self.out if name == ship)
+
+    def to_json(self) -> JSONObject:
+        return {
+            "out": [[name, gun] for name, gun in self.out],
+            "torpedoes": [torpedo.to_json() for torpedo in self.torpedoes],
+            "orders": None if self.orders is None else self.orders.to_json(),
+            "readied": None if self.readied is None else [self.readied[0], self.readied[1]],
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Ordnance:
+        if data is None:
+            return cls()
+        ordnance = read_object(data)
+        orders, readied = ordnance["orders"], ordnance["readied"]
+        return cls(
+            out=tuple(_cable(item) for item in read_list(ordnance["out"])),
+            torpedoes=tuple(Torpedo.from_json(read_object(t)) for t in read_list(ordnance["torpedoes"])),
+            orders=None if orders is None else OrdnanceOrders.from_json(orders),
+            readied=None if readied is None else _cable(readied),
+        )
+
+
+def _cable(value: Any) -> tuple[str, int]:
+    name, number = read_list(value)
+    return read_str(name), read_int(number)
+
+
 @dataclass(frozen=True)
 class Board:
     """The battle: the map's size, the round limit, the ships (in the scenario's order), the sides' names, this
@@ -372,6 +481,8 @@ class Board:
     boarding: JSON = None
     fight: BoardingRound | None = None
     flight_hits: tuple[tuple[str, int], ...] | None = None  # step 4: Boarding Party boxes a captain gives flights
+
+    ordnance: Ordnance = Ordnance()  # mines and drogues out, torpedoes in flight (the ordnance slice)
 
     def ship_named(self, name: str) -> Ship:
         return next(ship for ship in self.ships if ship.name == name)
@@ -410,6 +521,7 @@ class Board:
             "move": None if self.move is None else self.move.to_json(),
             "volley": None if self.volley is None else self.volley.to_json(),
             **boarding_json(self),
+            "ordnance": self.ordnance.to_json(),
         }
 
     @classmethod
@@ -430,6 +542,7 @@ class Board:
             move=None if move is None else MoveOrder.from_json(move),
             volley=Volley.from_json(board["volley"]),
             **boarding_fields(board),
+            ordnance=Ordnance.from_json(board.get("ordnance")),
         )
 
 

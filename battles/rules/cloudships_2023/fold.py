@@ -21,8 +21,10 @@ from battles.rules.cloudships_2023.board import (
     Deck,
     Grapple,
     MoveOrder,
+    OrdnanceOrders,
     Ship,
     Shot,
+    Torpedo,
     TurnStatus,
     Volley,
 )
@@ -33,6 +35,7 @@ from battles.rules.cloudships_2023.kinds import (
     BOARDING_FOUGHT,
     BOX_CROSSED,
     CARD_TURNED,
+    CONTACT,
     CRASHED,
     CRITICAL,
     DAMAGE_DUE,
@@ -44,19 +47,26 @@ from battles.rules.cloudships_2023.kinds import (
     GRAPPLES_CUT,
     GUN_FIRED,
     GUN_LOST,
+    LET_OUT,
     LIGHTS_CYCLED,
     LOSSES_DECISION,
     LOSSES_TAKEN,
     MOVE_DECISION,
     MOVE_DONE,
     MOVED,
+    ORDNANCE_DECISION,
     PARTY_HITS_DECISION,
     PARTY_LOST,
+    READIED,
     REPAIRED,
     RETURN_FIRE,
     STATUS_CHECKED,
+    TORPEDO_FLEW,
+    TORPEDO_GONE,
+    TORPEDO_LAUNCHED,
     TURN_ENDED,
     VOLLEY,
+    WINCHED_IN,
 )
 from battles.rules.cloudships_2023.panels import AMBER, CRITICAL_LIGHTS, GREEN, RED
 
@@ -351,6 +361,76 @@ FOLDS.update(
         FATE: _then(FOLDS[FATE], _struck_or_gone),
         PARTY_LOST: _then(FOLDS[PARTY_LOST], _flight_hit),
         TURN_ENDED: _then(FOLDS[TURN_ENDED], _turn_over),
+    }
+)
+
+
+# --- exotic ordnance (the ordnance slice: CM-SMT, CM-TM, CM-DT) ---------------------------------------------------
+
+
+def _ordnance(board: Board, **changes: Any) -> Board:
+    return replace(board, ordnance=replace(board.ordnance, **changes))
+
+
+def _ordnance_orders(board: Board, choice: Any) -> Board:
+    """The start-of-turn orders, kept until carried out (an ANSWER_FOLDS entry)."""
+    return _ordnance(board, orders=OrdnanceOrders.from_json(choice))
+
+
+def _cable(data: Mapping[str, Any]) -> tuple[str, int]:
+    return read_str(data["ship"]), read_int(data["gun"])
+
+
+def _let_out(board: Board, data: Mapping[str, Any]) -> Board:
+    return _ordnance(board, out=(*board.ordnance.out, _cable(data)))
+
+
+def _winched_in(board: Board, data: Mapping[str, Any]) -> Board:
+    return _ordnance(board, out=tuple(cable for cable in board.ordnance.out if cable != _cable(data)))
+
+
+def _torpedo_launched(board: Board, data: Mapping[str, Any]) -> Board:
+    return _ordnance(board, torpedoes=(*board.ordnance.torpedoes, Torpedo.from_json(data)))
+
+
+def _torpedo_flew(board: Board, data: Mapping[str, Any]) -> Board:
+    hex_, flights, which = Hex.from_json(data["hex"]), read_int(data["flight"]), _cable(data)
+    torpedoes = tuple(
+        replace(t, hex=hex_, flights=flights) if (t.ship, t.gun) == which else t for t in board.ordnance.torpedoes
+    )
+    return _ordnance(board, torpedoes=torpedoes)
+
+
+def _gone(board: Board, which: tuple[str, int]) -> Board:
+    """A torpedo or a cable's weapon no longer at large."""
+    torpedoes = tuple(t for t in board.ordnance.torpedoes if (t.ship, t.gun) != which)
+    out = tuple(cable for cable in board.ordnance.out if cable != which)
+    return _ordnance(board, torpedoes=torpedoes, out=out)
+
+
+def _contact(board: Board, data: Mapping[str, Any]) -> Board:
+    """A hit explodes the weapon: the torpedo or the mine is gone (CM-SMT-05, CM-TM-12); a miss carries on."""
+    return _gone(board, _cable(data)) if data["hit"] else board
+
+
+def _torpedo_gone(board: Board, data: Mapping[str, Any]) -> Board:
+    return _gone(board, _cable(data))
+
+
+def _readied(board: Board, data: Mapping[str, Any]) -> Board:
+    return _ordnance(board, orders=None, readied=(read_str(data["ship"]), read_int(data["round"])))
+
+
+ANSWER_FOLDS[ORDNANCE_DECISION] = _ordnance_orders
+FOLDS.update(
+    {
+        LET_OUT: _let_out,
+        WINCHED_IN: _winched_in,
+        TORPEDO_LAUNCHED: _torpedo_launched,
+        TORPEDO_FLEW: _torpedo_flew,
+        CONTACT: _contact,
+        TORPEDO_GONE: _torpedo_gone,
+        READIED: _readied,
     }
 )
 

@@ -21,6 +21,25 @@ def problems(state: BattleState[Board]) -> list[str]:
     if state.turn > board.rounds:
         found.append(f"round {state.turn} is past the limit {board.rounds}")
     return found + boarding_problems(state)
+    return found + ordnance_problems(board)
+
+
+def ordnance_problems(board: Board) -> list[str]:
+    """Mines and drogues out are hers, once each, and not spent; a torpedo in flight was fired from a Smutts
+    launcher, now spent, and has flown at most its two turns (CM-SMT-07, CM-TM-12; the ordnance slice)."""
+    found = []
+    out = board.ordnance.out
+    if len(set(out)) != len(out):
+        found.append(f"cables out {list(out)}: one named twice")
+    for name, number in out:
+        ship = board.ship_named(name)
+        if ship.gun(number).kind not in (panels.TETHER_MINE, panels.DROGUE) or number in ship.spent:
+            found.append(f"{name}'s gun {number} is out on a cable but is no mine or drogue still whole")
+    for torpedo in board.ordnance.torpedoes:
+        ship = board.ship_named(torpedo.ship)
+        if ship.gun(torpedo.gun).kind != panels.SMUTTS or torpedo.gun not in ship.spent or torpedo.flights > 2:
+            found.append(f"{torpedo.ship}'s torpedo {torpedo.gun} in flight: {torpedo.to_json()}")
+    return found
 
 
 def ship_problems(ship: Ship) -> list[str]:

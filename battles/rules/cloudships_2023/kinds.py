@@ -104,3 +104,17 @@ BOARDING_DONE = "boarding done"  # the stage's work is over: the order and the r
 BOARDING_KINDS = (GRAPPLE_TRIED, GRAPPLED, BOARDING_FOUGHT, LOSSES_TAKEN, GRAPPLES_CUT, BOARDING_DONE)
 ATTACKERS, DEFENDERS, TIE = "attackers", "defenders", "tie"  # who won a boarding round
 PARTY_HITS_DECISION = "boarding party hits"  # at step 4: how many of a ship's Boarding Party boxes take a flight
+
+
+# --- exotic ordnance (CM-SMT, CM-TM, CM-DT; phases/ordnance.py, ordnance.py): the ordnance slice's words ---------
+# Stage MOVE opens with the start of the ship's turn: her torpedoes in flight fly on, then one decision lets out or
+# winches in her tether mines and drogues and launches her Smutts torpedoes (CM-TM-01/02, CM-SMT-01).
+ORDNANCE_DECISION = "mines and torpedoes"  # decision: {"let_out": [gun], "winch_in": [gun], "launch": [gun]}
+LET_OUT = "let out"  # a tether mine or drogue let out on its cable (CM-TM-01, CM-DT-01)
+WINCHED_IN = "winched in"  # one winched back aboard (CM-TM-02)
+TORPEDO_LAUNCHED = "torpedo launched"  # a Smutts torpedo leaves its launcher (CM-SMT-01, CM-SMT-11)
+TORPEDO_FLEW = "torpedo flew"  # a torpedo in flight enters the next hex of its straight line (CM-SMT-01)
+CONTACT = "contact"  # a torpedo, mine or drogue tries to strike a ship: the ramming roll (CM-SMT-02..05, CM-TM-04)
+TORPEDO_GONE = "torpedo gone"  # self-destructed after its second turn, or off the map (CM-SMT-07)
+READIED = "ordnance readied"  # the start of the ship's turn is done: the move is asked next
+ORDNANCE_KINDS = (LET_OUT, WINCHED_IN, TORPEDO_LAUNCHED, TORPEDO_FLEW, CONTACT, TORPEDO_GONE, READIED)

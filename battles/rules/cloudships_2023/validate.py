@@ -14,9 +14,15 @@ from typing import Any
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
-from battles.rules.cloudships_2023 import firing, manoeuvre
-from battles.rules.cloudships_2023.board import Board, MoveOrder, Ship, Shot
-from battles.rules.cloudships_2023.kinds import FIRE_ORDERS, MOVE_DECISION, REALLY_LOW_BAND, RETURN_FIRE
+from battles.rules.cloudships_2023 import firing, manoeuvre, ordnance
+from battles.rules.cloudships_2023.board import Board, MoveOrder, OrdnanceOrders, Ship, Shot
+from battles.rules.cloudships_2023.kinds import (
+    FIRE_ORDERS,
+    MOVE_DECISION,
+    ORDNANCE_DECISION,
+    REALLY_LOW_BAND,
+    RETURN_FIRE,
+)
 from battles.rules.cloudships_2023.manoeuvre import AHEAD, LEFT_MAP, Mover, PlanError, Step
 
 MOVE_SHAPE = f'a move is a list of steps ({", ".join(manoeuvre.STEPS)}), or {{"steps": [...], "ram": ship}}'
@@ -29,6 +35,8 @@ def validate(state: BattleState[Board], request: DecisionRequest, choice: JSON) 
         return move_problem(state, request.ships[0], choice)
     if request.kind in FIRE_DECISIONS:
         return fire_problem(state.board, request, choice)
+    if request.kind == ORDNANCE_DECISION:
+        return ordnance_problem(state, request.ships[0], choice)
     return None
 
 
@@ -37,6 +45,8 @@ def candidates(state: BattleState[Board], request: DecisionRequest) -> Sequence[
         return move_candidates(state, request.ships[0])
     if request.kind in FIRE_DECISIONS:
         return fire_candidates(state.board, request)
+    if request.kind == ORDNANCE_DECISION:
+        return ordnance_candidates(state, request.ships[0])
     return request.options if request.options is not None else [request.default]
 
 
@@ -199,3 +209,36 @@ def fire_candidates(board: Board, request: DecisionRequest) -> list[JSON]:
         if len(at_her) > 1:
             volleys.append(at_her)
     return [{"shots": [shot.to_json() for shot in volley]} for volley in volleys]
+
+
+# --- mines and torpedoes at the start of a ship's turn (CM-TM-01/02, CM-DT-01, CM-SMT-01) ------------------------
+
+ORDNANCE_SHAPE = 'the orders are {"let_out": [gun], "winch_in": [gun], "launch": [gun]}, each a list of gun numbers'
+
+
+def really_low(state: BattleState[Board]) -> bool:
+    return bool(state.options.get(REALLY_LOW_BAND, False))
+
+
+def ordnance_problem(state: BattleState[Board], name: str, choice: JSON) -> Rejection | None:
+    try:
+        orders = OrdnanceOrders.from_json(choice)
+    except (KeyError, TypeError, ValueError):
+        return Rejection("CM-TM-01", ORDNANCE_SHAPE)
+    board = state.board
+    found = ordnance.orders_problem(board, board.ship_named(name), orders, really_low=really_low(state))
+    return None if found is None else Rejection(found.clause, found.reason)
+
+
+def ordnance_candidates(state: BattleState[Board], name: str) -> list[JSON]:
+    """Leave all as it is; each system alone let out, winched in or launched; everything let out at once."""
+    ready = ordnance.choices(state.board, state.board.ship_named(name), really_low=really_low(state))
+    found = [
+        OrdnanceOrders(),
+        *(OrdnanceOrders(let_out=(n,)) for n in ready.let_out),
+        *(OrdnanceOrders(winch_in=(n,)) for n in ready.winch_in),
+        *(OrdnanceOrders(launch=(n,)) for n in ready.launch),
+    ]
+    if len(ready.let_out) > 1:
+        found.append(OrdnanceOrders(let_out=ready.let_out))
+    return [orders.to_json() for orders in found]

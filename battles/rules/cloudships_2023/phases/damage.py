@@ -53,6 +53,8 @@ def mark_damage(ctx: Context[Board]) -> None:
         return
     for due in ctx.board.due:
         cross_boxes(ctx, due.ship, due.points, by=due.by)
+        for _ in range(due.critical):  # a torpedo's, mine's or drogue's natural 6 (CM-SMT-09, CM-TM-10, CM-DT-05)
+            critical_hit(ctx, due.ship, due.by)
         if due.crew:
             crew_hits(ctx, due.ship, due.crew, by=due.by)
     ctx.begin_phase(AMBERS)
@@ -110,6 +112,13 @@ def _critical(ctx: Context[Board], name: str, by: str) -> None:
     effect = PERMANENT_EFFECTS.get(rolled.outcome)
     if effect is not None:
         effect(ctx, name, by)
+
+
+def critical_hit(ctx: Context[Board], name: str, by: str) -> None:
+    """A critical hit scored outright (not by a Critical box), rolled on her chart as a box's is; none on a ship
+    out of the fight."""
+    if ctx.board.ship_named(name).flying:
+        _critical(ctx, name, by)
 
 
 def _permanent(critical: str) -> bool:

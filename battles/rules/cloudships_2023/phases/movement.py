@@ -10,6 +10,8 @@ validate.py names the clause a refusal breaks), and the ship makes it step by st
   (CM-RAM-01): both roll, steam +1 (CM-RAM-02); the rammer hits only by scoring higher (CM-RAM-03/04) and deals
   her ram value plus her current speed, the hexes moved this turn with the rammed one (CM-RAM-05); a hit stops
   her, a miss lets her slide on.
+- The start of her turn comes first (phases/ordnance.py: her torpedoes fly on, her mines, drogues and torpedoes
+  are ordered), and on each hex she enters her mines and drogues out strike first (CM-TM-04, CM-DT-01).
 - Damage from rams and collisions waits on the board as ``due`` and is crossed at step 4 (phases/damage.py), with
   the fire's, in the order it was dealt.
 """
@@ -32,12 +34,15 @@ from battles.rules.cloudships_2023.kinds import (
     RAM_TRIED,
 )
 from battles.rules.cloudships_2023.manoeuvre import LEFT_MAP, Step
+from battles.rules.cloudships_2023.phases import ordnance
 
 STEAM_BONUS = 1  # CM-RAM-02
 
 
 def move_ship(ctx: Context[Board]) -> None:
     """Stage MOVE: ask for the move, or, once it is written, make it; then step 3."""
+    if ordnance.start_of_turn(ctx):  # the start of her turn: mines, drogues and torpedoes (the ordnance slice)
+        return
     board = ctx.board
     ship = board.ship_named(_active(board))
     if board.move is not None:
@@ -83,6 +88,8 @@ def make_move(ctx: Context[Board], name: str, order: MoveOrder) -> None:
             ctx.emit(FATE, {"ship": name, "status": LEFT, "why": why}, ships=[name])
             break
         _emit_step(ctx, name, step)
+        if step.enters_hex:  # her mines and drogues strike at the hex she has come into (CM-TM-04, CM-DT-01)
+            ordnance.strike_from_cables(ctx, name, step.hex, step.band)
         hexes += 1 if step.enters_hex else 0
         if step.enters_hex or step.changes_band:
             stopped, ram = meet_ships(ctx, name, step, ram, hexes)

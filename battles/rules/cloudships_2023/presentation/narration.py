@@ -37,6 +37,7 @@ from battles.rules.cloudships_2023.kinds import (
     BOX_CROSSED,
     CARD_TURNED,
     COLLISION_CHECK,
+    CONTACT,
     CREW_HIT,
     CRITICAL,
     DAMAGE_DUE,
@@ -51,20 +52,27 @@ from battles.rules.cloudships_2023.kinds import (
     GRAPPLES_CUT,
     GUN_FIRED,
     GUN_LOST,
+    LET_OUT,
     LIGHTS_CYCLED,
     LOSSES_TAKEN,
     MOVE_DECISION,
     MOVE_DONE,
     MOVE_HELD,
     MOVED,
+    ORDNANCE_DECISION,
     PARTY_LOST,
     RAM_TRIED,
+    READIED,
     REPAIRED,
     RETURN_FIRE,
     STATUS_CHECKED,
+    TORPEDO_FLEW,
+    TORPEDO_GONE,
+    TORPEDO_LAUNCHED,
     TURN_CARD,
     TURN_ENDED,
     VOLLEY,
+    WINCHED_IN,
 )
 
 
@@ -312,6 +320,8 @@ def _answer(kind: Any, choice: Any, n: Names) -> str | None:
         return _move_words(choice)
     if kind == TURN_CARD:
         return "turn it"
+    if kind == ORDNANCE_DECISION:
+        return _ordnance_words(choice)
     return None
 
 
@@ -377,6 +387,51 @@ def _boarding_done(e: Mapping[str, Any], n: Names) -> str:
     return f"{possessive(e['ship'])} boarding step is over"
 
 
+# --- mines and torpedoes (docs/cloudships.md section 10) ---------------------------------------------------------
+
+
+def _let_out(e: Mapping[str, Any], n: Names) -> str:
+    where = f", riding at {e['band']}" if e.get("band") else ", hanging where it reaches nothing"
+    return f"{e['ship']} lets out her {e['name']} ({e['gun']}) on its cable{where}"
+
+
+def _winched_in(e: Mapping[str, Any], n: Names) -> str:
+    return f"{e['ship']} winches her {e['name']} ({e['gun']}) back aboard"
+
+
+def _torpedo_launched(e: Mapping[str, Any], n: Names) -> str:
+    return f"{e['ship']} launches a Smutts torpedo ({e['gun']}), heading {facing_name(e['facing'])}"
+
+
+def _torpedo_flew(e: Mapping[str, Any], n: Names) -> str:
+    return f"{possessive(e['ship'])} torpedo ({e['gun']}) flies on to {hex_name(e['hex'])}"
+
+
+def _contact(e: Mapping[str, Any], n: Names) -> str:
+    mine, theirs = (int(s) for s in seq(e["scores"]))
+    head = f"{possessive(e['ship'])} {e['system']} ({e['gun']}) strikes at {e['target']}: {mine} against {theirs}"
+    return f"{head}: it explodes against her" if e["hit"] else f"{head}: she slips clear"
+
+
+def _torpedo_gone(e: Mapping[str, Any], n: Names) -> str:
+    return f"{possessive(e['ship'])} torpedo ({e['gun']}) is gone: {e['why']}"
+
+
+def _readied(e: Mapping[str, Any], n: Names) -> str:
+    return f"{possessive(e['ship'])} mines and torpedoes are seen to"
+
+
+def _ordnance_words(choice: Any) -> str:
+    if not isinstance(choice, Mapping):
+        return "nothing"
+    parts = [
+        f"{label} {', '.join(str(g) for g in choice.get(key) or ())}"
+        for key, label in (("winch_in", "winch in"), ("let_out", "let out"), ("launch", "launch"))
+        if choice.get(key)
+    ]
+    return "; ".join(parts) or "nothing"
+
+
 TELLERS: dict[str, Teller] = {
     TURN: _round,  # the engine's turn is the round of cards
     DECK_MADE: _deck_made,
@@ -411,11 +466,18 @@ TELLERS: dict[str, Teller] = {
     LOSSES_TAKEN: _losses_taken,
     GRAPPLES_CUT: _grapples_cut,
     BOARDING_DONE: _boarding_done,
+    LET_OUT: _let_out,
+    WINCHED_IN: _winched_in,
+    TORPEDO_LAUNCHED: _torpedo_launched,
+    TORPEDO_FLEW: _torpedo_flew,
+    CONTACT: _contact,
+    TORPEDO_GONE: _torpedo_gone,
+    READIED: _readied,
 }
 
 # Bookkeeping a reader may fold away: each gun's marker (the volley names the shots), the end of a move or a
 # turn, and the engine's requests and answers.
-DETAIL = frozenset({GUN_FIRED, MOVE_DONE, TURN_ENDED, STATUS_CHECKED, BOARDING_DONE}) | ENGINE_DETAIL
+DETAIL = frozenset({GUN_FIRED, MOVE_DONE, TURN_ENDED, STATUS_CHECKED, BOARDING_DONE, READIED}) | ENGINE_DETAIL
 
 
 def narrate(event: Mapping[str, Any], names: Names) -> str | None:
