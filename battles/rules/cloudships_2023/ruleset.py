@@ -11,10 +11,11 @@ from battles.engine.answers import AnswerSchema
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
+from battles.engine.policies import Policy
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
-from battles.rules.cloudships_2023 import answers, fold, invariants, outcome, sequence, setup, validate
+from battles.rules.cloudships_2023 import ai, answers, fold, invariants, outcome, sequence, setup, validate
 from battles.rules.cloudships_2023.board import Board
 from battles.rules.cloudships_2023.kinds import REALLY_LOW_BAND, UMPIRE_TURNS_CARDS
 
@@ -83,6 +84,14 @@ class Cloudships(BaseRuleset[Board]):
 
     def roster(self, state: BattleState[Board]) -> list[JSONObject]:
         return outcome.roster(state)
+
+    def ai_policy(self, seed: bytes, side: str) -> Policy:
+        """The AI captain for a side (battles.engine.simulate.policy_for): ai.py's Captain."""
+        return ai.captain(seed, side)
+
+    def leaving_policy(self, seed: bytes, side: str, how: str) -> Policy:
+        """Who answers for a side that surrendered or withdraws in the battle app (ai.py's Leaving)."""
+        return ai.leaving(seed, side, how)
 
 
 CLOUDSHIPS = Cloudships()
