@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from battles.aikit import odds
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from battles.rules.cloudships_2023 import firing, gunnery, manoeuvre, panels
+from battles.rules.cloudships_2023 import firing, gunnery, manoeuvre, panels, validate
 from battles.rules.cloudships_2023.board import Board, Ship, band_height
 from battles.rules.cloudships_2023.firing import LONG, SHORT
 from battles.rules.cloudships_2023.manoeuvre import Mover, PlanError, Step, Way
@@ -122,14 +122,15 @@ def _tokens(move: Mover, way: Way) -> Iterable[str]:
 
 
 def with_rams(ship: Ship, found: Sequence[Course], enemies: Sequence[Ship]) -> list[Course]:
-    """The courses, and for each enemy the courses ending in her hex at her band again with a ram declared on her
-    (CM-RAM-01) when the odds are good enough to try (a ram that misses slides by: no worse than no ram)."""
+    """The courses, and for each enemy the courses whose last step enters her hex at her band, again with a ram
+    declared on her (CM-RAM-01), when the odds are good enough to try (a ram that misses slides by: no worse than
+    no ram)."""
     rams = [
         Course(course.plan, course.steps, enemy.name)
         for enemy in enemies
         if ram_odds(ship, enemy) >= RAM_ODDS
         for course in found
-        if course.steps and not course.left_map and course.end(ship)[0::2] == (enemy.hex, enemy.band)
+        if course.steps and validate.rammed_at(course.steps, enemy) is course.steps[-1]
     ]
     return [*found, *rams]
 
