@@ -70,19 +70,20 @@ class Course:
 
 
 def courses(move: Mover) -> list[Course]:
-    """One course for every end (hex, facing, band, or off the map) the move can reach, breadth first.
+    """One course for every end (hex, facing, band, or off the map) the move can reach.
 
-    A way is dropped when the same place, heading, band and owed turns were reached for fewer points: from there
-    it can do nothing the cheaper way cannot. With a lit Bridge Hit every point must be spent, so then nothing is
-    dropped that way (the points spent are part of the key)."""
+    The ways are grown cheapest first, a pile for each number of points spent (a free turn stays on its pile), and
+    a way is dropped when the same place, heading, band and owed turn was reached for no more points: from there it
+    can do nothing the cheaper way cannot (the band changed in place only names a refusal's clause). So each is
+    grown once. With a lit Bridge Hit every point must be spent: then the points are part of the key."""
     whole = move.status.whole_movement
     first = manoeuvre.start(move)
-    cheapest: dict[tuple[object, ...], int] = {_key(first, whole): 0}
+    reached: set[tuple[object, ...]] = {_key(first, whole)}
     found: dict[tuple[Hex, int, str, str], Course] = {}
-    layer: list[tuple[Way, tuple[str, ...], tuple[Step, ...]]] = [(first, (), ())]
-    while layer:
-        grown = []
-        for way, plan, steps in layer:
+    piles: list[list[tuple[Way, tuple[str, ...], tuple[Step, ...]]]] = [[] for _ in range(move.status.movement + 1)]
+    piles[0].append((first, (), ()))
+    for pile in piles:
+        for way, plan, steps in pile:  # the pile grows as it is read: free turns cost nothing
             end = (way.hex, way.facing, way.band, way.ended)
             if end not in found and (not whole or way.ended or way.spent == move.status.movement):
                 found[end] = Course(plan, steps)
@@ -92,16 +93,14 @@ def courses(move: Mover) -> list[Course]:
                 except PlanError:
                     continue
                 key = _key(after, whole)
-                if cheapest.get(key, after.spent + 1) <= after.spent:
-                    continue
-                cheapest[key] = after.spent
-                grown.append((after, (*plan, token), (*steps, step)))
-        layer = grown
+                if key not in reached:
+                    reached.add(key)
+                    piles[after.spent].append((after, (*plan, token), (*steps, step)))
     return list(found.values())
 
 
 def _key(way: Way, whole: bool) -> tuple[object, ...]:
-    key = (way.hex, way.facing, way.band, way.turn_owed, way.kite_turns, way.in_place, way.ended)
+    key = (way.hex, way.facing, way.band, way.turn_owed, way.kite_turns, way.ended)
     return (*key, way.spent) if whole else key
 
 
