@@ -77,6 +77,7 @@ def courses(move: Mover) -> list[Course]:
     can do nothing the cheaper way cannot (the band changed in place only names a refusal's clause). So each is
     grown once. With a lit Bridge Hit every point must be spent: then the points are part of the key."""
     whole = move.status.whole_movement
+    ceiling = move.bands.index(move.ship.ceiling)
     first = manoeuvre.start(move)
     reached: set[tuple[object, ...]] = {_key(first, whole)}
     found: dict[tuple[Hex, int, str, str], Course] = {}
@@ -87,7 +88,7 @@ def courses(move: Mover) -> list[Course]:
             end = (way.hex, way.facing, way.band, way.ended)
             if end not in found and (not whole or way.ended or way.spent == move.status.movement):
                 found[end] = Course(plan, steps)
-            for token in _tokens(move, way):
+            for token in _tokens(move, way, ceiling):
                 try:
                     after, step = manoeuvre.take(move, way, token, len(plan))
                 except PlanError:
@@ -104,9 +105,11 @@ def _key(way: Way, whole: bool) -> tuple[object, ...]:
     return (*key, way.spent) if whole else key
 
 
-def _tokens(move: Mover, way: Way) -> Iterable[str]:
+def _tokens(move: Mover, way: Way, ceiling: int) -> Iterable[str]:
     """The steps worth trying from ``way``: those the rules would refuse out of hand are left out (a refusal is
-    an exception, dear in a search this wide); manoeuvre.take judges the rest."""
+    an exception, dear in a search this wide): free turns with none owed, power turns but for a steamer free to
+    turn, band changes with the light lit, down to Ground or above the ``ceiling`` (CM-ALT-01/02, CM-DMG-07/08).
+    manoeuvre.take judges the rest."""
     if way.ended:
         return ()
     left = move.status.movement - way.spent
@@ -115,9 +118,12 @@ def _tokens(move: Mover, way: Way) -> Iterable[str]:
         tokens = [token for token in tokens if token not in manoeuvre.FREE_TURNS]
     if move.motive != panels.STEAM or move.status.no_direction_change:
         tokens = [token for token in tokens if token not in manoeuvre.POWER_TURNS]
-    if move.status.no_altitude_change:
-        tokens = [token for token in tokens if token not in manoeuvre.BAND_CHANGE]
-    return tokens
+    height = move.bands.index(way.band)
+    ways = {0}
+    if not move.status.no_altitude_change:
+        ways |= {1} if height < ceiling else set()
+        ways |= {-1} if height > 1 else set()  # Ground is band 0: the lowest a ship flies in is band 1
+    return [token for token in tokens if manoeuvre.BAND_CHANGE.get(token, 0) in ways]
 
 
 def with_rams(ship: Ship, found: Sequence[Course], enemies: Sequence[Ship]) -> list[Course]:

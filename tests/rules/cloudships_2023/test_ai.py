@@ -235,12 +235,15 @@ def test_a_steamer_rams_a_kite_in_reach_when_her_ram_pays():
 def test_the_courses_reach_every_end_the_rules_plans_reach():
     """tactics.courses against manoeuvre.every_plan unbounded: the same ends, each course legal as traced."""
     cases = [
-        ("Red Aphid", {"movement": 4}),
-        ("Red Aphid", {"movement": 3, "no_direction_change": True}),
-        ("Red Aphid", {"movement": 3, "whole_movement": True}),
+        ("Red Aphid", panels.MEDIUM, {"movement": 4}),
+        ("Red Aphid", panels.LOW, {"movement": 4}),
+        ("Red Aphid", panels.HIGH, {"movement": 4}),
+        ("Red Aphid", panels.MEDIUM, {"movement": 3, "no_direction_change": True}),
+        ("Red Aphid", panels.MEDIUM, {"movement": 3, "no_altitude_change": True}),
+        ("Red Aphid", panels.MEDIUM, {"movement": 3, "whole_movement": True}),
     ]
-    for name, status in cases:
-        board = arena(**{name: (MIDDLE, 0, panels.MEDIUM)})
+    for name, band, status in cases:
+        board = arena(**{name: (MIDDLE, 0, band)})
         state = moving(board, name, **status)
         move = validate.mover_of(state, name)
         every = {_end(steps, move) for _, steps in manoeuvre.every_plan(move, most=100_000)}
@@ -248,6 +251,14 @@ def test_the_courses_reach_every_end_the_rules_plans_reach():
         assert {_end(course.steps, move) for course in found} == every
         for course in found:
             assert validate.move_problem(state, name, list[JSON](course.plan)) is None
+    low_ceiling = changed(arena(**{"Red Aphid": (MIDDLE, 0, panels.LOW)}), "Red Aphid", crossed=17)
+    assert low_ceiling.ship_named("Red Aphid").ceiling == panels.LOW  # her Low box crossed (CM-DMG-08)
+    for options in ({}, {REALLY_LOW_BAND: True}):
+        state = moving(low_ceiling, "Red Aphid", movement=3)
+        state = state.evolve(options={**state.options, **options})
+        move = validate.mover_of(state, "Red Aphid")
+        every = {_end(steps, move) for _, steps in manoeuvre.every_plan(move, most=100_000)}
+        assert {_end(course.steps, move) for course in tactics.courses(move)} == every
     for motive in (panels.SCREW_GALLEY, panels.KITE):
         board = arena(**{"Red Locust": (MIDDLE, 0, panels.MEDIUM)})
         panel = replace(board.ship_named("Red Locust").panel, motive=motive)
