@@ -109,12 +109,15 @@ def fire_orders(board: Board, request: DecisionRequest) -> JSON:
     return fire than the shots are worth."""
     firer = board.ship_named(validate.firer_of(request))
     legal = firing.legal_shots(board, firer, validate.targets_for(board, request))
+    worth = {shot: round(shot_worth(board, shot), 6) for shot in legal}
+    guns = list(dict.fromkeys(shot.gun for shot in legal))
+    best = {gun: max(value for shot, value in worth.items() if shot.gun == gun) for gun in guns}
     chosen: dict[int, Shot] = {}
-    for gun in dict.fromkeys(shot.gun for shot in legal):
-        options = [shot for shot in legal if shot.gun == gun]
+    for gun in sorted(guns, key=lambda number: -best[number]):  # the weightiest guns choose their targets first
         fired_on = {shot.target for shot in chosen.values()}
-        chosen[gun] = max(options, key=lambda shot: (round(shot_worth(board, shot), 6), shot.target in fired_on))
-    return {"shots": [shot.to_json() for shot in chosen.values()]}
+        options = [shot for shot in legal if shot.gun == gun]
+        chosen[gun] = max(options, key=lambda shot: (worth[shot], shot.target in fired_on))
+    return {"shots": [chosen[gun].to_json() for gun in guns]}  # in the gun's order, as the panel numbers them
 
 
 def return_fire(board: Board, request: DecisionRequest) -> JSON:

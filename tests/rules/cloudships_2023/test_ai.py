@@ -31,6 +31,7 @@ from battles.rules.cloudships_2023.kinds import (
 )
 from battles.rules.cloudships_2023.phases.turn import status_of
 from battles.rules.cloudships_2023.ruleset import CLOUDSHIPS
+from tests.rules.cloudships_2023 import fire_kit
 from tests.rules.cloudships_2023.battle_kit import SCENARIO, at_stage, changed, mid_round, new
 
 # Two like squadrons face to face, an Aphid and a Locust a side, near enough to fight at once: an even battle.
@@ -284,3 +285,22 @@ def test_a_withdrawing_side_flies_off_the_map_and_a_surrendered_one_takes_the_de
     assert manoeuvre.trace(validate.mover_of(state, "Red Aphid"), order.steps)[-1].ends == manoeuvre.LEFT_MAP
     surrendered = CLOUDSHIPS.leaving_policy(b"s", "red", "surrender").choose(CLOUDSHIPS, state, request)
     assert surrendered == request.default
+
+
+def test_every_gun_fires_at_the_target_its_shot_is_worth_most_on_the_ship_nearer_her_crash():
+    """The Locust fresh and the Hullcutter nearly done, both two hexes off the Aphid's bow: every gun at the
+    Hullcutter, a point on her worth more than one on the Locust."""
+    board = fire_kit.duel(2)
+    board = changed(board, "Hullcutter", hex=fire_kit.away(2), facing=fire_kit.SOUTH, band=panels.LOW, crossed=40)
+    state = fire_kit.start(board).state
+    request = fire_kit.request_of(state, FIRE_ORDERS, "Aphid")
+    orders = validate.read_shots(ai.Captain(b"ai").choose(CLOUDSHIPS, state, request))
+    assert orders is not None
+    able = {
+        shot.gun
+        for shot in firing.legal_shots(
+            state.board, state.board.ship_named("Aphid"), validate.targets_for(state.board, request)
+        )
+    }
+    assert {shot.gun for shot in orders} == able
+    assert {shot.target for shot in orders} == {"Hullcutter"}
