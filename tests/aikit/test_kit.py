@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from battles.aikit import search, ties
+from battles.aikit import odds, search, ties
 from battles.aikit.memo import Memo
 
 
@@ -83,3 +83,24 @@ def test_with_tight_bounds_the_search_scores_few() -> None:
     calls: list[int] = []
     search.within(scores, float, lambda i: calls.append(i) or float(i), 0.1)
     assert calls == [99]  # the best; 98's bound is already more than 0.1 below it
+
+
+def test_one_die_against_a_score() -> None:
+    assert odds.at_least(3) == 4 / 6
+    assert odds.at_least(5, bonus=1) == 3 / 6
+    assert odds.at_least(7) == 0.0
+    assert odds.at_least(7, bonus=1) == 1 / 6
+    assert odds.at_least(1) == odds.at_least(-2) == 1.0
+
+
+def test_two_dice_against_each_other_by_counting_faces() -> None:
+    assert odds.beats() == 15 / 36  # equal scores are no win
+    assert odds.beats(1) == 21 / 36
+    assert odds.beats(0, 1) == 10 / 36
+    assert odds.beats(1, 1) == odds.beats()
+    assert odds.beats(6) == 1.0
+
+
+def test_any_of_several_dice() -> None:
+    assert odds.any_of(0.5, 2) == 0.75
+    assert odds.any_of(1 / 6, 0) == 0.0

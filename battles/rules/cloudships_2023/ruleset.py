@@ -13,12 +13,13 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
 from battles.engine.outcome import BattleOutcome
+from battles.engine.policies import Policy
 from battles.engine.presentation import MapView, RecordSheet, ShipOverlays
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
 from battles.engine.telling import Names
-from battles.rules.cloudships_2023 import answers, fold, invariants, outcome, sequence, setup, validate
+from battles.rules.cloudships_2023 import ai, answers, fold, invariants, outcome, sequence, setup, validate
 from battles.rules.cloudships_2023.board import Board
 from battles.rules.cloudships_2023.kinds import REALLY_LOW_BAND, UMPIRE_TURNS_CARDS
 from battles.rules.cloudships_2023.presentation import map_view, narration, sheets
@@ -113,6 +114,16 @@ class Cloudships(BaseRuleset[Board]):
 
     def ship_overlays(self, view: JSON, *, options: Mapping[str, JSON], turn: int) -> tuple[ShipOverlays, ...]:
         return map_view.ship_overlays(view)
+
+    # --- the AI (ai.py over tactics.py) ----------------------------------------------------------------------
+
+    def ai_policy(self, seed: bytes, side: str) -> Policy:
+        """The AI captain for a side (battles.engine.simulate.policy_for): ai.py's Captain."""
+        return ai.captain(seed, side)
+
+    def leaving_policy(self, seed: bytes, side: str, how: str) -> Policy:
+        """Who answers for a side that surrendered or withdraws in the battle app (ai.py's Leaving)."""
+        return ai.leaving(seed, side, how)
 
 
 CLOUDSHIPS = Cloudships()

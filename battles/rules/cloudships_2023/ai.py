@@ -1,0 +1,169 @@
+"""The Cloudships of Mars AI captain, as the ruleset offers it (the protocol's ai_policy and leaving_policy).
+
+The Captain answers every decision of the ruleset as a plain player would (tactics.py reads the board for him):
+
+* the move: every end the move can reach is scored (tactics.score_course): the worth of her guns that will bear
+  from there, each at the enemy where its shot is worth most; less half the worth of the enemy guns bearing on
+  her there; less the hexes beyond her best short range and the bands between her and the nearest enemy; less
+  the room she lacks ahead for a full move straight on (the map's edge, and a Bridge Hit that would fly her off
+  it); less the collisions on the way; plus a ram's worth when her odds are good. The best, and among those
+  scored alike one picked by the captain's own die;
+* fire orders: every gun that can fire does, each at the enemy where its expected damage is worth most (an
+  anti-personnel gun at a crew, rockets where they reach), a ship already fired on first among equals, so that no
+  idle shot invites more return fire;
+* return fire: every gun that can fire back does;
+* the umpire's go-ahead: turn the card.
+
+Deterministic: the only chance is the pick among moves scored alike, a die on the captain's own stream
+(battles.aikit.ties), so a battle played by captains replays event for event. The rules never import this module.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from battles.aikit import ties
+from battles.aikit.memo import Memo
+from battles.engine.decisions import DecisionRequest
+from battles.engine.events import JSON
+from battles.engine.hexgrid import Hex
+from battles.engine.policies import Policy
+from battles.engine.ruleset import Ruleset
+from battles.engine.state import BattleState
+from battles.rules.cloudships_2023 import firing, tactics, validate
+from battles.rules.cloudships_2023.board import Board, Ship, Shot
+from battles.rules.cloudships_2023.kinds import FIRE_ORDERS, MOVE_DECISION, RETURN_FIRE, TURN_CARD, TURN_IT
+from battles.rules.cloudships_2023.tactics import Course
+
+KEY = "cloudships_2023"
+SURRENDER, WITHDRAW = "surrender", "withdraw"
+
+
+class Captain:
+    """The Cloudships AI captain (see the module docstring). ``Captain(seed)`` plays any side."""
+
+    def __init__(self, seed: bytes, name: str = "captain") -> None:
+        self._seed = seed
+        self.name = name
+        # An enemy's fire at a hex and band, kept while she is the same object (unmoved, unhurt): every ship of
+        # the side, turn after turn, reads it from the memo until the enemy moves or is hit.
+        self._fire: Memo[tuple[float, float]] = Memo()
+
+    def choose(self, ruleset: Ruleset[Any], state: BattleState[Any], request: DecisionRequest) -> JSON:
+        choice = self.propose(ruleset, state, request)
+        if not request.allows(choice) or ruleset.validate(state, request, choice) is not None:
+            return request.default  # never offer an illegal answer; the default is always legal
+        return choice
+
+    def propose(self, ruleset: Ruleset[Any], state: BattleState[Any], request: DecisionRequest) -> JSON:
+        """The answer before ``choose`` checks it (tests play with this, so that a mistake shows)."""
+        if ruleset.key != KEY or not isinstance(state.board, Board):
+            return request.default  # another game: this captain knows only Cloudships
+        return self.answer(cast(BattleState[Board], state), request)
+
+    def answer(self, state: BattleState[Board], request: DecisionRequest) -> JSON:
+        if request.kind == MOVE_DECISION:
+            return self.move(state, request)
+        if request.kind == FIRE_ORDERS:
+            return fire_orders(state.board, request)
+        if request.kind == RETURN_FIRE:
+            return return_fire(state.board, request)
+        if request.kind == TURN_CARD:
+            return TURN_IT
+        return request.default  # a decision this captain does not know: the rules' own default
+
+    def move(self, state: BattleState[Board], request: DecisionRequest) -> JSON:
+        board, ship = state.board, state.board.ship_named(request.ships[0])
+        view = tactics.sight(board, ship)
+        found = tactics.courses(validate.mover_of(state, ship.name))
+        staying = [course for course in found if not course.left_map] or found
+        every = tactics.with_rams(ship, staying, view.enemies)
+        found_at: dict[tuple[Hex, str], float] = {}
+
+        def fire_at(hex_: Hex, band: str) -> float:
+            if (hex_, band) not in found_at:
+                fire = [self.enemy_fire(enemy, (hex_, band)) for enemy in view.enemies]
+                found_at[hex_, band] = tactics.threat(ship, fire)
+            return found_at[hex_, band]
+
+        scored = [(tactics.score_course(board, view, course, fire_at), course) for course in every]
+        alike = ties.alike(scored, tactics.NEAR_TIE)
+        if not alike:
+            return request.default
+        return order_of(ties.pick(alike, self._seed, f"policy|{self.name}|{request.side}|{request.id}"))
+
+    def enemy_fire(self, enemy: Ship, at: tuple[Hex, str]) -> tuple[float, float]:
+        return self._fire.get((enemy,), at, lambda: tactics.enemy_fire(enemy, at))
+
+
+def order_of(course: Course) -> JSON:
+    """A course as the move's answer: the plain list of steps, or with the ram declared (board.MoveOrder)."""
+    if course.ram is None:
+        return list[JSON](course.plan)
+    return {"steps": list[JSON](course.plan), "ram": course.ram}
+
+
+def fire_orders(board: Board, request: DecisionRequest) -> JSON:
+    """Every gun that may fire does, each at the target where its shot is worth most (the rules' legal shots:
+    arcs, range, 45 degrees, sight); among targets worth alike, one already fired on, so as to draw no more
+    return fire than the shots are worth."""
+    firer = board.ship_named(validate.firer_of(request))
+    legal = firing.legal_shots(board, firer, validate.targets_for(board, request))
+    worth = {shot: round(shot_worth(board, shot), 6) for shot in legal}
+    guns = list(dict.fromkeys(shot.gun for shot in legal))
+    best = {gun: max(value for shot, value in worth.items() if shot.gun == gun) for gun in guns}
+    chosen: dict[int, Shot] = {}
+    for gun in sorted(guns, key=lambda number: -best[number]):  # the weightiest guns choose their targets first
+        fired_on = {shot.target for shot in chosen.values()}
+        options = [shot for shot in legal if shot.gun == gun]
+        chosen[gun] = max(options, key=lambda shot: (worth[shot], shot.target in fired_on))
+    return {"shots": [chosen[gun].to_json() for gun in guns]}  # in the gun's order, as the panel numbers them
+
+
+def return_fire(board: Board, request: DecisionRequest) -> JSON:
+    """Every gun that can fire back at the active ship does (CM-SEQ-08): held, its Fired marker would come off
+    at the round's end all the same."""
+    return fire_orders(board, request)
+
+
+def shot_worth(board: Board, shot: Shot) -> float:
+    firer, target = board.ship_named(shot.ship), board.ship_named(shot.target)
+    return tactics.gun_worth(firer.gun(shot.gun), firing.aim(board, shot).band, firer, target)
+
+
+class Leaving(Captain):
+    """A side that left the battle in the app while its ships still fly. ``surrender``: the rules' defaults.
+    ``withdraw``: each ship makes for the nearest map edge and flies off it, firing as she goes."""
+
+    def __init__(self, seed: bytes, name: str, how: str) -> None:
+        super().__init__(seed, name)
+        self.how = how
+
+    def answer(self, state: BattleState[Board], request: DecisionRequest) -> JSON:
+        if self.how == SURRENDER:
+            return request.default
+        if request.kind == MOVE_DECISION:
+            ship = state.board.ship_named(request.ships[0])
+            found = tactics.courses(validate.mover_of(state, ship.name))
+            if not found:
+                return request.default
+            return order_of(max(found, key=lambda course: away_score(state.board, ship, course)))
+        return super().answer(state, request)
+
+
+def away_score(board: Board, ship: Ship, course: Course) -> tuple[int, int]:
+    """Off the map first, the fewer steps the better; else the nearer the edge."""
+    if course.left_map:
+        return 1, -len(course.plan)
+    hex_ = course.end(ship)[0]
+    return 0, -min(tactics.room_ahead(board, hex_, side, board.cols + board.rows) for side in range(6))
+
+
+def captain(seed: bytes, side: str) -> Policy:
+    """The AI captain for a side (battles.engine.simulate.policy_for)."""
+    return Captain(seed, f"captain {side}")
+
+
+def leaving(seed: bytes, side: str, how: str) -> Policy:
+    """Who answers for a side that surrendered (``surrender``) or withdraws (``withdraw``) in the battle app."""
+    return Leaving(seed, f"leaving {side}", how)

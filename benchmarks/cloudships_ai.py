@@ -1,0 +1,96 @@
+"""The Cloudships of Mars AI captain (battles/rules/cloudships_2023/ai.py): its wins against random legal play, and
+the CPU a battle costs with the captain on both sides against random play on both sides.
+
+The match: the even scenario of tests/rules/cloudships_2023/test_ai.py (like squadrons face to face), each seed
+``simulate.seed_for(NUMBER, n)`` played once with the captain in each seat and ``RandomPolicy`` in the other. A draw
+(the round limit) is no win. The cost: process CPU per battle, the example scenario (Raid on the canal) and the even
+one, captains against captains and random against random, on the same seeds.
+
+    python -m benchmarks.cloudships_ai              # 40 seeds (80 battles) and the cost of 10 battles each way
+    python -m benchmarks.cloudships_ai --runs 10    # a probe
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from battles.engine import dice, policies, resolver, simulate
+from battles.engine.policies import Policy
+from battles.rules.cloudships_2023.ruleset import CLOUDSHIPS
+from tests.rules.cloudships_2023.test_ai import EVEN
+
+RUNS = 40
+COST_BATTLES = 10
+NUMBER = 2023
+FLOOR = 0.75
+
+
+@dataclass(frozen=True)
+class Match:
+    battles: int
+    wins: int
+    draws: int
+
+    @property
+    def share(self) -> float:
+        return self.wins / self.battles
+
+    def line(self) -> str:
+        low, high = simulate.wilson(self.wins, self.battles)
+        return (
+            f"captain vs random: {self.wins} wins of {self.battles} ({self.share:.0%}, 95% {low:.0%}..{high:.0%}), "
+            f"{self.draws} draws"
+        )
+
+
+def policy(kind: str, seed: bytes, side: str) -> Policy:
+    if kind == "captain":
+        return CLOUDSHIPS.ai_policy(seed + b"|" + side.encode(), side)
+    return policies.RandomPolicy(seed + b"|" + side.encode(), f"random {side}")
+
+
+def play(scenario: Mapping[str, Any], seed: bytes, kinds: Mapping[str, str]) -> str | None:
+    """One battle with each side played by ``kinds[side]`` (captain or random): the winner."""
+    initial = resolver.new_battle(CLOUDSHIPS, scenario, seed_commitment=dice.commitment(seed))
+    chosen = {side: policy(kinds[side], seed, side) for side in initial.sides}
+    return policies.auto_play(CLOUDSHIPS, initial, seed=seed, policies=chosen).state.winner
+
+
+def match(runs: int = RUNS, *, number: int = NUMBER) -> Match:
+    sides = tuple(str(side["key"]) for side in EVEN["sides"])
+    wins = draws = 0
+    for run in range(runs):
+        seed = simulate.seed_for(number, run)
+        for mine in sides:
+            winner = play(EVEN, seed, {side: "captain" if side == mine else "random" for side in sides})
+            wins += winner == mine
+            draws += winner is None
+    return Match(runs * len(sides), wins, draws)
+
+
+def cost(scenario: Mapping[str, Any], kind: str, battles: int = COST_BATTLES, *, number: int = NUMBER) -> float:
+    """Process CPU seconds per battle of ``scenario`` with ``kind`` on every side."""
+    sides = tuple(str(side["key"]) for side in scenario["sides"])
+    began = time.process_time()
+    for run in range(battles):
+        play(scenario, simulate.seed_for(number, run), dict.fromkeys(sides, kind))
+    return (time.process_time() - began) / battles
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=RUNS)
+    parser.add_argument("--cost", type=int, default=COST_BATTLES)
+    args = parser.parse_args(argv)
+    print(match(args.runs).line())
+    for name, scenario in (("raid on the canal", CLOUDSHIPS.example_scenarios()[0]), ("even", EVEN)):
+        for kind in ("captain", "random"):
+            print(f"{name}, {kind} on both sides: {cost(scenario, kind, args.cost):.2f} s CPU a battle")
+
+
+if __name__ == "__main__":
+    main()
