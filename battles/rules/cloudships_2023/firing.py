@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from battles.engine import hexgrid
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import gunnery, panels
 from battles.rules.cloudships_2023.board import Board, Ship, Shot, band_height
 from battles.rules.cloudships_2023.panels import Gun
@@ -95,11 +96,13 @@ def _gun_ready(firer: Ship, gun: Gun) -> Refusal | None:
     if not firer.flying:
         return Refusal("CM-SEQ-07", f"{firer.name} is out of the fight")
     if gun.number in firer.guns_lost:
-        return Refusal("CM-DMG-06", f"{firer.name}'s {gun.name} is destroyed")
+        return Refusal("CM-DMG-06", f"{possessive(firer.name)} {gun.name} is destroyed")
     if gun.number in firer.spent:
-        return Refusal("CM-FIRE-12", f"{firer.name}'s {gun.name} is a one-shot weapon, fired already")
+        return Refusal("CM-FIRE-12", f"{possessive(firer.name)} {gun.name} is a one-shot weapon, fired already")
     if gun.number in firer.fired:
-        return Refusal("CM-FIRE-01", f"{firer.name}'s {gun.name} has fired this round (its Fired marker is on)")
+        return Refusal(
+            "CM-FIRE-01", f"{possessive(firer.name)} {gun.name} has fired this round (its Fired marker is on)"
+        )
     if gun.kind in NOT_FIRED_IN_STEP_3:
         return Refusal("CM-SEQ-07", f"a {gun.kind} is not fired by fire orders")
     return None
@@ -109,7 +112,7 @@ def _target_fair(firer: Ship, target: Ship) -> Refusal | None:
     if target.name == firer.name or not target.flying:
         return Refusal("CM-SEQ-07", f"{target.name} is not a ship to fire at")
     if target.side == firer.side:
-        return Refusal("CM-SEQ-07", f"{target.name} is on {firer.name}'s own side")
+        return Refusal("CM-SEQ-07", f"{target.name} is on {possessive(firer.name)} own side")
     if firer.grappled and target.name not in firer.grappled:
         return Refusal("CM-BRD-22", f"{firer.name} is in a boarding action: she may fire only at her grappler")
     return None
@@ -119,7 +122,7 @@ def _reach(board: Board, firer: Ship, gun: Gun, target: Ship) -> Refusal | None:
     if gun.kind == panels.BOMBS:
         return _bomb_reach(firer, target)
     if not _in_arc(firer, gun, target):
-        return Refusal("CM-FIRE-02", f"{target.name} is outside the arc of {firer.name}'s {gun.name}")
+        return Refusal("CM-FIRE-02", f"{target.name} is outside the arc of {possessive(firer.name)} {gun.name}")
     found = _rocket_reach(firer, gun, target) if gun.kind == panels.ROCKETS else _gun_reach(firer, gun, target)
     if found is not None:
         return found
@@ -151,13 +154,13 @@ def _rocket_reach(firer: Ship, gun: Gun, target: Ship) -> Refusal | None:
     if not gunnery.rocket_reach(hexes, here, there):
         return Refusal("CM-RKT-02", f"rockets need {target.name} exactly as many hexes away as bands: 45 degrees")
     if gun.angle is not None and gunnery.rocket_angle(here, there) != gun.angle:
-        return Refusal("CM-RKT-01", f"{firer.name}'s {gun.name} is fitted to fire {gun.angle} only")
+        return Refusal("CM-RKT-01", f"{possessive(firer.name)} {gun.name} is fitted to fire {gun.angle} only")
     return None
 
 
 def _bomb_reach(firer: Ship, target: Ship) -> Refusal | None:
     if target.hex != firer.hex or band_height(target.band) >= band_height(firer.band):
-        return Refusal("CM-BOMB-02", f"bombs fall only on a ship in {firer.name}'s hex, below her")
+        return Refusal("CM-BOMB-02", f"bombs fall only on a ship in {possessive(firer.name)} hex, below her")
     return None
 
 

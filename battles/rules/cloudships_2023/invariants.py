@@ -5,6 +5,7 @@ the active ship's card turned; no round past the limit."""
 from __future__ import annotations
 
 from battles.engine.state import BattleState
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import panels
 from battles.rules.cloudships_2023.board import Board, Ship, band_height
 from battles.rules.cloudships_2023.kinds import BOARDING
@@ -34,11 +35,11 @@ def ordnance_problems(board: Board) -> list[str]:
     for name, number in out:
         ship = board.ship_named(name)
         if ship.gun(number).kind not in (panels.TETHER_MINE, panels.DROGUE) or number in ship.spent:
-            found.append(f"{name}'s gun {number} is out on a cable but is no mine or drogue still whole")
+            found.append(f"{possessive(name)} gun {number} is out on a cable but is no mine or drogue still whole")
     for torpedo in board.ordnance.torpedoes:
         ship = board.ship_named(torpedo.ship)
         if ship.gun(torpedo.gun).kind != panels.SMUTTS or torpedo.gun not in ship.spent or torpedo.flights > 2:
-            found.append(f"{torpedo.ship}'s torpedo {torpedo.gun} in flight: {torpedo.to_json()}")
+            found.append(f"{possessive(torpedo.ship)} torpedo {torpedo.gun} in flight: {torpedo.to_json()}")
     return found
 
 

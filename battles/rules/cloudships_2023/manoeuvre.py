@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import panels
 from battles.rules.cloudships_2023.board import Board, Ship, TurnStatus
 
@@ -231,14 +232,14 @@ def _power_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tu
 
 def _may_turn(move: Mover, number: int) -> None:
     if move.status.no_direction_change:
-        raise PlanError("CM-LIGHT-02", f"step {number + 1}: {move.name}'s No Direction Change light is lit")
+        raise PlanError("CM-LIGHT-02", f"step {number + 1}: {possessive(move.name)} No Direction Change light is lit")
 
 
 def _change_band(move: Mover, way: Way, token: str, number: int) -> Way:
     """A band up or down: never above her greatest altitude, never down to Ground by choice (CM-ALT-01/02,
     CM-DMG-07/08); not while her No Altitude Change light is lit (CM-LIGHT-02/03)."""
     if move.status.no_altitude_change:
-        raise PlanError("CM-LIGHT-03", f"step {number + 1}: {move.name}'s No Altitude Change light is lit")
+        raise PlanError("CM-LIGHT-03", f"step {number + 1}: {possessive(move.name)} No Altitude Change light is lit")
     height = move.bands.index(way.band) + BAND_CHANGE[token]
     if height >= len(move.bands):
         raise PlanError("CM-ALT-01", f"step {number + 1}: {panels.HIGH} is the highest band")
@@ -263,7 +264,8 @@ def check_whole(move: Mover, way: Way) -> None:
     if move.status.whole_movement and not way.ended and way.spent < move.status.movement:
         raise PlanError(
             "CM-LIGHT-08",
-            f"{move.name}'s Bridge Hit light is lit: she spends all {move.status.movement} MP (spent {way.spent})",
+            f"{possessive(move.name)} Bridge Hit light is lit: "
+            f"she spends all {move.status.movement} MP (spent {way.spent})",
         )
 
 

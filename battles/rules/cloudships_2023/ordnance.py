@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import panels
 from battles.rules.cloudships_2023.board import Board, OrdnanceOrders, Ship
 from battles.rules.cloudships_2023.panels import Gun
@@ -102,13 +103,13 @@ def natural_six(faces: Sequence[int]) -> bool:
 
 def may_let_out(ship: Ship, gun: Gun, board: Board, *, really_low: bool) -> Problem | None:
     if gun.kind not in CABLED:
-        return Problem("CM-TM-01", f"{ship.name}'s {gun.name} is no tether mine or drogue to let out")
+        return Problem("CM-TM-01", f"{possessive(ship.name)} {gun.name} is no tether mine or drogue to let out")
     if gun.number in ship.guns_lost:
-        return Problem("CM-DMG-06", f"{ship.name}'s {gun.name} is destroyed")
+        return Problem("CM-DMG-06", f"{possessive(ship.name)} {gun.name} is destroyed")
     if gun.number in ship.spent:
-        return Problem(ONE_SHOT_CLAUSE[gun.kind], f"{ship.name}'s {gun.name} has struck already: one shot")
+        return Problem(ONE_SHOT_CLAUSE[gun.kind], f"{possessive(ship.name)} {gun.name} has struck already: one shot")
     if gun.number in board.ordnance.cables(ship.name):
-        return Problem("CM-TM-01", f"{ship.name}'s {gun.name} is out already; it stays out until winched in")
+        return Problem("CM-TM-01", f"{possessive(ship.name)} {gun.name} is out already; it stays out until winched in")
     if gun.kind == panels.TETHER_MINE and reach(gun.kind, ship.band, really_low=really_low) is None:
         return Problem("CM-TM-03", f"a tether mine rides the band above {ship.name}: there is none over {ship.band}")
     return None
@@ -116,17 +117,17 @@ def may_let_out(ship: Ship, gun: Gun, board: Board, *, really_low: bool) -> Prob
 
 def may_winch_in(ship: Ship, gun: Gun, board: Board) -> Problem | None:
     if gun.number not in board.ordnance.cables(ship.name) or not loaded(ship, gun):
-        return Problem("CM-TM-02", f"{ship.name}'s {gun.name} is not out on its cable")
+        return Problem("CM-TM-02", f"{possessive(ship.name)} {gun.name} is not out on its cable")
     return None
 
 
 def may_launch(ship: Ship, gun: Gun) -> Problem | None:
     if gun.kind != panels.SMUTTS:
-        return Problem("CM-SMT-01", f"{ship.name}'s {gun.name} is no Smutts torpedo")
+        return Problem("CM-SMT-01", f"{possessive(ship.name)} {gun.name} is no Smutts torpedo")
     if gun.number in ship.guns_lost:
-        return Problem("CM-DMG-06", f"{ship.name}'s {gun.name} is destroyed")
+        return Problem("CM-DMG-06", f"{possessive(ship.name)} {gun.name} is destroyed")
     if gun.number in ship.spent:
-        return Problem("CM-SMT-11", f"{ship.name}'s {gun.name} is fired already: it is never reloaded")
+        return Problem("CM-SMT-11", f"{possessive(ship.name)} {gun.name} is fired already: it is never reloaded")
     if ship.grappled:
         return Problem("CM-BRD-22", f"{ship.name} is in a boarding action: she fires at no other vessel")
     return None

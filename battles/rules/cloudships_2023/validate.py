@@ -14,6 +14,7 @@ from typing import Any
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import firing, manoeuvre, ordnance
 from battles.rules.cloudships_2023.board import Board, MoveOrder, OrdnanceOrders, Ship, Shot
 from battles.rules.cloudships_2023.kinds import (
@@ -84,7 +85,9 @@ def ram_problem(board: Board, move: Mover, target: str, steps: Sequence[Step]) -
     if target not in others:
         return Rejection("CM-RAM-01", f"{target!r} is no other ship in the fight")
     if rammed_at(steps, others[target]) is None:
-        return Rejection("CM-RAM-01", f"the move never enters {target}'s hex at her band ({others[target].band})")
+        return Rejection(
+            "CM-RAM-01", f"the move never enters {possessive(target)} hex at her band ({others[target].band})"
+        )
     return None
 
 
@@ -171,7 +174,7 @@ def shot_problem(
     board: Board, request: DecisionRequest, firer: Ship, shot: Shot, targets: set[str]
 ) -> Rejection | None:
     if shot.ship != firer.name:
-        return Rejection(request.rule, f"these orders are {firer.name}'s: {shot.ship} is not hers to fire")
+        return Rejection(request.rule, f"these orders are {possessive(firer.name)}: {shot.ship} is not hers to fire")
     if shot.gun not in {gun.number for gun in firer.panel.guns}:
         return Rejection("CM-SEQ-01", f"{firer.name} has no gun {shot.gun}")
     if shot.target not in targets:

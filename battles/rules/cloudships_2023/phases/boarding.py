@@ -21,6 +21,7 @@ from __future__ import annotations
 from battles.engine.dice import table
 from battles.engine.events import JSON
 from battles.engine.resolver import Context
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import boarding, crew
 from battles.rules.cloudships_2023.board import Board, BoardingRound, Grapple
 from battles.rules.cloudships_2023.boarding import Losses
@@ -111,7 +112,7 @@ def grapple(ctx: Context[Board], name: str, target: str) -> bool:
 def throw(ctx: Context[Board], name: str, target: str, *, grapnel: bool) -> bool:
     how = "fires her power grapnel at" if grapnel else "throws grapples on"
     mine = _roll(ctx, name, f"{name} {how} {target} (CM-BRD-03)")
-    theirs = _roll(ctx, target, f"{target} cuts {name}'s lines (CM-BRD-03)")
+    theirs = _roll(ctx, target, f"{target} cuts {possessive(name)} lines (CM-BRD-03)")
     held = mine > theirs
     clauses = ["CM-BRD-03", "CM-BRD-04" if held else "CM-BRD-05"] + (["CM-PG-01", "CM-PG-02"] if grapnel else [])
     if mine == theirs:
@@ -137,14 +138,14 @@ def fight(ctx: Context[Board], action: Grapple) -> bool:
     """One round (CM-BRD-07..15). True when a captain is asked how to take his losses (the round finishes once
     he has answered)."""
     attacker, defender = action.attacker, action.defender
-    ours = _roll(ctx, attacker, f"{attacker}'s boarders against {defender} (CM-BRD-07)")
-    theirs = _roll(ctx, defender, f"{defender}'s crew against {attacker}'s boarders (CM-BRD-07)")
+    ours = _roll(ctx, attacker, f"{possessive(attacker)} boarders against {defender} (CM-BRD-07)")
+    theirs = _roll(ctx, defender, f"{possessive(defender)} crew against {possessive(attacker)} boarders (CM-BRD-07)")
     won = boarding.winner(ours, theirs)
     if won == TIE:
         losses = {attacker: 1, defender: 1}  # CM-BRD-15
     else:
         high, low = (defender, attacker) if won == DEFENDERS else (attacker, defender)
-        rolled = ctx.roll(f"{high}'s own losses (CM-BRD-12..14)", needed=WINNERS_LOSS, ships=[high])
+        rolled = ctx.roll(f"{possessive(high)} own losses (CM-BRD-12..14)", needed=WINNERS_LOSS, ships=[high])
         losses = {low: abs(ours - theirs), high: crew.winners_loss(rolled.total)}  # CM-BRD-11
     data = {"attacker": attacker, "defender": defender, "scores": [ours, theirs], "winner": won, "losses": losses}
     ctx.emit(BOARDING_FOUGHT, data, ships=[attacker, defender])

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 
 from battles.engine.dice import table
 from battles.engine.resolver import Context
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import gunnery, panels
 from battles.rules.cloudships_2023.board import Board, band_height
 from battles.rules.cloudships_2023.kinds import (
@@ -83,7 +84,7 @@ def _gun(ctx: Context[Board], name: str, by: str) -> None:
     if not pool:
         return
     numbers = [gun.number for gun in pool]
-    lost = ctx.pick(f"which of {name}'s guns is hit (CM-GUN-01)", numbers, ships=[name])
+    lost = ctx.pick(f"which of {possessive(name)} guns is hit (CM-GUN-01)", numbers, ships=[name])
     ctx.emit(GUN_LOST, {"ship": name, "gun": lost, "name": ship.gun(lost).name}, ships=[name])
 
 
@@ -163,7 +164,7 @@ def _pick_gun(ctx: Context[Board], name: str, pool: Sequence[panels.Gun], why: s
     """One gun of ``pool`` by a logged die (CM-GUN-01); a pool of one needs none."""
     if len(pool) == 1:
         return pool[0]
-    number = ctx.pick(f"which of {name}'s guns: {why}", [gun.number for gun in pool], ships=[name])
+    number = ctx.pick(f"which of {possessive(name)} guns: {why}", [gun.number for gun in pool], ships=[name])
     return next(gun for gun in pool if gun.number == number)
 
 
@@ -205,7 +206,9 @@ def _explode(ctx: Context[Board], name: str, gun: panels.Gun) -> None:
     else:
         count, plus = gunnery.roll_spec(gun.roll or "1d6")
         modifiers = {gun.kind: plus} if plus else {}
-        rolled = ctx.roll(f"{name}'s {gun.name} blows up (CM-MAG-08)", count=count, modifiers=modifiers, ships=[name])
+        rolled = ctx.roll(
+            f"{possessive(name)} {gun.name} blows up (CM-MAG-08)", count=count, modifiers=modifiers, ships=[name]
+        )
         cross_boxes(ctx, name, rolled.total * (2 if vulnerable else 1))
 
 

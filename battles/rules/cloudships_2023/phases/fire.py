@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from battles.engine import dice
 from battles.engine.resolver import Context
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import firing, gunnery, panels
 from battles.rules.cloudships_2023.board import Board, Ship, Shot, Volley
 from battles.rules.cloudships_2023.firing import SHORT, Aim
@@ -133,7 +134,7 @@ def _modifiers(firer: Ship) -> dict[str, int]:
 
 def _purpose(firer: Ship, gun: panels.Gun, aim: Aim, clause: str) -> str:
     reach = f"{aim.band} range {aim.range}" if aim.band else f"range {aim.range}"
-    return f"{firer.name}'s {gun.name} ({gun.number}) at {aim.shot.target}, {reach} ({clause})"
+    return f"{possessive(firer.name)} {gun.name} ({gun.number}) at {aim.shot.target}, {reach} ({clause})"
 
 
 def main_gun(ctx: Context[Board], firer: Ship, gun: panels.Gun, aim: Aim) -> None:

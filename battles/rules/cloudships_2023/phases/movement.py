@@ -19,6 +19,7 @@ validate.py names the clause a refusal breaks), and the ship makes it step by st
 from __future__ import annotations
 
 from battles.engine.resolver import Context
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import manoeuvre, panels, validate
 from battles.rules.cloudships_2023.board import Board, MoveOrder, Ship
 from battles.rules.cloudships_2023.kinds import (
@@ -73,7 +74,7 @@ def ask_move(ctx: Context[Board], ship: Ship) -> None:
         MOVE_DECISION,
         rule="CM-SEQ-06",
         default=validate.default_move(ctx.state, ship.name),
-        prompt=f"{ship.name}'s move: {status.movement} MP at {ship.band}; steps {', '.join(manoeuvre.STEPS)}",
+        prompt=f"{possessive(ship.name)} move: {status.movement} MP at {ship.band}; steps {', '.join(manoeuvre.STEPS)}",
         ships=[ship.name],
     )
 
@@ -130,7 +131,7 @@ def try_ram(ctx: Context[Board], name: str, target: str, hexes: int) -> bool:
     """Both captains roll, steam +1; the rammer must score higher; a hit deals her ram value plus her speed."""
     rammer, victim = ctx.board.ship_named(name), ctx.board.ship_named(target)
     mine = _ram_roll(ctx, rammer, f"{name} rams {target}")
-    theirs = _ram_roll(ctx, victim, f"{target} escapes {name}'s ram")
+    theirs = _ram_roll(ctx, victim, f"{target} escapes {possessive(name)} ram")
     hit = mine > theirs
     damage = rammer.panel.ram + hexes if hit else 0
     data = {"ship": name, "target": target, "scores": [mine, theirs], "hit": hit, "speed": hexes, "damage": damage}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from battles.engine.hexgrid import Hex
 from battles.engine.resolver import Context
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import gunnery, ordnance, panels
 from battles.rules.cloudships_2023.board import Board, OrdnanceOrders, Ship, Torpedo
 from battles.rules.cloudships_2023.kinds import (
@@ -168,7 +169,7 @@ def _targets(board: Board, name: str, spot: Hex, band: str | None) -> list[Ship]
 def contact(ctx: Context[Board], firer: Ship, gun: Gun, target: Ship, bonus: dict[str, int], clause: str) -> bool:
     """The ramming roll between the weapon and ``target`` (steam +1 on hers); on a hit the weapon explodes and its
     damage is left due. True on a hit."""
-    what = f"{firer.name}'s {gun.name} ({gun.number})"
+    what = f"{possessive(firer.name)} {gun.name} ({gun.number})"
     weapon = ctx.roll(f"{what} strikes at {target.name} ({clause})", modifiers=bonus, ships=[firer.name, target.name])
     steam = {"steam": ordnance.STEAM} if target.panel.motive == panels.STEAM else {}
     theirs = ctx.roll(f"{target.name} evades {what} ({EVADE[gun.kind]})", modifiers=steam, ships=[target.name])
@@ -194,7 +195,9 @@ def explode(ctx: Context[Board], firer: Ship, gun: Gun, target: Ship) -> None:
     if gun.kind != panels.SMUTTS:
         ctx.emit(GUN_FIRED, {"ship": firer.name, "gun": gun.number, "name": gun.name}, ships=[firer.name])
     count, plus = gunnery.roll_spec(gun.roll or "1d6")
-    purpose = f"{firer.name}'s {gun.name} ({gun.number}) explodes on {target.name}: {gun.roll} ({DAMAGE[gun.kind]})"
+    purpose = (
+        f"{possessive(firer.name)} {gun.name} ({gun.number}) explodes on {target.name}: {gun.roll} ({DAMAGE[gun.kind]})"
+    )
     rolled = ctx.roll(purpose, count=count, modifiers={gun.kind: plus} if plus else {}, ships=[target.name])
     data: dict[str, object] = {"ship": target.name, "points": rolled.total, "by": firer.name, "crew": 0}
     if ordnance.natural_six(rolled.dice):

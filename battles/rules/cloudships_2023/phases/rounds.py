@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from battles.engine.dice import at_most
 from battles.engine.resolver import Context
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import crew, panels
 from battles.rules.cloudships_2023.board import Board, Ship
 from battles.rules.cloudships_2023.kinds import DECK, DECK_MADE, FIRE_BURNS, LIGHTS_CYCLED, REPAIRED
@@ -77,7 +78,7 @@ def repair(ctx: Context[Board], ship: Ship) -> None:
     if light is None or number <= 1:
         return
     needed = at_most(number - 1, "mended", "no effect")
-    purpose = f"{ship.name}'s crew repairs: {light} (CM-REP-04)"
+    purpose = f"{possessive(ship.name)} crew repairs: {light} (CM-REP-04)"
     rolled = ctx.roll(purpose, needed=needed, ships=[ship.name])
     if crew.repair_succeeds(rolled.total, ship.parties, superior=ship.panel.superior):
         ctx.emit(REPAIRED, {"ship": ship.name, "light": light}, ships=[ship.name])

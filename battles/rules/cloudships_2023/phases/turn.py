@@ -7,6 +7,7 @@ slice."""
 from __future__ import annotations
 
 from battles.engine.resolver import Context
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import panels
 from battles.rules.cloudships_2023.board import Board, Ship, TurnStatus
 from battles.rules.cloudships_2023.kinds import (
@@ -36,7 +37,7 @@ def check_status(ctx: Context[Board]) -> None:
     ship = active_ship(ctx.board)
     kite_roll = None
     if ship.panel.movement is None:
-        kite_roll = ctx.roll(f"{ship.name}'s movement: a kite rolls (CM-MOV-12)", ships=[ship.name]).total
+        kite_roll = ctx.roll(f"{possessive(ship.name)} movement: a kite rolls (CM-MOV-12)", ships=[ship.name]).total
     ctx.emit(STATUS_CHECKED, status_of(ship, kite_roll).to_json(), ships=[ship.name])
     ctx.begin_phase(MOVE)
 

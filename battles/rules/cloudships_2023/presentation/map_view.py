@@ -26,6 +26,7 @@ from battles.engine.presentation import (
     counter_labels,
     generic_map,
 )
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import firing, gunnery, kinds, panels
 from battles.rules.cloudships_2023.board import Board, Ship, Shot
 from battles.rules.cloudships_2023.panels import Gun
@@ -137,7 +138,7 @@ def _arcs(board: Board, ship: Ship, only: int | None = None) -> tuple[Overlay, .
             if {str(a) for a in hexgrid.aspects(ship.hex, ship.facing, hex_)} & set(gun.arcs):
                 short = gun.short_range is not None and distance <= gun.short_range
                 bands[hex_] = firing.SHORT if short else firing.LONG
-    whose = f"{ship.name}'s gun {only}" if only is not None else f"{ship.name}'s guns"
+    whose = f"{possessive(ship.name)} gun {only}" if only is not None else f"{possessive(ship.name)} guns"
     return tuple(
         Overlay(
             f"arc--{'close' if band == firing.SHORT else 'long'}",
