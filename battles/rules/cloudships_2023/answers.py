@@ -141,6 +141,7 @@ def _limits(move: Mover) -> str:
         "no band changed (No Altitude Change)" if status.no_altitude_change else "",
         "every point spent (Bridge Hit)" if status.whole_movement else "",
         f"a kite: {move.kite_turns} turn(s) this move" if move.motive == panels.KITE else "",
+        f"the last {status.sail} MP are the sail's: no power turns, one turn" if status.sail else "",  # CM-MOV-22
     ]
     return "; ".join(note for note in notes if note)
 

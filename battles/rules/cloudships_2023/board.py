@@ -212,7 +212,8 @@ class Deck:
 class TurnStatus:
     """Step 1's reading of the active ship (CM-SEQ-05): her movement allowance this turn (a kite's roll, less
     what damage took, CM-MOV-12, CM-DMG-09), the kite's die (a 6 gives two facing changes, CM-MOV-16), and the
-    limits her lit lights set (CM-LIGHT-02/05; docs/cloudships.md section 4)."""
+    limits her lit lights set (CM-LIGHT-02/05; docs/cloudships.md section 4). ``sail``: of the movement, the
+    points a mixed-power ship's sail roll added, her last points (CM-MOV-19..22; docs/cloudships.md section 6)."""
 
     ship: str
     movement: int
@@ -220,9 +221,15 @@ class TurnStatus:
     no_altitude_change: bool = False
     no_direction_change: bool = False
     whole_movement: bool = False
+    sail: int = 0  # mixed power (CM-MOV-19..22)
+
+    @property
+    def steam(self) -> int:
+        """The points her engines give: all but the sail's (CM-MOV-18)."""
+        return self.movement - self.sail
 
     def to_json(self) -> JSONObject:
-        return {
+        data: JSONObject = {
             "ship": self.ship,
             "movement": self.movement,
             "kite_roll": self.kite_roll,
@@ -230,6 +237,7 @@ class TurnStatus:
             "no_direction_change": self.no_direction_change,
             "whole_movement": self.whole_movement,
         }
+        return {**data, "sail": self.sail} if self.sail else data  # mixed power only
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TurnStatus:
@@ -240,6 +248,7 @@ class TurnStatus:
             no_altitude_change=bool(data["no_altitude_change"]),
             no_direction_change=bool(data["no_direction_change"]),
             whole_movement=bool(data["whole_movement"]),
+            sail=read_int(data.get("sail", 0)),
         )
 
 

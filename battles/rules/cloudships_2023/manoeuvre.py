@@ -141,6 +141,7 @@ class Way:
     kite_turns: tuple[int, ...] = ()
     in_place: str = ""  # the last band change made without moving (climb or descend), until she moves on
     ended: str = ""
+    sail_turns: int = 0  # mixed power: free turns made in the sail's points (one at most, CM-MOV-22)
 
 
 def start(move: Mover) -> Way:
@@ -215,6 +216,9 @@ def _free_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tup
         clauses = ("CM-MOV-15", "CM-MOV-16", "CM-MOV-17") if move.kite_turns == 2 else ("CM-MOV-15",)
     elif move.motive == panels.SCREW_GALLEY:
         clauses = ("CM-PT-07",)
+    if _under_sail(move, way.spent):
+        clauses = _sail_turn(move, way, number)
+        way = replace(way, sail_turns=way.sail_turns + 1)
     facing = hexgrid.rotate_facing(way.facing, side)
     return replace(way, facing=facing, turn_owed=False, kite_turns=(*way.kite_turns, side) if kite else ()), clauses
 
@@ -226,8 +230,23 @@ def _power_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tu
         raise PlanError("CM-PT-06", f"step {number + 1}: a screw galley may not power turn")
     if move.motive == panels.KITE:
         raise PlanError("CM-PT-09", f"step {number + 1}: a kite may not power turn")
+    if _under_sail(move, way.spent + COST[token]):
+        raise PlanError("CM-MOV-22", f"step {number + 1}: no power turn with the points the sail adds")
     facing = hexgrid.rotate_facing(way.facing, POWER_TURNS[token])
     return replace(way, facing=facing, turn_owed=False), ("CM-PT-02", "CM-PT-03", "CM-PT-05")
+
+
+def _under_sail(move: Mover, spent: int) -> bool:
+    """Has a mixed-power ship, having spent ``spent`` points, begun on the points her sail adds? Her engines'
+    points are spent first, the sail's last (CM-MOV-19..22; docs/cloudships.md section 6)."""
+    return move.status.sail > 0 and spent > move.status.steam
+
+
+def _sail_turn(move: Mover, way: Way, number: int) -> tuple[str, ...]:
+    """One hexside turn, once, in the sail's points (CM-MOV-22)."""
+    if way.sail_turns:
+        raise PlanError("CM-MOV-22", f"step {number + 1}: {move.name} turns once only with the sail's points")
+    return ("CM-MOV-22",)
 
 
 def _may_turn(move: Mover, number: int) -> None:

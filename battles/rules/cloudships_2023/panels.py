@@ -23,7 +23,11 @@ BANDS = (GROUND, LOW, MEDIUM, HIGH)
 BANDS_WITH_REALLY_LOW = (GROUND, REALLY_LOW, LOW, MEDIUM, HIGH)
 
 STEAM, SCREW_GALLEY, KITE = "steam", "screw galley", "kite"
-MOTIVE = (STEAM, SCREW_GALLEY, KITE)
+# Mixed power, steam engines and sails (CM-MOV-18..23): no catalog panel has it; a scenario's or umpire's may.
+MIXED = "steam and sail"
+MOTIVE = (STEAM, SCREW_GALLEY, KITE, MIXED)
+# Ships that count as steamers for the ramming roll and its kin (CM-RAM-02, CM-SMT-04, CM-TM-07; CM-MOV-23).
+STEAMERS = frozenset({STEAM, MIXED})
 
 # Gun systems (CM-GUN-06): every one of them can be picked by a Gun box or a Magazine Hit.
 MAIN, ANTI_PERSONNEL, ROCKETS, BOMBS = "main", "anti-personnel", "rockets", "bombs"

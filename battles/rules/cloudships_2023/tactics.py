@@ -116,7 +116,7 @@ def _tokens(move: Mover, way: Way, ceiling: int) -> Iterable[str]:
     tokens = [token for token in manoeuvre.STEPS if manoeuvre.COST[token] <= left]
     if not way.turn_owed:
         tokens = [token for token in tokens if token not in manoeuvre.FREE_TURNS]
-    if move.motive != panels.STEAM or move.status.no_direction_change:
+    if move.motive not in panels.STEAMERS or move.status.no_direction_change:
         tokens = [token for token in tokens if token not in manoeuvre.POWER_TURNS]
     height = move.bands.index(way.band)
     ways = {0}
@@ -146,7 +146,7 @@ def ram_odds(rammer: Ship, target: Ship) -> float:
 
 
 def _steam(ship: Ship) -> int:
-    return 1 if ship.panel.motive == panels.STEAM else 0
+    return 1 if ship.panel.motive in panels.STEAMERS else 0
 
 
 # --- what a gun is worth ----------------------------------------------------------------------------------------

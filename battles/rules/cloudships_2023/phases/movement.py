@@ -142,7 +142,7 @@ def try_ram(ctx: Context[Board], name: str, target: str, hexes: int) -> bool:
 
 
 def _ram_roll(ctx: Context[Board], ship: Ship, purpose: str) -> int:
-    steam = {"steam": STEAM_BONUS} if ship.panel.motive == panels.STEAM else {}
+    steam = {"steam": STEAM_BONUS} if ship.panel.motive in panels.STEAMERS else {}
     return ctx.roll(f"{purpose} (CM-RAM-02)", modifiers=steam, ships=[ship.name]).total
 
 

@@ -171,7 +171,7 @@ def contact(ctx: Context[Board], firer: Ship, gun: Gun, target: Ship, bonus: dic
     damage is left due. True on a hit."""
     what = f"{possessive(firer.name)} {gun.name} ({gun.number})"
     weapon = ctx.roll(f"{what} strikes at {target.name} ({clause})", modifiers=bonus, ships=[firer.name, target.name])
-    steam = {"steam": ordnance.STEAM} if target.panel.motive == panels.STEAM else {}
+    steam = {"steam": ordnance.STEAM} if target.panel.motive in panels.STEAMERS else {}
     theirs = ctx.roll(f"{target.name} evades {what} ({EVADE[gun.kind]})", modifiers=steam, ships=[target.name])
     hit = ordnance.strikes(weapon.total, theirs.total)
     data = {

@@ -35,22 +35,36 @@ def check_status(ctx: Context[Board]) -> None:
     """Step 1 (CM-SEQ-05): the movement allowance and the limits the lights set; a kite rolls its movement
     (CM-MOV-12). Then step 2."""
     ship = active_ship(ctx.board)
-    kite_roll = None
+    kite_roll, sail_roll = None, None
     if ship.panel.movement is None:
         kite_roll = ctx.roll(f"{possessive(ship.name)} movement: a kite rolls (CM-MOV-12)", ships=[ship.name]).total
-    ctx.emit(STATUS_CHECKED, status_of(ship, kite_roll).to_json(), ships=[ship.name])
+    elif ship.panel.motive == panels.MIXED:
+        purpose = f"{possessive(ship.name)} sail: is the wind with her? (CM-MOV-19..21)"
+        sail_roll = ctx.roll(purpose, ships=[ship.name]).total
+    ctx.emit(STATUS_CHECKED, status_of(ship, kite_roll, sail_roll).to_json(), ships=[ship.name])
     ctx.begin_phase(MOVE)
 
 
-def status_of(ship: Ship, kite_roll: int | None = None) -> TurnStatus:
+# A mixed-power ship's sail roll: 1-4 adds nothing, 5 one point, 6 two (CM-MOV-19..21).
+SAIL_BONUS = {5: 1, 6: 2}
+
+
+def sail_bonus(roll: int) -> int:
+    return SAIL_BONUS.get(roll, 0)
+
+
+def status_of(ship: Ship, kite_roll: int | None = None, sail_roll: int | None = None) -> TurnStatus:
     """What ``ship`` may do this turn: her movement (the panel's, or the kite's die) less one for every Speed box
     crossed (CM-DMG-09) and every Motive Power Hit (docs/cloudships.md section 4), never below 0; an amber or a
-    red light stops its system alike (CM-LIGHT-02/05)."""
+    red light stops its system alike (CM-LIGHT-02/05). A mixed-power ship's sail adds its points to what her
+    engines have left: damage takes the engines' points, not the wind's (docs/cloudships.md section 6)."""
     base = kite_roll if kite_roll is not None else ship.panel.movement or 0
-    movement = max(0, base - ship.speed_lost - ship.criticals.count(MOTIVE_POWER_HIT))
+    steam = max(0, base - ship.speed_lost - ship.criticals.count(MOTIVE_POWER_HIT))
+    sail = 0 if sail_roll is None else sail_bonus(sail_roll)
     return TurnStatus(
         ship=ship.name,
-        movement=movement,
+        movement=steam + sail,
+        sail=sail,
         kite_roll=kite_roll,
         no_altitude_change=ship.lit(panels.NO_ALTITUDE_CHANGE),
         no_direction_change=ship.lit(panels.NO_DIRECTION_CHANGE),

@@ -118,6 +118,8 @@ def _card_turned(e: Mapping[str, Any], n: Names) -> str:
 def _status(e: Mapping[str, Any], n: Names) -> str:
     kite = e.get("kite_roll")
     movement = f"movement {e['movement']}" + (f" (the kite rolled {kite})" if kite is not None else "")
+    if e.get("sail"):  # mixed power (CM-MOV-19..21)
+        movement += f" ({e['sail']} of it from her sail)"
     limits = [
         word
         for word, on in (

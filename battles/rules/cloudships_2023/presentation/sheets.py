@@ -117,7 +117,8 @@ def _movement(ship: Ship) -> Fact:
         lost = ship.speed_lost + ship.criticals.count(MOTIVE_POWER_HIT)
         return Fact("Movement (a kite rolls a die)", "d6", look="speed", aside=f"-{lost}" if lost else "")
     now = movement_now(ship)
-    return Fact("Movement", str(base), look="speed", aside=f"now {now}" if now != base else "")
+    what = "Movement (steam; the sail may add 1 or 2)" if ship.panel.motive == panels.MIXED else "Movement"
+    return Fact(what, str(base), look="speed", aside=f"now {now}" if now != base else "")  # CM-MOV-18..21
 
 
 def _ceiling(ship: Ship) -> Fact:
