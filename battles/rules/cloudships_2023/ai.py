@@ -32,7 +32,7 @@ from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import firing, tactics, validate
 from battles.rules.cloudships_2023.board import Board, Ship, Shot
-from battles.rules.cloudships_2023.kinds import FIRE_ORDERS, MOVE_DECISION, RETURN_FIRE, TURN_CARD, TURN_IT
+from battles.rules.cloudships_2023.kinds import FIRE_ORDERS, HIT_FIRST, MOVE_DECISION, RETURN_FIRE, TURN_CARD, TURN_IT
 from battles.rules.cloudships_2023.tactics import Course
 
 KEY = "cloudships_2023"
@@ -64,10 +64,9 @@ class Captain:
     def answer(self, state: BattleState[Board], request: DecisionRequest) -> JSON:
         if request.kind == MOVE_DECISION:
             return self.move(state, request)
-        if request.kind == FIRE_ORDERS:
-            return fire_orders(state.board, request)
-        if request.kind == RETURN_FIRE:
-            return return_fire(state.board, request)
+        if request.kind in (FIRE_ORDERS, RETURN_FIRE):
+            orders = (fire_orders if request.kind == FIRE_ORDERS else return_fire)(state.board, request)
+            return with_hit_first(state.board, orders) if validate.chosen_guns(state) else orders
         if request.kind == TURN_CARD:
             return TURN_IT
         return request.default  # a decision this captain does not know: the rules' own default
@@ -124,6 +123,21 @@ def return_fire(board: Board, request: DecisionRequest) -> JSON:
     """Every gun that can fire back at the active ship does (CM-SEQ-08): held, its Fired marker would come off
     at the round's end all the same."""
     return fire_orders(board, request)
+
+
+def with_hit_first(board: Board, orders: JSON) -> JSON:
+    """With the GUN option agreed (CM-GUN-03..05): for each ship fired on, her guns the captain wants a GUN box to
+    take, the most dangerous first (what each would do at short range), spent one-shot weapons left out."""
+    shots = validate.read_shots(orders) or ()
+    if not shots:
+        return orders
+    named: dict[str, JSON] = {}
+    for target in dict.fromkeys(shot.target for shot in shots):
+        ship = board.ship_named(target)
+        ready = [gun for gun in ship.working_guns() if gun.number not in ship.spent]
+        ranked = sorted(ready, key=lambda gun: -tactics.expected(gun, firing.SHORT, superior=ship.panel.superior))
+        named[target] = [gun.number for gun in ranked]
+    return {"shots": [shot.to_json() for shot in shots], HIT_FIRST: named}
 
 
 def shot_worth(board: Board, shot: Shot) -> float:

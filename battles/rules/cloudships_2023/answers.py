@@ -20,6 +20,7 @@ from battles.rules.cloudships_2023.board import Board, Shot
 from battles.rules.cloudships_2023.kinds import (
     BOARD_DECISION,
     FIRE_ORDERS,
+    HIT_FIRST,
     LOSSES_DECISION,
     MOVE_DECISION,
     ORDNANCE_DECISION,
@@ -152,10 +153,32 @@ def _limits(move: Mover) -> str:
 def fire_schema(state: BattleState[Board], request: DecisionRequest) -> AnswerSchema:
     """Fire orders or return fire (CM-FIRE, CM-SEQ-07)."""
     title = f"{TITLES[request.kind]}: {validate.firer_of(request)}"
-    return AnswerSchema(request.id, fire_field(state.board, request), title=title, clause=request.rule, layout="fire")
+    root = fire_field(state.board, request)
+    if validate.chosen_guns(state):
+        root = Group(key="", fields=(*root.fields, hit_first_field(state.board, request)), clause=request.rule)
+    return AnswerSchema(request.id, root, title=title, clause=request.rule, layout="fire")
 
 
-def fire_field(board: Board, request: DecisionRequest) -> Field:
+def hit_first_field(board: Board, request: DecisionRequest) -> Field:
+    """With the GUN option (CM-GUN-03..05): for each ship the orders may fire at, the guns of hers a GUN box
+    should take, the first of them it can (in the panel's order)."""
+    targets = validate.targets_for(board, request)
+    fields = tuple(
+        Many(
+            key=ship.name,
+            label=f"If a GUN box is crossed on {ship.name}, take first",
+            options=tuple(
+                Option(gun.number, f"{gun.name} ({gun.number}, {gun.position})") for gun in ship.working_guns()
+            ),
+            optional=True,
+            clause="CM-GUN-03",
+        )
+        for ship in targets
+    )
+    return Group(key=HIT_FIRST, fields=fields, clause="CM-GUN-03")
+
+
+def fire_field(board: Board, request: DecisionRequest) -> Group:
     """One slot per gun that may fire at someone: hold fire, or one of its targets."""
     firer = board.ship_named(validate.firer_of(request))
     legal = firing.legal_shots(board, firer, validate.targets_for(board, request))

@@ -492,6 +492,8 @@ class Board:
     flight_hits: tuple[tuple[str, int], ...] | None = None  # step 4: Boarding Party boxes a captain gives flights
 
     ordnance: Ordnance = Ordnance()  # mines and drogues out, torpedoes in flight (the ordnance slice)
+    # the GUN option (CM-GUN-03): (firer, target, her guns he wants hit first) from this turn's fire orders
+    hit_first: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
 
     def ship_named(self, name: str) -> Ship:
         return next(ship for ship in self.ships if ship.name == name)
@@ -531,6 +533,7 @@ class Board:
             "volley": None if self.volley is None else self.volley.to_json(),
             **boarding_json(self),
             "ordnance": self.ordnance.to_json(),
+            **hit_first_json(self),
         }
 
     @classmethod
@@ -552,6 +555,7 @@ class Board:
             volley=Volley.from_json(board["volley"]),
             **boarding_fields(board),
             ordnance=Ordnance.from_json(board.get("ordnance")),
+            hit_first=hit_first_fields(board.get("hit_first")),
         )
 
 
@@ -641,3 +645,26 @@ def boarding_fields(board: Mapping[str, Any]) -> dict[str, Any]:
         "boarding": board.get("boarding"),
         "fight": None if fight is None else BoardingRound.from_json(fight),
     }
+
+
+# --- the GUN option: the guns a firer wants his victim to lose first (CM-GUN-03..05) -----------------------------
+
+
+def hit_first_json(board: Board) -> JSONObject:
+    """Written only when a captain named any, so a battle without the option keeps its board as it was."""
+    if not board.hit_first:
+        return {}
+    return {"hit_first": [[firer, target, list(guns)] for firer, target, guns in board.hit_first]}
+
+
+def hit_first_fields(value: Any) -> tuple[tuple[str, str, tuple[int, ...]], ...]:
+    out = []
+    for item in read_list(value if value is not None else []):
+        firer, target, guns = read_list(item)
+        out.append((read_str(firer), read_str(target), _ints(guns)))
+    return tuple(out)
+
+
+def wanted_first(board: Board, firer: str, target: str) -> tuple[int, ...]:
+    """The guns of ``target`` that ``firer`` named to be hit first this turn, in his order."""
+    return tuple(n for f, t, guns in board.hit_first if (f, t) == (firer, target) for n in guns)

@@ -47,6 +47,7 @@ from battles.rules.cloudships_2023.kinds import (
     GRAPPLES_CUT,
     GUN_FIRED,
     GUN_LOST,
+    HIT_FIRST,
     LET_OUT,
     LIGHTS_CYCLED,
     LOSSES_DECISION,
@@ -433,6 +434,37 @@ FOLDS.update(
         READIED: _readied,
     }
 )
+
+
+# --- the GUN option (CM-GUN-03..05): the guns named to be hit first, kept until the turn ends ---------------------
+
+
+def _hit_first(board: Board, choice: Any) -> Board:
+    """Fire orders or return fire naming, per target, the guns the firer wants her to lose first."""
+    named = read_object(choice).get(HIT_FIRST) or {}
+    shots = _shots(choice)
+    if not named or not shots:
+        return board
+    firer = shots[0].ship
+    added = tuple((firer, read_str(t), tuple(read_int(n) for n in read_list(g))) for t, g in read_object(named).items())
+    return replace(board, hit_first=(*board.hit_first, *added))
+
+
+def _hit_first_done(board: Board, data: Mapping[str, Any]) -> Board:
+    return replace(board, hit_first=()) if board.hit_first else board
+
+
+def _answer_then(first: AnswerFold, second: AnswerFold) -> AnswerFold:
+    return lambda board, choice: second(first(board, choice), choice)
+
+
+ANSWER_FOLDS.update(
+    {
+        FIRE_ORDERS: _answer_then(ANSWER_FOLDS[FIRE_ORDERS], _hit_first),
+        RETURN_FIRE: _answer_then(ANSWER_FOLDS[RETURN_FIRE], _hit_first),
+    }
+)
+FOLDS[TURN_ENDED] = _then(FOLDS[TURN_ENDED], _hit_first_done)
 
 
 def apply(state: BattleState[Board], event: Event) -> Board:

@@ -80,6 +80,9 @@ FATES = (FLYING, CRASHED, SUNK, STRUCK, LEFT)
 # --- options ----------------------------------------------------------------------------------------------------
 UMPIRE_TURNS_CARDS = "umpire_turns_cards"
 REALLY_LOW_BAND = "really_low"  # the advanced band below Low (CM-ALT-06/07), off by default
+# The firer chooses the gun a capitalised GUN box takes (CM-GUN-03..05): agreed before the battle, off by default.
+GUN_IN_CAPITALS = "gun_in_capitals"
+HIT_FIRST = "hit_first"  # the fire orders' key: {target: [her guns the firer wants hit first]} (CM-GUN-03)
 DEFAULT_ROUNDS = 12  # a scenario that names no round limit ends after these (the text sets none)
 
 # --- fire (step 3, CM-SEQ-07..10, CM-FIRE, CM-AP, CM-RKT): the fire slice's words -----------------------------

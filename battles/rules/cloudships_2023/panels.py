@@ -41,7 +41,9 @@ ANGLES = ("up", "down")
 
 # The damage track's boxes (CM-DMG-03..11), and Ground, the track's end: the ship falls and crashes (CM-ALT-02).
 HULL, GUN, SPEED, BOARDING_PARTY, CRITICAL = "Hull", "Gun", "Speed", "Boarding Party", "Critical"
-BOXES = (HULL, GUN, MEDIUM, LOW, SPEED, BOARDING_PARTY, CRITICAL, GROUND)
+# The Gun box printed in capitals: with the option agreed, the firer chooses the gun lost (CM-GUN-03..05).
+GUN_CHOSEN = "GUN"
+BOXES = (HULL, GUN, MEDIUM, LOW, SPEED, BOARDING_PARTY, CRITICAL, GROUND, GUN_CHOSEN)
 
 # The status lights (CM-LIGHT-01..08): the text names the first three; Fire is ours (CM-REP-09).
 NO_ALTITUDE_CHANGE, NO_DIRECTION_CHANGE, BRIDGE_HIT, FIRE = (

@@ -21,7 +21,7 @@ from battles.engine.state import BattleState
 from battles.engine.telling import Names
 from battles.rules.cloudships_2023 import ai, answers, fold, invariants, outcome, sequence, setup, validate
 from battles.rules.cloudships_2023.board import Board
-from battles.rules.cloudships_2023.kinds import REALLY_LOW_BAND, UMPIRE_TURNS_CARDS
+from battles.rules.cloudships_2023.kinds import GUN_IN_CAPITALS, REALLY_LOW_BAND, UMPIRE_TURNS_CARDS
 from battles.rules.cloudships_2023.presentation import map_view, narration, sheets
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -39,6 +39,13 @@ OPTIONS = (
         False,
         "advanced: a Really Low band below Low that ships may fly in (the damage track is unchanged)",
         clause="CM-ALT-06",
+    ),
+    OptionSpec(
+        GUN_IN_CAPITALS,
+        False,
+        "variant, agreed by every player before the battle: where a panel prints GUN in capitals the firing captain "
+        "chooses which of his victim's guns bearing on him is lost (his fire orders name them); otherwise a die",
+        clause="CM-GUN-05",
     ),
 )
 

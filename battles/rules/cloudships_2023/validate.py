@@ -19,6 +19,8 @@ from battles.rules.cloudships_2023 import firing, manoeuvre, ordnance
 from battles.rules.cloudships_2023.board import Board, MoveOrder, OrdnanceOrders, Ship, Shot
 from battles.rules.cloudships_2023.kinds import (
     FIRE_ORDERS,
+    GUN_IN_CAPITALS,
+    HIT_FIRST,
     MOVE_DECISION,
     ORDNANCE_DECISION,
     REALLY_LOW_BAND,
@@ -35,7 +37,7 @@ def validate(state: BattleState[Board], request: DecisionRequest, choice: JSON) 
     if request.kind == MOVE_DECISION:
         return move_problem(state, request.ships[0], choice)
     if request.kind in FIRE_DECISIONS:
-        return fire_problem(state.board, request, choice)
+        return fire_problem(state.board, request, choice) or hit_first_problem(state, request, choice)
     if request.kind == ORDNANCE_DECISION:
         return ordnance_problem(state, request.ships[0], choice)
     return None
@@ -187,7 +189,8 @@ def shot_problem(
 
 def read_shots(choice: JSON) -> tuple[Shot, ...] | None:
     """The shots of an answer, or None if it is not shaped as fire orders."""
-    if not isinstance(choice, Mapping) or set(choice) != {"shots"} or not isinstance(choice["shots"], list):
+    shaped = isinstance(choice, Mapping) and set(choice) in ({"shots"}, {"shots", HIT_FIRST})
+    if not shaped or not isinstance(choice, Mapping) or not isinstance(choice["shots"], list):
         return None
     shots = [_shot(item) for item in choice["shots"]]
     return None if any(shot is None for shot in shots) else tuple(s for s in shots if s is not None)
@@ -212,6 +215,37 @@ def fire_candidates(board: Board, request: DecisionRequest) -> list[JSON]:
         if len(at_her) > 1:
             volleys.append(at_her)
     return [{"shots": [shot.to_json() for shot in volley]} for volley in volleys]
+
+
+# --- the GUN option: the guns the firer wants his victim to lose first (CM-GUN-03..05) --------------------------
+
+HIT_FIRST_SHAPE = '"hit_first" is {target: [her gun numbers]}, the guns a GUN box should take first'
+
+
+def chosen_guns(state: BattleState[Board]) -> bool:
+    return bool(state.options.get(GUN_IN_CAPITALS, False))
+
+
+def hit_first_problem(state: BattleState[Board], request: DecisionRequest, choice: JSON) -> Rejection | None:
+    """The fire orders' ``hit_first`` (CM-GUN-03): only with the option agreed before the battle (CM-GUN-05); each
+    key a ship the orders fire at, each value a list of her guns, each once."""
+    named = choice.get(HIT_FIRST) if isinstance(choice, Mapping) else None
+    if named is None:
+        return None
+    if not chosen_guns(state):
+        return Rejection("CM-GUN-05", "the firer chooses the gun lost only if every player agreed it before the battle")
+    if not isinstance(named, Mapping):
+        return Rejection("CM-GUN-03", HIT_FIRST_SHAPE)
+    targets = {ship.name for ship in targets_for(state.board, request)}
+    for target, guns in named.items():
+        if target not in targets:
+            return Rejection("CM-GUN-03", f"{target} is not a ship these orders may fire at")
+        numbers = {gun.number for gun in state.board.ship_named(target).panel.guns}
+        if not isinstance(guns, list) or any(type(n) is not int or n not in numbers for n in guns):
+            return Rejection("CM-GUN-03", f"{HIT_FIRST_SHAPE}: {target} has guns {sorted(numbers)}")
+        if len(set(guns)) != len(guns):
+            return Rejection("CM-GUN-03", f"{HIT_FIRST_SHAPE}: each gun once")
+    return None
 
 
 # --- mines and torpedoes at the start of a ship's turn (CM-TM-01/02, CM-DT-01, CM-SMT-01) ------------------------

@@ -28,7 +28,7 @@ from battles.engine.dice import table
 from battles.engine.resolver import Context
 from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import gunnery, panels
-from battles.rules.cloudships_2023.board import Board, band_height
+from battles.rules.cloudships_2023.board import Board, band_height, wanted_first
 from battles.rules.cloudships_2023.kinds import (
     AMBERS,
     BAND_LOST,
@@ -38,6 +38,7 @@ from battles.rules.cloudships_2023.kinds import (
     CRITICAL,
     DROPPED,
     FATE,
+    GUN_IN_CAPITALS,
     GUN_LOST,
     PARTY_LOST,
 )
@@ -78,14 +79,24 @@ def _nothing(ctx: Context[Board], name: str, by: str) -> None:
 
 
 def _gun(ctx: Context[Board], name: str, by: str) -> None:
+    numbers = _gun_pool(ctx, name, by)
+    if numbers:
+        lost = ctx.pick(f"which of {possessive(name)} guns is hit (CM-GUN-01)", numbers, ships=[name])
+        _lose_gun(ctx, name, lost)
+
+
+def _gun_pool(ctx: Context[Board], name: str, by: str) -> list[int]:
+    """The guns a Gun box may take: those bearing on the firer, or any working gun with no firer (CM-DMG-04/05)."""
     ship = ctx.board.ship_named(name)
     firer = ctx.board.ship_named(by) if by else None
     pool = ship.guns_bearing_on(firer.hex) if firer is not None else ship.working_guns()
-    if not pool:
-        return
-    numbers = [gun.number for gun in pool]
-    lost = ctx.pick(f"which of {possessive(name)} guns is hit (CM-GUN-01)", numbers, ships=[name])
-    ctx.emit(GUN_LOST, {"ship": name, "gun": lost, "name": ship.gun(lost).name}, ships=[name])
+    return [gun.number for gun in pool]
+
+
+def _lose_gun(ctx: Context[Board], name: str, lost: int, chosen_by: str = "") -> None:
+    ship = ctx.board.ship_named(name)
+    data = {"ship": name, "gun": lost, "name": ship.gun(lost).name}
+    ctx.emit(GUN_LOST, {**data, "chosen_by": chosen_by} if chosen_by else data, ships=[name])
 
 
 def _band(ctx: Context[Board], name: str, by: str) -> None:
@@ -132,9 +143,21 @@ def _ground(ctx: Context[Board], name: str, by: str) -> None:
     drop_if_free(ctx, held)  # the boarding slice: the ships she held let go (CM-ALT-05)
 
 
+def _gun_chosen(ctx: Context[Board], name: str, by: str) -> None:
+    """A Gun box printed in capitals (CM-GUN-03..05): with the option agreed and a firer, the first of the guns
+    he named in his fire orders that the box may take is lost; a firer who named none of them leaves it to the
+    die (docs/cloudships.md section 7). Without the option it is any Gun box (CM-GUN-04)."""
+    chosen = [n for n in wanted_first(ctx.board, by, name) if n in _gun_pool(ctx, name, by)] if by else []
+    if not ctx.state.options.get(GUN_IN_CAPITALS, False) or not chosen:
+        _gun(ctx, name, by)
+        return
+    _lose_gun(ctx, name, chosen[0], chosen_by=by)
+
+
 BOX_EFFECTS: dict[str, BoxEffect] = {
     panels.HULL: _nothing,
     panels.GUN: _gun,
+    panels.GUN_CHOSEN: _gun_chosen,
     panels.MEDIUM: _band,
     panels.LOW: _band,
     panels.SPEED: _nothing,

@@ -214,6 +214,7 @@ def _damage_due(e: Mapping[str, Any], n: Names) -> str:
 BOX_WORDS = {
     panels.HULL: "a Hull box",
     panels.GUN: "a Gun box: a gun may be lost",
+    panels.GUN_CHOSEN: "a GUN box: a gun may be lost",
     panels.MEDIUM: "a Medium box: she can fly no higher than Medium",
     panels.LOW: "a Low box: she can fly no higher than Low",
     panels.SPEED: "a Speed box: one movement less",
@@ -229,7 +230,8 @@ def _box_crossed(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _gun_lost(e: Mapping[str, Any], n: Names) -> str:
-    return f"{gun_words(e['ship'], e['gun'], n, e['name'])} is destroyed"
+    chosen = f", {possessive(e['chosen_by'])} choice (a GUN box, CM-GUN-03)" if e.get("chosen_by") else ""
+    return f"{gun_words(e['ship'], e['gun'], n, e['name'])} is destroyed{chosen}"
 
 
 def _party_lost(e: Mapping[str, Any], n: Names) -> str:

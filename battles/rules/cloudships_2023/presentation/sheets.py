@@ -43,6 +43,7 @@ ARC_SPANS = {"bow": (-30, 30), "starboard": (30, 150), "stern": (150, 210), "por
 BOX_LETTERS = {
     panels.HULL: "",
     panels.GUN: "G",
+    panels.GUN_CHOSEN: "GUN",  # in capitals: the firer's choice, with the option (CM-GUN-03)
     panels.MEDIUM: "M",
     panels.LOW: "L",
     panels.SPEED: "S",
