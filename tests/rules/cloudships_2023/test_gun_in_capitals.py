@@ -94,7 +94,9 @@ def test_without_the_option_agreed_a_gun_box_in_capitals_is_rolled_for_and_hit_f
     nobody = marked(gun_box_due(panels.GUN_CHOSEN, (bearing[0],), by=""), b"g1")  # a fire: no firer to choose
     assert len(picks(nobody.events)) == 1
     asked = start(duel(2))
-    aphid_gun = validate.read_shots(validate.fire_candidates(asked.state.board, request_of(asked.state, FIRE_ORDERS))[1])
+    aphid_gun = validate.read_shots(
+        validate.fire_candidates(asked.state.board, request_of(asked.state, FIRE_ORDERS))[1]
+    )
     assert aphid_gun
     orders = {"shots": [aphid_gun[0].to_json()], HIT_FIRST: {"Locust": [bearing[0]]}}
     request = request_of(asked.state, FIRE_ORDERS)
