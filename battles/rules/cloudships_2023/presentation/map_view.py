@@ -32,7 +32,9 @@ from battles.rules.cloudships_2023.board import Board, Ship, Shot
 from battles.rules.cloudships_2023.panels import Gun
 
 SCALE = "A hex for each point of movement; a round is every ship's card turned once."
-BAND_CODES = {panels.HIGH: "H", panels.MEDIUM: "M", panels.LOW: "L", panels.REALLY_LOW: "RL", panels.GROUND: "G"}
+# A ship at the optional Really Low band is shown as at the table: two markers in the Low band (CM-ALT-07).
+BAND_CODES = {panels.HIGH: "H", panels.MEDIUM: "M", panels.LOW: "L", panels.REALLY_LOW: "LL", panels.GROUND: "G"}
+BAND_TITLES = {panels.REALLY_LOW: "at Really Low: two markers in the Low band"}
 # The lights' short names on a counter's tags, coloured amber or red as lit.
 LIGHT_CODES = {
     panels.NO_ALTITUDE_CHANGE: "Alt",
@@ -78,7 +80,7 @@ def map_view(view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
 
 def _badges(ship: Ship) -> tuple[Badge, ...]:
     """Her band first (drawn on the counter), then her Fired markers and every lit light (tags beside it)."""
-    band = Badge(BAND_CODES.get(ship.band, ship.band), f"at {ship.band}")
+    band = Badge(BAND_CODES.get(ship.band, ship.band), BAND_TITLES.get(ship.band, f"at {ship.band}"))
     fired = (Badge(f"F{len(ship.fired)}", f"{len(ship.fired)} Fired markers"),) if ship.fired else ()
     lights = tuple(
         Badge(LIGHT_CODES.get(light, light), f"{light} light {colour}", colour=colour)
