@@ -494,6 +494,7 @@ class Board:
     ordnance: Ordnance = Ordnance()  # mines and drogues out, torpedoes in flight (the ordnance slice)
     # the GUN option (CM-GUN-03): (firer, target, her guns he wants hit first) from this turn's fire orders
     hit_first: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
+    martians: Martians = field(default_factory=lambda: Martians())  # deployed flights (the flights slice)
 
     def ship_named(self, name: str) -> Ship:
         return next(ship for ship in self.ships if ship.name == name)
@@ -534,6 +535,7 @@ class Board:
             **boarding_json(self),
             "ordnance": self.ordnance.to_json(),
             **hit_first_json(self),
+            **martians_json(self),
         }
 
     @classmethod
@@ -556,6 +558,7 @@ class Board:
             **boarding_fields(board),
             ordnance=Ordnance.from_json(board.get("ordnance")),
             hit_first=hit_first_fields(board.get("hit_first")),
+            martians=Martians.from_json(board.get("martians")),
         )
 
 
@@ -668,3 +671,131 @@ def hit_first_fields(value: Any) -> tuple[tuple[str, str, tuple[int, ...]], ...]
 def wanted_first(board: Board, firer: str, target: str) -> tuple[int, ...]:
     """The guns of ``target`` that ``firer`` named to be hit first this turn, in his order."""
     return tuple(n for f, t, guns in board.hit_first if (f, t) == (firer, target) for n in guns)
+
+
+# --- Flying Martians deployed on the table (the flights slice: CM-FLY-02..21, flights.py, phases/flights.py) ------
+
+
+@dataclass(frozen=True)
+class Flight:
+    """A flight of Flying Martians deployed from ``ship`` (its mother ship), her flight ``number`` (1, 2...): a
+    piece of its own on the table, where it is (CM-FLY-03/04)."""
+
+    ship: str
+    number: int
+    hex: Hex
+    band: str
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return self.ship, self.number
+
+    def to_json(self) -> JSONObject:
+        hex_: JSON = list[JSON](self.hex.to_json())
+        return {"ship": self.ship, "number": self.number, "hex": hex_, "band": self.band}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Flight:
+        number, hex_ = read_int(data["number"]), Hex.from_json(data["hex"])
+        return cls(ship=read_str(data["ship"]), number=number, hex=hex_, band=_band(data["band"]))
+
+
+@dataclass(frozen=True)
+class FlightOrders:
+    """The mother captain's answer at the start of her turn: how many flights to deploy (CM-FLY-04), each
+    deployed flight's path (flights.py steps; CM-FLY-06..12) and the flights to redock (CM-FLY-20)."""
+
+    deploy: int = 0
+    fly: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    redock: tuple[int, ...] = ()
+
+    def to_json(self) -> JSONObject:
+        paths: JSONObject = {str(number): list[JSON](path) for number, path in self.fly}
+        return {"deploy": self.deploy, "fly": paths, "redock": list(self.redock)}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> FlightOrders:
+        """The orders an answer spells; ValueError or TypeError if it spells none."""
+        orders = read_object(data)
+        if not set(orders) <= {"deploy", "fly", "redock"}:
+            raise ValueError('the orders are {"deploy": n, "fly": {flight: [steps]}, "redock": [flight]}')
+        paths = read_object(orders.get("fly", {}))
+        fly = tuple((int(number), _strs(path)) for number, path in paths.items())
+        return cls(deploy=read_int(orders.get("deploy", 0)), fly=fly, redock=_ints(orders.get("redock", [])))
+
+
+@dataclass(frozen=True)
+class FlightShot:
+    """In fire orders: a flight attacking ``target`` as one Nordenfelt (CM-FLY-13), ``number`` a deployed flight
+    of the firer, 0 a flight aboard her (CM-FLY-27); or, ``gun`` set, the firer's anti-personnel gun at the
+    deployed flight ``flight`` (mother ship, number: CM-FLY-14/18)."""
+
+    ship: str
+    number: int = 0
+    target: str = ""
+    gun: int = 0
+    flight: tuple[str, int] = ("", 0)
+
+    def to_json(self) -> JSONObject:
+        if self.gun:
+            return {"ship": self.ship, "gun": self.gun, "flight": [self.flight[0], self.flight[1]]}
+        return {"ship": self.ship, "flight": self.number, "target": self.target}
+
+
+@dataclass(frozen=True)
+class Martians:
+    """The flights deployed (``out``); the start-of-turn ``orders`` answered, not yet carried out; ``flown``, the
+    ship and round whose flights have had their start of turn; this turn's flight ``shots`` until rolled; and the
+    flights aboard that have fired as anti-personnel guns this round (``fired``: a ship's name a flight)."""
+
+    out: tuple[Flight, ...] = ()
+    orders: FlightOrders | None = None
+    flown: tuple[str, int] | None = None
+    shots: tuple[FlightShot, ...] = ()
+    fired: tuple[str, ...] = ()
+
+    def of(self, ship: str) -> tuple[Flight, ...]:
+        return tuple(flight for flight in self.out if flight.ship == ship)
+
+    def flight(self, key: tuple[str, int]) -> Flight | None:
+        return next((flight for flight in self.out if flight.key == key), None)
+
+    def to_json(self) -> JSONObject:
+        return {
+            "out": [flight.to_json() for flight in self.out],
+            "orders": None if self.orders is None else self.orders.to_json(),
+            "flown": None if self.flown is None else [self.flown[0], self.flown[1]],
+            "shots": [shot.to_json() for shot in self.shots],
+            "fired": list(self.fired),
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Martians:
+        if data is None:
+            return cls()
+        martians = read_object(data)
+        orders, flown = martians["orders"], martians["flown"]
+        return cls(
+            out=tuple(Flight.from_json(read_object(item)) for item in read_list(martians["out"])),
+            orders=None if orders is None else FlightOrders.from_json(orders),
+            flown=None if flown is None else _cable(flown),
+            shots=tuple(flight_shot(item) for item in read_list(martians["shots"])),
+            fired=_strs(martians["fired"]),
+        )
+
+
+def flight_shot(value: JSON) -> FlightShot:
+    """A flight's attack or a gun's shot at a flight, as fire orders spell it; ValueError or TypeError if not."""
+    shot = read_object(value)
+    if set(shot) == {"ship", "gun", "flight"}:
+        mother, number = read_list(shot["flight"])
+        flight = (read_str(mother), read_int(number))
+        return FlightShot(read_str(shot["ship"]), gun=read_int(shot["gun"]), flight=flight)
+    if set(shot) == {"ship", "flight", "target"}:
+        return FlightShot(read_str(shot["ship"]), number=read_int(shot["flight"]), target=read_str(shot["target"]))
+    raise ValueError('a flight\'s shot is {"ship", "flight", "target"}, one at a flight {"ship", "gun", "flight"}')
+
+
+def martians_json(board: Board) -> JSONObject:
+    """Written only once flights have been in play, so a battle without them keeps its board as it was."""
+    return {} if board.martians == Martians() else {"martians": board.martians.to_json()}

@@ -19,6 +19,8 @@ from battles.rules.cloudships_2023.board import (
     BoardingRound,
     DamageDue,
     Deck,
+    Flight,
+    FlightOrders,
     Grapple,
     MoveOrder,
     OrdnanceOrders,
@@ -27,9 +29,11 @@ from battles.rules.cloudships_2023.board import (
     Torpedo,
     TurnStatus,
     Volley,
+    flight_shot,
 )
 from battles.rules.cloudships_2023.kinds import (
     AMBER_LIT,
+    AT_FLIGHTS_KEY,
     BOARD_DECISION,
     BOARDING_DONE,
     BOARDING_FOUGHT,
@@ -43,6 +47,14 @@ from battles.rules.cloudships_2023.kinds import (
     DROPPED,
     FATE,
     FIRE_ORDERS,
+    FLIGHT_ATTACKED,
+    FLIGHT_DEPLOYED,
+    FLIGHT_FLEW,
+    FLIGHT_HIT,
+    FLIGHT_REDOCKED,
+    FLIGHTS_DECISION,
+    FLIGHTS_KEY,
+    FLIGHTS_READY,
     GRAPPLED,
     GRAPPLES_CUT,
     GUN_FIRED,
@@ -465,6 +477,111 @@ ANSWER_FOLDS.update(
     }
 )
 FOLDS[TURN_ENDED] = _then(FOLDS[TURN_ENDED], _hit_first_done)
+
+
+# --- Flying Martians deployed (the flights slice: CM-FLY-02..21, CM-FLY-27) ----------------------------------------
+
+
+def _martians(board: Board, **changes: Any) -> Board:
+    return replace(board, martians=replace(board.martians, **changes))
+
+
+def _flight_key(data: Mapping[str, Any]) -> tuple[str, int]:
+    return read_str(data["ship"]), read_int(data["flight"])
+
+
+def _flight_orders(board: Board, choice: Any) -> Board:
+    """The start-of-turn orders for her flights, kept until carried out (an ANSWER_FOLDS entry)."""
+    return _martians(board, orders=FlightOrders.from_json(choice))
+
+
+def _flight_deployed(board: Board, data: Mapping[str, Any]) -> Board:
+    """One flight fewer aboard, one more on the table in her hex and band (CM-FLY-04)."""
+    ship, number = _ship(board, data), read_int(data["flight"])
+    flight = Flight(ship.name, number, Hex.from_json(data["hex"]), read_str(data["band"]))
+    board = board.with_ship(replace(ship, flights=ship.flights - 1))
+    return _martians(board, out=(*board.martians.out, flight))
+
+
+def _flight_flew(board: Board, data: Mapping[str, Any]) -> Board:
+    key, hex_, band = _flight_key(data), Hex.from_json(data["hex"]), read_str(data["band"])
+    out = tuple(replace(f, hex=hex_, band=band) if f.key == key else f for f in board.martians.out)
+    return _martians(board, out=out)
+
+
+def _flight_redocked(board: Board, data: Mapping[str, Any]) -> Board:
+    """Back aboard: one more flight in her boarding parties (CM-FLY-21)."""
+    ship, key = _ship(board, data), _flight_key(data)
+    board = board.with_ship(replace(ship, flights=ship.flights + 1))
+    return _martians(board, out=tuple(f for f in board.martians.out if f.key != key))
+
+
+def _flights_ready(board: Board, data: Mapping[str, Any]) -> Board:
+    return _martians(board, orders=None, flown=(read_str(data["ship"]), read_int(data["round"])))
+
+
+def _flight_attacked(board: Board, data: Mapping[str, Any]) -> Board:
+    """A flight aboard that fired is done for the round, as any gun (CM-FLY-27, CM-FIRE-01)."""
+    if read_int(data["flight"]) != 0:
+        return board
+    return _martians(board, fired=(*board.martians.fired, read_str(data["ship"])))
+
+
+def _flight_fired_on(board: Board, data: Mapping[str, Any]) -> Board:
+    """Three anti-personnel hits or more wipe a flight out (CM-FLY-16)."""
+    if not data["wiped"]:
+        return board
+    mother, number = read_list(data["flight"])
+    key = (read_str(mother), read_int(number))
+    return _martians(board, out=tuple(f for f in board.martians.out if f.key != key))
+
+
+def _flight_shots(board: Board, choice: Any) -> Board:
+    """Fire orders or return fire naming flights' attacks and guns at flights: kept until the volley."""
+    orders = read_object(choice)
+    named = [*read_list(orders.get(FLIGHTS_KEY, [])), *read_list(orders.get(AT_FLIGHTS_KEY, []))]
+    if not named:
+        return board
+    return _martians(board, shots=(*board.martians.shots, *(flight_shot(item) for item in named)))
+
+
+def _flights_rolled(board: Board, data: Mapping[str, Any]) -> Board:
+    return _martians(board, shots=()) if board.martians.shots else board
+
+
+def _flights_rested(board: Board, data: Mapping[str, Any]) -> Board:
+    """End of round: the flights aboard may fire again, as Fired markers come off (CM-SEQ-16)."""
+    return _martians(board, fired=()) if board.martians.fired else board
+
+
+def _mother_gone(board: Board, data: Mapping[str, Any]) -> Board:
+    """A ship out of the fight takes her deployed flights with her: they have no turn of their own (decided)."""
+    name = read_str(data["ship"])
+    if not board.martians.of(name):
+        return board
+    return _martians(board, out=tuple(f for f in board.martians.out if f.ship != name))
+
+
+ANSWER_FOLDS.update(
+    {
+        FLIGHTS_DECISION: _flight_orders,
+        FIRE_ORDERS: _answer_then(ANSWER_FOLDS[FIRE_ORDERS], _flight_shots),
+        RETURN_FIRE: _answer_then(ANSWER_FOLDS[RETURN_FIRE], _flight_shots),
+    }
+)
+FOLDS.update(
+    {
+        FLIGHT_DEPLOYED: _flight_deployed,
+        FLIGHT_FLEW: _flight_flew,
+        FLIGHT_REDOCKED: _flight_redocked,
+        FLIGHTS_READY: _flights_ready,
+        FLIGHT_ATTACKED: _flight_attacked,
+        FLIGHT_HIT: _flight_fired_on,
+        VOLLEY: _then(FOLDS[VOLLEY], _flights_rolled),
+        LIGHTS_CYCLED: _then(FOLDS[LIGHTS_CYCLED], _flights_rested),
+        FATE: _then(FOLDS[FATE], _mother_gone),
+    }
+)
 
 
 def apply(state: BattleState[Board], event: Event) -> Board:

@@ -121,3 +121,16 @@ CONTACT = "contact"  # a torpedo, mine or drogue tries to strike a ship: the ram
 TORPEDO_GONE = "torpedo gone"  # self-destructed after its second turn, or off the map (CM-SMT-07)
 READIED = "ordnance readied"  # the start of the ship's turn is done: the move is asked next
 ORDNANCE_KINDS = (LET_OUT, WINCHED_IN, TORPEDO_LAUNCHED, TORPEDO_FLEW, CONTACT, TORPEDO_GONE, READIED)
+
+
+# --- Flying Martians deployed (CM-FLY-02..21; deployed.py, phases/flights.py): the flights slice's words ----------
+# Stage MOVE opens (after the ordnance's start of turn) with the mother ship's flights: deployed, flown, redocked.
+FLIGHTS_DECISION = "flying martians"  # decision: {"deploy": n, "fly": {flight: [steps]}, "redock": [flight]}
+FLIGHT_DEPLOYED = "flight deployed"  # a flight leaves its ship, placed in her hex at her band (CM-FLY-04)
+FLIGHT_FLEW = "flight flew"  # a deployed flight's move, before its mother ship's (CM-FLY-06..12)
+FLIGHT_REDOCKED = "flight redocked"  # back aboard: part of her boarding parties again (CM-FLY-20/21)
+FLIGHTS_READY = "flights ready"  # the start of her turn is done for her flights: the move is asked next
+FLIGHT_ATTACKED = "flight attacked"  # a flight's attack as one Nordenfelt, deployed or aboard (CM-FLY-13/27)
+FLIGHT_HIT = "flight hit"  # anti-personnel fire at a deployed flight: shrugged off or wiped out (CM-FLY-14..16)
+FLIGHT_KINDS = (FLIGHT_DEPLOYED, FLIGHT_FLEW, FLIGHT_REDOCKED, FLIGHTS_READY, FLIGHT_ATTACKED, FLIGHT_HIT)
+FLIGHTS_KEY, AT_FLIGHTS_KEY = "flights", "at_flights"  # the fire orders' keys for flights' attacks and fire at them

@@ -11,14 +11,27 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
-from battles.rules.cloudships_2023 import firing, manoeuvre, ordnance
-from battles.rules.cloudships_2023.board import Board, MoveOrder, OrdnanceOrders, Ship, Shot
+from battles.rules.cloudships_2023 import deployed, firing, manoeuvre, ordnance
+from battles.rules.cloudships_2023.board import (
+    Board,
+    FlightOrders,
+    FlightShot,
+    MoveOrder,
+    OrdnanceOrders,
+    Ship,
+    Shot,
+    flight_shot,
+)
 from battles.rules.cloudships_2023.kinds import (
+    AT_FLIGHTS_KEY,
     FIRE_ORDERS,
+    FLIGHTS_DECISION,
+    FLIGHTS_KEY,
     GUN_IN_CAPITALS,
     HIT_FIRST,
     MOVE_DECISION,
@@ -31,15 +44,22 @@ from battles.rules.cloudships_2023.manoeuvre import AHEAD, LEFT_MAP, Mover, Plan
 MOVE_SHAPE = f'a move is a list of steps ({", ".join(manoeuvre.STEPS)}), or {{"steps": [...], "ram": ship}}'
 MOST_RAMS = 3  # candidates: ram plans kept for each target
 FIRE_DECISIONS = (FIRE_ORDERS, RETURN_FIRE)
+FIRE_KEYS = frozenset({"shots", HIT_FIRST, FLIGHTS_KEY, AT_FLIGHTS_KEY})  # the GUN option's, the flights'
 
 
 def validate(state: BattleState[Board], request: DecisionRequest, choice: JSON) -> Rejection | None:
     if request.kind == MOVE_DECISION:
         return move_problem(state, request.ships[0], choice)
     if request.kind in FIRE_DECISIONS:
-        return fire_problem(state.board, request, choice) or hit_first_problem(state, request, choice)
+        return (
+            fire_problem(state.board, request, choice)
+            or hit_first_problem(state, request, choice)
+            or flight_shots_problem(state.board, request, choice)
+        )
     if request.kind == ORDNANCE_DECISION:
         return ordnance_problem(state, request.ships[0], choice)
+    if request.kind == FLIGHTS_DECISION:
+        return flight_orders_problem(state.board, request.ships[0], choice)
     return None
 
 
@@ -50,6 +70,8 @@ def candidates(state: BattleState[Board], request: DecisionRequest) -> Sequence[
         return fire_candidates(state.board, request)
     if request.kind == ORDNANCE_DECISION:
         return ordnance_candidates(state, request.ships[0])
+    if request.kind == FLIGHTS_DECISION:
+        return flight_orders_candidates(state.board, request.ships[0])
     return request.options if request.options is not None else [request.default]
 
 
@@ -189,7 +211,7 @@ def shot_problem(
 
 def read_shots(choice: JSON) -> tuple[Shot, ...] | None:
     """The shots of an answer, or None if it is not shaped as fire orders."""
-    shaped = isinstance(choice, Mapping) and set(choice) in ({"shots"}, {"shots", HIT_FIRST})
+    shaped = isinstance(choice, Mapping) and "shots" in choice and set(choice) <= FIRE_KEYS
     if not shaped or not isinstance(choice, Mapping) or not isinstance(choice["shots"], list):
         return None
     shots = [_shot(item) for item in choice["shots"]]
@@ -214,7 +236,16 @@ def fire_candidates(board: Board, request: DecisionRequest) -> list[JSON]:
         at_her = [shot for shot in legal if shot.target == target]
         if len(at_her) > 1:
             volleys.append(at_her)
-    return [{"shots": [shot.to_json() for shot in volley]} for volley in volleys]
+    found: list[JSON] = [{"shots": [shot.to_json() for shot in volley]} for volley in volleys]
+    return found + flight_shot_candidates(board, request)
+
+
+def flight_shot_candidates(board: Board, request: DecisionRequest) -> list[JSON]:
+    """Each flight's attack alone, and each gun alone at each enemy flight (the flights slice)."""
+    firer = board.ship_named(firer_of(request))
+    back = request.kind == RETURN_FIRE
+    shots = deployed.legal_flight_shots(board, firer, targets_for(board, request), return_fire=back)
+    return [{"shots": [], AT_FLIGHTS_KEY if s.gun else FLIGHTS_KEY: [s.to_json()]} for s in shots]
 
 
 # --- the GUN option: the guns the firer wants his victim to lose first (CM-GUN-03..05) --------------------------
@@ -279,3 +310,95 @@ def ordnance_candidates(state: BattleState[Board], name: str) -> list[JSON]:
     if len(ready.let_out) > 1:
         found.append(OrdnanceOrders(let_out=ready.let_out))
     return [orders.to_json() for orders in found]
+
+
+# --- Flying Martians deployed (the flights slice: CM-FLY-02..21, CM-FLY-27) ---------------------------------------
+
+FLIGHTS_SHAPE = 'the orders are {"deploy": n, "fly": {flight: [steps]}, "redock": [flight]}'
+
+
+def flight_orders_problem(board: Board, name: str, choice: JSON) -> Rejection | None:
+    try:
+        orders = FlightOrders.from_json(choice)
+    except (KeyError, TypeError, ValueError):
+        return Rejection("CM-FLY-04", FLIGHTS_SHAPE)
+    found = deployed.orders_problem(board, board.ship_named(name), orders)
+    return None if found is None else Rejection(found.clause, found.reason)
+
+
+def flight_orders_candidates(board: Board, name: str) -> list[JSON]:
+    """Leave all as it is; one flight deployed, or all; each flight out flown home and redocked if it can get
+    there, else towards her; each flight out flown towards the nearest enemy."""
+    ship = board.ship_named(name)
+    found = [FlightOrders()]
+    aboard = deployed.aboard_to_deploy(ship)
+    found += [FlightOrders(deploy=n) for n in sorted({1, aboard}) if n]
+    for flight in board.martians.of(name):
+        home = deployed.path_towards(board, flight, (ship.hex, ship.band))
+        redock = (flight.number,) if deployed.path_problem(board, flight, home) == (ship.hex, ship.band) else ()
+        found.append(FlightOrders(fly=((flight.number, home),), redock=redock))
+        enemies = [s for s in board.flying() if s.side != ship.side]
+        if enemies:
+            nearest = min(enemies, key=lambda s: hexgrid.distance(s.hex, flight.hex))
+            found.append(
+                FlightOrders(fly=((flight.number, deployed.path_towards(board, flight, (nearest.hex, nearest.band))),))
+            )
+    return [orders.to_json() for orders in found]
+
+
+def flight_shots_problem(board: Board, request: DecisionRequest, choice: JSON) -> Rejection | None:
+    """The fire orders' flights: each deployed flight once, no more flights aboard than are ready (CM-FLY-27),
+    each gun once between ships and flights (CM-FIRE-01), each attack and shot legal (deployed.py)."""
+    if not isinstance(choice, Mapping) or not (FLIGHTS_KEY in choice or AT_FLIGHTS_KEY in choice):
+        return None
+    firer = board.ship_named(firer_of(request))
+    try:
+        named = [flight_shot(item) for key in (FLIGHTS_KEY, AT_FLIGHTS_KEY) for item in _listed(choice.get(key))]
+    except (KeyError, TypeError, ValueError) as error:
+        return Rejection("CM-FLY-13", str(error))
+    if any(shot.ship != firer.name for shot in named):
+        return Rejection(request.rule, f"these orders are {possessive(firer.name)}")
+    return _flight_counts_problem(board, firer, named, choice) or _each_flight_shot_problem(
+        board, request, firer, named
+    )
+
+
+def _listed(value: JSON) -> list[JSON]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {value!r}")
+    return value
+
+
+def _flight_counts_problem(board: Board, firer: Ship, named: list[FlightShot], choice: JSON) -> Rejection | None:
+    deployed_numbers = [shot.number for shot in named if shot.number and not shot.gun]
+    if len(set(deployed_numbers)) != len(deployed_numbers):
+        return Rejection("CM-FLY-13", "each flight attacks once")
+    if sum(1 for shot in named if shot.number == 0 and not shot.gun) > deployed.aboard_ready(board, firer):
+        return Rejection("CM-FLY-27", f"{firer.name} has {deployed.aboard_ready(board, firer)} flights aboard ready")
+    guns = [shot.gun for shot in named if shot.gun] + [shot.gun for shot in read_shots(choice) or ()]
+    if len(set(guns)) != len(guns):
+        return Rejection("CM-FIRE-01", "each gun fires once")
+    return None
+
+
+def _each_flight_shot_problem(
+    board: Board, request: DecisionRequest, firer: Ship, named: list[FlightShot]
+) -> Rejection | None:
+    back = request.kind == RETURN_FIRE
+    targets = {ship.name for ship in targets_for(board, request)}
+    for shot in named:
+        if shot.gun:
+            if back:
+                return Rejection("CM-SEQ-08", "return fire is only at the active ship, not at a flight")
+            if shot.gun not in {gun.number for gun in firer.panel.guns}:
+                return Rejection("CM-SEQ-01", f"{firer.name} has no gun {shot.gun}")
+            found = deployed.gun_at_flight_refusal(board, firer, firer.gun(shot.gun), shot.flight)
+        elif shot.target not in targets:
+            return Rejection("CM-SEQ-08" if back else "CM-SEQ-07", f"{shot.target} is not a ship to attack")
+        else:
+            found = deployed.attack_refusal(board, firer, shot, return_fire=back)
+        if found is not None:
+            return Rejection(found.clause, found.reason)
+    return None

@@ -26,10 +26,11 @@ from collections.abc import Sequence
 from battles.engine import dice
 from battles.engine.resolver import Context
 from battles.engine.words import possessive
-from battles.rules.cloudships_2023 import firing, gunnery, panels
-from battles.rules.cloudships_2023.board import Board, Ship, Shot, Volley
+from battles.rules.cloudships_2023 import deployed, firing, gunnery, panels
+from battles.rules.cloudships_2023.board import Board, FlightShot, Ship, Shot, Volley
 from battles.rules.cloudships_2023.firing import SHORT, Aim
 from battles.rules.cloudships_2023.kinds import DAMAGE, DAMAGE_DUE, FIRE_ORDERS, GUN_FIRED, RETURN_FIRE, VOLLEY
+from battles.rules.cloudships_2023.phases import flights
 from battles.rules.cloudships_2023.phases.turn import active_ship
 
 SUPERIOR = "superior crew"
@@ -43,7 +44,8 @@ def fire_and_return_fire(ctx: Context[Board]) -> None:
         if not ask_orders(ctx):
             ctx.begin_phase(DAMAGE)
         return
-    if volley.shots and not volley.answered and ask_return_fire(ctx, volley):
+    fired_on = volley.shots or ctx.board.martians.shots
+    if fired_on and not volley.answered and ask_return_fire(ctx, volley):
         return
     roll_volley(ctx, volley)
     ctx.begin_phase(DAMAGE)
@@ -52,7 +54,8 @@ def fire_and_return_fire(ctx: Context[Board]) -> None:
 def ask_orders(ctx: Context[Board]) -> bool:
     """The active captain's orders, if any of her guns may fire at an enemy now. True if asked."""
     ship = active_ship(ctx.board)
-    if not firing.legal_shots(ctx.board, ship, firing.enemies(ctx.board, ship)):
+    enemies = firing.enemies(ctx.board, ship)
+    if not firing.legal_shots(ctx.board, ship, enemies) and not _flight_shots(ctx, ship, enemies, back=False):
         return False
     prompt = f"{ship.name} fires: {PROMPT}"
     ctx.request(ship.side, FIRE_ORDERS, rule="CM-SEQ-07", default={"shots": []}, prompt=prompt, ships=[ship.name])
@@ -63,9 +66,10 @@ def ask_return_fire(ctx: Context[Board], volley: Volley) -> bool:
     """One secret decision for each ship fired on that can fire back at the active ship. True if any asked."""
     active = active_ship(ctx.board)
     asked = False
-    for name in volley.targets():
+    attacked = [shot.target for shot in ctx.board.martians.shots if shot.target]  # by her flights (CM-FLY-13)
+    for name in dict.fromkeys((*volley.targets(), *attacked)):
         ship = ctx.board.ship_named(name)
-        if firing.legal_shots(ctx.board, ship, (active,)):
+        if firing.legal_shots(ctx.board, ship, (active,)) or _flight_shots(ctx, ship, (active,), back=True):
             prompt = f"{name} returns fire at {active.name}: {PROMPT}"
             ctx.request(
                 ship.side,
@@ -84,9 +88,20 @@ def roll_volley(ctx: Context[Board], volley: Volley) -> None:
     """Every order at once (CM-SEQ-09): all aimed from where the ships are now, then rolled firer by firer."""
     shots = (*volley.shots, *volley.returned)
     aims = [firing.aim(ctx.board, shot) for shot in shots]
-    ctx.emit(VOLLEY, {"ship": ctx.board.active, "shots": [_aim_json(aim) for aim in aims]}, ships=_named(shots))
-    for firer in dict.fromkeys(shot.ship for shot in shots):
-        fire_ship(ctx, [aim for aim in aims if aim.shot.ship == firer])
+    by_flights = ctx.board.martians.shots  # the flights slice: put away by the VOLLEY event, so read first
+    data: dict[str, object] = {"ship": ctx.board.active, "shots": [_aim_json(aim) for aim in aims]}
+    if by_flights:
+        data["flights"] = [shot.to_json() for shot in by_flights]
+    ctx.emit(VOLLEY, data, ships=_named(shots))
+    aboard = [shot.ship for shot in by_flights if shot.number == 0 and not shot.gun]
+    for firer in dict.fromkeys((*(shot.ship for shot in shots), *aboard)):
+        fire_ship(ctx, firer, [aim for aim in aims if aim.shot.ship == firer], by_flights)
+    flights.roll_flights(ctx, by_flights)
+
+
+def _flight_shots(ctx: Context[Board], ship: Ship, targets: Sequence[Ship], *, back: bool) -> bool:
+    """Has ``ship`` a flight that may attack or a gun that may fire at a flight (the flights slice)?"""
+    return bool(deployed.legal_flight_shots(ctx.board, ship, targets, return_fire=back))
 
 
 def _aim_json(aim: Aim) -> dict[str, object]:
@@ -97,15 +112,17 @@ def _named(shots: Sequence[Shot]) -> list[str]:
     return list(dict.fromkeys(name for shot in shots for name in (shot.ship, shot.target)))
 
 
-def fire_ship(ctx: Context[Board], aims: Sequence[Aim]) -> None:
-    """One ship's guns, in order; her anti-personnel hits summed target by target (CM-AP-08), each firing ship's
-    total apart from any other's (CM-AP-09)."""
+def fire_ship(ctx: Context[Board], name: str, aims: Sequence[Aim], by_flights: Sequence[FlightShot] = ()) -> None:
+    """One ship's guns, in order; her anti-personnel hits summed target by target (CM-AP-08), her flights aboard
+    among them (CM-FLY-27), each firing ship's total apart from any other's (CM-AP-09)."""
     crew: dict[str, int] = {}
     for aim in aims:
         hits = fire_gun(ctx, aim)
         if hits is not None:
             crew[aim.shot.target] = crew.get(aim.shot.target, 0) + hits
-    firer = ctx.board.ship_named(aims[0].shot.ship)
+    for target, hits in flights.aboard_hits(ctx, name, by_flights).items():
+        crew[target] = crew.get(target, 0) + hits
+    firer = ctx.board.ship_named(name)
     for target, hits in crew.items():
         total = gunnery.crew_total(hits, superior=firer.panel.superior)
         if total:

@@ -35,7 +35,7 @@ from battles.rules.cloudships_2023.kinds import (
     RAM_TRIED,
 )
 from battles.rules.cloudships_2023.manoeuvre import LEFT_MAP, Step
-from battles.rules.cloudships_2023.phases import ordnance
+from battles.rules.cloudships_2023.phases import flights, ordnance
 
 STEAM_BONUS = 1  # CM-RAM-02
 
@@ -43,6 +43,8 @@ STEAM_BONUS = 1  # CM-RAM-02
 def move_ship(ctx: Context[Board]) -> None:
     """Stage MOVE: ask for the move, or, once it is written, make it; then step 3."""
     if ordnance.start_of_turn(ctx):  # the start of her turn: mines, drogues and torpedoes (the ordnance slice)
+        return
+    if flights.start_of_turn(ctx):  # her Flying Martians deploy, fly and redock before she moves (CM-FLY-04..06)
         return
     board = ctx.board
     ship = board.ship_named(_active(board))

@@ -68,7 +68,10 @@ def map_view(view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
         title=board.title or "Battle map",
         cols=board.cols,
         rows=board.rows,
-        counters=tuple(_counter(board, ship, labels[ship.name], ship.name == selected) for ship in drawn),
+        counters=(
+            *(_counter(board, ship, labels[ship.name], ship.name == selected) for ship in drawn),
+            *flight_counters(board),
+        ),
         scale=SCALE,
         overlays=_arcs(board, chosen, gun if type(gun) is int else None) if chosen is not None else (),
         off_map=tuple(ship.name for ship in board.ships if ship not in drawn),
@@ -118,6 +121,37 @@ def _counter(board: Board, ship: Ship, label: str, selected: bool) -> Counter:
         selected=selected,
         data={"altitude": BAND_CODES.get(ship.band, ship.band)},
     )
+
+
+# --- Flying Martians deployed (the flights slice: CM-FLY-03/04) ---------------------------------------------------
+
+
+def flight_counters(board: Board) -> tuple[Counter, ...]:
+    """Each flight on the table a small square counter of its mother ship's side, labelled F and its number, with
+    its band's badge; it faces nowhere, turning at will (CM-FLY-11)."""
+    found = []
+    for flight in board.martians.out:
+        if not board.on_map(flight.hex):
+            continue
+        mother = board.ship_named(flight.ship)
+        side = board.side_names.get(mother.side, mother.side)
+        col, row = hexgrid.to_odd_q(flight.hex)
+        name = f"{possessive(flight.ship)} flight {flight.number}"
+        band = Badge(BAND_CODES.get(flight.band, flight.band), BAND_TITLES.get(flight.band, f"at {flight.band}"))
+        found.append(
+            Counter(
+                key=f"{flight.ship}/flight {flight.number}",
+                hex=flight.hex,
+                label=f"F{flight.number}",
+                side=mother.side,
+                side_name=side,
+                title=f"{name} of Flying Martians, {side}, hex {col},{row}, {band.title}",
+                badges=(band,),
+                shape="square",
+                data={"altitude": band.text, "mother": flight.ship},
+            )
+        )
+    return tuple(found)
 
 
 # --- a ship's arcs and targets -----------------------------------------------------------------------------------

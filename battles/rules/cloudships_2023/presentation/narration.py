@@ -47,6 +47,13 @@ from battles.rules.cloudships_2023.kinds import (
     FATE,
     FIRE_BURNS,
     FIRE_ORDERS,
+    FLIGHT_ATTACKED,
+    FLIGHT_DEPLOYED,
+    FLIGHT_FLEW,
+    FLIGHT_HIT,
+    FLIGHT_REDOCKED,
+    FLIGHTS_DECISION,
+    FLIGHTS_READY,
     GRAPPLE_TRIED,
     GRAPPLED,
     GRAPPLES_CUT,
@@ -326,6 +333,8 @@ def _answer(kind: Any, choice: Any, n: Names) -> str | None:
         return "turn it"
     if kind == ORDNANCE_DECISION:
         return _ordnance_words(choice)
+    if kind == FLIGHTS_DECISION:
+        return _flight_orders_words(choice)
     return None
 
 
@@ -436,6 +445,53 @@ def _ordnance_words(choice: Any) -> str:
     return "; ".join(parts) or "nothing"
 
 
+# --- Flying Martians deployed (the flights slice) -------------------------------------------------------------------
+
+
+def _flight(e: Mapping[str, Any]) -> str:
+    return f"{possessive(e['ship'])} flight {e['flight']}"
+
+
+def _where(e: Mapping[str, Any]) -> str:
+    return f"{hex_name(e['hex'])} at {e['band']}"
+
+
+def _flight_deployed(e: Mapping[str, Any], n: Names) -> str:
+    return f"{_flight(e)} of Flying Martians takes wing from her, at {_where(e)}"
+
+
+def _flight_flew(e: Mapping[str, Any], n: Names) -> str:
+    path = listed((str(step) for step in seq(e.get("path"))), last="then") or "nowhere"
+    return f"{_flight(e)} flies {path}, to {_where(e)}"
+
+
+def _flight_redocked(e: Mapping[str, Any], n: Names) -> str:
+    return f"{_flight(e)} is back aboard her, among her boarding parties again"
+
+
+def _flights_ready(e: Mapping[str, Any], n: Names) -> str:
+    return f"{possessive(e['ship'])} Flying Martians are seen to"
+
+
+def _flight_attacked(e: Mapping[str, Any], n: Names) -> str:
+    who = f"a flight aboard {e['ship']}" if not e.get("flight") else _flight(e)
+    return f"{who} swoops on {e['target']} at {e['band']} range: {plural(e['hits'], 'hit')}"
+
+
+def _flight_fired_on(e: Mapping[str, Any], n: Names) -> str:
+    mother, number = seq(e.get("flight"))
+    result = "wiped out" if e.get("wiped") else "shrugs it off"
+    return f"{e['ship']} fires on {possessive(mother)} flight {number}: {plural(e['hits'], 'hit')}, it {result}"
+
+
+def _flight_orders_words(choice: Any) -> str:
+    orders = obj(choice)
+    said = [f"deploy {orders['deploy']}" if orders.get("deploy") else ""]
+    said += [f"flight {number} flies {len(seq(path))} steps" for number, path in obj(orders.get("fly")).items()]
+    said += [f"flight {number} redocks" for number in seq(orders.get("redock"))]
+    return listed(word for word in said if word) or "nothing"
+
+
 TELLERS: dict[str, Teller] = {
     TURN: _round,  # the engine's turn is the round of cards
     DECK_MADE: _deck_made,
@@ -477,11 +533,18 @@ TELLERS: dict[str, Teller] = {
     CONTACT: _contact,
     TORPEDO_GONE: _torpedo_gone,
     READIED: _readied,
+    FLIGHT_DEPLOYED: _flight_deployed,
+    FLIGHT_FLEW: _flight_flew,
+    FLIGHT_REDOCKED: _flight_redocked,
+    FLIGHTS_READY: _flights_ready,
+    FLIGHT_ATTACKED: _flight_attacked,
+    FLIGHT_HIT: _flight_fired_on,
 }
 
 # Bookkeeping a reader may fold away: each gun's marker (the volley names the shots), the end of a move or a
 # turn, and the engine's requests and answers.
-DETAIL = frozenset({GUN_FIRED, MOVE_DONE, TURN_ENDED, STATUS_CHECKED, BOARDING_DONE, READIED}) | ENGINE_DETAIL
+DETAIL = frozenset({GUN_FIRED, MOVE_DONE, TURN_ENDED, STATUS_CHECKED, BOARDING_DONE, READIED, FLIGHTS_READY})
+DETAIL |= ENGINE_DETAIL
 
 
 def narrate(event: Mapping[str, Any], names: Names) -> str | None:
