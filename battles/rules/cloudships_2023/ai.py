@@ -30,9 +30,19 @@ from battles.engine.hexgrid import Hex
 from battles.engine.policies import Policy
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
-from battles.rules.cloudships_2023 import firing, tactics, validate
-from battles.rules.cloudships_2023.board import Board, Ship, Shot
-from battles.rules.cloudships_2023.kinds import FIRE_ORDERS, HIT_FIRST, MOVE_DECISION, RETURN_FIRE, TURN_CARD, TURN_IT
+from battles.rules.cloudships_2023 import deployed, firing, tactics, validate
+from battles.rules.cloudships_2023.board import Board, FlightOrders, Ship, Shot
+from battles.rules.cloudships_2023.kinds import (
+    AT_FLIGHTS_KEY,
+    FIRE_ORDERS,
+    FLIGHTS_DECISION,
+    FLIGHTS_KEY,
+    HIT_FIRST,
+    MOVE_DECISION,
+    RETURN_FIRE,
+    TURN_CARD,
+    TURN_IT,
+)
 from battles.rules.cloudships_2023.tactics import Course
 
 KEY = "cloudships_2023"
@@ -66,9 +76,12 @@ class Captain:
             return self.move(state, request)
         if request.kind in (FIRE_ORDERS, RETURN_FIRE):
             orders = (fire_orders if request.kind == FIRE_ORDERS else return_fire)(state.board, request)
+            orders = with_flights(state.board, request, orders)
             return with_hit_first(state.board, orders) if validate.chosen_guns(state) else orders
         if request.kind == TURN_CARD:
             return TURN_IT
+        if request.kind == FLIGHTS_DECISION:
+            return flights_home(state.board, request)
         return request.default  # a decision this captain does not know: the rules' own default
 
     def move(self, state: BattleState[Board], request: DecisionRequest) -> JSON:
@@ -137,7 +150,43 @@ def with_hit_first(board: Board, orders: JSON) -> JSON:
         ready = [gun for gun in ship.working_guns() if gun.number not in ship.spent]
         ranked = sorted(ready, key=lambda gun: -tactics.expected(gun, firing.SHORT, superior=ship.panel.superior))
         named[target] = [gun.number for gun in ranked]
-    return {"shots": [shot.to_json() for shot in shots], HIT_FIRST: named}
+    return {**orders, HIT_FIRST: named} if isinstance(orders, dict) else orders
+
+
+def flights_home(board: Board, request: DecisionRequest) -> JSON:
+    """Her flights are worth most aboard (two of boarding value each and an anti-personnel gun with no arc,
+    CM-FLY-23/27): she deploys none, and any on the table fly home and redock as soon as they reach her."""
+    ship = board.ship_named(request.ships[0])
+    paths, redock = [], []
+    for flight in board.martians.of(ship.name):
+        path = deployed.path_towards(board, flight, (ship.hex, ship.band))
+        paths.append((flight.number, path))
+        if deployed.path_problem(board, flight, path) == (ship.hex, ship.band):
+            redock.append(flight.number)
+    return FlightOrders(fly=tuple(paths), redock=tuple(redock)).to_json()
+
+
+def with_flights(board: Board, request: DecisionRequest, orders: JSON) -> JSON:
+    """Every flight that may attack does, at the enemy with the most crew to lose; each gun left idle fires at
+    an enemy flight it can reach (CM-FLY-13/14/27)."""
+    firer = board.ship_named(validate.firer_of(request))
+    back = request.kind == RETURN_FIRE
+    legal = deployed.legal_flight_shots(board, firer, validate.targets_for(board, request), return_fire=back)
+    if not legal or not isinstance(orders, dict):
+        return orders
+    crew = {ship.name: ship.parties + ship.flights for ship in board.ships}
+    attacks: list[JSON] = []
+    ready = {0: deployed.aboard_ready(board, firer)} | {f.number: 1 for f in board.martians.of(firer.name)}
+    for number, times in ready.items():
+        mine = [shot for shot in legal if not shot.gun and shot.number == number]
+        if mine:
+            best = max(mine, key=lambda shot: crew.get(shot.target, 0))
+            attacks += [best.to_json()] * times
+    busy = {shot.gun for shot in validate.read_shots(orders) or ()}
+    at_flights = {shot.gun: shot for shot in legal if shot.gun and shot.gun not in busy}
+    extra = {FLIGHTS_KEY: attacks} if attacks else {}
+    extra |= {AT_FLIGHTS_KEY: [shot.to_json() for shot in at_flights.values()]} if at_flights else {}
+    return {**orders, **extra}
 
 
 def shot_worth(board: Board, shot: Shot) -> float:

@@ -15,11 +15,14 @@ from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
 from battles.engine.words import possessive
-from battles.rules.cloudships_2023 import boarding, firing, gunnery, manoeuvre, ordnance, panels, validate
-from battles.rules.cloudships_2023.board import Board, Shot
+from battles.rules.cloudships_2023 import boarding, deployed, firing, gunnery, manoeuvre, ordnance, panels, validate
+from battles.rules.cloudships_2023.board import Board, Flight, FlightShot, Shot
 from battles.rules.cloudships_2023.kinds import (
+    AT_FLIGHTS_KEY,
     BOARD_DECISION,
     FIRE_ORDERS,
+    FLIGHTS_DECISION,
+    FLIGHTS_KEY,
     HIT_FIRST,
     LOSSES_DECISION,
     MOVE_DECISION,
@@ -54,6 +57,8 @@ def schema(
         return boarding_schema(request)
     if request.kind == ORDNANCE_DECISION:
         return ordnance_schema(state, request)
+    if request.kind == FLIGHTS_DECISION:
+        return flights_schema(state.board, request)
     if request.kind != MOVE_DECISION:
         return answers.default_schema(request)
     plan = _clean(partial)
@@ -154,6 +159,9 @@ def fire_schema(state: BattleState[Board], request: DecisionRequest) -> AnswerSc
     """Fire orders or return fire (CM-FIRE, CM-SEQ-07)."""
     title = f"{TITLES[request.kind]}: {validate.firer_of(request)}"
     root = fire_field(state.board, request)
+    flying = flight_fire_fields(state.board, request)
+    if flying:
+        root = Group(key="", fields=(*root.fields, *flying), clause=request.rule)
     if validate.chosen_guns(state):
         root = Group(key="", fields=(*root.fields, hit_first_field(state.board, request)), clause=request.rule)
     return AnswerSchema(request.id, root, title=title, clause=request.rule, layout="fire")
@@ -269,3 +277,67 @@ def system_words(state: BattleState[Board], gun: panels.Gun, band: str) -> str:
         return f"{head}, flies at {band}, {gun.roll} (no bonus for a superior crew)"
     reach = ordnance.reach(gun.kind, band, really_low=validate.really_low(state))
     return f"{head}, rides {reach or 'nowhere'}, {gun.roll}"
+
+
+# --- Flying Martians deployed (the flights slice: CM-FLY-02..21, CM-FLY-27) ---------------------------------------
+
+
+def flights_schema(board: Board, request: DecisionRequest) -> AnswerSchema:
+    """How many flights to deploy; for each flight on the table, where it flies (every end it can reach, the
+    path shown); which of them redock (CM-FLY-04..06, CM-FLY-20)."""
+    ship = board.ship_named(request.ships[0])
+    fields: list[Field] = []
+    aboard = deployed.aboard_to_deploy(ship)
+    if aboard:
+        counts = tuple(Option(n, f"{n} of {aboard}" if n else "None") for n in range(aboard + 1))
+        fields.append(One(key="deploy", label="Deploy flights from aboard (CM-FLY-04)", options=counts, default=0))
+    out = board.martians.of(ship.name)
+    if out:
+        fields.append(Group(key="fly", fields=tuple(_flight_path_field(board, flight) for flight in out)))
+        options = tuple(Option(flight.number, deployed.flight_name(flight.key)) for flight in out)
+        label = f"Redock: those that end in {possessive(ship.name)} hex at her band (CM-FLY-20)"
+        fields.append(Many(key="redock", label=label, options=options, optional=True, clause="CM-FLY-20"))
+    root = Group(key="", fields=tuple(fields), clause=request.rule)
+    return AnswerSchema(request.id, root, title=f"Flying Martians: {ship.name}", clause=request.rule, layout="orders")
+
+
+def _flight_path_field(board: Board, flight: Flight) -> Field:
+    options = []
+    for (hex_, band), path in deployed.every_end(board, flight).items():
+        col, row = hexgrid.to_odd_q(hex_)
+        steps = ", ".join(path) or "stays where it is"
+        options.append(Option(list[JSON](path), f"to [{col}, {row}] at {band} ({steps})"))
+    label = f"{deployed.flight_name(flight.key)} flies (CM-FLY-06..12)"
+    return One(key=str(flight.number), label=label, options=tuple(options), default=[], clause="CM-FLY-06")
+
+
+def flight_fire_fields(board: Board, request: DecisionRequest) -> tuple[Field, ...]:
+    """In the fire form: a slot per flight that may attack (each flight aboard ready, each on the table), and a
+    slot per anti-personnel gun that may fire at an enemy flight (CM-FLY-13/14/27)."""
+    firer = board.ship_named(validate.firer_of(request))
+    back = request.kind == RETURN_FIRE
+    legal = deployed.legal_flight_shots(board, firer, validate.targets_for(board, request), return_fire=back)
+    attacks = [shot for shot in legal if not shot.gun]
+    slots: list[Field] = []
+    aboard = [shot for shot in attacks if shot.number == 0]
+    for place in range(deployed.aboard_ready(board, firer) if aboard else 0):
+        slots.append(_attack_slot(f"aboard {place + 1}", f"A flight aboard {firer.name} (no arc)", aboard))
+    for number in dict.fromkeys(shot.number for shot in attacks if shot.number):
+        mine = [shot for shot in attacks if shot.number == number]
+        slots.append(_attack_slot(str(number), deployed.flight_name((firer.name, number)), mine))
+    guns: list[Field] = []
+    for number in dict.fromkeys(shot.gun for shot in legal if shot.gun):
+        options = [Option(s.to_json(), deployed.flight_name(s.flight)) for s in legal if s.gun == number]
+        label = f"{possessive(firer.name)} {firer.gun(number).name} ({number}) at a flight"
+        guns.append(One(key=str(number), label=label, options=(Option(None, "Hold fire"), *options)))
+    found: list[Field] = []
+    if slots:
+        found.append(Repeat(key=FLIGHTS_KEY, items=tuple(slots)))
+    if guns:
+        found.append(Repeat(key=AT_FLIGHTS_KEY, items=tuple(guns)))
+    return tuple(found)
+
+
+def _attack_slot(key: str, label: str, shots: list[FlightShot]) -> Field:
+    options = tuple(Option(shot.to_json(), f"attack {shot.target}") for shot in shots)
+    return One(key=key, label=f"{label}: as a Nordenfelt, 5 dice", options=(Option(None, "Hold off"), *options))

@@ -21,8 +21,7 @@ def problems(state: BattleState[Board]) -> list[str]:
         found.append(f"{board.active} is active but hers is not the last card turned")
     if state.turn > board.rounds:
         found.append(f"round {state.turn} is past the limit {board.rounds}")
-    return found + boarding_problems(state)
-    return found + ordnance_problems(board)
+    return found + boarding_problems(state) + ordnance_problems(board) + flight_problems(board)
 
 
 def ordnance_problems(board: Board) -> list[str]:
@@ -86,4 +85,20 @@ def boarding_problems(state: BattleState[Board]) -> list[str]:
             found.append(f"{ship.name}: grappled to {strays} with no boarding action, {ship.marked} marked off")
     if (board.boarding is not None or board.fight is not None) and state.phase != BOARDING:
         found.append(f"a boarding order or round in hand at the {state.phase} stage")
+    return found
+
+
+def flight_problems(board: Board) -> list[str]:
+    """Flights on the table are a flying ship's, once each, and with those aboard no more than her panel carries
+    (CM-FLY-01/03; the flights slice)."""
+    found = []
+    keys = [flight.key for flight in board.martians.out]
+    if len(set(keys)) != len(keys):
+        found.append(f"flights on the table {keys}: one named twice")
+    for ship in board.ships:
+        out = board.martians.of(ship.name)
+        if out and not ship.flying:
+            found.append(f"{ship.name} is out of the fight but has flights on the table")
+        if ship.flights + len(out) > ship.panel.flying_martians:
+            found.append(f"{ship.name} has more flights aboard and out than her panel's {ship.panel.flying_martians}")
     return found

@@ -332,7 +332,7 @@ def flight_orders_candidates(board: Board, name: str) -> list[JSON]:
     ship = board.ship_named(name)
     found = [FlightOrders()]
     aboard = deployed.aboard_to_deploy(ship)
-    found += [FlightOrders(deploy=n) for n in sorted({1, aboard}) if n]
+    found += [FlightOrders(deploy=n) for n in sorted({1, aboard})] if aboard else []
     for flight in board.martians.of(name):
         home = deployed.path_towards(board, flight, (ship.hex, ship.band))
         redock = (flight.number,) if deployed.path_problem(board, flight, home) == (ship.hex, ship.band) else ()
