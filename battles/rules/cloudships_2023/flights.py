@@ -1,7 +1,7 @@
 """Flying Martians deployed on the table (CM-FLY-04..21): the pure rules of a flight as a piece of its own, its
-move, its reach and what anti-personnel fire does to it. Not yet played: deploying a flight, moving it in its
-mother ship's turn and its attacks wait for the fire step (docs/cloudships.md section 8). Aboard, a flight is two
-points of boarding value (boarding.py) and an anti-personnel gun with no arc (CM-FLY-27, the fire step's).
+move, its reach and what anti-personnel fire does to it. Played on the board by deployed.py and phases/flights.py
+(docs/cloudships.md section 8). Aboard, a flight is two points of boarding value (boarding.py) and an
+anti-personnel gun with no arc (CM-FLY-27, deployed.py).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """A ship's turn (CM-SEQ-05..13), one stage a step: 1 status (here), 2 move (movement.py), 3 fire and return fire
 (fire.py), 4 mark damage (damage.py), 5 ambers (here); then the turn ends here, and the next card is turned or the
 round ends. Tether mines and drogues let out or winched in and Smutts torpedoes launched at the start of the turn
-(CM-TM-01/02, CM-SMT-01) are asked as stage MOVE opens (phases/ordnance.py); flights (CM-FLY-04) come with their
-slice."""
+(CM-TM-01/02, CM-SMT-01) are asked as stage MOVE opens (phases/ordnance.py), then the Flying Martians are deployed,
+flown and redocked (CM-FLY-04..06, CM-FLY-20; phases/flights.py)."""
 
 from __future__ import annotations
 
