@@ -1,0 +1,88 @@
+"""Cloudships of Mars in the battle app's modes the tests for every ruleset leave out (they play it turn by turn on
+the web and auto-resolve it): at the table the umpire enters every decision, and with the option umpire_turns_cards
+he also gives the go-ahead before each card (CM-SEQ-03, docs/cloudships.md section 3); on the web the app turns the
+cards itself. The ruleset is named by its key only, as the app knows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from battles import engine_io, selectors, services
+from battles.models import Battle, BattleMode, Decision, DecisionSource
+from battles.services import SideControl
+
+KEY = "cloudships_2023"
+SCENARIO = "raid-on-the-canal"
+TURN_CARD = "turn the next card"  # the go-ahead's request kind (kinds.TURN_CARD), as the app sees it: data
+
+
+def start(club: dict[str, Any], capture: Any, mode: str, **kwargs: Any) -> Battle:
+    with capture(execute=True):
+        battle = services.battle_create(
+            campaign=club["campaign"],
+            created_by=club["umpire"],
+            scenario_slug=SCENARIO,
+            ruleset_key=KEY,
+            mode=mode,
+            **kwargs,
+        )
+    battle.refresh_from_db()
+    return battle
+
+
+def open_requests(battle: Battle) -> list[Any]:
+    battle.refresh_from_db()
+    stored = set(battle.decisions.filter(superseded_by__isnull=True).values_list("request_id", flat=True))
+    return [r for r in engine_io.current_state(battle).pending() if r.id not in stored]
+
+
+@pytest.mark.rule("CM-SEQ-03")
+def test_at_the_table_the_umpire_turns_each_card_and_enters_every_decision(
+    client, club, django_capture_on_commit_callbacks
+):
+    battle = start(club, django_capture_on_commit_callbacks, BattleMode.TABLE, options={"umpire_turns_cards": True})
+    client.force_login(club["umpire"])
+    page = reverse("battle_detail", kwargs={"pk": battle.pk})
+    kinds: list[str] = []
+    while len(kinds) < 12 and not battle.is_finished:
+        request = open_requests(battle)[0]
+        html = client.get(page).content.decode()
+        assert "Decisions at the table" in html
+        assert f'id="decision-{request.id}"' in html
+        viewer = selectors.viewer_for(battle=battle, user=club["umpire"])
+        form = next(f for f in selectors.decision_forms_for(viewer) if f.id == request.id)
+        decide = reverse("battle_decision", kwargs={"pk": battle.pk, "request_id": request.id})
+        with django_capture_on_commit_callbacks(execute=True):
+            posted = {"form": form.form, "use_default": "1", "idempotency_key": f"t{len(kinds)}"}
+            response = client.post(decide, posted)
+        assert response.status_code == 302
+        assert Decision.objects.get(battle=battle, request_id=request.id).source == DecisionSource.UMPIRE
+        kinds.append(request.kind)
+    assert kinds[0] == TURN_CARD  # nothing happens before the umpire turns the first card
+    assert kinds.count(TURN_CARD) >= 2  # and again after a ship's turn
+    assert kinds.index("move") < kinds.index(TURN_CARD, 1)  # the first ship moved before the second card
+    client.force_login(club["alice"])  # at the table the players watch
+    assert 'class="decision ' not in client.get(page).content.decode()
+
+
+def test_on_the_web_the_app_turns_the_cards_and_the_players_answer_for_their_ships(
+    club, django_capture_on_commit_callbacks
+):
+    sides = {"british": SideControl("player", club["alice"]), "martians": SideControl("player", club["bob"])}
+    battle = start(club, django_capture_on_commit_callbacks, BattleMode.ASYNC, sides=sides)
+    kinds: list[str] = []
+    while len(kinds) < 16 and not battle.is_finished:
+        request = open_requests(battle)[0]
+        user = battle.sides.get(key=request.side).user
+        assert user in (club["alice"], club["bob"])
+        with django_capture_on_commit_callbacks(execute=True):
+            services.battle_submit_decision(
+                battle_id=battle.pk, user=user, request_id=request.id, choice=request.default
+            )
+        kinds.append(request.kind)
+    assert TURN_CARD not in kinds
+    assert kinds.count("move") >= 2  # a second ship's card was turned with nobody asked
+    assert engine_io.current_state(battle).turn >= 1
