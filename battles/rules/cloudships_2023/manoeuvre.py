@@ -276,39 +276,66 @@ def cost(plan: Sequence[str]) -> int:
 # --- every short plan, for the default move and the candidates -------------------------------------------------
 
 
-def every_plan(move: Mover, *, most: int = MOST_PLANS) -> list[tuple[list[str], list[Step]]]:
-    """Legal plans with their paths, breadth first (the fewest steps first): one for each place and heading a move
-    can end at, and one for each hex and band it passes through, at most ``most``. Not every legal plan (a
-    steamer's are thousands), but every end a move can reach."""
+def every_plan(move: Mover, *, most: int | None = MOST_PLANS) -> list[tuple[list[str], list[Step]]]:
+    """One legal plan with its path for every end a move can reach (hex, facing, band, or off the map), cheapest
+    first, at most ``most`` (None: all). Not every legal plan (a steamer's are thousands), but every end.
+
+    The ways are grown a pile for each number of points spent (a free turn stays on its pile), and a way is dropped
+    when the same place, heading, band and owed turn was reached for no more points: from there it can do nothing
+    the cheaper way cannot (the band changed in place only names a refusal's clause). So each is grown once. With a
+    lit Bridge Hit every point must be spent: then the points are part of the key. The AI's courses
+    (tactics.courses) are these, unbounded."""
+    whole = move.status.whole_movement
+    first = start(move)
+    reached: set[tuple[object, ...]] = {_reached(first, whole)}
     found: list[tuple[list[str], list[Step]]] = []
     ends: set[tuple[Hex, int, str, str]] = set()
-    seen: set[Way] = set()
-    layer: list[tuple[list[str], list[Step], Way]] = [([], [], start(move))]
-    while layer and len(found) < most:
-        grown: list[tuple[list[str], list[Step], Way]] = []
-        for plan, steps, way in layer:
+    piles: list[list[tuple[list[str], list[Step], Way]]] = [[] for _ in range(move.status.movement + 1)]
+    piles[0].append(([], [], first))
+    for pile in piles:
+        for plan, steps, way in pile:  # the pile grows as it is read: free turns cost nothing
             end = (way.hex, way.facing, way.band, way.ended)
             if end not in ends and _whole_ok(move, way):
+                if most is not None and len(found) >= most:
+                    return found
                 ends.add(end)
                 found.append((plan, steps))
-            grown += _children(move, plan, steps, way, seen)
-        layer = grown
-    return found[:most]
+            for token in _worth_trying(move, way):
+                try:
+                    after, step = take(move, way, token, len(plan))
+                except PlanError:
+                    continue
+                key = _reached(after, whole)
+                if key not in reached:
+                    reached.add(key)
+                    piles[after.spent].append(([*plan, token], [*steps, step], after))
+    return found
 
 
-def _children(
-    move: Mover, plan: list[str], steps: list[Step], way: Way, seen: set[Way]
-) -> list[tuple[list[str], list[Step], Way]]:
-    out = []
-    for token in STEPS:
-        try:
-            after, step = take(move, way, token, len(plan))
-        except PlanError:
-            continue
-        if after not in seen:
-            seen.add(after)
-            out.append(([*plan, token], [*steps, step], after))
-    return out
+def _reached(way: Way, whole: bool) -> tuple[object, ...]:
+    key = (way.hex, way.facing, way.band, way.turn_owed, way.kite_turns, way.ended)
+    return (*key, way.spent) if whole else key
+
+
+def _worth_trying(move: Mover, way: Way) -> list[str]:
+    """The steps worth trying from ``way``: those the rules would refuse out of hand are left out (a refusal is an
+    exception, dear in a search this wide): free turns with none owed, power turns but for a steamer free to turn,
+    band changes with the light lit, down to Ground or above her ceiling (CM-ALT-01/02, CM-DMG-07/08). ``take``
+    judges the rest."""
+    if way.ended:
+        return []
+    left = move.status.movement - way.spent
+    tokens = [token for token in STEPS if COST[token] <= left]
+    if not way.turn_owed:
+        tokens = [token for token in tokens if token not in FREE_TURNS]
+    if move.motive != panels.STEAM or move.status.no_direction_change:
+        tokens = [token for token in tokens if token not in POWER_TURNS]
+    height = move.bands.index(way.band)
+    ways = {0}
+    if not move.status.no_altitude_change:
+        ways |= {1} if height < move.bands.index(move.ship.ceiling) else set()
+        ways |= {-1} if height > 1 else set()  # Ground is band 0: the lowest a ship flies in is band 1
+    return [token for token in tokens if BAND_CHANGE.get(token, 0) in ways]
 
 
 def _whole_ok(move: Mover, way: Way) -> bool:
