@@ -319,7 +319,9 @@ def close_quarters() -> dict:
 @pytest.mark.rule("CM-TM-04", "CM-SMT-06")
 def test_ships_with_mines_and_torpedoes_fight_whole_battles_at_random_every_state_keeping_the_invariants():
     seen: set[str] = set()
-    for seed in (b"ordnance-1", b"ordnance-2", b"ordnance-3"):
+    # Seeds whose random battles include a contact with the present candidates (validate.move_candidates): a random
+    # player strikes a mine or a torpedo in about one battle in six.
+    for seed in (b"ordnance-1", b"ordnance-2", b"ordnance-9"):
         initial = new(seed, scenario=close_quarters())
         chosen = {side: policies.RandomPolicy(seed, side) for side in initial.sides}
         done = policies.auto_play(CLOUDSHIPS, initial, seed=seed, policies=chosen)
