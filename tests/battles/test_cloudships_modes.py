@@ -5,9 +5,12 @@ cards itself. The ruleset is named by its key only, as the app knows it."""
 
 from __future__ import annotations
 
+import json
+from io import StringIO
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from battles import engine_io, selectors, services
@@ -86,3 +89,16 @@ def test_on_the_web_the_app_turns_the_cards_and_the_players_answer_for_their_shi
     assert TURN_CARD not in kinds
     assert kinds.count("move") >= 2  # a second ship's card was turned with nobody asked
     assert engine_io.current_state(battle).turn >= 1
+
+
+def test_the_odds_from_the_command_line_count_each_sides_damage_and_ships_out():
+    """simulate_battle --ruleset: the AI fights the scenario out; the odds add up each side's boxes crossed and
+    ships out of the fight (the ruleset's tally)."""
+    out = StringIO()
+    args = ("--ruleset", KEY, "--scenario", SCENARIO, "--runs", "2", "--processes", "1", "--json")
+    call_command("simulate_battle", *args, stdout=out)
+    odds = json.loads(out.getvalue())
+    assert odds["runs"] == 2
+    assert set(odds["sides_mean"]) == {"british", "martians"}
+    assert all(set(figures) == {"boxes_crossed", "ships_out"} for figures in odds["sides_mean"].values())
+    assert sum(figures["boxes_crossed"] for figures in odds["sides_mean"].values()) > 0  # they fought

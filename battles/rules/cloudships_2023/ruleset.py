@@ -94,6 +94,9 @@ class Cloudships(BaseRuleset[Board]):
     def outcome(self, initial: BattleState[Board], final: BattleState[Board]) -> BattleOutcome:
         return outcome.battle_outcome(initial, final)
 
+    def tally(self, state: BattleState[Board]) -> JSONObject:
+        return outcome.tally(state)
+
     # --- presentation (presentation/: the log in words, the map, the control panels) ----------------------------
 
     def names(self, view: JSON, sides: Mapping[str, str]) -> Names:
