@@ -37,9 +37,13 @@ def start(club: dict[str, Any], capture: Any, mode: str, **kwargs: Any) -> Battl
 
 
 def open_requests(battle: Battle) -> list[Any]:
-    battle.refresh_from_db()
     stored = set(battle.decisions.filter(superseded_by__isnull=True).values_list("request_id", flat=True))
     return [r for r in engine_io.current_state(battle).pending() if r.id not in stored]
+
+
+def finished(battle: Battle) -> bool:
+    battle.refresh_from_db()
+    return battle.is_finished
 
 
 @pytest.mark.rule("CM-SEQ-03")
@@ -50,7 +54,7 @@ def test_at_the_table_the_umpire_turns_each_card_and_enters_every_decision(
     client.force_login(club["umpire"])
     page = reverse("battle_detail", kwargs={"pk": battle.pk})
     kinds: list[str] = []
-    while len(kinds) < 12 and not battle.is_finished:
+    while len(kinds) < 12 and not finished(battle):
         request = open_requests(battle)[0]
         html = client.get(page).content.decode()
         assert "Decisions at the table" in html
@@ -77,7 +81,7 @@ def test_on_the_web_the_app_turns_the_cards_and_the_players_answer_for_their_shi
     sides = {"british": SideControl("player", club["alice"]), "martians": SideControl("player", club["bob"])}
     battle = start(club, django_capture_on_commit_callbacks, BattleMode.ASYNC, sides=sides)
     kinds: list[str] = []
-    while len(kinds) < 16 and not battle.is_finished:
+    while len(kinds) < 16 and not finished(battle):
         request = open_requests(battle)[0]
         user = battle.sides.get(key=request.side).user
         assert user in (club["alice"], club["bob"])
@@ -102,3 +106,31 @@ def test_the_odds_from_the_command_line_count_each_sides_damage_and_ships_out():
     assert set(odds["sides_mean"]) == {"british", "martians"}
     assert all(set(figures) == {"boxes_crossed", "ships_out"} for figures in odds["sides_mean"].values())
     assert sum(figures["boxes_crossed"] for figures in odds["sides_mean"].values()) > 0  # they fought
+
+
+@pytest.mark.parametrize("how", ["surrender", "withdraw"])
+def test_a_side_that_leaves_is_played_out_by_the_rules_and_the_other_plays_on(
+    club, django_capture_on_commit_callbacks, how
+):
+    """Web play: the British surrender (the rules' defaults answer for them) or withdraw (their ships make for the
+    nearest edge and fly off it: ai.Leaving); Bob plays the Martians on with the defaults to the end."""
+    sides = {"british": SideControl("player", club["alice"]), "martians": SideControl("player", club["bob"])}
+    battle = start(club, django_capture_on_commit_callbacks, BattleMode.ASYNC, sides=sides)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.battle_leave(battle_id=battle.pk, user=club["alice"], side_key="british", how=how)
+    made = 0
+    while not finished(battle):
+        request = open_requests(battle)[0]
+        assert request.side == "martians"  # the British answer for themselves now
+        with django_capture_on_commit_callbacks(execute=True):
+            services.battle_submit_decision(
+                battle_id=battle.pk, user=club["bob"], request_id=request.id, choice=request.default
+            )
+        made += 1
+        assert made < 200, "the battle does not end"
+    assert selectors.battle_verify(battle=battle) == []
+    if how == "withdraw":
+        fates = {
+            ship.name: ship.fate for ship in engine_io.battle_outcome(battle).ships if ship.side_at_start == "british"
+        }
+        assert "escaped" in fates.values(), fates  # at least one flew off her edge
