@@ -25,7 +25,7 @@ as often as the points allow. Rams and collisions need dice: the move phase meet
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from battles.engine import hexgrid
@@ -127,10 +127,11 @@ def mover(board: Board, ship: Ship, status: TurnStatus, *, really_low: bool = Fa
     return Mover(ship=ship, status=status, bands=bands, on_map=board.on_map)
 
 
-@dataclass(frozen=True)
-class Way:
+class Way(NamedTuple):
     """Where a traced move has got to: hex, facing, band, the points spent, the hexes entered, whether the last
-    step entered a hex (its free turn is owed), and a kite's turns so far (their hexsides, +1 or -1)."""
+    step entered a hex (its free turn is owed), and a kite's turns so far (their hexsides, +1 or -1). A named
+    tuple, not a dataclass: the move's search makes one for every step it tries, and ``_replace`` costs a third
+    of ``dataclasses.replace``."""
 
     hex: Hex
     facing: int
@@ -177,10 +178,10 @@ def take(move: Mover, way: Way, token: str, number: int) -> tuple[Way, Step]:
         after, clauses = way, CLAUSES[token]
         if token in BAND_CHANGE:
             after = _change_band(move, after, token, number)
-        after = replace(after, turn_owed=False, in_place=token if token in (CLIMB, DESCEND) else "")
+        after = after._replace(turn_owed=False, in_place=token if token in (CLIMB, DESCEND) else "")
         if token in HEX_STEPS:
             after = _enter(move, after)
-    after = replace(after, spent=way.spent + cost)
+    after = after._replace(spent=way.spent + cost)
     return after, Step(number, token, after.hex, after.facing, after.band, cost, after.ended, clauses)
 
 
@@ -188,8 +189,8 @@ def _enter(move: Mover, way: Way) -> Way:
     """A hex forward; off the map the ship is out of the battle and her move ends (docs/cloudships.md)."""
     hex_ = hexgrid.neighbour(way.hex, way.facing)
     if not move.on_map(hex_):
-        return replace(way, hex=hex_, ended=LEFT_MAP)
-    return replace(way, hex=hex_, hexes=way.hexes + 1, turn_owed=True)
+        return way._replace(hex=hex_, ended=LEFT_MAP)
+    return way._replace(hex=hex_, hexes=way.hexes + 1, turn_owed=True)
 
 
 def _free_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tuple[str, ...]]:
@@ -216,7 +217,7 @@ def _free_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tup
     elif move.motive == panels.SCREW_GALLEY:
         clauses = ("CM-PT-07",)
     facing = hexgrid.rotate_facing(way.facing, side)
-    return replace(way, facing=facing, turn_owed=False, kite_turns=(*way.kite_turns, side) if kite else ()), clauses
+    return way._replace(facing=facing, turn_owed=False, kite_turns=(*way.kite_turns, side) if kite else ()), clauses
 
 
 def _power_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tuple[str, ...]]:
@@ -227,7 +228,7 @@ def _power_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tu
     if move.motive == panels.KITE:
         raise PlanError("CM-PT-09", f"step {number + 1}: a kite may not power turn")
     facing = hexgrid.rotate_facing(way.facing, POWER_TURNS[token])
-    return replace(way, facing=facing, turn_owed=False), ("CM-PT-02", "CM-PT-03", "CM-PT-05")
+    return way._replace(facing=facing, turn_owed=False), ("CM-PT-02", "CM-PT-03", "CM-PT-05")
 
 
 def _may_turn(move: Mover, number: int) -> None:
@@ -249,7 +250,7 @@ def _change_band(move: Mover, way: Way, token: str, number: int) -> Way:
     ceiling = move.ship.ceiling
     if move.bands.index(band) > move.bands.index(ceiling):
         raise PlanError(_ceiling_clause(move.ship), f"step {number + 1}: {move.name} can fly no higher than {ceiling}")
-    return replace(way, band=band)
+    return way._replace(band=band)
 
 
 def _ceiling_clause(ship: Ship) -> str:
