@@ -490,6 +490,9 @@ def _read_hex(item: Hex, name: str, text: str | None, reading: _Reading) -> JSON
 
 
 def _read_path(item: Path, name: str, text: str | None, reading: _Reading) -> JSON:
+    if text is None and not item.optional:  # not posted at all, as a hex or a number left blank; "[]" stays put
+        reading.missing.append(name)
+        return []
     ok, value = _parse(text or "[]")
     tokens = {o.value for o in item.steps}
     if not ok or not isinstance(value, list) or not all(isinstance(t, str) and t in tokens for t in value):

@@ -33,6 +33,7 @@ JSON_BODY = "application/json"
 # The dice of the battle walked through the API: a fight that grapples, boards and takes a prize in 8 turns.
 WALK_SEED = hashlib.sha256(b"red-captain api walk 5").digest()
 OPEN_DECISION = {"id", "side", "kind", "submitted"}  # another side's open decision, as a player sees it
+WALK_STEPS = 60  # decisions in the walk for every ruleset: enough for the first fire and its secret answers
 VISIBILITY_HOOKS = importlib.util.find_spec("battles.rules.sky_galleons.visibility") is not None
 
 
@@ -452,6 +453,29 @@ def _nodes(value: Any) -> Any:
             yield from _nodes(child)
 
 
+def _not_in_own_decisions(value: Any, side: str) -> Any:
+    """Every node of ``value`` but those inside ``side``'s own open decisions (their defaults and candidates may
+    well spell what another side answered in secret)."""
+    if isinstance(value, dict) and set(value) >= OPEN_DECISION and value["side"] == side:
+        return
+    yield value
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for child in children:
+        yield from _not_in_own_decisions(child, side)
+
+
+def _where(value: Any, wanted: Any, path: str = "") -> str:
+    """Where ``wanted`` first occurs in ``value``, as a dotted path ("" if nowhere)."""
+    if value == wanted:
+        return path or "."
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in children:
+        found = _where(child, wanted, f"{path}.{key}")
+        if found:
+            return found
+    return ""
+
+
 def _secret_parts(choice: Any) -> list[Any]:
     """What an answer to a secret request holds that is the side's own business: its crew changes and the
     boarding parties it forms at home (crew assignments, SG-SEQ-02), each party's men as well."""
@@ -820,3 +844,59 @@ def test_every_rulesets_finished_battle_verifies_and_hands_on_its_outcome(every_
     )
     assert [e["seq"] for e in events["results"]] == list(range(5))
     assert events["more"] is True
+
+
+def test_every_rulesets_battle_through_the_api_shows_the_second_player_nothing_kept_from_him(
+    every_ruleset, ruleset_battle, club, post, monkeypatch
+):
+    """The hidden-information walk for any ruleset (Sky Galleons' own, above, knows its scenario): the first
+    scenario played through the API, the AI choosing for Alice (the first side) and Bob (the second), at most
+    WALK_STEPS decisions. At every step Bob's answers hold no event kept to another side, no detail of Alice's open
+    decisions, none of her secret answers while they are still sealed, and no seed before the end."""
+    monkeypatch.setattr(services.dice, "new_seed", lambda: WALK_SEED)
+    battle = ruleset_battle(every_ruleset)
+    rs = engine_io.rules_of(battle)
+    first, second = battle.sides.order_by("pk")[0].key, battle.sides.order_by("pk")[1].key
+    bob = signed_in(club["bob"])
+    assert battle.sides.get(key=second).user == club["bob"]
+    sealed: dict[str, str] = {}  # Alice's secret answers not yet revealed, as JSON, by request
+    leaks: list[str] = []
+    after = -1
+
+    def bob_sees(what: str, path: str) -> Any:
+        response = bob.get(path)
+        assert response.status_code == 200, (what, response.content[:300])
+        text = response.content.decode()
+        if battle.seed in text and not battle.is_finished:
+            leaks.append(f"{what}: the seed before the end")
+        for node in _nodes(response.json()):
+            if isinstance(node, dict) and node.get("visibility", "public") not in {"public", f"side:{second}"}:
+                leaks.append(f"{what}: event {node.get('seq')} kept to {node['visibility']}")
+            others = isinstance(node, dict) and set(node) >= OPEN_DECISION and node["side"] != second
+            if others and set(node) != OPEN_DECISION:
+                leaks.append(f"{what}: {node['side']}'s decision {node['id']} in detail")
+        for node in _not_in_own_decisions(response.json(), second) if sealed else ():
+            if node and json.dumps(node, sort_keys=True) in sealed.values():
+                leaks.append(f"{what}: a sealed answer of {first}: {node} at {_where(response.json(), node)}")
+        return response.json()
+
+    for step in range(WALK_STEPS):
+        battle.refresh_from_db()
+        if battle.is_finished:
+            break
+        request = first_unanswered(battle)
+        state = engine_io.current_state(battle)
+        choice = services.ai_choice(rs, state, request, engine_io.seed_bytes(battle))
+        player = signed_in(decider(battle, club, request.side))
+        body = {"request": request.id, "choice": choice, "idempotency_key": f"walk-{step}"}
+        answered = post(player, url("api_battle_decisions", battle), body)
+        assert answered.status_code == 201, answered.json()
+        battle.refresh_from_db()
+        still_open = {r.id for r in engine_io.current_state(battle).requests}  # answered, not yet revealed
+        if request.secret and request.side == first and request.id in still_open and choice != request.default:
+            sealed[request.id] = json.dumps(choice, sort_keys=True)
+        sealed = {rid: text for rid, text in sealed.items() if rid in still_open}
+        bob_sees("battle", url("api_battle_detail", battle))
+        bob_sees("decisions", url("api_battle_decisions", battle))
+        after = bob_sees("events", url("api_battle_events", battle, after=after))["last_seq"]
+    assert leaks == []

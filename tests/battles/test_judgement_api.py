@@ -62,13 +62,23 @@ def alices_request(battle: Battle) -> tuple[Any, answers.AnswerSchema]:
     return request, engine_io.rules_of(battle).answer_schema(redact(state, side), request, sides=names)
 
 
+def first_request(battle: Battle) -> tuple[Any, Any, answers.AnswerSchema]:
+    """The player of the first open decision, the decision and its schema as the API draws it: the first side need
+    not decide first (Cloudships turns a ship's card at random, and only that ship's side is asked)."""
+    request = engine_io.current_state(battle).pending()[0]
+    player = battle.sides.get(key=request.side).user
+    state = engine_io.current_state(battle)
+    names = {s.key: s.name for s in battle.sides.all()}
+    return player, request, engine_io.rules_of(battle).answer_schema(redact(state, request.side), request, sides=names)
+
+
 @pytest.mark.parametrize("key", RULESETS)
 def test_the_player_whose_decision_it_is_gets_her_partial_answer_judged(club, battle_of, key):
     battle = battle_of(key)
-    request, schema = alices_request(battle)
-    alice = signed_in(club["alice"])
+    player, request, schema = first_request(battle)
+    client = signed_in(player)  # Alice, or Bob when his side decides first
 
-    whole = alice.post(
+    whole = client.post(
         judgement(battle),
         {"request": request.id, "fields": answers.disassemble(schema, request.default)},
         content_type=JSON_BODY,
@@ -79,7 +89,7 @@ def test_the_player_whose_decision_it_is_gets_her_partial_answer_judged(club, ba
     assert canonical(body["answer"]) == canonical(request.default)
     assert (body["complete"], body["missing"], body["errors"], body["refused"]) == (True, [], [], None)
     assert body["schema"] == schema.to_json()
-    nothing = alice.post(judgement(battle), {"request": request.id, "fields": {}}, content_type=JSON_BODY).json()
+    nothing = client.post(judgement(battle), {"request": request.id, "fields": {}}, content_type=JSON_BODY).json()
     assert set(nothing) == {"answer", "missing", "errors", "complete", "refused", "schema"}
     assert nothing["missing"] or canonical(nothing["answer"]) == canonical(request.default)
     assert not Decision.objects.filter(battle=battle).exists()  # judged, never stored

@@ -182,6 +182,9 @@ def test_a_path_is_its_steps_alone_unless_something_is_added() -> None:
     assert answers.judge_partial(move(), {"steps": [json.dumps(["ahead"] * 4)]}).errors[0].message == (
         "at most 3 steps"
     )
+    # Staying put is the empty path posted; a path not posted at all is missing, never a silent "stay put".
+    assert answers.assemble(move(), {"steps": ["[]"]}) == []
+    assert answers.judge_partial(move(), {}).missing == ("steps",)
 
 
 def test_a_partial_answer_is_judged_for_what_is_missing() -> None:

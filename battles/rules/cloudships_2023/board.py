@@ -412,7 +412,10 @@ class OrdnanceOrders:
     KEYS = ("let_out", "winch_in", "launch")
 
     def to_json(self) -> JSONObject:
-        return {"let_out": list(self.let_out), "winch_in": list(self.winch_in), "launch": list(self.launch)}
+        """Only the orders given: an empty list is left out, as the form's optional choices leave it (the answer
+        schema spells every candidate back to itself), so nothing at all is ``{}``."""
+        given = {"let_out": self.let_out, "winch_in": self.winch_in, "launch": self.launch}
+        return {key: list(guns) for key, guns in given.items() if guns}
 
     @classmethod
     def from_json(cls, data: JSON) -> OrdnanceOrders:

@@ -25,7 +25,7 @@ as often as the points allow. Rams and collisions need dice: the move phase meet
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from battles.engine import hexgrid
@@ -127,10 +127,11 @@ def mover(board: Board, ship: Ship, status: TurnStatus, *, really_low: bool = Fa
     return Mover(ship=ship, status=status, bands=bands, on_map=board.on_map)
 
 
-@dataclass(frozen=True)
-class Way:
+class Way(NamedTuple):
     """Where a traced move has got to: hex, facing, band, the points spent, the hexes entered, whether the last
-    step entered a hex (its free turn is owed), and a kite's turns so far (their hexsides, +1 or -1)."""
+    step entered a hex (its free turn is owed), and a kite's turns so far (their hexsides, +1 or -1). A named
+    tuple, not a dataclass: the move's search makes one for every step it tries, and ``_replace`` costs a third
+    of ``dataclasses.replace``."""
 
     hex: Hex
     facing: int
@@ -178,10 +179,10 @@ def take(move: Mover, way: Way, token: str, number: int) -> tuple[Way, Step]:
         after, clauses = way, CLAUSES[token]
         if token in BAND_CHANGE:
             after = _change_band(move, after, token, number)
-        after = replace(after, turn_owed=False, in_place=token if token in (CLIMB, DESCEND) else "")
+        after = after._replace(turn_owed=False, in_place=token if token in (CLIMB, DESCEND) else "")
         if token in HEX_STEPS:
             after = _enter(move, after)
-    after = replace(after, spent=way.spent + cost)
+    after = after._replace(spent=way.spent + cost)
     return after, Step(number, token, after.hex, after.facing, after.band, cost, after.ended, clauses)
 
 
@@ -189,8 +190,8 @@ def _enter(move: Mover, way: Way) -> Way:
     """A hex forward; off the map the ship is out of the battle and her move ends (docs/cloudships.md)."""
     hex_ = hexgrid.neighbour(way.hex, way.facing)
     if not move.on_map(hex_):
-        return replace(way, hex=hex_, ended=LEFT_MAP)
-    return replace(way, hex=hex_, hexes=way.hexes + 1, turn_owed=True)
+        return way._replace(hex=hex_, ended=LEFT_MAP)
+    return way._replace(hex=hex_, hexes=way.hexes + 1, turn_owed=True)
 
 
 def _free_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tuple[str, ...]]:
@@ -218,9 +219,9 @@ def _free_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tup
         clauses = ("CM-PT-07",)
     if _under_sail(move, way.spent):
         clauses = _sail_turn(move, way, number)
-        way = replace(way, sail_turns=way.sail_turns + 1)
+        way = way._replace(sail_turns=way.sail_turns + 1)
     facing = hexgrid.rotate_facing(way.facing, side)
-    return replace(way, facing=facing, turn_owed=False, kite_turns=(*way.kite_turns, side) if kite else ()), clauses
+    return way._replace(facing=facing, turn_owed=False, kite_turns=(*way.kite_turns, side) if kite else ()), clauses
 
 
 def _power_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tuple[str, ...]]:
@@ -233,7 +234,7 @@ def _power_turn(move: Mover, way: Way, token: str, number: int) -> tuple[Way, tu
     if _under_sail(move, way.spent + COST[token]):
         raise PlanError("CM-MOV-22", f"step {number + 1}: no power turn with the points the sail adds")
     facing = hexgrid.rotate_facing(way.facing, POWER_TURNS[token])
-    return replace(way, facing=facing, turn_owed=False), ("CM-PT-02", "CM-PT-03", "CM-PT-05")
+    return way._replace(facing=facing, turn_owed=False), ("CM-PT-02", "CM-PT-03", "CM-PT-05")
 
 
 def _under_sail(move: Mover, spent: int) -> bool:
@@ -268,7 +269,7 @@ def _change_band(move: Mover, way: Way, token: str, number: int) -> Way:
     ceiling = move.ship.ceiling
     if move.bands.index(band) > move.bands.index(ceiling):
         raise PlanError(_ceiling_clause(move.ship), f"step {number + 1}: {move.name} can fly no higher than {ceiling}")
-    return replace(way, band=band)
+    return way._replace(band=band)
 
 
 def _ceiling_clause(ship: Ship) -> str:
@@ -295,39 +296,66 @@ def cost(plan: Sequence[str]) -> int:
 # --- every short plan, for the default move and the candidates -------------------------------------------------
 
 
-def every_plan(move: Mover, *, most: int = MOST_PLANS) -> list[tuple[list[str], list[Step]]]:
-    """Legal plans with their paths, breadth first (the fewest steps first): one for each place and heading a move
-    can end at, and one for each hex and band it passes through, at most ``most``. Not every legal plan (a
-    steamer's are thousands), but every end a move can reach."""
+def every_plan(move: Mover, *, most: int | None = MOST_PLANS) -> list[tuple[list[str], list[Step]]]:
+    """One legal plan with its path for every end a move can reach (hex, facing, band, or off the map), cheapest
+    first, at most ``most`` (None: all). Not every legal plan (a steamer's are thousands), but every end.
+
+    The ways are grown a pile for each number of points spent (a free turn stays on its pile), and a way is dropped
+    when the same place, heading, band and owed turn was reached for no more points: from there it can do nothing
+    the cheaper way cannot (the band changed in place only names a refusal's clause). So each is grown once. With a
+    lit Bridge Hit every point must be spent: then the points are part of the key. The AI's courses
+    (tactics.courses) are these, unbounded."""
+    whole = move.status.whole_movement
+    first = start(move)
+    reached: set[tuple[object, ...]] = {_reached(first, whole)}
     found: list[tuple[list[str], list[Step]]] = []
     ends: set[tuple[Hex, int, str, str]] = set()
-    seen: set[Way] = set()
-    layer: list[tuple[list[str], list[Step], Way]] = [([], [], start(move))]
-    while layer and len(found) < most:
-        grown: list[tuple[list[str], list[Step], Way]] = []
-        for plan, steps, way in layer:
+    piles: list[list[tuple[list[str], list[Step], Way]]] = [[] for _ in range(move.status.movement + 1)]
+    piles[0].append(([], [], first))
+    for pile in piles:
+        for plan, steps, way in pile:  # the pile grows as it is read: free turns cost nothing
             end = (way.hex, way.facing, way.band, way.ended)
             if end not in ends and _whole_ok(move, way):
+                if most is not None and len(found) >= most:
+                    return found
                 ends.add(end)
                 found.append((plan, steps))
-            grown += _children(move, plan, steps, way, seen)
-        layer = grown
-    return found[:most]
+            for token in _worth_trying(move, way):
+                try:
+                    after, step = take(move, way, token, len(plan))
+                except PlanError:
+                    continue
+                key = _reached(after, whole)
+                if key not in reached:
+                    reached.add(key)
+                    piles[after.spent].append(([*plan, token], [*steps, step], after))
+    return found
 
 
-def _children(
-    move: Mover, plan: list[str], steps: list[Step], way: Way, seen: set[Way]
-) -> list[tuple[list[str], list[Step], Way]]:
-    out = []
-    for token in STEPS:
-        try:
-            after, step = take(move, way, token, len(plan))
-        except PlanError:
-            continue
-        if after not in seen:
-            seen.add(after)
-            out.append(([*plan, token], [*steps, step], after))
-    return out
+def _reached(way: Way, whole: bool) -> tuple[object, ...]:
+    key = (way.hex, way.facing, way.band, way.turn_owed, way.kite_turns, way.sail_turns, way.ended)
+    return (*key, way.spent) if whole else key
+
+
+def _worth_trying(move: Mover, way: Way) -> list[str]:
+    """The steps worth trying from ``way``: those the rules would refuse out of hand are left out (a refusal is an
+    exception, dear in a search this wide): free turns with none owed, power turns but for a steamer free to turn,
+    band changes with the light lit, down to Ground or above her ceiling (CM-ALT-01/02, CM-DMG-07/08). ``take``
+    judges the rest."""
+    if way.ended:
+        return []
+    left = move.status.movement - way.spent
+    tokens = [token for token in STEPS if COST[token] <= left]
+    if not way.turn_owed:
+        tokens = [token for token in tokens if token not in FREE_TURNS]
+    if move.motive not in panels.STEAMERS or move.status.no_direction_change:
+        tokens = [token for token in tokens if token not in POWER_TURNS]
+    height = move.bands.index(way.band)
+    ways = {0}
+    if not move.status.no_altitude_change:
+        ways |= {1} if height < move.bands.index(move.ship.ceiling) else set()
+        ways |= {-1} if height > 1 else set()  # Ground is band 0: the lowest a ship flies in is band 1
+    return [token for token in tokens if BAND_CHANGE.get(token, 0) in ways]
 
 
 def _whole_ok(move: Mover, way: Way) -> bool:

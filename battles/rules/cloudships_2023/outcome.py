@@ -8,6 +8,7 @@ from __future__ import annotations
 from battles.engine import outcome as engine_outcome
 from battles.engine.events import JSON, JSONObject
 from battles.engine.outcome import BattleOutcome, ShipOutcome
+from battles.engine.ruleset import engine_result
 from battles.engine.state import BattleState
 from battles.rules.cloudships_2023 import kinds
 from battles.rules.cloudships_2023.board import Board, Ship
@@ -24,6 +25,19 @@ def roster(state: BattleState[Board]) -> list[JSONObject]:
         ]
         entries.append({"side": side, "name": board.side_names.get(side, side), "ships": ships})
     return entries
+
+
+def tally(state: BattleState[Board]) -> JSONObject:
+    """The battle in figures for the odds calculator: the engine's, and for each side the boxes her ships have
+    crossed and how many of them are out of the fight (crashed, sunk, struck or off the map)."""
+    sides: JSONObject = {}
+    for side in state.sides:
+        ships = [ship for ship in state.board.ships if ship.side == side]
+        sides[side] = {
+            "boxes_crossed": sum(ship.crossed for ship in ships),
+            "ships_out": sum(0 if ship.flying else 1 for ship in ships),
+        }
+    return {**engine_result(state), "sides": sides}
 
 
 # Her fate in the campaign's words: a ship that struck to boarders still aboard her is captured (CM-BRD-21); one

@@ -1,6 +1,5 @@
 """The Cloudships of Mars ruleset object: key, version, title, options and the protocol's members, each handing
-over to the package's rooms. Not registered (``__init__.py``): until the movement and fire slices land, a battle is
-ships holding station while the cards turn, which the app must not offer."""
+over to the package's rooms. Registered in ``__init__.py``, as every ruleset is."""
 
 from __future__ import annotations
 
@@ -32,12 +31,14 @@ OPTIONS = (
         False,
         "the battle waits for a go-ahead before each card is turned (for the club table, where the umpire answers "
         "it); otherwise the app turns the next card as soon as a ship's turn is over",
+        choices=(False, True),
         clause="CM-SEQ-03",
     ),
     OptionSpec(
         REALLY_LOW_BAND,
         False,
         "advanced: a Really Low band below Low that ships may fly in (the damage track is unchanged)",
+        choices=(False, True),
         clause="CM-ALT-06",
     ),
     OptionSpec(
@@ -99,6 +100,9 @@ class Cloudships(BaseRuleset[Board]):
 
     def outcome(self, initial: BattleState[Board], final: BattleState[Board]) -> BattleOutcome:
         return outcome.battle_outcome(initial, final)
+
+    def tally(self, state: BattleState[Board]) -> JSONObject:
+        return outcome.tally(state)
 
     # --- presentation (presentation/: the log in words, the map, the control panels) ----------------------------
 

@@ -16,7 +16,7 @@ Weights are plain numbers, named here; the captain picks among the courses score
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from battles.aikit import odds
@@ -25,7 +25,7 @@ from battles.engine.hexgrid import Hex
 from battles.rules.cloudships_2023 import firing, gunnery, manoeuvre, panels, validate
 from battles.rules.cloudships_2023.board import Board, Ship, band_height
 from battles.rules.cloudships_2023.firing import LONG, SHORT
-from battles.rules.cloudships_2023.manoeuvre import Mover, PlanError, Step, Way
+from battles.rules.cloudships_2023.manoeuvre import Mover, Step
 from battles.rules.cloudships_2023.panels import Gun
 
 NEAR_TIE = 0.05  # courses scored this close to the best are alike: the captain's die picks among them
@@ -70,60 +70,9 @@ class Course:
 
 
 def courses(move: Mover) -> list[Course]:
-    """One course for every end (hex, facing, band, or off the map) the move can reach.
-
-    The ways are grown cheapest first, a pile for each number of points spent (a free turn stays on its pile), and
-    a way is dropped when the same place, heading, band and owed turn was reached for no more points: from there it
-    can do nothing the cheaper way cannot (the band changed in place only names a refusal's clause). So each is
-    grown once. With a lit Bridge Hit every point must be spent: then the points are part of the key."""
-    whole = move.status.whole_movement
-    ceiling = move.bands.index(move.ship.ceiling)
-    first = manoeuvre.start(move)
-    reached: set[tuple[object, ...]] = {_key(first, whole)}
-    found: dict[tuple[Hex, int, str, str], Course] = {}
-    piles: list[list[tuple[Way, tuple[str, ...], tuple[Step, ...]]]] = [[] for _ in range(move.status.movement + 1)]
-    piles[0].append((first, (), ()))
-    for pile in piles:
-        for way, plan, steps in pile:  # the pile grows as it is read: free turns cost nothing
-            end = (way.hex, way.facing, way.band, way.ended)
-            if end not in found and (not whole or way.ended or way.spent == move.status.movement):
-                found[end] = Course(plan, steps)
-            for token in _tokens(move, way, ceiling):
-                try:
-                    after, step = manoeuvre.take(move, way, token, len(plan))
-                except PlanError:
-                    continue
-                key = _key(after, whole)
-                if key not in reached:
-                    reached.add(key)
-                    piles[after.spent].append((after, (*plan, token), (*steps, step)))
-    return list(found.values())
-
-
-def _key(way: Way, whole: bool) -> tuple[object, ...]:
-    key = (way.hex, way.facing, way.band, way.turn_owed, way.kite_turns, way.ended)
-    return (*key, way.spent) if whole else key
-
-
-def _tokens(move: Mover, way: Way, ceiling: int) -> Iterable[str]:
-    """The steps worth trying from ``way``: those the rules would refuse out of hand are left out (a refusal is
-    an exception, dear in a search this wide): free turns with none owed, power turns but for a steamer free to
-    turn, band changes with the light lit, down to Ground or above the ``ceiling`` (CM-ALT-01/02, CM-DMG-07/08).
-    manoeuvre.take judges the rest."""
-    if way.ended:
-        return ()
-    left = move.status.movement - way.spent
-    tokens = [token for token in manoeuvre.STEPS if manoeuvre.COST[token] <= left]
-    if not way.turn_owed:
-        tokens = [token for token in tokens if token not in manoeuvre.FREE_TURNS]
-    if move.motive not in panels.STEAMERS or move.status.no_direction_change:
-        tokens = [token for token in tokens if token not in manoeuvre.POWER_TURNS]
-    height = move.bands.index(way.band)
-    ways = {0}
-    if not move.status.no_altitude_change:
-        ways |= {1} if height < ceiling else set()
-        ways |= {-1} if height > 1 else set()  # Ground is band 0: the lowest a ship flies in is band 1
-    return [token for token in tokens if manoeuvre.BAND_CHANGE.get(token, 0) in ways]
+    """One course for every end (hex, facing, band, or off the map) the move can reach: the rules' own search,
+    cheapest first (manoeuvre.every_plan, unbounded)."""
+    return [Course(tuple(plan), tuple(steps)) for plan, steps in manoeuvre.every_plan(move, most=None)]
 
 
 def with_rams(ship: Ship, found: Sequence[Course], enemies: Sequence[Ship]) -> list[Course]:

@@ -147,18 +147,20 @@ def _traced(move: Mover, plan: list[str]) -> list[Step] | None:
 
 
 def move_candidates(state: BattleState[Board], name: str) -> list[JSON]:
-    """Legal moves an AI may pick from: a plan for each place the move can end (manoeuvre.every_plan), those off
-    the map left out while any other remains, and for each enemy a few rams ending in her hex at her band."""
+    """Legal moves an AI may pick from: the default move first (straight ahead as far as she may, which the cheapest
+    plans may not reach), then a plan for each place the move can end (manoeuvre.every_plan), those off the map
+    left out while any other remains, and for each enemy a few rams ending in her hex at her band."""
     move = mover_of(state, name)
     traced = manoeuvre.every_plan(move)
     staying = [(plan, steps) for plan, steps in traced if not left_map(steps)] or traced
-    found: list[JSON] = [list[JSON](plan) for plan, _ in staying]
+    default: JSON = list[JSON](default_move(state, name))
+    found: list[JSON] = [default, *(list[JSON](plan) for plan, _ in staying if plan != default)]
     for target in state.board.flying():
         if target.side == move.ship.side:
             continue
         rams = [plan for plan, steps in staying if steps and rammed_at(steps, target) is steps[-1]]
         found += [MoveOrder(tuple(plan), target.name).to_json() for plan in rams[:MOST_RAMS]]
-    return found or [list[JSON](default_move(state, name))]
+    return found
 
 
 # --- fire orders and return fire (CM-SEQ-07..10) ---------------------------------------------------------------

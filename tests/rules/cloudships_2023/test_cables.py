@@ -287,8 +287,8 @@ def test_the_candidates_are_legal_the_default_leaves_all_as_it_is_and_the_form_o
     request = request_of(state, ORDNANCE_DECISION)
     assert request.default == OrdnanceOrders().to_json()
     found = CLOUDSHIPS.candidates(state, request)
-    assert found[0] == request.default
-    assert {"let_out": [MINE], "winch_in": [], "launch": []} in found
+    assert found[0] == request.default == {}  # nothing ordered: the form's blank answer
+    assert {"let_out": [MINE]} in found
     assert all(CLOUDSHIPS.validate(state, request, choice) is None for choice in found)
     schema = CLOUDSHIPS.answer_schema(state, request)
     fields = {leaf.key: leaf for _, leaf in answers.leaves(schema)}
@@ -297,6 +297,7 @@ def test_the_candidates_are_legal_the_default_leaves_all_as_it_is_and_the_form_o
     assert "rides High, 1d6+2" in labels[0]
     assert "rides Low, 2d6" in labels[-1]
     assert answers.assemble(schema, {"let_out": [str(MINE)]}) == {"let_out": [MINE]}
+    assert all(answers.assemble(schema, answers.disassemble(schema, choice)) == choice for choice in found)
     assert CLOUDSHIPS.validate(state, request, {"let_out": [MINE]}) is None
     assert battle().board.ordnance == battle().board.ordnance.__class__()
 
@@ -318,7 +319,9 @@ def close_quarters() -> dict:
 @pytest.mark.rule("CM-TM-04", "CM-SMT-06")
 def test_ships_with_mines_and_torpedoes_fight_whole_battles_at_random_every_state_keeping_the_invariants():
     seen: set[str] = set()
-    for seed in (b"ordnance-1", b"ordnance-2", b"ordnance-3"):
+    # Seeds whose random battles include a contact with the present candidates (validate.move_candidates): a random
+    # player strikes a mine or a torpedo in about one battle in six.
+    for seed in (b"ordnance-1", b"ordnance-2", b"ordnance-9"):
         initial = new(seed, scenario=close_quarters())
         chosen = {side: policies.RandomPolicy(seed, side) for side in initial.sides}
         done = policies.auto_play(CLOUDSHIPS, initial, seed=seed, policies=chosen)

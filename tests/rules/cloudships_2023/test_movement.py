@@ -275,7 +275,8 @@ def test_every_candidate_is_legal_and_they_reach_every_end_a_short_move_can(name
     st = moving(name, kite_roll=6, movement=6) if name == "Skylord" else moving(name)
     found = validate.move_candidates(st, name)
     assert found
-    assert len(found) <= manoeuvre.MOST_PLANS + validate.MOST_RAMS * 5
+    assert len(found) <= 1 + manoeuvre.MOST_PLANS + validate.MOST_RAMS * 5
+    assert found[0] == validate.default_move(st, name)  # full ahead, which the cheapest 400 ends may not hold
     assert all(validate.move_problem(st, name, plan) is None for plan in found)
     ends = {(s.hex, s.band) for plan in found if isinstance(plan, list) and plan for s in [end(st, name, plan)]}
     assert (hexgrid.neighbour(MIDDLE, 0), st.board.ship_named(name).band) in ends
@@ -409,3 +410,57 @@ def test_a_grappled_ship_is_not_asked_to_move_and_holds_her_hex():
     assert of_kind(done.events, MOVE_HELD)[0].data["ship"] == "Aphid"
     assert not of_kind(done.events, MOVED)
     assert all(r.ships != ("Aphid",) or r.kind != MOVE_DECISION for r in done.state.pending())
+
+
+def _every_end_step_by_step(move: manoeuvre.Mover) -> set[tuple[Any, ...]]:
+    """The reference: every way a move can go, one step at a time, each way state grown once and nothing pruned
+    (the breadth-first walk every_plan made before it searched cheapest first); the ends the rules accept."""
+    ends: set[tuple[Any, ...]] = set()
+    seen = {manoeuvre.start(move)}
+    layer = [manoeuvre.start(move)]
+    while layer:
+        grown = []
+        for way in layer:
+            try:
+                manoeuvre.check_whole(move, way)
+                ends.add((way.hex, way.facing, way.band, way.ended))
+            except manoeuvre.PlanError:
+                pass
+            for token in manoeuvre.STEPS:
+                try:
+                    after, _ = manoeuvre.take(move, way, token, 0)
+                except manoeuvre.PlanError:
+                    continue
+                if after not in seen:
+                    seen.add(after)
+                    grown.append(after)
+        layer = grown
+    return ends
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "options"),
+    [
+        ("Aphid", {"movement": 4}, {}),
+        ("Aphid", {"movement": 3, "no_direction_change": True}, {}),
+        ("Aphid", {"movement": 3, "no_altitude_change": True}, {}),
+        ("Aphid", {"movement": 3, "whole_movement": True}, {}),
+        ("Hullcutter", {"movement": 4}, {REALLY_LOW_BAND: True}),
+        ("Skylord", {"movement": 5, "kite_roll": 6}, {}),
+    ],
+)
+def test_every_plan_reaches_every_end_a_step_by_step_walk_does_each_plan_legal_cheapest_first(name, status, options):
+    """manoeuvre.every_plan (the random player's candidates and the AI's courses) searches cheapest first and
+    drops a way reached for no fewer points: it must still find every end, each by a plan the rules accept."""
+    state = moving(name, options=options, **status)
+    move = validate.mover_of(state, name)
+    found = manoeuvre.every_plan(move, most=None)
+    ends = {
+        (s[-1].hex, s[-1].facing, s[-1].band, s[-1].ends) if s else (MIDDLE, 0, move.ship.band, "") for _, s in found
+    }
+    assert ends == _every_end_step_by_step(move)
+    assert len(ends) == len(found)  # one plan an end
+    assert [manoeuvre.cost(plan) for plan, _ in found] == sorted(manoeuvre.cost(plan) for plan, _ in found)
+    for plan, steps in found:
+        assert manoeuvre.trace(move, plan) == steps
+    assert manoeuvre.every_plan(move, most=5) == found[:5]
