@@ -238,7 +238,9 @@ def go_on(ctx: Context[Board]) -> None:
     """Carry the written moves out, one ship after another in the order written (SG-SEQ-04), until one waits on
     another ship's answer (avoiding a ram or a collision); then the phase goes on."""
     for name, move in remaining(ctx.board):
-        if _held(ctx, ctx.board.ship(name)):
+        # The list was taken before the moves began: a ship wrecked by one made before hers (a collision, a
+        # ram) is out of the fight and makes none (SG-DMG-16).
+        if not ctx.board.in_fight(ctx.board.ship(name)) or _held(ctx, ctx.board.ship(name)):
             continue
         ctx.emit("asking", {"ship": name})  # her move is next (the stage stays: moving)
         if _move_one(ctx, name, still_possible(ctx, name, move)):
