@@ -157,36 +157,31 @@ def _purpose(firer: Ship, gun: panels.Gun, aim: Aim, clause: str) -> str:
 def main_gun(ctx: Context[Board], firer: Ship, gun: panels.Gun, aim: Aim) -> None:
     """A die a shot, each scored alone: 3+ short, 5+ long, a superior crew's +1 on the die (CM-FIRE-06..09); a
     hit does the gun's damage, one more on a natural 6 (CM-FIRE-10/11)."""
-    short = aim.band == SHORT
-    needed = gunnery.score_to_hit(panels.MAIN, short=short, superior=False)
-    clause = "CM-FIRE-07" if short else "CM-FIRE-08"
-    rolled = ctx.roll(
-        _purpose(firer, gun, aim, clause),
-        count=gun.dice,
-        modifiers=_modifiers(firer),
-        needed=dice.each_die(f"{needed}+", [(needed, None, "hit")], "miss"),
-        ships=[firer.name, aim.shot.target],
-    )
-    bonus = sum(rolled.modifiers.values())
-    for face in rolled.dice:
-        if face + bonus >= needed:
-            due(ctx, aim.shot.target, gunnery.hit_damage(gun, face), firer.name)
+    for face in _hits(ctx, firer, gun, aim, panels.MAIN, ("CM-FIRE-07", "CM-FIRE-08")):
+        due(ctx, aim.shot.target, gunnery.hit_damage(gun, face), firer.name)
 
 
 def anti_personnel(ctx: Context[Board], firer: Ship, gun: panels.Gun, aim: Aim) -> int:
     """A die each, scored alone: 5+ short, 6 long, a superior crew's +1 on the die (CM-AP-01..05, CM-SUP-03/04)."""
+    return len(_hits(ctx, firer, gun, aim, panels.ANTI_PERSONNEL, ("CM-AP-02", "CM-AP-03")))
+
+
+def _hits(
+    ctx: Context[Board], firer: Ship, gun: panels.Gun, aim: Aim, kind: str, clauses: tuple[str, str]
+) -> list[int]:
+    """The gun's dice rolled, each scored alone against the score its kind needs at this range (the short
+    range's clause first in ``clauses``): the natural faces of those that hit."""
     short = aim.band == SHORT
-    needed = gunnery.score_to_hit(panels.ANTI_PERSONNEL, short=short, superior=False)
-    clause = "CM-AP-02" if short else "CM-AP-03"
+    needed = gunnery.score_to_hit(kind, short=short, superior=False)
     rolled = ctx.roll(
-        _purpose(firer, gun, aim, clause),
+        _purpose(firer, gun, aim, clauses[0] if short else clauses[1]),
         count=gun.dice,
         modifiers=_modifiers(firer),
         needed=dice.each_die(f"{needed}+", [(needed, None, "hit")], "miss"),
         ships=[firer.name, aim.shot.target],
     )
     bonus = sum(rolled.modifiers.values())
-    return sum(1 for face in rolled.dice if face + bonus >= needed)
+    return [face for face in rolled.dice if face + bonus >= needed]
 
 
 def rolled_weapon(ctx: Context[Board], firer: Ship, gun: panels.Gun, aim: Aim) -> None:
