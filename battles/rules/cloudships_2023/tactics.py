@@ -9,7 +9,9 @@ Pure functions of the board, no dice:
 * ``bearing``: the guns of a ship placed at some end that may fire at a target there, and at what range band,
   the fire rules read without the line of sight (dear to trace for every end; the fire orders, checked by the
   rules, meet it);
-* ``score_course``: the move's rules of thumb over one course's end.
+* ``score_course``: the move's rules of thumb over one course's end;
+* ``boarding_odds``, ``flights_worth_keeping``: the boarding answers' readings (CM-BRD);
+* ``enemies_near``, ``torpedo_target``: the start-of-turn ordnance answers' (CM-TM, CM-DT, CM-SMT).
 
 Weights are plain numbers, named here; the captain picks among the courses scored within ``NEAR_TIE`` of the best.
 """
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from battles.aikit import odds
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from battles.rules.cloudships_2023 import firing, gunnery, manoeuvre, panels, validate
+from battles.rules.cloudships_2023 import boarding, firing, gunnery, manoeuvre, ordnance, panels, validate
 from battles.rules.cloudships_2023.board import Board, Ship, band_height
 from battles.rules.cloudships_2023.firing import LONG, SHORT
 from battles.rules.cloudships_2023.manoeuvre import Mover, PlanError, Step, Way
@@ -40,6 +42,8 @@ COLLISION = 1 / 6  # equal dice collide (CM-COL-02)
 KITE_MOVE = 4  # a kite's movement is a die: she plans on about this much room ahead
 NATURAL_SIX = 1 / 6  # a main gun's natural 6 scores one point more (CM-FIRE-11)
 AVERAGE_DIE = 3.5
+BOARD_ODDS = 0.5  # she grapples, and boards on, while her chance of winning a round is better than this
+TORPEDO_REACH = ordnance.TORPEDO_SPEED * ordnance.TORPEDO_TURNS  # hexes a Smutts torpedo flies (CM-SMT-01/07)
 
 
 @dataclass(frozen=True)
@@ -354,3 +358,46 @@ def score_course(board: Board, view: Sight, course: Course, fire_at: Callable[[H
         - collisions(view, course)
         + ram_worth(view, course)
     )
+
+
+# --- grappling and boarding (CM-BRD; boarding.py) ----------------------------------------------------------------
+
+
+def boarding_odds(ship: Ship, enemy: Ship) -> float:
+    """Her chance of winning a round of boarding against ``enemy`` (or of her grapple holding): a die plus her
+    boarding value must beat a die plus his (CM-BRD-03/07; a tie goes to neither)."""
+    return odds.beats(boarding.boarding_value(ship), boarding.boarding_value(enemy))
+
+
+def flights_worth_keeping(ship: Ship, points: int) -> bool:
+    """Among ways to lose alike in boarding value, whether she gives up parties before flights (CM-BRD-11): a
+    flight counts two and fires as an anti-personnel gun aboard (CM-FLY-23/27), worth keeping, unless the
+    Boarding Party boxes still ahead on her track outnumber the parties she would keep: each such box then takes
+    a flight, two points at a time, where a party would have cost one (CM-DMG-10, CM-FLY-25)."""
+    boxes_ahead = ship.boxes()[ship.crossed :].count(panels.BOARDING_PARTY)
+    return boxes_ahead <= max(0, ship.parties - points)
+
+
+# --- mines, drogues and torpedoes (CM-TM, CM-DT, CM-SMT; ordnance.py) --------------------------------------------
+
+
+def enemies_near(view: Sight, band: str) -> tuple[Ship, ...]:
+    """The enemies at ``band`` she could reach this move: within her movement and one hex more."""
+    reach = view.movement + 1
+    return tuple(
+        enemy for enemy in view.enemies if enemy.band == band and hexgrid.distance(view.ship.hex, enemy.hex) <= reach
+    )
+
+
+def torpedo_target(board: Board, ship: Ship, gun: Gun) -> Ship | None:
+    """The enemy a Smutts torpedo launched now would meet first on its line over its two turns, if the first ship at
+    her band on that line is an enemy (it meets any ship there, friend or foe: CM-SMT-01/06/07)."""
+    line = ordnance.torpedo_line(ship.hex, ordnance.torpedo_heading(ship, gun), TORPEDO_REACH)
+    others = [other for other in board.flying() if other.name != ship.name and other.band == ship.band]
+    for hex_ in line:
+        if not board.on_map(hex_):
+            return None
+        met = [other for other in others if other.hex == hex_]
+        if met:
+            return met[0] if all(other.side != ship.side for other in met) else None
+    return None
