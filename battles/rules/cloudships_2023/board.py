@@ -483,6 +483,8 @@ class Board:
     flight_hits: tuple[tuple[str, int], ...] | None = None  # step 4: Boarding Party boxes a captain gives flights
 
     ordnance: Ordnance = Ordnance()  # mines and drogues out, torpedoes in flight (the ordnance slice)
+    # the scenario's victory conditions as written (victory.py reads them; empty: the last side flying wins)
+    victory: Mapping[str, JSON] = field(default_factory=dict)
 
     def ship_named(self, name: str) -> Ship:
         return next(ship for ship in self.ships if ship.name == name)
@@ -522,6 +524,7 @@ class Board:
             "volley": None if self.volley is None else self.volley.to_json(),
             **boarding_json(self),
             "ordnance": self.ordnance.to_json(),
+            "victory": dict(self.victory),
         }
 
     @classmethod
@@ -543,6 +546,7 @@ class Board:
             volley=Volley.from_json(board["volley"]),
             **boarding_fields(board),
             ordnance=Ordnance.from_json(board.get("ordnance")),
+            victory=read_object(board.get("victory", {})),
         )
 
 
