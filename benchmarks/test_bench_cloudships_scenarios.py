@@ -7,14 +7,16 @@ Slow (some 3,500 battles), so only `make bench` runs it; `python -m benchmarks.c
 from __future__ import annotations
 
 from benchmarks import cloudships_scenarios
+from benchmarks.outcome_table import Row
 
 
 def test_bench_cloudships_outcome_table_of_the_seven_translated_scenarios(benchmark):
-    def table() -> list[cloudships_scenarios.Row]:
+    def table() -> list[Row]:
         return cloudships_scenarios.table()
 
     rows = benchmark.pedantic(table, rounds=1, iterations=1, warmup_rounds=0)
-    print("\n" + cloudships_scenarios.markdown(rows, runs=cloudships_scenarios.RUNS, number=cloudships_scenarios.NUMBER))
+    runs, number = cloudships_scenarios.RUNS, cloudships_scenarios.NUMBER
+    print("\n" + cloudships_scenarios.markdown(rows, runs=runs, number=number))
     assert [row.slug for row in rows] == list(cloudships_scenarios.SCENARIOS)
     for row in rows:
         assert row.runs == cloudships_scenarios.RUNS
