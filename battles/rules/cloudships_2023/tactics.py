@@ -10,7 +10,8 @@ Pure functions of the board, no dice:
   the fire rules read without the line of sight (dear to trace for every end; the fire orders, checked by the
   rules, meet it);
 * ``score_course``: the move's rules of thumb over one course's end;
-* ``boarding_odds``, ``flights_worth_keeping``: the boarding answers' readings (CM-BRD);
+* ``boarding_odds``, ``flights_worth_keeping``, ``boarding_worth``: the boarding answers' readings and the
+  move's pull to an enemy she would board (CM-BRD);
 * ``enemies_near``, ``torpedo_target``: the start-of-turn ordnance answers' (CM-TM, CM-DT, CM-SMT).
 
 Weights are plain numbers, named here; the captain picks among the courses scored within ``NEAR_TIE`` of the best.
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from battles.aikit import odds
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from battles.rules.cloudships_2023 import boarding, firing, gunnery, manoeuvre, ordnance, panels, validate
+from battles.rules.cloudships_2023 import boarding, firing, gunnery, manoeuvre, ordnance, panels, validate, victory
 from battles.rules.cloudships_2023.board import Board, Ship, band_height
 from battles.rules.cloudships_2023.firing import LONG, SHORT
 from battles.rules.cloudships_2023.manoeuvre import Mover, PlanError, Step, Way
@@ -42,6 +43,8 @@ COLLISION = 1 / 6  # equal dice collide (CM-COL-02)
 KITE_MOVE = 4  # a kite's movement is a die: she plans on about this much room ahead
 NATURAL_SIX = 1 / 6  # a main gun's natural 6 scores one point more (CM-FIRE-11)
 AVERAGE_DIE = 3.5
+PRIZE_PULL = 1.0  # each hex and band between her and the ship she is sent to seize
+BOARD_SHARE = 0.5  # of a ship's boxes left, what ending alongside her with even-plus-half odds is worth
 BOARD_ODDS = 0.5  # she grapples, and boards on, while her chance of winning a round is better than this
 TORPEDO_REACH = ordnance.TORPEDO_SPEED * ordnance.TORPEDO_TURNS  # hexes a Smutts torpedo flies (CM-SMT-01/07)
 
@@ -251,6 +254,7 @@ class Sight:
     others: tuple[Ship, ...]
     movement: int
     short: int
+    prize: Ship | None = None  # the ship she is to seize (a ``capture`` victory names her captor: victory.py)
 
 
 def sight(board: Board, ship: Ship) -> Sight:
@@ -261,7 +265,27 @@ def sight(board: Board, ship: Ship) -> Sight:
     shorts = [gun.short_range for gun in guns if gun.kind == panels.MAIN and gun.short_range is not None]
     others = tuple(other for other in board.flying() if other.name != ship.name)
     movement = ship.panel.movement if ship.panel.movement is not None else KITE_MOVE
-    return Sight(ship, guns, enemies, others, max(1, movement - ship.speed_lost), max(shorts, default=1))
+    room = max(1, movement - ship.speed_lost)
+    return Sight(ship, guns, enemies, others, room, max(shorts, default=1), prize_for(board, ship))
+
+
+def prize_for(board: Board, ship: Ship) -> Ship | None:
+    """The ship the scenario sends her to seize: she is a ``capture`` victory's ship, the prize still flying and
+    free (victory.py; the Diplomatic Incident's Hamburg, docs/cloudships.md section 12)."""
+    found = board.victory
+    if found.get("kind") != victory.CAPTURE or found.get("ship") != ship.name or ship.grappled:
+        return None
+    prize = board.ship_named(str(found["prize"]))
+    return prize if prize.flying and not prize.grappled else None
+
+
+def pursuit(view: Sight, at: tuple[Hex, int, str]) -> float:
+    """Making for the prize: each hex and band between her course's end and the prize, where she grapples from
+    (CM-BRD-01). Outweighs closing on the enemy: the prize, not the fight, wins the scenario."""
+    if view.prize is None:
+        return 0.0
+    hex_, _, band = at
+    return PRIZE_PULL * (hexgrid.distance(hex_, view.prize.hex) + abs(firing.climb(band, view.prize.band)))
 
 
 def offense(view: Sight, at: tuple[Hex, int, str]) -> float:
@@ -354,10 +378,29 @@ def score_course(board: Board, view: Sight, course: Course, fire_at: Callable[[H
         offense(view, at)
         - CAUTION * fire_at(at[0], at[2])
         - closing(view, at)
+        - pursuit(view, at)
         - edge(board, view, at)
         - collisions(view, course)
         + ram_worth(view, course)
+        + boarding_worth(view, at)
     )
+
+
+def boarding_worth(view: Sight, at: tuple[Hex, int, str]) -> float:
+    """Ending in an enemy's hex at her band, free to grapple her (CM-BRD-01) when a round is likelier won than
+    not: a share of what taking her is worth (her boxes still to cross, weighed as her points are), by how far the
+    odds are better than even. Nothing while she is locked in a boarding action already (CM-BRD-22)."""
+    if view.ship.grappled:
+        return 0.0
+    hex_, _, band = at
+    best = 0.0
+    for enemy in view.enemies:
+        if (enemy.hex, enemy.band) != (hex_, band) or enemy.grappled:
+            continue
+        edge_ = boarding_odds(view.ship, enemy) - BOARD_ODDS
+        left = enemy.panel.track_length - enemy.crossed
+        best = max(best, BOARD_SHARE * edge_ * left * target_value(enemy))
+    return best
 
 
 # --- grappling and boarding (CM-BRD; boarding.py) ----------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
@@ -162,3 +163,40 @@ def test_she_launches_a_torpedo_only_with_an_enemy_first_on_its_line_within_twen
     friend_first = ordnance_kit.at_move("Triumph", places={"Gloire": (ahead(3), MEDIUM), "Skyfire": (ahead(8), MEDIUM)})
     assert orders(friend_first)["launch"] == []
     assert tactics.TORPEDO_REACH == 20
+
+
+# --- the move: alongside a ship she would board, and after the prize a capture names ------------------------------
+
+
+def moving(state: BattleState[Board], name: str) -> tactics.Sight:
+    return tactics.sight(state.board, state.board.ship_named(name))
+
+
+@pytest.mark.rule("CM-BRD-01")
+def test_ending_alongside_an_enemy_she_would_board_is_worth_a_share_of_her_boxes_and_nothing_when_she_would_not():
+    strong = aboard(Aphid={"parties": 6}, Locust={"parties": 1})
+    locust = strong.board.ship_named("Locust")
+    alongside = (locust.hex, 0, locust.band)
+    worth = tactics.boarding_worth(moving(strong, "Aphid"), alongside)
+    odds = tactics.boarding_odds(strong.board.ship_named("Aphid"), locust)
+    left = locust.panel.track_length - locust.crossed
+    assert worth == pytest.approx(tactics.BOARD_SHARE * (odds - 0.5) * left * tactics.target_value(locust))
+    assert tactics.boarding_worth(moving(strong, "Aphid"), (locust.hex, 0, HIGH)) == 0.0  # another band
+    weak = aboard(Aphid={"parties": 1}, Locust={"parties": 6})
+    assert tactics.boarding_worth(moving(weak, "Aphid"), alongside) == 0.0
+    held = locked(strong)
+    assert tactics.boarding_worth(moving(held, "Aphid"), alongside) == 0.0  # locked already: no other
+
+
+def test_a_capture_sends_its_ship_after_the_prize_and_no_one_else():
+    state = aboard()
+    capture = {"kind": "capture", "ship": "Aphid", "prize": "Locust"}
+    board = replace(state.board, victory=capture)
+    assert tactics.prize_for(board, board.ship_named("Aphid")) == board.ship_named("Locust")
+    assert tactics.prize_for(board, board.ship_named("Reliant")) is None
+    assert tactics.prize_for(state.board, state.board.ship_named("Aphid")) is None  # the last side flying
+    view = tactics.sight(board, board.ship_named("Aphid"))
+    locust = board.ship_named("Locust")
+    assert tactics.pursuit(view, (locust.hex, 0, locust.band)) == 0.0
+    two_off = hexgrid.neighbour(hexgrid.neighbour(locust.hex, 0), 0)
+    assert tactics.pursuit(view, (two_off, 0, HIGH)) == pytest.approx(3 * tactics.PRIZE_PULL)  # 2 hexes, 1 band
