@@ -7,8 +7,10 @@ What carries over, and how:
 
 - the forces: every ship of every side, by name, her catalog class turned into its control panel as
   data/panels.json holds it (conversion.py); a Crack crew is a Superior crew (CM-SUP, conversion.superior), the
-  panel then written out whole; a side's flying parties (the Great Raid's warbands) go aboard its ships as flights
-  of Flying Martians, one flight a party, dealt round the ships in order (CM-FLY-01);
+  panel then written out whole; a High Martian crew flies (SG-HM-01/02): her ship carries a flight of Flying
+  Martians for every two boarding parties, rounded up; a side's flying parties (the Great Raid's warbands) go
+  aboard its ships as flights too, one flight a party, dealt round the ships in order (CM-FLY-01: the scenario
+  fits the flights);
 - the map: its size (a ``base`` map's, read from its file); its terrain, zones and cities are left out (Cloudships
   has no ground but the Ground band);
 - positions and facings as they are (the same odd-q hexes, 0 north clockwise); altitudes folded into bands
@@ -22,7 +24,9 @@ What carries over, and how:
   and ``rescue``, whose ground targets and landing party Cloudships has not, the last side flying: the defenders
   beaten, the city or the kraag lies open; the turn limit's winner stays the round limit's winner;
 - left out, each named in the scenario's ``dropped``: ground batteries, tether mines on the ground, the neutral
-  zone, reinforcements, the landing party, the crack-crew choice's marines' arms, wind, AI hints.
+  zone, reinforcements, the landing party, the crack-crew choice's marines' arms, wind, AI hints; where leaving
+  the defences out made the battle one-sided, ships of the scenario's reinforcement classes stand in for them
+  (``STAND_INS``, each with its reason), named in ``stand_ins``.
 """
 
 from __future__ import annotations
@@ -67,7 +71,29 @@ DROPPED_KEYS = {  # what a side or the scenario may hold that Cloudships has no 
     "ground_targets": "ground targets (the bombardment is read as the defenders beaten)",
 }
 LANDED_BAND = panels.LOW
+HIGH_MARTIAN_PARTIES_A_FLIGHT = 2
 ROUND_LIMITS: dict[str, int] = {}  # slug -> a round limit other than the SG turn limit, each with its reason
+# Ground defences Cloudships has no piece for, stood in for by ships of the scenario's own reinforcement classes,
+# landed where the defences stood (entries as the SG scenario writes its ships). Slash and Run: the six batteries
+# (four rod guns, two lob guns) and four tether bombs of Shastapsh are seven guns in an Endtime and a Bloodrunner,
+# the first two ships SG-SCN-24 sends; without them one Reliant beat the three defenders in 198 of 200 battles.
+# The Great Raid: each of the kraag's four armored Rogue batteries is a Small Bird, the kraag's own galley, landed
+# where the battery stood (the ten mines stay out); without them the two gunboats beat the two galleys in 200 of
+# 200 (docs/cloudships.md section 12).
+STAND_INS: dict[str, dict[str, list[dict[str, Any]]]] = {
+    "slash-and-run": {
+        "martians": [
+            {"name": "Endtime 3", "class": "Endtime", "position": [18, 11], "facing": 5, "landed": True},
+            {"name": "Bloodrunner 2", "class": "Bloodrunner", "position": [19, 11], "facing": 0, "landed": True},
+        ]
+    },
+    "the-great-raid": {
+        "high_martians": [
+            {"name": f"Rogue {n} (Small Bird)", "class": "Small Bird", "position": at, "facing": 0, "landed": True}
+            for n, at in ((1, [15, 10]), (2, [16, 11]), (3, [15, 12]), (4, [14, 12]))
+        ]
+    },
+}
 
 
 def sg_scenario(slug: str) -> dict[str, Any]:
@@ -116,9 +142,17 @@ def band_for(ship: Mapping[str, Any], panel: ControlPanel) -> str:
     return band if bands.index(band) <= bands.index(panel.ceiling) else panel.ceiling
 
 
+def high_martian_flights(side: Mapping[str, Any], ship: Mapping[str, Any], panel: ControlPanel) -> int:
+    """A High Martian crew flies (SG-HM-01/02): one flight of Flying Martians for every two of her boarding
+    parties, rounded up, fitted by the scenario (CM-FLY-01)."""
+    if not ship.get("high_martian", side.get("high_martian", False)):
+        return 0
+    return -(-panel.boarding_parties // HIGH_MARTIAN_PARTIES_A_FLIGHT)
+
+
 def ship_entries(sg: Mapping[str, Any], side: Mapping[str, Any]) -> list[dict[str, Any]]:
-    ships = list(side["ships"])
-    flights = [0] * len(ships)
+    ships = [*side["ships"], *STAND_INS.get(str(sg["slug"]), {}).get(str(side["id"]), [])]
+    flights = [high_martian_flights(side, ship, panel_of(str(ship["class"]))) for ship in ships]
     for number, _ in enumerate(side.get("flying_parties", [])):
         flights[number % len(ships)] += 1
     entries = []
@@ -170,6 +204,7 @@ def translate(sg: Mapping[str, Any]) -> dict[str, Any]:
         "ships": [entry for side in sg["sides"] for entry in ship_entries(sg, side)],
         "victory": victory_of(sg),
         "dropped": dropped(sg),
+        "stand_ins": [str(ship["name"]) for ships in STAND_INS.get(slug, {}).values() for ship in ships],
     }
 
 

@@ -34,7 +34,9 @@ def test_the_forces_map_and_places_carry_over(slug):
     assert (board.cols, board.rows) == scenario_bridge.map_size(sg) == (30, 22)
     assert board.rounds == sg["turn_limit"]
     assert list(board.side_names) == [side["id"] for side in sg["sides"]]
-    sg_ships = [(side["id"], ship) for side in sg["sides"] for ship in side["ships"]]
+    stand_ins = scenario_bridge.STAND_INS.get(slug, {})
+    sg_ships = [(side["id"], ship) for side in sg["sides"] for ship in (*side["ships"], *stand_ins.get(side["id"], []))]
+    assert cm["stand_ins"] == [ship["name"] for ships in stand_ins.values() for ship in ships]
     assert [ship.name for ship in board.ships] == [ship["name"] for _, ship in sg_ships]
     for ship, (side, entry) in zip(board.ships, sg_ships, strict=True):
         assert ship.side == side
@@ -45,13 +47,19 @@ def test_the_forces_map_and_places_carry_over(slug):
         assert ship.band in (expected, ship.ceiling)
 
 
-def test_crack_crews_are_superior_and_warbands_fly_aboard_as_flights():
+def test_crack_crews_are_superior_high_martians_and_warbands_fly_aboard_as_flights():
     pitched = setup.board_from_scenario(scenario_bridge.translate(scenario_bridge.sg_scenario("pitched-battle")))
     superior = {ship.name for ship in pitched.ships if ship.panel.superior}
     assert superior == {"Triumph", "Dauntless", "Aphid", "Hullcutter 1"}  # all British Crack; the Martian choice
     raid = setup.board_from_scenario(scenario_bridge.translate(scenario_bridge.sg_scenario("the-great-raid")))
-    assert sum(ship.flights for ship in raid.ships if ship.side == "high_martians") == 6  # six warbands
-    assert all(ship.band == panels.LOW for ship in raid.ships if ship.side == "high_martians")  # landed: Low
+    martians = [ship for ship in raid.ships if ship.side == "high_martians"]
+    assert len(martians) == 6  # two galleys, four Small Birds standing in for the Rogue batteries
+    crew_flights = sum(-(-ship.panel.boarding_parties // 2) for ship in martians)  # a flight for two parties
+    assert sum(ship.flights for ship in martians) == crew_flights + 6  # and one for each of six warbands
+    assert all(ship.band == panels.LOW for ship in martians)  # landed: Low
+    hearts = setup.board_from_scenario(scenario_bridge.translate(scenario_bridge.sg_scenario("hearts-of-oak")))
+    assert [ship.flights for ship in hearts.ships] == [0, 2, 3, 3, 2]  # the Thunderer none; Small Birds 3, Sleds 5
+    assert hearts.ship_named("Thunderer").panel.superior  # a Crack crew
 
 
 def test_the_victory_kinds_carry_over_with_the_turn_limits_winner():
