@@ -25,7 +25,17 @@ from dataclasses import dataclass
 from battles.aikit import odds
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from battles.rules.cloudships_2023 import boarding, firing, gunnery, manoeuvre, ordnance, panels, validate, victory
+from battles.rules.cloudships_2023 import (
+    boarding,
+    crew,
+    firing,
+    gunnery,
+    manoeuvre,
+    ordnance,
+    panels,
+    validate,
+    victory,
+)
 from battles.rules.cloudships_2023.board import Board, Ship, band_height
 from battles.rules.cloudships_2023.firing import LONG, SHORT
 from battles.rules.cloudships_2023.manoeuvre import Mover, PlanError, Step, Way
@@ -407,9 +417,13 @@ def boarding_worth(view: Sight, at: tuple[Hex, int, str]) -> float:
 
 
 def boarding_odds(ship: Ship, enemy: Ship) -> float:
-    """Her chance of winning a round of boarding against ``enemy`` (or of her grapple holding): a die plus her
-    boarding value must beat a die plus his (CM-BRD-03/07; a tie goes to neither)."""
-    return odds.beats(boarding.boarding_value(ship), boarding.boarding_value(enemy))
+    """Her chance of winning a round of boarding against ``enemy`` and still standing after it: a die plus her
+    boarding value must beat a die plus his (CM-BRD-03/07; a tie goes to neither), and the winner's own loss (1 on
+    a die of 1-4, 2 on a 5, 3 on a 6: CM-BRD-12..14) must leave her some boarding value, or she strikes beside him
+    (CM-BRD-20): two small crews boarding each other would both strike, and the battle be nobody's."""
+    mine = boarding.boarding_value(ship)
+    standing = sum(1 for roll in range(1, 7) if crew.winners_loss(roll) < mine) / 6
+    return odds.beats(mine, boarding.boarding_value(enemy)) * standing
 
 
 def flights_worth_keeping(ship: Ship, points: int) -> bool:

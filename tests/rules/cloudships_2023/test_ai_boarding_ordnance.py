@@ -75,12 +75,19 @@ def test_she_boards_on_while_winning_and_casts_off_when_losing(aphid, locust, wa
     assert captain_says(state, request) == {wanted: "Locust"}
 
 
-def test_the_odds_are_a_die_plus_boarding_value_each_the_higher_wins():
-    board = aboard(Aphid={"parties": 3}, Locust={"parties": 1}).board
-    aphid, locust = board.ship_named("Aphid"), board.ship_named("Locust")
-    difference = boarding.boarding_value(aphid) - boarding.boarding_value(locust)
-    wins = sum(1 for mine in range(1, 7) for theirs in range(1, 7) if mine + difference > theirs)
-    assert tactics.boarding_odds(aphid, locust) == pytest.approx(wins / 36)
+@pytest.mark.rule("CM-BRD-07", "CM-BRD-12", "CM-BRD-20")
+@pytest.mark.parametrize(("mine", "standing"), [(4, 1.0), (3, 5 / 6), (2, 4 / 6), (1, 0.0)])
+def test_the_odds_are_a_round_won_a_die_plus_boarding_value_each_and_her_own_loss_survived(mine, standing):
+    """Her boarding value ``mine`` (parties alone: the Aphid's anti-personnel guns lost) against the Locust's."""
+    st = aboard(Aphid={"parties": mine}, Locust={"parties": 1})
+    aphid = st.board.ship_named("Aphid")
+    anti_personnel = tuple(gun.number for gun in aphid.panel.guns if gun.kind == panels.ANTI_PERSONNEL)
+    aphid = replace(aphid, guns_lost=anti_personnel)
+    locust = st.board.ship_named("Locust")
+    assert boarding.boarding_value(aphid) == mine
+    his = boarding.boarding_value(locust)
+    wins = sum(1 for die in range(1, 7) for other in range(1, 7) if die + mine > other + his)
+    assert tactics.boarding_odds(aphid, locust) == pytest.approx(wins / 36 * standing)
 
 
 # --- boarding losses and party hits ----------------------------------------------------------------------------
