@@ -485,6 +485,8 @@ class Board:
     ordnance: Ordnance = Ordnance()  # mines and drogues out, torpedoes in flight (the ordnance slice)
     # the scenario's victory conditions as written (victory.py reads them; empty: the last side flying wins)
     victory: Mapping[str, JSON] = field(default_factory=dict)
+    # each side's tuning for the AI captain from the scenario (``sides[].ai``: tactics.py reads ``caution``)
+    captains: Mapping[str, JSON] = field(default_factory=dict)
 
     def ship_named(self, name: str) -> Ship:
         return next(ship for ship in self.ships if ship.name == name)
@@ -525,6 +527,7 @@ class Board:
             **boarding_json(self),
             "ordnance": self.ordnance.to_json(),
             "victory": dict(self.victory),
+            "captains": dict(self.captains),
         }
 
     @classmethod
@@ -547,6 +550,7 @@ class Board:
             **boarding_fields(board),
             ordnance=Ordnance.from_json(board.get("ordnance")),
             victory=read_object(board.get("victory", {})),
+            captains=read_object(board.get("captains", {})),
         )
 
 

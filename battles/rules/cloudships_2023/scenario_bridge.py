@@ -16,7 +16,7 @@ What carries over, and how:
 - positions and facings as they are (the same odd-q hexes, 0 north clockwise); altitudes folded into bands
   (conversion.band_of: VH and H High, M Medium, L and VL Low), never above the ship's ceiling; a landed ship
   starts at Low, the lowest band a ship flies in (CM-ALT-01);
-- the sides and their names, in the same order;
+- the sides and their names, in the same order, and a side's AI ``caution`` (the same weight in both captains);
 - the turn limit as the round limit (an SG turn and a CM round each move every ship once);
 - the victory conditions as the Cloudships kinds of victory.py: ``last_flying`` and ``last_in_the_air`` the last
   side flying; ``escape`` and ``withdraw_at_half`` their own kinds; ``seize_and_carry_off`` ``capture`` (the prize
@@ -24,9 +24,9 @@ What carries over, and how:
   and ``rescue``, whose ground targets and landing party Cloudships has not, the last side flying: the defenders
   beaten, the city or the kraag lies open; the turn limit's winner stays the round limit's winner;
 - left out, each named in the scenario's ``dropped``: ground batteries, tether mines on the ground, the neutral
-  zone, reinforcements, the landing party, the crack-crew choice's marines' arms, wind, AI hints; where leaving
-  the defences out made the battle one-sided, ships of the scenario's reinforcement classes stand in for them
-  (``STAND_INS``, each with its reason), named in ``stand_ins``.
+  zone, reinforcements, the landing party, the crack-crew choice's marines' arms, wind, AI hints but caution;
+  where leaving the defences out made the battle one-sided, ships of the scenario's own classes stand in for
+  them (``STAND_INS``, each with its reason), named in ``stand_ins``.
 """
 
 from __future__ import annotations
@@ -71,6 +71,7 @@ DROPPED_KEYS = {  # what a side or the scenario may hold that Cloudships has no 
     "ground_targets": "ground targets (the bombardment is read as the defenders beaten)",
 }
 LANDED_BAND = panels.LOW
+AI_TUNING = ("caution",)  # a side's SG AI hints the Cloudships captain reads the same way
 HIGH_MARTIAN_PARTIES_A_FLIGHT = 2
 ROUND_LIMITS: dict[str, int] = {}  # slug -> a round limit other than the SG turn limit, each with its reason
 # Ground defences Cloudships has no piece for, stood in for by ships of the scenario's own reinforcement classes,
@@ -170,6 +171,16 @@ def ship_entries(sg: Mapping[str, Any], side: Mapping[str, Any]) -> list[dict[st
     return entries
 
 
+def side_entry(side: Mapping[str, Any]) -> dict[str, Any]:
+    """The side's key and name, and the AI tuning both captains read alike: ``caution``, how much the enemy's
+    guns weigh against her own (0.5 by default in both: SG's ai_reading.CAUTION, CM's tactics.CAUTION)."""
+    entry: dict[str, Any] = {"key": side["id"], "name": side["name"]}
+    tuning = {key: side["ai"][key] for key in AI_TUNING if key in side.get("ai", {})}
+    if tuning:
+        entry["ai"] = tuning
+    return entry
+
+
 def victory_of(sg: Mapping[str, Any]) -> dict[str, Any]:
     found = sg.get("victory", {})
     kind, keys = VICTORY[str(found.get("kind", "last_flying"))]
@@ -200,7 +211,7 @@ def translate(sg: Mapping[str, Any]) -> dict[str, Any]:
         "cols": cols,
         "rows": rows,
         "rounds": ROUND_LIMITS.get(slug, int(sg.get("turn_limit", 40))),
-        "sides": [{"key": side["id"], "name": side["name"]} for side in sg["sides"]],
+        "sides": [side_entry(side) for side in sg["sides"]],
         "ships": [entry for side in sg["sides"] for entry in ship_entries(sg, side)],
         "victory": victory_of(sg),
         "dropped": dropped(sg),

@@ -1,7 +1,7 @@
 """Setting a battle up from a scenario (data, scenarios/*.json): the map's size, the round limit, the sides and
-their names, the victory conditions (victory.py), each ship placed from her panel: a catalog class's
-(data/panels.json, by ``class``) or one given whole (``panel``), at a hex (the map's ``[column, row]``), a facing
-(0 north, clockwise) and a band no higher than her ceiling (CM-ALT-01)."""
+their names and AI tuning (``ai``), the victory conditions (victory.py), each ship placed from her panel: a
+catalog class's (data/panels.json, by ``class``) or one given whole (``panel``), at a hex (the map's ``[column,
+row]``), a facing (0 north, clockwise) and a band no higher than her ceiling (CM-ALT-01)."""
 
 from __future__ import annotations
 
@@ -76,6 +76,7 @@ def board_from_scenario(scenario: Mapping[str, JSON]) -> Board:
         ships=ships,
         side_names={read_str(side["key"]): read_str(side.get("name", side["key"])) for side in sides},
         victory=victory_of(scenario, ships),
+        captains={read_str(side["key"]): read_object(side["ai"]) for side in sides if "ai" in side},
     )
     strays = sorted({ship.side for ship in ships} - set(board.side_names))
     if strays:

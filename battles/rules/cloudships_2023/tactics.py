@@ -265,6 +265,7 @@ class Sight:
     movement: int
     short: int
     prize: Ship | None = None  # the ship she is to seize (a ``capture`` victory names her captor: victory.py)
+    caution: float = CAUTION  # her side's, where the scenario tunes it (``sides[].ai.caution``)
 
 
 def sight(board: Board, ship: Ship) -> Sight:
@@ -276,7 +277,16 @@ def sight(board: Board, ship: Ship) -> Sight:
     others = tuple(other for other in board.flying() if other.name != ship.name)
     movement = ship.panel.movement if ship.panel.movement is not None else KITE_MOVE
     room = max(1, movement - ship.speed_lost)
-    return Sight(ship, guns, enemies, others, room, max(shorts, default=1), prize_for(board, ship))
+    short = max(shorts, default=1)
+    return Sight(ship, guns, enemies, others, room, short, prize_for(board, ship), caution_of(board, ship.side))
+
+
+def caution_of(board: Board, side: str) -> float:
+    """How much the enemy's guns weigh against her own: the scenario's tuning for her side, else CAUTION (a side
+    told to ignore the danger, as the Hearts of Oak's High Martians are, closes where the guns are)."""
+    tuning = board.captains.get(side)
+    value = tuning.get("caution") if isinstance(tuning, dict) else None
+    return float(value) if isinstance(value, int | float) else CAUTION
 
 
 def prize_for(board: Board, ship: Ship) -> Ship | None:
@@ -386,7 +396,7 @@ def score_course(board: Board, view: Sight, course: Course, fire_at: Callable[[H
     at = course.end(view.ship)
     return (
         offense(view, at)
-        - CAUTION * fire_at(at[0], at[2])
+        - view.caution * fire_at(at[0], at[2])
         - closing(view, at)
         - pursuit(view, at)
         - edge(board, view, at)

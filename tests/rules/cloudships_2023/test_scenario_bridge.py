@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from battles.engine import dice, hexgrid, policies, resolver
-from battles.rules.cloudships_2023 import panels, scenario_bridge, setup, victory
+from battles.rules.cloudships_2023 import panels, scenario_bridge, setup, tactics, victory
 from battles.rules.cloudships_2023.board import Board
 from battles.rules.cloudships_2023.kinds import CRASHED, LEFT, STRUCK
 from battles.rules.cloudships_2023.ruleset import CLOUDSHIPS
@@ -155,3 +155,19 @@ def test_the_default_is_the_last_side_flying_and_a_draw_at_the_round_limit():
     board = replace(board_of("hearts-of-oak"), victory={})
     assert victory.decided(board) is None
     assert winner(victory.round_limit(board, board.rounds)) is None
+
+
+def test_a_sides_ai_caution_carries_over_and_the_captain_weighs_the_enemys_fire_by_it():
+    hearts = board_of("hearts-of-oak")
+    assert hearts.captains == {"high_martians": {"caution": 0.0}}  # SG: they ignore the danger and close
+    assert board_of("pitched-battle").captains == {"british": {"caution": 1.3}}
+    assert tactics.caution_of(hearts, "high_martians") == 0.0
+    assert tactics.caution_of(hearts, "british") == tactics.CAUTION == 0.5  # both games' default weight
+    galley = hearts.ship_named("Glory Sled 1")
+    assert tactics.sight(hearts, galley).caution == 0.0
+    fire_everywhere = 10.0
+    view = tactics.sight(hearts, galley)
+    course = tactics.Course((), ())
+    fearless = tactics.score_course(hearts, view, course, lambda hex_, band: fire_everywhere)
+    careful = tactics.score_course(hearts, replace(view, caution=0.5), course, lambda hex_, band: fire_everywhere)
+    assert fearless - careful == pytest.approx(0.5 * fire_everywhere)
