@@ -21,6 +21,7 @@ from typing import Any
 from battles.engine import dice, policies, resolver, simulate
 from battles.engine.policies import Policy
 from battles.rules.cloudships_2023.ruleset import CLOUDSHIPS
+from tests.rules.cloudships_2023.battle_kit import SCENARIO
 from tests.rules.cloudships_2023.test_ai import EVEN
 
 RUNS = 40
@@ -87,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cost", type=int, default=COST_BATTLES)
     args = parser.parse_args(argv)
     print(match(args.runs).line())
-    for name, scenario in (("raid on the canal", CLOUDSHIPS.example_scenarios()[0]), ("even", EVEN)):
+    for name, scenario in (("raid on the canal", SCENARIO), ("even", EVEN)):
         for kind in ("captain", "random"):
             print(f"{name}, {kind} on both sides: {cost(scenario, kind, args.cost):.2f} s CPU a battle")
 

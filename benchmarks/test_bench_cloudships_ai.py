@@ -17,7 +17,7 @@ def test_bench_the_cloudships_captain_beats_random_play(benchmark):
 
 def test_bench_a_cloudships_battle_of_captains_costs_no_more_than_one_of_random_play(benchmark):
     """CPU per battle of the example scenario, captains on both sides against random play on both sides."""
-    scenario = cloudships_ai.CLOUDSHIPS.example_scenarios()[0]
+    scenario = cloudships_ai.SCENARIO
     captains = benchmark.pedantic(cloudships_ai.cost, args=(scenario, "captain"), rounds=1, iterations=1)
     random = cloudships_ai.cost(scenario, "random")
     print(f"\ncaptains {captains:.2f} s, random {random:.2f} s CPU a battle")

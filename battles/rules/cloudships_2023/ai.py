@@ -12,6 +12,15 @@ The Captain answers every decision of the ruleset as a plain player would (tacti
   anti-personnel gun at a crew, rockets where they reach), a ship already fired on first among equals, so that no
   idle shot invites more return fire;
 * return fire: every gun that can fire back does;
+* grapple or board (CM-BRD-01/17/18): grapple the enemy in her hex she is likeliest to beat when her chance of
+  winning a round (a die plus boarding value each, tactics.boarding_odds) is better than even; carrying on a
+  boarding action, board on while that chance stays better than even, else cast off;
+* boarding losses (CM-BRD-11): the way that keeps the most boarding value (parties first); among ways alike, the
+  flights kept unless the Boarding Party boxes ahead on her track would rather have parties to take them;
+* boarding party hits (CM-FLY-25): as few flights as may be (a party lost costs one point, a flight two);
+* mines and torpedoes (CM-TM-01, CM-DT-01, CM-SMT-01): let out each tether mine and drogue when an enemy she
+  could reach this move flies at the band it rides; launch a Smutts torpedo when the first ship on its line
+  within its 20 hexes at her band is an enemy; winch nothing in (a cable out costs nothing);
 * the umpire's go-ahead: turn the card.
 
 Deterministic: the only chance is the pick among moves scored alike, a die on the captain's own stream
@@ -30,15 +39,24 @@ from battles.engine.hexgrid import Hex
 from battles.engine.policies import Policy
 from battles.engine.ruleset import Ruleset
 from battles.engine.state import BattleState
-from battles.rules.cloudships_2023 import deployed, firing, tactics, validate
-from battles.rules.cloudships_2023.board import Board, FlightOrders, Ship, Shot
+from battles.rules.cloudships_2023 import boarding, deployed, firing, ordnance, tactics, validate
+from battles.rules.cloudships_2023.board import Board, FlightOrders, OrdnanceOrders, Ship, Shot
 from battles.rules.cloudships_2023.kinds import (
     AT_FLIGHTS_KEY,
+    BOARD,
+    BOARD_DECISION,
+    CAST_OFF,
     FIRE_ORDERS,
     FLIGHTS_DECISION,
     FLIGHTS_KEY,
+    GRAPPLE,
     HIT_FIRST,
+    LOSSES_DECISION,
     MOVE_DECISION,
+    NOTHING,
+    ORDNANCE_DECISION,
+    PARTY_HITS_DECISION,
+    REALLY_LOW_BAND,
     RETURN_FIRE,
     TURN_CARD,
     TURN_IT,
@@ -82,6 +100,14 @@ class Captain:
             return TURN_IT
         if request.kind == FLIGHTS_DECISION:
             return flights_home(state.board, request)
+        if request.kind == BOARD_DECISION:
+            return grapple_or_board(state.board, request)
+        if request.kind == LOSSES_DECISION:
+            return boarding_losses(state.board, request)
+        if request.kind == PARTY_HITS_DECISION:
+            return party_hits(request)
+        if request.kind == ORDNANCE_DECISION:
+            return mines_and_torpedoes(state, request)
         return request.default  # a decision this captain does not know: the rules' own default
 
     def move(self, state: BattleState[Board], request: DecisionRequest) -> JSON:
@@ -187,6 +213,68 @@ def with_flights(board: Board, request: DecisionRequest, orders: JSON) -> JSON:
     extra = {FLIGHTS_KEY: attacks} if attacks else {}
     extra |= {AT_FLIGHTS_KEY: [shot.to_json() for shot in at_flights.values()]} if at_flights else {}
     return {**orders, **extra}
+
+
+def grapple_or_board(board: Board, request: DecisionRequest) -> JSON:
+    """Grapple the enemy she likeliest beats, when better than even; board on while better than even, else cast
+    off (CM-BRD-01/17/18)."""
+    ship = board.ship_named(request.ships[0])
+    options = list(request.options or ())
+    held = [option for option in options if isinstance(option, dict) and BOARD in option]
+    if held:
+        enemy = board.ship_named(str(held[0][BOARD]))
+        winning = tactics.boarding_odds(ship, enemy) > tactics.BOARD_ODDS
+        return held[0] if winning else {CAST_OFF: enemy.name}
+    grapples = [option for option in options if isinstance(option, dict) and GRAPPLE in option]
+    if not grapples:
+        return request.default
+    best = max(grapples, key=lambda option: tactics.boarding_odds(ship, board.ship_named(str(option[GRAPPLE]))))
+    chance = tactics.boarding_odds(ship, board.ship_named(str(best[GRAPPLE])))
+    return best if chance > tactics.BOARD_ODDS else NOTHING
+
+
+def boarding_losses(board: Board, request: DecisionRequest) -> JSON:
+    """The way that keeps the most boarding value; among those, flights or parties kept as
+    tactics.flights_worth_keeping says (CM-BRD-11)."""
+    ways = [boarding.Losses.of(option) for option in request.options or ()]
+    if not ways:
+        return request.default
+    ship = board.ship_named(ways[0].ship)
+    points = next((owed for name, owed in board.fight.losses if name == ship.name), 0) if board.fight else 0
+    keep_flights = tactics.flights_worth_keeping(ship, points)
+
+    def kept(way: boarding.Losses) -> tuple[int, int]:
+        value = -(way.parties + boarding.FLIGHT_WORTH * way.flights + way.marked)
+        return value, -way.flights if keep_flights else -way.parties
+
+    return max(ways, key=kept).to_json()
+
+
+def party_hits(request: DecisionRequest) -> JSON:
+    """As few of the Boarding Party boxes on flights as may be: a flight is two points of boarding value, a party
+    one (CM-FLY-23/25)."""
+    options = [option for option in request.options or () if isinstance(option, dict)]
+    if not options:
+        return request.default
+    return min(options, key=lambda option: int(str(option["flights"])))
+
+
+def mines_and_torpedoes(state: BattleState[Board], request: DecisionRequest) -> JSON:
+    """Let out each mine and drogue with an enemy near at its band; launch each torpedo with an enemy first on
+    its line (CM-TM-01, CM-DT-01, CM-SMT-01)."""
+    board = state.board
+    ship = board.ship_named(request.ships[0])
+    really_low = bool(state.options.get(REALLY_LOW_BAND, False))
+    ready = ordnance.choices(board, ship, really_low=really_low)
+    view = tactics.sight(board, ship)
+
+    def worth_letting_out(number: int) -> bool:
+        band = ordnance.reach(ship.gun(number).kind, ship.band, really_low=really_low)
+        return band is not None and bool(tactics.enemies_near(view, band))
+
+    let_out = tuple(number for number in ready.let_out if worth_letting_out(number))
+    launch = tuple(number for number in ready.launch if tactics.torpedo_target(board, ship, ship.gun(number)))
+    return OrdnanceOrders(let_out=let_out, launch=launch).to_json()
 
 
 def shot_worth(board: Board, shot: Shot) -> float:

@@ -498,6 +498,10 @@ class Board:
     # the GUN option (CM-GUN-03): (firer, target, her guns he wants hit first) from this turn's fire orders
     hit_first: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
     martians: Martians = field(default_factory=lambda: Martians())  # deployed flights (the flights slice)
+    # the scenario's victory conditions as written (victory.py reads them; empty: the last side flying wins)
+    victory: Mapping[str, JSON] = field(default_factory=dict)
+    # each side's tuning for the AI captain from the scenario (``sides[].ai``: tactics.py reads ``caution``)
+    captains: Mapping[str, JSON] = field(default_factory=dict)
 
     def ship_named(self, name: str) -> Ship:
         return next(ship for ship in self.ships if ship.name == name)
@@ -539,6 +543,8 @@ class Board:
             "ordnance": self.ordnance.to_json(),
             **hit_first_json(self),
             **martians_json(self),
+            "victory": dict(self.victory),
+            "captains": dict(self.captains),
         }
 
     @classmethod
@@ -562,6 +568,8 @@ class Board:
             ordnance=Ordnance.from_json(board.get("ordnance")),
             hit_first=hit_first_fields(board.get("hit_first")),
             martians=Martians.from_json(board.get("martians")),
+            victory=read_object(board.get("victory", {})),
+            captains=read_object(board.get("captains", {})),
         )
 
 

@@ -46,6 +46,7 @@ OPTIONS = (
         False,
         "variant, agreed by every player before the battle: where a panel prints GUN in capitals the firing captain "
         "chooses which of his victim's guns bearing on him is lost (his fire orders name them); otherwise a die",
+        choices=(False, True),
         clause="CM-GUN-05",
     ),
 )

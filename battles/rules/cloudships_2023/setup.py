@@ -1,7 +1,7 @@
 """Setting a battle up from a scenario (data, scenarios/*.json): the map's size, the round limit, the sides and
-their names, and each ship placed from her panel: a catalog class's (data/panels.json, by ``class``) or one given
-whole (``panel``), at a hex (the map's ``[column, row]``), a facing (0 north, clockwise) and a band no higher than
-her ceiling (CM-ALT-01)."""
+their names and AI tuning (``ai``), the victory conditions (victory.py), each ship placed from her panel: a
+catalog class's (data/panels.json, by ``class``) or one given whole (``panel``), at a hex (the map's ``[column,
+row]``), a facing (0 north, clockwise) and a band no higher than her ceiling (CM-ALT-01)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 from battles.engine import hexgrid
 from battles.engine.events import JSON
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
-from battles.rules.cloudships_2023 import conversion, panels
+from battles.rules.cloudships_2023 import conversion, panels, victory
 from battles.rules.cloudships_2023.board import Board, Ship, band_height
 from battles.rules.cloudships_2023.kinds import DEFAULT_ROUNDS
 from battles.rules.cloudships_2023.panels import ControlPanel
@@ -49,6 +49,19 @@ def place(entry: Mapping[str, Any]) -> Ship:
     )
 
 
+def victory_of(scenario: Mapping[str, JSON], ships: tuple[Ship, ...]) -> dict[str, JSON]:
+    """The scenario's victory conditions (victory.py), checked: a kind known, its ships in the battle."""
+    found = dict(read_object(scenario.get("victory", {})))
+    kind = read_str(found.get("kind", victory.LAST_SIDE_FLYING))
+    if kind not in victory.KINDS:
+        raise ValueError(f"the victory kinds are {', '.join(victory.KINDS)}, not {kind!r}")
+    names = {ship.name for ship in ships}
+    for key in victory.PARAMETERS[kind]:
+        if read_str(found.get(key, "")) not in names:
+            raise ValueError(f"the {kind} victory names no ship of the battle as its {key}")
+    return found
+
+
 def board_from_scenario(scenario: Mapping[str, JSON]) -> Board:
     sides = [read_object(side) for side in read_list(scenario["sides"])]
     ships = tuple(place(read_object(entry)) for entry in read_list(scenario["ships"]))
@@ -62,6 +75,8 @@ def board_from_scenario(scenario: Mapping[str, JSON]) -> Board:
         rounds=read_int(scenario.get("rounds", DEFAULT_ROUNDS)),
         ships=ships,
         side_names={read_str(side["key"]): read_str(side.get("name", side["key"])) for side in sides},
+        victory=victory_of(scenario, ships),
+        captains={read_str(side["key"]): read_object(side["ai"]) for side in sides if "ai" in side},
     )
     strays = sorted({ship.side for ship in ships} - set(board.side_names))
     if strays:

@@ -9,7 +9,10 @@ Pure functions of the board, no dice:
 * ``bearing``: the guns of a ship placed at some end that may fire at a target there, and at what range band,
   the fire rules read without the line of sight (dear to trace for every end; the fire orders, checked by the
   rules, meet it);
-* ``score_course``: the move's rules of thumb over one course's end.
+* ``score_course``: the move's rules of thumb over one course's end;
+* ``boarding_odds``, ``flights_worth_keeping``, ``boarding_worth``: the boarding answers' readings and the
+  move's pull to an enemy she would board (CM-BRD);
+* ``enemies_near``, ``torpedo_target``: the start-of-turn ordnance answers' (CM-TM, CM-DT, CM-SMT).
 
 Weights are plain numbers, named here; the captain picks among the courses scored within ``NEAR_TIE`` of the best.
 """
@@ -22,7 +25,17 @@ from dataclasses import dataclass
 from battles.aikit import odds
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
-from battles.rules.cloudships_2023 import firing, gunnery, manoeuvre, panels, validate
+from battles.rules.cloudships_2023 import (
+    boarding,
+    crew,
+    firing,
+    gunnery,
+    manoeuvre,
+    ordnance,
+    panels,
+    validate,
+    victory,
+)
 from battles.rules.cloudships_2023.board import Board, Ship, band_height
 from battles.rules.cloudships_2023.firing import LONG, SHORT
 from battles.rules.cloudships_2023.manoeuvre import Mover, Step
@@ -40,6 +53,10 @@ COLLISION = 1 / 6  # equal dice collide (CM-COL-02)
 KITE_MOVE = 4  # a kite's movement is a die: she plans on about this much room ahead
 NATURAL_SIX = 1 / 6  # a main gun's natural 6 scores one point more (CM-FIRE-11)
 AVERAGE_DIE = 3.5
+PRIZE_PULL = 1.0  # each hex and band between her and the ship she is sent to seize
+BOARD_SHARE = 0.5  # of a ship's boxes left, what ending alongside her with even-plus-half odds is worth
+BOARD_ODDS = 0.5  # she grapples, and boards on, while her chance of winning a round is better than this
+TORPEDO_REACH = ordnance.TORPEDO_SPEED * ordnance.TORPEDO_TURNS  # hexes a Smutts torpedo flies (CM-SMT-01/07)
 
 
 @dataclass(frozen=True)
@@ -196,6 +213,8 @@ class Sight:
     others: tuple[Ship, ...]
     movement: int
     short: int
+    prize: Ship | None = None  # the ship she is to seize (a ``capture`` victory names her captor: victory.py)
+    caution: float = CAUTION  # her side's, where the scenario tunes it (``sides[].ai.caution``)
 
 
 def sight(board: Board, ship: Ship) -> Sight:
@@ -206,7 +225,36 @@ def sight(board: Board, ship: Ship) -> Sight:
     shorts = [gun.short_range for gun in guns if gun.kind == panels.MAIN and gun.short_range is not None]
     others = tuple(other for other in board.flying() if other.name != ship.name)
     movement = ship.panel.movement if ship.panel.movement is not None else KITE_MOVE
-    return Sight(ship, guns, enemies, others, max(1, movement - ship.speed_lost), max(shorts, default=1))
+    room = max(1, movement - ship.speed_lost)
+    short = max(shorts, default=1)
+    return Sight(ship, guns, enemies, others, room, short, prize_for(board, ship), caution_of(board, ship.side))
+
+
+def caution_of(board: Board, side: str) -> float:
+    """How much the enemy's guns weigh against her own: the scenario's tuning for her side, else CAUTION (a side
+    told to ignore the danger, as the Hearts of Oak's High Martians are, closes where the guns are)."""
+    tuning = board.captains.get(side)
+    value = tuning.get("caution") if isinstance(tuning, dict) else None
+    return float(value) if isinstance(value, int | float) else CAUTION
+
+
+def prize_for(board: Board, ship: Ship) -> Ship | None:
+    """The ship the scenario sends her to seize: she is a ``capture`` victory's ship, the prize still flying and
+    free (victory.py; the Diplomatic Incident's Hamburg, docs/cloudships.md section 12)."""
+    found = board.victory
+    if found.get("kind") != victory.CAPTURE or found.get("ship") != ship.name or ship.grappled:
+        return None
+    prize = board.ship_named(str(found["prize"]))
+    return prize if prize.flying and not prize.grappled else None
+
+
+def pursuit(view: Sight, at: tuple[Hex, int, str]) -> float:
+    """Making for the prize: each hex and band between her course's end and the prize, where she grapples from
+    (CM-BRD-01). Outweighs closing on the enemy: the prize, not the fight, wins the scenario."""
+    if view.prize is None:
+        return 0.0
+    hex_, _, band = at
+    return PRIZE_PULL * (hexgrid.distance(hex_, view.prize.hex) + abs(firing.climb(band, view.prize.band)))
 
 
 def offense(view: Sight, at: tuple[Hex, int, str]) -> float:
@@ -297,9 +345,75 @@ def score_course(board: Board, view: Sight, course: Course, fire_at: Callable[[H
     at = course.end(view.ship)
     return (
         offense(view, at)
-        - CAUTION * fire_at(at[0], at[2])
+        - view.caution * fire_at(at[0], at[2])
         - closing(view, at)
+        - pursuit(view, at)
         - edge(board, view, at)
         - collisions(view, course)
         + ram_worth(view, course)
+        + boarding_worth(view, at)
     )
+
+
+def boarding_worth(view: Sight, at: tuple[Hex, int, str]) -> float:
+    """Ending in an enemy's hex at her band, free to grapple her (CM-BRD-01) when a round is likelier won than
+    not: a share of what taking her is worth (her boxes still to cross, weighed as her points are), by how far the
+    odds are better than even. Nothing while she is locked in a boarding action already (CM-BRD-22)."""
+    if view.ship.grappled:
+        return 0.0
+    hex_, _, band = at
+    best = 0.0
+    for enemy in view.enemies:
+        if (enemy.hex, enemy.band) != (hex_, band) or enemy.grappled:
+            continue
+        edge_ = boarding_odds(view.ship, enemy) - BOARD_ODDS
+        left = enemy.panel.track_length - enemy.crossed
+        best = max(best, BOARD_SHARE * edge_ * left * target_value(enemy))
+    return best
+
+
+# --- grappling and boarding (CM-BRD; boarding.py) ----------------------------------------------------------------
+
+
+def boarding_odds(ship: Ship, enemy: Ship) -> float:
+    """Her chance of winning a round of boarding against ``enemy`` and still standing after it: a die plus her
+    boarding value must beat a die plus his (CM-BRD-03/07; a tie goes to neither), and the winner's own loss (1 on
+    a die of 1-4, 2 on a 5, 3 on a 6: CM-BRD-12..14) must leave her some boarding value, or she strikes beside him
+    (CM-BRD-20): two small crews boarding each other would both strike, and the battle be nobody's."""
+    mine = boarding.boarding_value(ship)
+    standing = sum(1 for roll in range(1, 7) if crew.winners_loss(roll) < mine) / 6
+    return odds.beats(mine, boarding.boarding_value(enemy)) * standing
+
+
+def flights_worth_keeping(ship: Ship, points: int) -> bool:
+    """Among ways to lose alike in boarding value, whether she gives up parties before flights (CM-BRD-11): a
+    flight counts two and fires as an anti-personnel gun aboard (CM-FLY-23/27), worth keeping, unless the
+    Boarding Party boxes still ahead on her track outnumber the parties she would keep: each such box then takes
+    a flight, two points at a time, where a party would have cost one (CM-DMG-10, CM-FLY-25)."""
+    boxes_ahead = ship.boxes()[ship.crossed :].count(panels.BOARDING_PARTY)
+    return boxes_ahead <= max(0, ship.parties - points)
+
+
+# --- mines, drogues and torpedoes (CM-TM, CM-DT, CM-SMT; ordnance.py) --------------------------------------------
+
+
+def enemies_near(view: Sight, band: str) -> tuple[Ship, ...]:
+    """The enemies at ``band`` she could reach this move: within her movement and one hex more."""
+    reach = view.movement + 1
+    return tuple(
+        enemy for enemy in view.enemies if enemy.band == band and hexgrid.distance(view.ship.hex, enemy.hex) <= reach
+    )
+
+
+def torpedo_target(board: Board, ship: Ship, gun: Gun) -> Ship | None:
+    """The enemy a Smutts torpedo launched now would meet first on its line over its two turns, if the first ship at
+    her band on that line is an enemy (it meets any ship there, friend or foe: CM-SMT-01/06/07)."""
+    line = ordnance.torpedo_line(ship.hex, ordnance.torpedo_heading(ship, gun), TORPEDO_REACH)
+    others = [other for other in board.flying() if other.name != ship.name and other.band == ship.band]
+    for hex_ in line:
+        if not board.on_map(hex_):
+            return None
+        met = [other for other in others if other.hex == hex_]
+        if met:
+            return met[0] if all(other.side != ship.side for other in met) else None
+    return None

@@ -197,10 +197,13 @@ def strike(ctx: Context[Board], fight_: BoardingRound) -> None:
         other = pair[1] if name == pair[0] else pair[0]
         taken_by = "" if other in beaten else other
         why = "her boarding value is 0: she strikes (CM-BRD-20)"
+        drop_if_free(ctx, ctx.board.ship_named(name).grappled, letting_go=frozenset({name}))  # CM-ALT-05
         ctx.emit(FATE, {"ship": name, "status": STRUCK, "why": why, "taken_by": taken_by}, ships=[name, other])
 
 
 def cut(ctx: Context[Board], action: Grapple, why: str) -> None:
+    """The grapples go (CM-BRD-18); a ship they held above her ceiling drops to it as they go (CM-ALT-05)."""
+    pair = (action.attacker, action.defender)
+    drop_if_free(ctx, pair, letting_go=frozenset(pair))
     data = {"attacker": action.attacker, "defender": action.defender, "why": why}
-    ctx.emit(GRAPPLES_CUT, data, ships=[action.attacker, action.defender])
-    drop_if_free(ctx, (action.attacker, action.defender))
+    ctx.emit(GRAPPLES_CUT, data, ships=list(pair))

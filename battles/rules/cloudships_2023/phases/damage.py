@@ -139,8 +139,9 @@ def _permanent(critical: str) -> bool:
 
 def _ground(ctx: Context[Board], name: str, by: str) -> None:
     held = ctx.board.ship_named(name).grappled
+    # The ships she held let go (CM-ALT-05): each drops as her fate frees it, never left free above her ceiling.
+    drop_if_free(ctx, held, letting_go=frozenset({name}))
     ctx.emit(FATE, {"ship": name, "status": CRASHED, "why": "her track is done: she falls (CM-ALT-02)"}, ships=[name])
-    drop_if_free(ctx, held)  # the boarding slice: the ships she held let go (CM-ALT-05)
 
 
 def _gun_chosen(ctx: Context[Board], name: str, by: str) -> None:

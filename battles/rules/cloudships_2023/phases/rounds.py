@@ -20,7 +20,7 @@ from battles.rules.cloudships_2023.board import Board, Ship
 from battles.rules.cloudships_2023.kinds import DECK, DECK_MADE, FIRE_BURNS, LIGHTS_CYCLED, REPAIRED
 from battles.rules.cloudships_2023.phases.damage import cross_boxes
 from battles.rules.cloudships_2023.phases.turn import ambers
-from battles.rules.cloudships_2023.victory import last_side_flying, round_limit
+from battles.rules.cloudships_2023.victory import decided, round_limit
 
 # What a crew mends first: the fire, which costs a box a round, then the lights from the worst (docs/cloudships.md).
 REPAIR_ORDER = (panels.FIRE, panels.BRIDGE_HIT, panels.NO_DIRECTION_CHANGE, panels.NO_ALTITUDE_CHANGE)
@@ -47,7 +47,7 @@ def end_of_round(ctx: Context[Board]) -> None:
     ctx.emit(LIGHTS_CYCLED, {"round": ctx.state.turn})
     for ship in ctx.board.flying():
         repair(ctx, ship)
-    ending = last_side_flying(ctx.board) or round_limit(ctx.board, ctx.state.turn)
+    ending = decided(ctx.board) or round_limit(ctx.board, ctx.state.turn)
     if ending is not None:
         ctx.end_battle(ending.winner, ending.reason)
     else:

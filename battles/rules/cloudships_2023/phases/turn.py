@@ -19,7 +19,7 @@ from battles.rules.cloudships_2023.kinds import (
     TURN_ENDED,
 )
 from battles.rules.cloudships_2023.panels import CRITICAL_LIGHTS, LIGHTS
-from battles.rules.cloudships_2023.victory import last_side_flying
+from battles.rules.cloudships_2023.victory import decided
 
 MOTIVE_POWER_HIT = "Motive Power Hit"
 
@@ -94,7 +94,7 @@ def end_turn(ctx: Context[Board]) -> None:
     end of the round when every card is turned (CM-SEQ-04)."""
     ship = active_ship(ctx.board)
     ctx.emit(TURN_ENDED, {"ship": ship.name}, ships=[ship.name])
-    ending = last_side_flying(ctx.board)
+    ending = decided(ctx.board)
     if ending is not None:
         ctx.end_battle(ending.winner, ending.reason)
     elif ctx.board.cards_left():
