@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from battles.engine import dice, hexgrid, policies, resolver
+from battles.engine.jsonread import read_json_object
 from battles.rules.cloudships_2023 import panels, scenario_bridge, setup, tactics, victory
 from battles.rules.cloudships_2023.board import Board
 from battles.rules.cloudships_2023.kinds import CRASHED, LEFT, STRUCK
@@ -81,7 +82,7 @@ def test_the_victory_kinds_carry_over_with_the_turn_limits_winner():
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_each_translated_scenario_plays_an_ai_battle_to_its_end_keeping_the_invariants(slug):
-    scenario = next(s for s in CLOUDSHIPS.example_scenarios() if s["slug"] == scenario_bridge.PREFIX + slug)
+    scenario = read_json_object(scenario_bridge.path_for(slug))
     seed = b"bridge-" + slug.encode()
     initial = resolver.new_battle(CLOUDSHIPS, scenario, seed_commitment=dice.commitment(seed))
     chosen = captains(seed, initial.sides)
