@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023.board import Board, Ship
 
 LAST_SIDE_FLYING, ESCAPE, CAPTURE, WITHDRAW_AT_HALF = "last_side_flying", "escape", "capture", "withdraw_at_half"
@@ -84,7 +85,7 @@ def escape(board: Board) -> Ending | None:
 def capture(board: Board) -> Ending | None:
     ship, prize = _named(board, "ship"), _named(board, "prize")
     if prize.taken_by and board.ship_named(prize.taken_by).side == ship.side:
-        return Ending(ship.side, f"{prize.name} struck to {prize.taken_by}'s boarders: she is seized")
+        return Ending(ship.side, f"{prize.name} struck to {possessive(prize.taken_by)} boarders: she is seized")
     if not prize.flying:
         return Ending(_other(board, ship.side), f"{prize.name} is out of the fight ({prize.status}): no prize")
     if not ship.flying:
