@@ -179,8 +179,14 @@ def _move_done(e: Mapping[str, Any], n: Names) -> str:
     return f"{possessive(e['ship'])} move is over: {plural(e['hexes'], 'hex')} moved"
 
 
+def _scores(e: Mapping[str, Any]) -> tuple[int, int]:
+    """The two totals of an opposed roll (a ram, a collision, a grapple, a round of boarding, a strike)."""
+    mine, theirs = (int(score) for score in seq(e["scores"]))
+    return mine, theirs
+
+
 def _ram(e: Mapping[str, Any], n: Names) -> str:
-    mine, theirs = (int(s) for s in seq(e["scores"]))
+    mine, theirs = _scores(e)
     head = f"{e['ship']} rams {e['target']}: {mine} against {theirs}"
     if e["hit"]:
         return f"{head}, a hit for {plural(e['damage'], 'point')} (her ram value and {plural(e['speed'], 'hex')} moved)"
@@ -188,7 +194,7 @@ def _ram(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _collision(e: Mapping[str, Any], n: Names) -> str:
-    mine, theirs = (int(s) for s in seq(e["scores"]))
+    mine, theirs = _scores(e)
     head = f"{e['ship']} comes into the hex and band of {e['other']}: {mine} against {theirs}"
     return f"{head}, the same score: they collide" if e["collided"] else f"{head}: they pass clear"
 
@@ -361,7 +367,7 @@ def _decisions(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _grapple_tried(e: Mapping[str, Any], n: Names) -> str:
-    mine, theirs = (int(s) for s in seq(e["scores"]))
+    mine, theirs = _scores(e)
     how = "fires her power grapnel at" if e["grapnel"] else "throws grapples on"
     head = f"{e['ship']} {how} {e['target']}: {mine} against {theirs}"
     return f"{head}: the lines hold" if e["held"] else f"{head}: the lines are cut"
@@ -372,7 +378,7 @@ def _grappled(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _boarding_fought(e: Mapping[str, Any], n: Names) -> str:
-    ours, theirs = (int(s) for s in seq(e["scores"]))
+    ours, theirs = _scores(e)
     head = f"{possessive(e['attacker'])} boarders fight {possessive(e['defender'])} crew: {ours} against {theirs}"
     losses = ", ".join(f"{ship} loses {plural(points, 'point')}" for ship, points in dict(e["losses"]).items())
     if e["winner"] == ATTACKERS:
@@ -421,7 +427,7 @@ def _torpedo_flew(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _contact(e: Mapping[str, Any], n: Names) -> str:
-    mine, theirs = (int(s) for s in seq(e["scores"]))
+    mine, theirs = _scores(e)
     head = f"{possessive(e['ship'])} {e['system']} ({e['gun']}) strikes at {e['target']}: {mine} against {theirs}"
     return f"{head}: it explodes against her" if e["hit"] else f"{head}: she slips clear"
 
