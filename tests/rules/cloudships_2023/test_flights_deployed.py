@@ -144,6 +144,21 @@ def test_a_deployed_flight_stays_out_turn_after_turn_until_redocked():
     assert flights_clause(at_move(turn_start()), {"deploy": 1, "redock": [1]}) == "CM-FLY-05"
 
 
+@pytest.mark.rule("CM-FLY-07", "CM-ALT-06")
+def test_a_flight_deployed_at_really_low_stays_there_and_its_orders_are_carried_out_without_flying_it():
+    """docs/cloudships.md section 8: a flight flies from Low up to High, so one deployed from a ship at the
+    optional Really Low stays there until it redocks; an empty path for it is an order like any other (random
+    play once found fly() asked for a band it does not know)."""
+    low = Flight("Aphid", 1, away(1, start=MIDDLE), panels.REALLY_LOW)
+    board = out(changed(turn_start(), "Aphid", band=panels.REALLY_LOW), low)
+    assert flights_clause(at_move(board), {"fly": {"1": [N]}}) == "CM-FLY-07"
+    done = answered(at_move(board), {"fly": {"1": []}, "deploy": 1})
+    flew = of_kind(done.events, FLIGHT_FLEW)
+    assert [(e.data["hex"], e.data["band"]) for e in flew] == [(low.hex.to_json(), panels.REALLY_LOW)]
+    placed = sorted((f.number, f.band) for f in done.state.board.martians.out)
+    assert placed == [(1, panels.REALLY_LOW), (2, panels.REALLY_LOW)]
+
+
 @pytest.mark.rule("CM-FLY-20", "CM-FLY-21")
 def test_a_flight_redocks_by_flying_into_her_hex_before_she_moves_and_is_part_of_her_parties_again():
     board = out(turn_start(), Flight("Aphid", 1, away(2, start=MIDDLE), panels.MEDIUM))

@@ -22,7 +22,7 @@ from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import deployed, flights, gunnery, panels
 from battles.rules.cloudships_2023.board import Board, FlightOrders, FlightShot, Ship
 from battles.rules.cloudships_2023.deployed import flight_name
-from battles.rules.cloudships_2023.firing import SHORT
+from battles.rules.cloudships_2023.firing import SHORT, Refusal
 from battles.rules.cloudships_2023.kinds import (
     DAMAGE_DUE,
     FLIGHT_ATTACKED,
@@ -67,8 +67,9 @@ def carry_out(ctx: Context[Board], ship: Ship, orders: FlightOrders) -> None:
     for number, path in orders.fly:
         flight = ctx.board.martians.flight((ship.name, number))
         assert flight is not None  # judged: a flight on the table
-        flown = flights.fly(flight.hex, flight.band, path)
-        data = {"ship": ship.name, "flight": number, "hex": flown.hex.to_json(), "band": flown.band}
+        end = deployed.path_problem(ctx.board, flight, path)  # judged when answered: never a refusal here
+        assert not isinstance(end, Refusal)
+        data = {"ship": ship.name, "flight": number, "hex": end[0].to_json(), "band": end[1]}
         ctx.emit(FLIGHT_FLEW, {**data, "path": list(path), "clauses": ["CM-FLY-06"]}, ships=[ship.name])
     for number in orders.redock:
         data = {"ship": ship.name, "flight": number, "clauses": ["CM-FLY-20", "CM-FLY-21"]}
