@@ -112,25 +112,38 @@ def _hexes(start: Hex, path: Sequence[str]) -> list[Hex]:
 
 
 def every_end(board: Board, flight: Flight) -> dict[tuple[Hex, str], tuple[str, ...]]:
-    """Every hex and band the flight can end its move at, each with one of the shortest paths there."""
+    """Every hex and band the flight can end its move at, each with one of the shortest paths there: a search
+    step by step, each path grown by one step from where it left the flight (path_problem's rules, on the
+    table)."""
     found: dict[tuple[Hex, str], tuple[str, ...]] = {(flight.hex, flight.band): ()}
-    layer: list[tuple[str, ...]] = [()]
+    if flight.band not in flights.FLIGHT_BANDS:  # deployed at the optional Really Low: it stays there
+        return found
+    layer: list[tuple[tuple[str, ...], flights.Aloft]] = [
+        ((), flights.Aloft(flight.hex, flights.FLIGHT_BANDS.index(flight.band)))
+    ]
     steps = (*flights.DIRECTIONS, flights.CLIMB, flights.DESCEND)
-    for _ in range(MOST_POINTS + 2):  # the two descents are steps too
+    for number in range(MOST_POINTS + 2):  # the two descents are steps too
         grown = []
-        for path in layer:
+        for path, aloft in layer:
             for step in steps:
-                end = path_problem(board, flight, (*path, step))
-                if not isinstance(end, Refusal) and end not in found:
+                after = flights.step_on(aloft, step, number)
+                if isinstance(after, FlightError) or (after.hex != aloft.hex and not board.on_map(after.hex)):
+                    continue
+                end = (after.hex, flights.FLIGHT_BANDS[after.height])
+                if end not in found:
                     found[end] = (*path, step)
-                    grown.append((*path, step))
+                    grown.append(((*path, step), after))
         layer = grown
     return found
 
 
-def path_towards(board: Board, flight: Flight, goal: tuple[Hex, str]) -> tuple[str, ...]:
-    """The path that ends nearest ``goal`` (hexes first, then bands), the shortest such."""
-    ends = every_end(board, flight)
+Ends = dict[tuple[Hex, str], tuple[str, ...]]
+
+
+def path_towards(board: Board, flight: Flight, goal: tuple[Hex, str], ends: Ends | None = None) -> tuple[str, ...]:
+    """The path that ends nearest ``goal`` (hexes first, then bands), the shortest such. ``ends``: the flight's
+    every_end, when the caller has it already."""
+    ends = every_end(board, flight) if ends is None else ends
     height = panels.BANDS_WITH_REALLY_LOW.index
 
     def far(end: tuple[Hex, str]) -> tuple[int, int, int]:

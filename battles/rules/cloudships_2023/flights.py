@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from battles.engine import hexgrid
 from battles.engine.hexgrid import Hex
@@ -41,29 +42,49 @@ class Flown:
     gained: int
 
 
+class Aloft(NamedTuple):
+    """A flight part-way along its path: where it is, its height (an index into FLIGHT_BANDS), the points spent
+    and gained so far."""
+
+    hex: Hex
+    height: int
+    spent: int = 0
+    gained: int = 0
+
+
+def step_on(aloft: Aloft, step: str, number: int) -> Aloft | FlightError:
+    """One step of a flight's path (``number`` counts from 0), or why it is refused: a hex in any direction or a
+    band climbed costs a point, a band descended gains one (CM-FLY-08/09); never above High nor down to Ground
+    (CM-FLY-07). Returned, not raised, so that every_end can try a great many steps cheaply."""
+    if step == DESCEND:
+        if aloft.height == 0:
+            return FlightError("CM-FLY-07", f"step {number + 1}: a flight flies no lower than {FLIGHT_BANDS[0]}")
+        return Aloft(aloft.hex, aloft.height - 1, aloft.spent, aloft.gained + 1)
+    here, height = aloft.hex, aloft.height
+    if step == CLIMB:
+        if height == len(FLIGHT_BANDS) - 1:
+            return FlightError("CM-FLY-07", f"step {number + 1}: a flight flies no higher than High")
+        height += 1
+    elif step in DIRECTIONS:
+        here = hexgrid.neighbour(here, DIRECTIONS.index(step))
+    else:
+        return FlightError("CM-FLY-07", f"step {number + 1}: {step!r} is no step of a flight's")
+    spent = aloft.spent + 1
+    if spent > SPEED + aloft.gained:
+        return FlightError("CM-FLY-08", f"step {number + 1}: {spent} points, the flight has {SPEED + aloft.gained}")
+    return Aloft(here, height, spent, aloft.gained)
+
+
 def fly(start: Hex, band: str, steps: Sequence[str]) -> Flown:
-    """Trace a flight's path: a hex in any direction or a band climbed costs a point, a band descended gains one
-    (CM-FLY-08/09); the points gained may be spent after the descent that gains them; what is left is lost
-    (CM-FLY-12). Never above High nor down to Ground (CM-FLY-07)."""
-    here, height, spent, gained = start, FLIGHT_BANDS.index(band), 0, 0
+    """Trace a flight's path step by step (step_on); the points gained may be spent after the descent that gains
+    them; what is left is lost (CM-FLY-12)."""
+    aloft = Aloft(start, FLIGHT_BANDS.index(band))
     for number, step in enumerate(steps):
-        if step == DESCEND:
-            if height == 0:
-                raise FlightError("CM-FLY-07", f"step {number + 1}: a flight flies no lower than {FLIGHT_BANDS[0]}")
-            height, gained = height - 1, gained + 1
-            continue
-        if step == CLIMB:
-            if height == len(FLIGHT_BANDS) - 1:
-                raise FlightError("CM-FLY-07", f"step {number + 1}: a flight flies no higher than High")
-            height += 1
-        elif step in DIRECTIONS:
-            here = hexgrid.neighbour(here, DIRECTIONS.index(step))
-        else:
-            raise FlightError("CM-FLY-07", f"step {number + 1}: {step!r} is no step of a flight's")
-        spent += 1
-        if spent > SPEED + gained:
-            raise FlightError("CM-FLY-08", f"step {number + 1}: {spent} points, the flight has {SPEED + gained}")
-    return Flown(here, FLIGHT_BANDS[height], spent, gained)
+        found = step_on(aloft, step, number)
+        if isinstance(found, FlightError):
+            raise found
+        aloft = found
+    return Flown(aloft.hex, FLIGHT_BANDS[aloft.height], aloft.spent, aloft.gained)
 
 
 def reach(distance: int, flight_band: str, target_band: str) -> str | None:

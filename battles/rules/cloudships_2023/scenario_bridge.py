@@ -1,6 +1,6 @@
 """The seven Sky Galleons scenarios as Cloudships of Mars scenarios: the stated conversion (docs/cloudships.md
 section 12). Ruleset packages never import each other, so the Sky Galleons scenario files are read as data (their
-path); the translations are written once into ``scenarios/translated/`` (``python -m
+path); the translations are written once into ``scenarios/`` (``python -m
 battles.rules.cloudships_2023.scenario_bridge``) and a test keeps the files equal to what :func:`translate` gives.
 
 What carries over, and how:
@@ -42,9 +42,8 @@ from battles.rules.cloudships_2023.victory import CAPTURE, ESCAPE, LAST_SIDE_FLY
 from galleons import catalog
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-# Kept apart from the scenarios the app offers (ruleset.example_scenarios reads only scenarios/*.json): the
-# conformance suite's random play still finds faults in them, so they stay with their bench and tests until fixed.
-SCENARIOS_DIR = PACKAGE_DIR / "scenarios" / "translated"
+# Beside the package's own scenarios: the app offers them all (ruleset.example_scenarios reads scenarios/*.json).
+SCENARIOS_DIR = PACKAGE_DIR / "scenarios"
 SKY_GALLEONS = PACKAGE_DIR.parent / "sky_galleons"  # read as data only: the import contract
 SG_SCENARIOS = SKY_GALLEONS / "scenarios"
 SG_MAPS = SKY_GALLEONS / "maps"

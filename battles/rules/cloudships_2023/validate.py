@@ -336,14 +336,17 @@ def flight_orders_candidates(board: Board, name: str) -> list[JSON]:
     aboard = deployed.aboard_to_deploy(ship)
     found += [FlightOrders(deploy=n) for n in sorted({1, aboard})] if aboard else []
     for flight in board.martians.of(name):
-        home = deployed.path_towards(board, flight, (ship.hex, ship.band))
+        ends = deployed.every_end(board, flight)
+        home = deployed.path_towards(board, flight, (ship.hex, ship.band), ends)
         redock = (flight.number,) if deployed.path_problem(board, flight, home) == (ship.hex, ship.band) else ()
         found.append(FlightOrders(fly=((flight.number, home),), redock=redock))
         enemies = [s for s in board.flying() if s.side != ship.side]
         if enemies:
             nearest = min(enemies, key=lambda s: hexgrid.distance(s.hex, flight.hex))
             found.append(
-                FlightOrders(fly=((flight.number, deployed.path_towards(board, flight, (nearest.hex, nearest.band))),))
+                FlightOrders(
+                    fly=((flight.number, deployed.path_towards(board, flight, (nearest.hex, nearest.band), ends)),)
+                )
             )
     return [orders.to_json() for orders in found]
 
