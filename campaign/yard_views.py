@@ -149,16 +149,18 @@ def yard_commission_view(request: HttpRequest, pk: int) -> HttpResponse:
 RECORD_RULES = "sky_galleons"
 
 
+def _status(ship: CampaignShip) -> str:
+    """Her status the campaign's (in port, at sea, lost...), not the last battle's "Flying"."""
+    where = f" at {ship.city.title()}" if ship.city and ship.status == ShipStatus.IN_PORT else ""
+    return f"{ship.get_status_display()}{where}"
+
+
 def _sheet(ship: CampaignShip) -> RecordSheet:
     """Her sheet drawn against the ship she was built as (whole, every man aboard), so her damage is crossed off;
-    her status the campaign's (in port, at sea, lost...), not the last battle's "Flying"."""
-    where = f" at {ship.city.title()}" if ship.city and ship.status == ShipStatus.IN_PORT else ""
+    her status the campaign's."""
     name = str(ship.record.get("name", ship.name))
     sheet = engine_io.ruleset_for(RECORD_RULES).record_sheet(
-        {"ships": [ship.record]},
-        name,
-        start=sel.whole_record(ship).to_json(),
-        status=f"{ship.get_status_display()}{where}",
+        {"ships": [ship.record]}, name, start=sel.whole_record(ship).to_json(), status=_status(ship)
     )
     assert sheet is not None  # the view holds her
     return sheet
@@ -193,7 +195,7 @@ def _battle_sheet(ship: CampaignShip) -> tuple[str, RecordSheet] | None:
         distance=1,
     )
     board = rules.setup(bridge.scenario(encounter), resolve_options(rules, ship.campaign.tactical_options)).board
-    sheet = rules.record_sheet(rules.board_to_json(board), name)
+    sheet = rules.record_sheet(rules.board_to_json(board), name, status=_status(ship))
     return (rules.title, sheet) if sheet is not None else None
 
 
@@ -225,6 +227,8 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "afloat": afloat,
         "sheet": _sheet(ship),
         "battle_sheet": _battle_sheet(ship),
+        # Her prizes in tow (SGC-MONEY-08): hers to bring home, shown nowhere else until they land.
+        "in_tow": list(CampaignShip.objects.filter(towed_by=ship, status=ShipStatus.PRIZE).order_by("pk")),
         "bill": bill,
         "sale_price": sel.sale_price(ship, bill) if afloat and bill is not None else None,
         # What voyage_start will repair (and leave) if she sails as she is (SGC-MONEY-03/07, SGC-REPAIR-01).

@@ -91,6 +91,10 @@ def test_her_page_shows_her_record_sheet_and_her_control_panel_with_her_damage(c
     # Her panel: VH + H (3 + 3 SG boxes) are the High row's six Hull boxes; four of six hit are four crossed.
     panel = html[html.index("In battle:") :]
     assert panel.count("box--lost") >= 4
+    # Off the battle board: her campaign status, no battle's hex, band or card.
+    assert "<dt>Status</dt><dd>In port at Parhoon</dd>" in panel
+    assert "<dt>Hex</dt>" not in panel
+    assert "<dt>Card</dt>" not in panel
     pdf = client.get(reverse("ship_sheet_pdf", args=[gull.pk]))
     assert pdf.status_code == 200
     assert pdf.content.startswith(b"%PDF")

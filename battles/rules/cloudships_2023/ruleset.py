@@ -124,7 +124,7 @@ class Cloudships(BaseRuleset[Board]):
     def record_sheet(
         self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
     ) -> RecordSheet | None:
-        return sheets.ship_sheet(view, piece)
+        return sheets.ship_sheet(view, piece, status)
 
     def ship_overlays(self, view: JSON, *, options: Mapping[str, JSON], turn: int) -> tuple[ShipOverlays, ...]:
         return map_view.ship_overlays(view)
