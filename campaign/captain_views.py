@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
+from battles import engine_io
 from campaign import auction_selectors, captain_selectors, captains, settings_service, standings
 from campaign.chart import wealth_chart_svg
 from campaign.correction_views import CaptainRenameForm
@@ -209,6 +210,22 @@ class SettingsForm(forms.ModelForm):  # type: ignore[type-arg]
         # The clock's settings: the browser's own limits; the service's checks say the same in words.
         for key, most in CLOCK_LIMITS.items():
             self.fields[key].widget.attrs.update(min=1, max=most)
+        self._battle_rules()
+
+    def _battle_rules(self) -> None:
+        """The battle rules a choice of those that can fight a campaign's encounters (a campaign bridge), as on the
+        "New campaign" page; the campaign's own kept on offer even if it has lost its bridge since."""
+        offered = {rs.key: rs.title for rs in engine_io.campaign_rulesets()}
+        current = self.instance.tactical_ruleset
+        if current and current not in offered:
+            offered[current] = current
+        rules = self.fields["tactical_ruleset"]
+        self.fields["tactical_ruleset"] = forms.ChoiceField(
+            choices=list(offered.items()),
+            label=rules.label,
+            help_text="Every encounter battle from now on is fought under these rules (one already open keeps its "
+            "own); set the options to suit them.",
+        )
 
 
 @login_required

@@ -22,7 +22,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import User
 from battles import engine_io
 from battles.drawing.pdf import sheet_pdf
+from battles.engine import bridge as bridge_words
 from battles.engine.presentation import RecordSheet
+from battles.engine.ruleset import resolve_options
 from campaign import captain_selectors, economy, sailing_repairs, yard
 from campaign import yard_selectors as sel
 from campaign.correction_views import ShipCorrectForm
@@ -142,19 +144,59 @@ def yard_commission_view(request: HttpRequest, pk: int) -> HttpResponse:
 # --- a ship ---------------------------------------------------------------------------------------------------
 
 
+# The campaign keeps its ships as Sky Galleons records (galleons.record, DESIGN.md 3b): their sheet is that ruleset's,
+# whatever rules the campaign fights its battles under (those draw her as she enters their battles: _battle_sheet).
+RECORD_RULES = "sky_galleons"
+
+
+def _status(ship: CampaignShip) -> str:
+    """Her status the campaign's (in port, at sea, lost...), not the last battle's "Flying"."""
+    where = f" at {ship.city.title()}" if ship.city and ship.status == ShipStatus.IN_PORT else ""
+    return f"{ship.get_status_display()}{where}"
+
+
 def _sheet(ship: CampaignShip) -> RecordSheet:
     """Her sheet drawn against the ship she was built as (whole, every man aboard), so her damage is crossed off;
-    her status the campaign's (in port, at sea, lost...), not the last battle's "Flying"."""
-    where = f" at {ship.city.title()}" if ship.city and ship.status == ShipStatus.IN_PORT else ""
+    her status the campaign's."""
     name = str(ship.record.get("name", ship.name))
-    sheet = engine_io.ruleset_for(ship.campaign.tactical_ruleset).record_sheet(
-        {"ships": [ship.record]},
-        name,
-        start=sel.whole_record(ship).to_json(),
-        status=f"{ship.get_status_display()}{where}",
+    sheet = engine_io.ruleset_for(RECORD_RULES).record_sheet(
+        {"ships": [ship.record]}, name, start=sel.whole_record(ship).to_json(), status=_status(ship)
     )
     assert sheet is not None  # the view holds her
     return sheet
+
+
+def _battle_sheet(ship: CampaignShip) -> tuple[str, RecordSheet] | None:
+    """When the campaign's battles are fought under other rules than her record's: the rules' title and her sheet as
+    she would enter one of their battles, made as an encounter's ship is (the rules' campaign bridge: converted from
+    her record, her damage carried across). None under the record's own rules, or rules that cannot fight a
+    campaign's battles."""
+    key = ship.campaign.tactical_ruleset
+    if key == RECORD_RULES:
+        return None
+    try:
+        bridge = engine_io.campaign_bridge(key)
+    except (KeyError, engine_io.NoCampaignBridge):
+        return None
+    rules = engine_io.ruleset_for(key)
+    name = str(ship.record.get("name", ship.name))
+    alone = bridge_words.EncounterShip(
+        name, bridge_words.RAIDER, (0, 0), 1, record=ship.record, crew_quality=ship.crew_quality
+    )
+    encounter = bridge_words.Encounter(
+        slug=f"ship-{ship.pk}",
+        title=name,
+        description="",
+        sides=(
+            bridge_words.EncounterSide("captain", ship.captain.name if ship.captain else name, (alone,), player=True),
+            bridge_words.EncounterSide("encountered", "", ()),
+        ),
+        wind=1,
+        distance=1,
+    )
+    board = rules.setup(bridge.scenario(encounter), resolve_options(rules, ship.campaign.tactical_options)).board
+    sheet = rules.record_sheet(rules.board_to_json(board), name, status=_status(ship))
+    return (rules.title, sheet) if sheet is not None else None
 
 
 def _own(request: HttpRequest, ship: CampaignShip) -> bool:
@@ -184,6 +226,9 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "own": _own(request, ship),
         "afloat": afloat,
         "sheet": _sheet(ship),
+        "battle_sheet": _battle_sheet(ship),
+        # Her prizes in tow (SGC-MONEY-08): hers to bring home, shown nowhere else until they land.
+        "in_tow": list(CampaignShip.objects.filter(towed_by=ship, status=ShipStatus.PRIZE).order_by("pk")),
         "bill": bill,
         "sale_price": sel.sale_price(ship, bill) if afloat and bill is not None else None,
         # What voyage_start will repair (and leave) if she sails as she is (SGC-MONEY-03/07, SGC-REPAIR-01).
@@ -204,7 +249,9 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def ship_sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     ship = captain_selectors.ship_for_user(user=_user(request), ship_id=pk)
-    response = HttpResponse(sheet_pdf([_sheet(ship)]), content_type="application/pdf")
+    battle = _battle_sheet(ship)
+    sheets = [_sheet(ship), *([battle[1]] if battle else [])]
+    response = HttpResponse(sheet_pdf(sheets), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{slugify(ship.name) or "ship"}-record-sheet.pdf"'
     response["Cache-Control"] = "private, no-store"
     return response

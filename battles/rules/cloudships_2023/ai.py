@@ -21,7 +21,9 @@ The Captain answers every decision of the ruleset as a plain player would (tacti
 * mines and torpedoes (CM-TM-01, CM-DT-01, CM-SMT-01): let out each tether mine and drogue when an enemy she
   could reach this move flies at the band it rides; launch a Smutts torpedo when the first ship on its line
   within its 20 hexes at her band is an enemy; winch nothing in (a cable out costs nothing);
-* the umpire's go-ahead: turn the card.
+* the umpire's go-ahead: turn the card;
+* a ship her side's tuning sends running (``sides[].ai.run``: a campaign's merchants and prizes in tow) makes for
+  the nearest map edge and grapples nobody, firing as she goes.
 
 Deterministic: the only chance is the pick among moves scored alike, a die on the captain's own stream
 (battles.aikit.ties), so a battle played by captains replays event for event. The rules never import this module.
@@ -58,6 +60,7 @@ from battles.rules.cloudships_2023.kinds import (
     PARTY_HITS_DECISION,
     REALLY_LOW_BAND,
     RETURN_FIRE,
+    RUN,
     TURN_CARD,
     TURN_IT,
 )
@@ -90,6 +93,8 @@ class Captain:
         return self.answer(cast(BattleState[Board], state), request)
 
     def answer(self, state: BattleState[Board], request: DecisionRequest) -> JSON:
+        if request.kind in (MOVE_DECISION, BOARD_DECISION) and runs(state.board, request.ships[0]):
+            return run(state, request)
         if request.kind == MOVE_DECISION:
             return self.move(state, request)
         if request.kind in (FIRE_ORDERS, RETURN_FIRE):
@@ -294,12 +299,27 @@ class Leaving(Captain):
         if self.how == SURRENDER:
             return request.default
         if request.kind == MOVE_DECISION:
-            ship = state.board.ship_named(request.ships[0])
-            found = tactics.courses(validate.mover_of(state, ship.name))
-            if not found:
-                return request.default
-            return order_of(max(found, key=lambda course: away_score(state.board, ship, course)))
+            return run(state, request)
         return super().answer(state, request)
+
+
+def runs(board: Board, name: str) -> bool:
+    """A ship her side's tuning sends running (a campaign's merchants and prizes in tow, campaign.py)."""
+    tuning = board.captains.get(board.ship_named(name).side)
+    running = tuning.get(RUN) if isinstance(tuning, dict) else None
+    return isinstance(running, list) and name in running
+
+
+def run(state: BattleState[Board], request: DecisionRequest) -> JSON:
+    """A running ship makes for the nearest map edge and flies off it; she grapples nobody (a boarding action she
+    is in goes on as the rules' default says)."""
+    if request.kind != MOVE_DECISION:
+        return request.default
+    ship = state.board.ship_named(request.ships[0])
+    found = tactics.courses(validate.mover_of(state, ship.name))
+    if not found:
+        return request.default
+    return order_of(max(found, key=lambda course: away_score(state.board, ship, course)))
 
 
 def away_score(board: Board, ship: Ship, course: Course) -> tuple[int, int]:

@@ -221,9 +221,30 @@ def _numbered(gun: Gun, number: int) -> Gun:
 
 def panel_guns(record: ShipRecord) -> tuple[Gun, ...]:
     """Every gun system aboard, numbered (CM-GUN-01/06)."""
-    guns = [gun_from_record(gun.weapon_id, gun.mount, gun.arcs) for gun in record.guns]
-    items = [gun_from_ordnance(item) for item in record.ordnance]
-    return number_guns([gun for gun in (*guns, *items) if gun is not None])
+    return tuple(gun for gun, _ in sourced_guns(record))
+
+
+# Where a panel's gun comes from on the record: one of her guns (by id) or an ordnance item (by id).
+GUN_SOURCE, ITEM_SOURCE = "gun", "item"
+Source = tuple[str, str]
+
+
+def sourced_guns(record: ShipRecord) -> tuple[tuple[Gun, Source], ...]:
+    """Every gun system aboard, numbered (CM-GUN-01/06), each with the record's gun or item it stands for: the
+    campaign bridge (campaign.py) carries damage across by it."""
+    found: list[tuple[Gun, Source]] = []
+    for gun in record.guns:
+        made = gun_from_record(gun.weapon_id, gun.mount, gun.arcs)
+        if made is not None:
+            found.append((made, (GUN_SOURCE, gun.id)))
+    for item in record.ordnance:
+        made = gun_from_ordnance(item)
+        if made is not None:
+            found.append((made, (ITEM_SOURCE, item.id)))
+    numbered = number_guns([gun for gun, _ in found])
+    order = TABLES.texts("positions", "order")
+    ranked = sorted(range(len(found)), key=lambda n: (order.index(found[n][0].position), n))
+    return tuple((gun, found[n][1]) for gun, n in zip(numbered, ranked, strict=True))
 
 
 # --- the damage track -----------------------------------------------------------------------------------

@@ -134,3 +134,4 @@ FLIGHT_ATTACKED = "flight attacked"  # a flight's attack as one Nordenfelt, depl
 FLIGHT_HIT = "flight hit"  # anti-personnel fire at a deployed flight: shrugged off or wiped out (CM-FLY-14..16)
 FLIGHT_KINDS = (FLIGHT_DEPLOYED, FLIGHT_FLEW, FLIGHT_REDOCKED, FLIGHTS_READY, FLIGHT_ATTACKED, FLIGHT_HIT)
 FLIGHTS_KEY, AT_FLIGHTS_KEY = "flights", "at_flights"  # the fire orders' keys for flights' attacks and fire at them
+RUN = "run"  # a side's AI tuning (``sides[].ai.run``): the ships that make for the map's edge (ai.py, campaign.py)

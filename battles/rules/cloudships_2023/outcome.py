@@ -10,7 +10,7 @@ from battles.engine.events import JSON, JSONObject
 from battles.engine.outcome import BattleOutcome, ShipOutcome
 from battles.engine.ruleset import engine_result
 from battles.engine.state import BattleState
-from battles.rules.cloudships_2023 import kinds
+from battles.rules.cloudships_2023 import kinds, victory
 from battles.rules.cloudships_2023.board import Board, Ship
 
 
@@ -59,19 +59,21 @@ def battle_outcome(initial: BattleState[Board], final: BattleState[Board]) -> Ba
         reason=final.result,
         turns=final.turn,
         over=final.over,
-        ships=tuple(ship_outcome(final.board, ship) for ship in final.board.ships),
+        ships=tuple(ship_outcome(final.board, ship, final.winner) for ship in final.board.ships),
     )
 
 
-def ship_outcome(board: Board, ship: Ship) -> ShipOutcome:
+def ship_outcome(board: Board, ship: Ship, winner: str | None = None) -> ShipOutcome:
     """One ship: a prize goes over to her captor's side, ``captured_by`` that side and ``detail["taken_by"]`` the
-    ship whose boarders took her."""
+    ship whose boarders took her. A noncombatant (a campaign's prize in tow, victory.noncombatants) still flying
+    when another side has won has struck: she heaves to and waits to be taken, as SG-SCN-17 has it."""
     captor = board.ship_named(ship.taken_by) if ship.taken_by else None
+    hove_to = ship.flying and winner not in (None, ship.side) and ship.name in victory.noncombatants(board)
     return ShipOutcome(
         name=ship.name,
         side_at_start=ship.side,
         side_at_end=captor.side if captor else ship.side,
-        fate=engine_outcome.CAPTURED if captor else FATES[ship.status],
+        fate=engine_outcome.CAPTURED if captor else engine_outcome.STRUCK if hove_to else FATES[ship.status],
         captured_by=captor.side if captor else None,
         class_id=ship.panel.class_id,
         record=ship.to_json(),

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from battles.engine.answers import AnswerSchema
+from battles.engine.bridge import CampaignBridge
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
@@ -18,7 +19,7 @@ from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
 from battles.engine.telling import Names
-from battles.rules.cloudships_2023 import ai, answers, fold, invariants, outcome, sequence, setup, validate
+from battles.rules.cloudships_2023 import ai, answers, campaign, fold, invariants, outcome, sequence, setup, validate
 from battles.rules.cloudships_2023.board import Board
 from battles.rules.cloudships_2023.kinds import GUN_IN_CAPITALS, REALLY_LOW_BAND, UMPIRE_TURNS_CARDS
 from battles.rules.cloudships_2023.presentation import map_view, narration, sheets
@@ -57,6 +58,7 @@ class Cloudships(BaseRuleset[Board]):
     version = "1"
     title = "Cloudships of Mars (2023 v3)"
     options: tuple[OptionSpec, ...] = OPTIONS
+    campaign_bridge: CampaignBridge | None = campaign.BRIDGE  # campaign.py: the campaign's encounters fought here
 
     def setup(self, scenario: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[Board]:
         board = setup.board_from_scenario(scenario)
@@ -122,7 +124,7 @@ class Cloudships(BaseRuleset[Board]):
     def record_sheet(
         self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
     ) -> RecordSheet | None:
-        return sheets.ship_sheet(view, piece)
+        return sheets.ship_sheet(view, piece, status)
 
     def ship_overlays(self, view: JSON, *, options: Mapping[str, JSON], turn: int) -> tuple[ShipOverlays, ...]:
         return map_view.ship_overlays(view)

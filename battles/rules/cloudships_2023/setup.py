@@ -6,6 +6,7 @@ row]``), a facing (0 north, clockwise) and a band no higher than her ceiling (CM
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -36,17 +37,52 @@ def panel_for(entry: Mapping[str, Any]) -> ControlPanel:
 def place(entry: Mapping[str, Any]) -> Ship:
     panel = panel_for(entry)
     band = read_str(entry.get("band", panels.MEDIUM))
-    if band not in panels.BANDS[1:] or band_height(band) > band_height(panel.ceiling):
-        raise ValueError(f"{entry['name']}: starts at {band!r}, a band between Low and her ceiling {panel.ceiling}")
     col, row = read_list(entry["hex"])
-    return Ship.fresh(
-        name=read_str(entry["name"]),
-        side=read_str(entry["side"]),
-        panel=panel,
-        hex_=hexgrid.from_odd_q(read_int(col), read_int(row)),
-        facing=read_int(entry.get("facing", 0)),
-        band=band,
+    ship = carried(
+        Ship.fresh(
+            name=read_str(entry["name"]),
+            side=read_str(entry["side"]),
+            panel=panel,
+            hex_=hexgrid.from_odd_q(read_int(col), read_int(row)),
+            facing=read_int(entry.get("facing", 0)),
+            band=band,
+        ),
+        read_object(entry.get("damage", {})),
     )
+    if band not in panels.BANDS[1:] or band_height(band) > band_height(ship.ceiling):
+        raise ValueError(f"{ship.name}: starts at {band!r}, a band between Low and her ceiling {ship.ceiling}")
+    return ship
+
+
+DAMAGE_KEYS = ("crossed", "guns_lost", "spent", "criticals")
+
+
+def carried(ship: Ship, damage: Mapping[str, JSON]) -> Ship:
+    """The damage she brings into the battle (a campaign's ship: campaign.py): boxes already crossed on her track
+    (short of Ground), guns already lost or spent, permanent criticals; nothing for a ship as built."""
+    if not damage:
+        return ship
+    unknown = sorted(set(damage) - set(DAMAGE_KEYS))
+    if unknown:
+        raise ValueError(f"{ship.name}: her damage carried in is {', '.join(DAMAGE_KEYS)}, not {', '.join(unknown)}")
+    crossed = read_int(damage.get("crossed", 0))
+    if not 0 <= crossed < ship.panel.track_length:
+        raise ValueError(f"{ship.name}: {crossed} boxes crossed of her {ship.panel.track_length} (Ground is a crash)")
+    numbers = {gun.number for gun in ship.panel.guns}
+    lost, spent = _numbers(damage.get("guns_lost", [])), _numbers(damage.get("spent", []))
+    if not set(lost) | set(spent) <= numbers:
+        raise ValueError(f"{ship.name}: guns lost {list(lost)} or spent {list(spent)} are not her guns")
+    criticals = tuple(read_str(item) for item in read_list(damage.get("criticals", [])))
+    if not set(criticals) <= set(ship.panel.criticals):
+        raise ValueError(f"{ship.name}: criticals {list(criticals)} are not on her chart")
+    return replace(ship, crossed=crossed, guns_lost=lost, spent=spent, criticals=criticals)
+
+
+def _numbers(value: JSON) -> tuple[int, ...]:
+    found = tuple(read_int(item) for item in read_list(value))
+    if len(set(found)) != len(found):
+        raise ValueError(f"a gun named twice in {list(found)}")
+    return found
 
 
 def victory_of(scenario: Mapping[str, JSON], ships: tuple[Ship, ...]) -> dict[str, JSON]:
@@ -59,6 +95,8 @@ def victory_of(scenario: Mapping[str, JSON], ships: tuple[Ship, ...]) -> dict[st
     for key in victory.PARAMETERS[kind]:
         if read_str(found.get(key, "")) not in names:
             raise ValueError(f"the {kind} victory names no ship of the battle as its {key}")
+    if not {read_str(name) for name in read_list(found.get(victory.NONCOMBATANTS, []))} <= names:
+        raise ValueError("the victory's noncombatants are not all ships of the battle")
     return found
 
 

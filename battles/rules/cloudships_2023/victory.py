@@ -12,7 +12,8 @@ need (scenario_bridge.py; docs/cloudships.md section 12):
 - ``withdraw_at_half`` (``flagship``): the first side to have lost half its ships or more withdraws, the other
   winning (both at once: a draw); the side that loses the flagship loses at once.
 
-Each ends the battle too when no more than one side still flies. ``round_limit_winner``: who wins when the last
+Each ends the battle too when no more than one side still flies; a scenario's ``noncombatants`` (ship names: a
+campaign's prizes in tow) keep no side flying. ``round_limit_winner``: who wins when the last
 round ends undecided (none: a draw). Pure: read from the board alone."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from battles.rules.cloudships_2023.board import Board, Ship
 
 LAST_SIDE_FLYING, ESCAPE, CAPTURE, WITHDRAW_AT_HALF = "last_side_flying", "escape", "capture", "withdraw_at_half"
 KINDS = (LAST_SIDE_FLYING, ESCAPE, CAPTURE, WITHDRAW_AT_HALF)
+NONCOMBATANTS = "noncombatants"  # any kind may name them
 PARAMETERS = {  # the ships each kind names
     LAST_SIDE_FLYING: (),
     ESCAPE: ("ship", "pursuer"),
@@ -45,9 +47,18 @@ def decided(board: Board) -> Ending | None:
     return (found(board) if found else None) or last_side_flying(board)
 
 
+def noncombatants(board: Board) -> frozenset[str]:
+    """The ships a scenario names as taking no part in the fight (``victory.noncombatants``: a campaign's prizes in
+    tow, campaign.py): they keep no side in the battle."""
+    names = board.victory.get(NONCOMBATANTS, [])
+    return frozenset(str(name) for name in names) if isinstance(names, list) else frozenset()
+
+
 def last_side_flying(board: Board) -> Ending | None:
-    """The battle's end once no more than one side has a ship flying: that side wins; with none left, a draw."""
-    flying = board.sides_flying()
+    """The battle's end once no more than one side has a ship flying (noncombatants not counted): that side wins;
+    with none left, a draw."""
+    quiet = noncombatants(board)
+    flying = tuple(dict.fromkeys(ship.side for ship in board.flying() if ship.name not in quiet))
     if len(flying) > 1:
         return None
     if not flying:

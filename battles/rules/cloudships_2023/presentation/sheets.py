@@ -63,19 +63,20 @@ FATE_WORDS = {
 }
 
 
-def ship_sheet(view: JSON, name: str) -> RecordSheet | None:
+def ship_sheet(view: JSON, name: str, status: str | None = None) -> RecordSheet | None:
     """The panel of ``name`` on a board view (None if the view does not show her). A view this module cannot read
-    as a board gets the engine's plain sheet rather than none."""
+    as a board gets the engine's plain sheet rather than none. ``status``: her state in words off the battle board
+    (a campaign's ship in port), shown in place of the battle's status, hex, band, facing and card."""
     try:
         board = Board.from_json(view)
     except (KeyError, TypeError, ValueError):
         found = next((p for p in pieces_of(view) if str(p.get("name")) == name), None)
         return generic_sheet(found, {}) if found is not None else None
     ship = next((s for s in board.ships if s.name == name), None)
-    return None if ship is None else panel_sheet(board, ship)
+    return None if ship is None else panel_sheet(board, ship, status)
 
 
-def panel_sheet(board: Board, ship: Ship) -> RecordSheet:
+def panel_sheet(board: Board, ship: Ship, status: str | None = None) -> RecordSheet:
     panel = ship.panel
     what = f"{panel.name} class · " if panel.name != ship.name else ""
     return RecordSheet(
@@ -85,7 +86,7 @@ def panel_sheet(board: Board, ship: Ship) -> RecordSheet:
         look="control-panel",
         lead=(_hexagon(ship),),
         badges=(_movement(ship), _ceiling(ship), Fact("Ram value", str(panel.ram))),
-        facts=_facts(board, ship),
+        facts=_facts(board, ship) if status is None else (Fact("Status", status), *_crew_facts(ship)),
         sections=(_guns(ship), _track(ship), _lights(ship), _boarding(ship), _crew_chart(ship), _critical_chart(ship)),
     )
 
@@ -137,6 +138,11 @@ def _facts(board: Board, ship: Ship) -> tuple[Fact, ...]:
             Fact("Facing", hexgrid.direction_name(ship.facing)),
         ]
     facts.append(Fact("Card", _card(board, ship)))
+    return (*facts, *_crew_facts(ship))
+
+
+def _crew_facts(ship: Ship) -> tuple[Fact, ...]:
+    facts = []
     if ship.panel.superior:
         facts.append(Fact("Crew", "superior"))
     if ship.panel.vulnerable_magazine:
