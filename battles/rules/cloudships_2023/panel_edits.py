@@ -28,6 +28,7 @@ from battles.engine.decisions import Rejection
 from battles.engine.events import JSON, JSONObject
 from battles.engine.jsonread import read_int, read_list, read_object, read_opt_int, read_opt_str, read_str
 from battles.engine.ship_editor import EditableShip, EditedScenario
+from battles.engine.words import possessive
 from battles.rules.cloudships_2023 import conversion, panels, setup
 from battles.rules.cloudships_2023.panel_fields import (
     ADDED_KINDS,
@@ -191,14 +192,14 @@ def _gun(gun: Gun, found: Mapping[str, Any]) -> Gun:
 
 def _fire(kind: str, found: Mapping[str, Any], what: str, *, short_optional: bool = False) -> dict[str, Any]:
     """A main or anti-personnel gun's dice, damage and ranges (CM-FIRE-01/04/10, CM-AP-01)."""
-    dice = within(found["dice"], AP_DICE if kind == panels.ANTI_PERSONNEL else MAIN_DICE, f"{what}'s dice")
-    damage = within(found["damage"], DAMAGE, f"{what}'s damage") if kind == panels.MAIN else None
-    long = within(found["long_range"], LONG_RANGE, f"{what}'s long range")
+    dice = within(found["dice"], AP_DICE if kind == panels.ANTI_PERSONNEL else MAIN_DICE, f"{possessive(what)} dice")
+    damage = within(found["damage"], DAMAGE, f"{possessive(what)} damage") if kind == panels.MAIN else None
+    long = within(found["long_range"], LONG_RANGE, f"{possessive(what)} long range")
     short = read_opt_int(found.get("short_range"))
     if short is not None or not short_optional:
-        short = within(short, SHORT_RANGE, f"{what}'s short range")
+        short = within(short, SHORT_RANGE, f"{possessive(what)} short range")
         if short > long:
-            raise Refused("CM-FIRE-04", f"{what}'s short range ({short}) is beyond its long range ({long})")
+            raise Refused("CM-FIRE-04", f"{possessive(what)} short range ({short}) is beyond its long range ({long})")
     return {"dice": dice, "damage": damage, "short_range": short, "long_range": long}
 
 
@@ -207,7 +208,8 @@ def _arcs(gun: Gun | None, found: Mapping[str, Any], what: str) -> tuple[str, ..
     ticked = [read_str(arc) for arc in read_list(found["arcs"])]
     strays = [arc for arc in ticked if arc not in panels.ASPECTS]
     if strays:
-        raise Refused("CM-FIRE-02", f"{what}'s arcs are among {', '.join(panels.ASPECTS)}, not {', '.join(strays)}")
+        among = ", ".join(panels.ASPECTS)
+        raise Refused("CM-FIRE-02", f"{possessive(what)} arcs are among {among}, not {', '.join(strays)}")
     if not ticked:
         raise Refused("CM-FIRE-02", f"{what} needs at least one arc to fire in")
     had = gun.arcs if gun is not None else ()
