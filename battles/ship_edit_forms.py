@@ -109,6 +109,7 @@ def add_ship_fields(form: forms.BaseForm, rs: Ruleset[Any], scenario: Mapping[st
         for leaf, item in answers.leaves(ship.fields):
             name = form_name(index, leaf)
             form.fields[name] = django_field(item)
+            form.fields[name].label_suffix = ""  # labels over small fields, and beside checkboxes: no colon
             found.leaves[name] = leaf
             title = item.section or ship.label
             section = sections.setdefault(title, Section(title, [], compact=_compact(ship, title)))
@@ -127,8 +128,9 @@ def _note(item: answers.Field, *, short: bool) -> str:
 
 
 def _compact(ship: EditableShip, title: str) -> bool:
-    """A gun's or an added piece's section repeats: its hints are said once, on the page's note."""
-    return title != (ship.fields.section or ship.label) and not title.lower().startswith("damage")
+    """Every section but the ship's own: a gun's repeats (its hints are said once, on the page's note), the others
+    say their hint in their heading."""
+    return title != (ship.fields.section or ship.label)
 
 
 def edited_scenario(

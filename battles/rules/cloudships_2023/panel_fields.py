@@ -34,7 +34,12 @@ class Bound:
 MOVEMENT = Bound(1, 10, "CM-MOV-01", "normally 3 to 6; the catalog's run from 2 to 8")
 RAM = Bound(1, 10, "CM-RAM-05", "the catalog's run from 1 to 7")
 PARTIES = Bound(1, 12, "CM-BRD-10", "every ship has one; the catalog's most is 7")
-CREW_STEP = Bound(1, 10, "CM-AP-07", "after the first 2 hits; the catalog's run from 1 to 5")
+CREW_STEP = Bound(
+    1,
+    10,
+    "CM-AP-07",
+    "the crew chart: 2 hits shrugged off, then a party lost every so many hits; the catalog's run from 1 to 5",
+)
 FLIGHTS = Bound(0, 6, "CM-FLY-01", "a flight is worth 2 when boarding (CM-FLY-23)")
 HULL_BOXES = Bound(1, 60, "CM-DMG-01", "the catalog's rows run from 1 to 40 hull boxes")
 MAIN_DICE = Bound(1, 6, "CM-FIRE-01", "the catalog's main guns roll 1 to 3")
@@ -42,6 +47,7 @@ AP_DICE = Bound(4, 6, "CM-AP-01", "anti-personnel guns roll 4, 5 or 6 dice")
 DAMAGE = Bound(1, 20, "CM-FIRE-10", "the catalog's run from 1 to 17")
 SHORT_RANGE = Bound(0, 15, "CM-FIRE-04", "hexes; no more than the long range")
 LONG_RANGE = Bound(1, 15, "CM-FIRE-04", "hexes; the catalog's longest is 12")
+TRACK = f"Damage track: hull boxes a row from the ceiling down, {HULL_BOXES.words}; 0 above the ceiling"
 MOST_GUNS = 30  # the catalog's most is 26 (CM-GUN-06: every system counts)
 
 # The bands a track row can stand for, top first (CM-ALT-01); a row a band from the ceiling down to Low.
@@ -127,7 +133,7 @@ def fields_of(panel: ControlPanel) -> Group:
         ),
         _number("ram", "Ram value", RAM, panel.ram),
         _number("boarding_parties", "Boarding parties", PARTIES, panel.boarding_parties),
-        _number("crew_step", "Anti-personnel hits a party", CREW_STEP, crew_step(panel)),
+        _number("crew_step", "Crew chart: hits a party", CREW_STEP, crew_step(panel)),
         _number("flying_martians", "Flights of Flying Martians", FLIGHTS, panel.flying_martians),
         _yes_no("superior", "Superior crew", panel.superior, "CM-SUP-01"),
         _yes_no("power_grapnel", "Power grapnel", panel.power_grapnel, "CM-PG-03"),
@@ -146,7 +152,7 @@ def fields_of(panel: ControlPanel) -> Group:
         )
         for band in TRACK_BANDS
     )
-    track = Group(key="hulls", label="Damage track", fields=rows, section="Damage track (hull boxes a row)")
+    track = Group(key="hulls", label="Damage track", fields=rows, section=TRACK)
     guns = Repeat(key="guns", label="Guns", items=tuple(_gun_fields(i, gun) for i, gun in enumerate(panel.guns)))
     return Group(key="panel", label=panel.name, fields=(*scalars, track, guns, _new_gun_fields()), section=ship)
 
