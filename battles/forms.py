@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 
-from battles import engine_io, services
+from battles import engine_io, services, ship_edit_forms
 from battles.engine.events import JSON
 from battles.engine.ruleset import OptionError, OptionSpec, Ruleset, resolve_options
 from battles.models import LIVE_WINDOWS, BattleMode, Controller, DeadlineDefault
@@ -149,6 +149,9 @@ class BattleCreateForm(forms.Form):
         self._add_side_fields(scenario)
         own = scenario.get("options")
         self.option_keys = add_option_fields(self, self.rs, own if isinstance(own, Mapping) else {})
+        # Each ship the umpire may change before the battle, where the ruleset lets him (its ship_editor).
+        self.ship_forms = ship_edit_forms.add_ship_fields(self, self.rs, scenario)
+        self.edited: tuple[dict[str, JSON], tuple[str, ...]] | None = None
 
     def _given(self, name: str) -> str:
         value = self.data.get(name) if self.is_bound else self.initial.get(name)
@@ -177,7 +180,30 @@ class BattleCreateForm(forms.Form):
         cleaned = super().clean() or {}
         if not self.errors:
             check_options(self, self.rs, self.options())
+        scenario = self.scenarios.get(self.chosen, {})
+        self.edited = ship_edit_forms.edited_scenario(self, self.rs, scenario, self.ship_forms)
+        for ship in self.ship_forms:
+            ship.invalid = ship.has_errors(self)
         return cleaned
+
+    def ship_errors(self) -> bool:
+        return any(ship.invalid for ship in self.ship_forms)
+
+    def scenario_source(self) -> dict[str, Any]:
+        """What the battle starts from: the shipped scenario by its slug, or the scenario with the ships the umpire
+        changed written into it (stored with the battle, which replay and the seed's verification read)."""
+        if self.edited is None:
+            return {"scenario_slug": self.cleaned_data["scenario"]}
+        return {"scenario": self.edited[0]}
+
+    def battle_title(self) -> str:
+        """The title given, else the scenario's own with the ships changed named (it is no longer the shipped one)."""
+        given = str(self.cleaned_data["title"]).strip()
+        if given or self.edited is None:
+            return given
+        scenario = self.scenarios.get(self.chosen, {})
+        ships = ", ".join(self.edited[1])
+        return f"{services.scenario_title(self.chosen, scenario)} (edited: {ships})"[:160]
 
     def side_fields(self) -> list[forms.BoundField]:
         return [self[SIDE_PREFIX + key] for key in self.side_keys]

@@ -96,8 +96,8 @@ def battle_new(request: HttpRequest, slug: str) -> HttpResponse:
                 battle = services.battle_create(
                     campaign=campaign,
                     created_by=_user(request),
-                    scenario_slug=form.cleaned_data["scenario"],
-                    title=form.cleaned_data["title"],
+                    **form.scenario_source(),  # the shipped scenario, or with ships the umpire changed
+                    title=form.battle_title(),
                     ruleset_key=form.cleaned_data["ruleset"],
                     options=form.options(),
                     mode=form.cleaned_data["mode"],

@@ -21,7 +21,8 @@ data, and five pieces of behaviour the generic resolver drives:
   (the answer a side gets when its deadline passes), ``summary`` (one line for lists), ``tally`` (the odds
   calculator's figures), ``outcome`` (the typed battle outcome, the only thing a campaign reads: outcome.py),
   ``weigh_sides`` (a scenario's sides weighed against the ruleset's advice on balance, before any play; None
-  where the rules give none).
+  where the rules give none), ``ship_editor`` (how an umpire changes a scenario's ships before the battle, or None:
+  ship_editor.py).
 
 Variants subclass a ruleset and override only what differs. A ruleset package registers an instance on
 import (``register(SkyGalleons())`` in ``battles/rules/sky_galleons/__init__.py``); ``discover()``
@@ -42,6 +43,7 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject, canonical, plain
 from battles.engine.outcome import FIGHTING, BattleOutcome, ShipOutcome
 from battles.engine.presentation import GenericPresentation, Presentation
+from battles.engine.ship_editor import ShipEditor
 from battles.engine.state import BattleState
 
 if TYPE_CHECKING:
@@ -88,6 +90,8 @@ class Ruleset(Presentation, Protocol[B]):
     campaign_bridge: CampaignBridge | None
     # Options the battle app proposes for web play where the umpire has not chosen (standing orders...).
     play_defaults: Mapping[str, JSON]
+    # How an umpire changes a scenario's ships before the battle (ship_editor.py); None: the ships as given.
+    ship_editor: ShipEditor | None
 
     def setup(self, scenario: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[B]: ...
 
@@ -163,6 +167,7 @@ class BaseRuleset(GenericPresentation, Generic[B]):
     tables: Mapping[str, JSON] = {}
     campaign_bridge: CampaignBridge | None = None
     play_defaults: Mapping[str, JSON] = {}
+    ship_editor: ShipEditor | None = None
 
     def board_to_json(self, board: B) -> JSON:
         raise NotImplementedError(f"{type(self).__name__} must say how its board is written as JSON")

@@ -275,10 +275,15 @@ def track_row(hulls: int, band_below: str, cycle: Sequence[str], start: int) -> 
 def damage_track(record: ShipRecord) -> tuple[tuple[str, ...], ...]:
     """The track, top row first: one row per band from the ceiling down to Low; the last row ends in Ground, the
     crash (CM-DMG-01/02, CM-ALT-02). The system boxes carry their cycle on from row to row."""
+    return track_of(hull_boxes(record))
+
+
+def track_of(hulls_by_band: Mapping[str, int]) -> tuple[tuple[str, ...], ...]:
+    """The track of rows with so many hull boxes, by band from the ceiling down (an umpire's edit reads it too)."""
     cycle = TABLES.texts("track", "system_cycle")
     per = TABLES.whole("track", "hull_boxes_per_system_box")
     rows, start = [], 0
-    for band, hulls in hull_boxes(record).items():
+    for band, hulls in hulls_by_band.items():
         below = panels.BANDS[panels.BANDS.index(band) - 1]
         rows.append(track_row(hulls, below, cycle, start))
         start += hulls // per

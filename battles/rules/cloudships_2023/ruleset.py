@@ -17,11 +17,13 @@ from battles.engine.policies import Policy
 from battles.engine.presentation import MapView, RecordSheet, ShipOverlays
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
+from battles.engine.ship_editor import ShipEditor
 from battles.engine.state import BattleState
 from battles.engine.telling import Names
 from battles.rules.cloudships_2023 import ai, answers, campaign, fold, invariants, outcome, sequence, setup, validate
 from battles.rules.cloudships_2023.board import Board
 from battles.rules.cloudships_2023.kinds import GUN_IN_CAPITALS, REALLY_LOW_BAND, UMPIRE_TURNS_CARDS
+from battles.rules.cloudships_2023.panel_edits import PANEL_EDITOR
 from battles.rules.cloudships_2023.presentation import map_view, narration, sheets
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -59,6 +61,8 @@ class Cloudships(BaseRuleset[Board]):
     title = "Cloudships of Mars (2023 v3)"
     options: tuple[OptionSpec, ...] = OPTIONS
     campaign_bridge: CampaignBridge | None = campaign.BRIDGE  # campaign.py: the campaign's encounters fought here
+    # The umpire edits a scenario's control panels before the battle (panel_edits.py).
+    ship_editor: ShipEditor | None = PANEL_EDITOR
 
     def setup(self, scenario: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[Board]:
         board = setup.board_from_scenario(scenario)
