@@ -48,9 +48,9 @@ def owing(battle: Battle, state: Any) -> list[tuple[BattleSide, list[DecisionReq
 
 def umpire_owes(battle: Battle, state: Any) -> list[DecisionRequest]:
     """The umpire's own open decisions (the go-ahead before a card) not answered yet, while the battle waits for
-    him (Battle.umpire_awaited; else the AI gives them and nobody is told)."""
+    him (Battle.umpire_decides; else the AI gives them and nobody is told)."""
     waiting = [r for r in state.pending() if r.umpire]
-    if not waiting or not battle.umpire_awaited():
+    if not waiting or not battle.umpire_decides():
         return []
     answered = set(Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True))
     return [r for r in waiting if r.id not in answered]

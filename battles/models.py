@@ -182,9 +182,9 @@ class Battle(models.Model):
     def is_finished(self) -> bool:
         return self.status == BattleStatus.FINISHED
 
-    def umpire_awaited(self) -> bool:
-        """Does the battle wait for the umpire's own decisions (DecisionRequest.umpire: the go-ahead before a card)?
-        See ``persons_play``."""
+    def umpire_decides(self) -> bool:
+        """Does the umpire give his own decisions in this battle (DecisionRequest.umpire: the go-ahead before a card),
+        so that it waits for them? Else the AI gives them: see ``persons_play``."""
         return persons_play(self.sides.all())
 
 

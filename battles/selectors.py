@@ -481,7 +481,7 @@ def umpire_awaited(battle: Battle) -> bool:
     if battle.is_finished:
         return False
     _, _, own = _open_requests(battle.state)
-    return bool(own) and battle.umpire_awaited() and not _all_stored(battle, own)
+    return bool(own) and battle.umpire_decides() and not _all_stored(battle, own)
 
 
 def umpire_awaited_words(battle: Battle, state: Any) -> list[str]:
