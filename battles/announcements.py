@@ -35,14 +35,25 @@ def battle_url(battle: Battle) -> str:
 
 
 def owing(battle: Battle, state: Any) -> list[tuple[BattleSide, list[DecisionRequest]]]:
-    """Each side a person decides for with the open decisions it has not answered yet, in side order."""
+    """Each side a person decides for with the open decisions it has not answered yet, in side order (not the
+    umpire's own decisions logged under it: umpire_owes)."""
     answered = set(Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True))
-    waiting = [r for r in state.pending() if r.id not in answered]
+    waiting = [r for r in state.pending() if r.id not in answered and not r.umpire]
     return [
         (side, [r for r in waiting if r.side == side.key])
         for side in battle.sides.all()
         if side.controller != Controller.AI and not side.left and any(r.side == side.key for r in waiting)
     ]
+
+
+def umpire_owes(battle: Battle, state: Any) -> list[DecisionRequest]:
+    """The umpire's own open decisions (the go-ahead before a card) not answered yet, while the battle waits for
+    him (Battle.umpire_decides; else the AI gives them and nobody is told)."""
+    waiting = [r for r in state.pending() if r.umpire]
+    if not waiting or not battle.umpire_decides():
+        return []
+    answered = set(Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True))
+    return [r for r in waiting if r.id not in answered]
 
 
 def deciders(battle: Battle, sides: list[BattleSide]) -> list[User]:
@@ -73,19 +84,35 @@ class Owed:
     users: list[User]
     sides: list[BattleSide]
     requests: list[DecisionRequest]
-    yours: bool  # a player's own sides ("your"), or the umpire's for sides named
+    yours: bool  # a player's own sides ("your"), or the umpire's for sides named (his own alone: "your")
+
+    @property
+    def key(self) -> str:
+        """Whose notification it is, for its dedupe key: the sides', or the umpire's own decisions'."""
+        return "+".join(s.key for s in self.sides) or "umpire"
 
 
 def owed_by_whom(battle: Battle, state: Any) -> list[Owed]:
     """The open decisions grouped by who makes them, each told in one notification: a player's sides together,
-    and every side the umpires decide for together (one unread notification a page, campaign.notifications)."""
+    and every side the umpires decide for together with their own decisions (one unread notification a page,
+    campaign.notifications)."""
     groups: dict[int, tuple[list[BattleSide], list[DecisionRequest]]] = {}
     for side, requests in owing(battle, state):
         key = side.user_id if _player_decides(battle, side) and side.user_id is not None else 0
         sides, wanted = groups.setdefault(key, ([], []))
         sides.append(side)
         wanted.extend(requests)
-    return [Owed(deciders(battle, sides), sides, requests, yours=key != 0) for key, (sides, requests) in groups.items()]
+    if own := umpire_owes(battle, state):
+        groups.setdefault(0, ([], []))[1].extend(own)
+    return [
+        Owed(
+            deciders(battle, sides) if sides else umpires_of(battle.campaign),
+            sides,
+            requests,
+            yours=key != 0 or not sides,
+        )
+        for key, (sides, requests) in groups.items()
+    ]
 
 
 def announce(battle: Battle, state: Any) -> None:
@@ -101,7 +128,7 @@ def announce(battle: Battle, state: Any) -> None:
             title=wanted_words(battle, owed, turn=state.turn),
             body=_wanted_body(battle, owed.requests),
             url=decisions_url(battle),
-            dedupe_key=f"battle:{battle.pk}:decide:{'+'.join(s.key for s in owed.sides)}:{state.seq}",
+            dedupe_key=f"battle:{battle.pk}:decide:{owed.key}:{state.seq}",
             refresh_unread=True,
         )
 
@@ -248,8 +275,7 @@ def remind(battle: Battle) -> int:
                 title=wanted_words(battle, owed, turn=state.turn, reminder=True),
                 body=_wanted_body(battle, owed.requests),
                 url=decisions_url(battle),
-                dedupe_key=f"battle:{battle.pk}:deadline:{'+'.join(s.key for s in owed.sides)}:"
-                f"{battle.deadline.isoformat()}",
+                dedupe_key=f"battle:{battle.pk}:deadline:{owed.key}:{battle.deadline.isoformat()}",
             )
         )
     return made

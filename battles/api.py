@@ -232,12 +232,13 @@ class BattleDecisionsApi(BattleApi):
             201: DecisionSerializer,
             200: OpenApiResponse(DecisionSerializer, description="The same idempotency key again: the first answer."),
             400: _refused("Bad input, or an answer the rules do not allow (with the rule's clause)."),
-            403: _refused("Not a decision of my side."),
+            403: _refused("Not a decision of my side, or the umpire's own (umpire: true) and I am not the umpire."),
             404: NOT_FOUND,
             409: _refused("No such open decision, already answered, or the battle is over."),
         },
-        description="Answer one of my open decisions. The engine judges it at once; the battle resolves when "
-        "every decision a person owes is in.",
+        description="Answer one of my open decisions (yours: true). The engine judges it at once; the battle "
+        "resolves when every decision a person owes is in. The umpire's own decisions (umpire: true, the go-ahead "
+        "before a card) are the battle's umpire's alone.",
     )
     def post(self, request: Request, battle_id: int) -> Response:
         # The battle first: one the user may not know of is 404 whatever the body (not a 400 saying it is there).

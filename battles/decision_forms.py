@@ -146,6 +146,17 @@ class DecisionForm:
     def ship(self) -> str:
         return self.request.ships[0] if self.request.ships else ""
 
+    @property
+    def go_ahead(self) -> bool:
+        """The umpire's own decision with one answer (the go-ahead before a card): the page draws it as one button
+        saying what it does, nothing to choose."""
+        return self.request.umpire and self.request.options is not None and len(self.request.options) == 1
+
+    @property
+    def button_words(self) -> str:
+        """The go-ahead's button: the request's prompt ("Turn the next card"), else its title."""
+        return capfirst(self.request.prompt.rstrip(".")) if self.request.prompt else self.title
+
 
 # --- building the forms -----------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ The ship and weapon tables are a read-only mirror of ``galleons/data`` (loaded b
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
 
 from django.conf import settings
@@ -181,6 +182,11 @@ class Battle(models.Model):
     def is_finished(self) -> bool:
         return self.status == BattleStatus.FINISHED
 
+    def umpire_decides(self) -> bool:
+        """Does the umpire give his own decisions in this battle (DecisionRequest.umpire: the go-ahead before a card),
+        so that it waits for them? Else the AI gives them: see ``persons_play``."""
+        return persons_play(self.sides.all())
+
 
 class BattleSide(models.Model):
     """A side of a battle (the engine's side key) and who decides for it."""
@@ -215,6 +221,13 @@ class BattleSide(models.Model):
         if self.controller == Controller.PLAYER:
             return self.user_id == user_id or (mode == BattleMode.TABLE and umpire)
         return self.controller == Controller.UMPIRE and umpire
+
+
+def persons_play(sides: Iterable[BattleSide]) -> bool:
+    """Is a side still in the battle decided by a person (a player, or the umpire)? Then the umpire's own decisions
+    wait for him; where none is (auto-resolve, every side handed to the AI or gone) the AI captain of the side they
+    are logged under gives them, so a battle nobody is watching never stalls on a go-ahead."""
+    return any(side.controller != Controller.AI and not side.left for side in sides)
 
 
 class BattleShip(models.Model):

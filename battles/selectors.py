@@ -20,10 +20,20 @@ from accounts.models import User
 from battles import announcements, decision_forms, engine_io, narration, services
 from battles.engine import answers, dice, resolver
 from battles.engine.answers import AnswerSchema, Posted
+from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON, PUBLIC, JSONObject, canonical, side_only
 from battles.engine.presentation import pieces_of
 from battles.engine.state import pending_from_json, redact
-from battles.models import Battle, BattleEvent, BattleMode, BattleResult, BattleSide, Controller, Decision
+from battles.models import (
+    Battle,
+    BattleEvent,
+    BattleMode,
+    BattleResult,
+    BattleSide,
+    Controller,
+    Decision,
+    persons_play,
+)
 from campaign.models import Membership, Role
 
 
@@ -113,8 +123,10 @@ def battle_summaries(*, user: User, battles: Sequence[Battle]) -> list[BattleSum
         umpire = bool(getattr(battle, "umpired", False))
         mine = tuple(s for s in battle.sides.all() if s.decided_by(user.pk, umpire=umpire, mode=battle.mode))
         keys = {s.key for s in mine if not s.left}
+        umpire_awaited = umpire and persons_play(battle.sides.all())  # his own decisions (the go-ahead) wait for him
         waiting = battle.pk in states and any(
-            r.side in keys and (battle.pk, r.id) not in answered for r in pending_from_json(states[battle.pk])
+            (umpire_awaited if r.umpire else r.side in keys) and (battle.pk, r.id) not in answered
+            for r in pending_from_json(states[battle.pk])
         )
         summaries.append(BattleSummary(battle, str(getattr(battle, "role", "")), mine, waiting))
     return summaries
@@ -199,18 +211,25 @@ def battle_view(viewer: Viewer) -> JSONObject:
 
 
 def pending_decisions(viewer: Viewer) -> list[JSONObject]:
-    """The open decisions of the sides the viewer decides for, each with its legal options or candidates
-    and whether an answer is already in (waiting for the rest of its batch)."""
+    """The open decisions the viewer answers (his sides', and the umpire's own for the umpire), each with its
+    legal options or candidates and whether an answer is already in (waiting for the rest of its batch)."""
     state = engine_io.current_state(viewer.battle)
     side = None if viewer.sees_all else viewer.side
     seen = redact(state, side) if side is not None and side != PUBLIC_ONLY else state
-    mine = {s.key for s in viewer.sides}
-    return [entry for entry in _pending(viewer, engine_io.rules_of(viewer.battle), seen) if entry["side"] in mine]
+    return [entry for entry in _pending(viewer, engine_io.rules_of(viewer.battle), seen) if entry["yours"]]
+
+
+def answered_by(viewer: Viewer, request: DecisionRequest) -> bool:
+    """Does the viewer answer this open decision? The umpire's own (DecisionRequest.umpire) the umpire alone, a
+    side's whoever decides for the side (services.may_answer, from what the viewer already holds)."""
+    if request.umpire:
+        return viewer.is_umpire
+    return request.side in {s.key for s in viewer.sides}
 
 
 def _pending(viewer: Viewer, rs: Any, seen: Any) -> Iterable[JSONObject]:
     """Every open decision: the viewer's own (and all of them for the umpire) in full, with the candidates
-    for his own; another side's only by id, side and kind."""
+    for his own; another side's only by id, side, kind and whether it is the umpire's."""
     mine = {s.key for s in viewer.sides}
     answered = set(
         Decision.objects.live()
@@ -219,12 +238,15 @@ def _pending(viewer: Viewer, rs: Any, seen: Any) -> Iterable[JSONObject]:
     )
     names = {s.key: s.name for s in viewer.battle.sides.all()}
     for request in seen.pending():
-        entry: JSONObject = {"id": request.id, "side": request.side, "kind": request.kind}
-        if request.side in mine or viewer.sees_all:
+        yours = answered_by(viewer, request)
+        entry: JSONObject = {"id": request.id, "side": request.side, "kind": request.kind, "umpire": request.umpire}
+        if yours or request.side in mine or viewer.sees_all:
             entry.update(request.to_json())
-            entry["candidates"] = _candidates(rs, seen, request) if request.side in mine else None
-            entry["schema"] = _schema(rs, seen, request, names) if request.side in mine else None
+            entry["umpire"] = request.umpire  # to_json writes it only when set
+            entry["candidates"] = _candidates(rs, seen, request) if yours else None
+            entry["schema"] = _schema(rs, seen, request, names) if yours else None
         entry["submitted"] = request.id in answered
+        entry["yours"] = yours
         yield entry
 
 
@@ -237,8 +259,7 @@ def judge_partial_answer(*, battle: Battle, user: User, request_id: str, posted:
     answered = Decision.objects.live().filter(battle=battle, request_id=request_id).exists()
     if request is None or request_id in state.answers or answered:
         raise Http404("No such open decision of yours.")
-    side = battle.sides.filter(key=request.side).first()
-    if side is None or not services.may_decide_for(battle, side, user):
+    if not services.may_answer(battle, request, user):
         raise Http404("No such open decision of yours.")
     rs = engine_io.rules_of(battle)
     names = {s.key: s.name for s in battle.sides.all()}
@@ -426,12 +447,14 @@ class BattleRow:
     mine: bool  # the viewer owes a decision
 
 
-def _open_requests(state: str) -> tuple[list[str], list[tuple[str, str]]]:
-    """A stored state's side keys in order, and its open requests not yet answered in it, as (id, side)."""
+def _open_requests(state: str) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """A stored state's side keys in order, its open requests not yet answered in it, as (id, side), and the
+    umpire's own among them (DecisionRequest.umpire) apart, by id: those await the umpire, not their side."""
     data = json.loads(state)
     answered = set(data.get("answers", {}))
-    open_ = [(str(r["id"]), str(r["side"])) for r in data.get("requests", []) if str(r["id"]) not in answered]
-    return [str(key) for key in data.get("sides", [])], open_
+    open_ = [r for r in data.get("requests", []) if str(r["id"]) not in answered]
+    sides = [(str(r["id"]), str(r["side"])) for r in open_ if not r.get("umpire")]
+    return [str(key) for key in data.get("sides", [])], sides, [str(r["id"]) for r in open_ if r.get("umpire")]
 
 
 def _awaited(sides: list[str], open_: list[tuple[str, str]], stored: set[str]) -> list[str]:
@@ -440,10 +463,11 @@ def _awaited(sides: list[str], open_: list[tuple[str, str]], stored: set[str]) -
 
 
 def awaited_sides(battle: Battle) -> list[str]:
-    """The keys of the sides with an open decision not yet answered (nor stored), in side order."""
+    """The keys of the sides with an open decision not yet answered (nor stored), in side order (the umpire's own
+    decisions logged under a side are not its: umpire_awaited)."""
     if battle.is_finished:
         return []
-    sides, open_ = _open_requests(battle.state)
+    sides, open_, _ = _open_requests(battle.state)
     stored = set(
         Decision.objects.live()
         .filter(battle=battle, request_id__in=[rid for rid, _ in open_])
@@ -452,12 +476,35 @@ def awaited_sides(battle: Battle) -> list[str]:
     return _awaited(sides, open_, stored)
 
 
+def umpire_awaited(battle: Battle) -> bool:
+    """Does the battle wait for one of the umpire's own decisions (the go-ahead before a card), not yet answered?"""
+    if battle.is_finished:
+        return False
+    _, _, own = _open_requests(battle.state)
+    return bool(own) and battle.umpire_decides() and not _all_stored(battle, own)
+
+
+def umpire_awaited_words(battle: Battle, state: Any) -> list[str]:
+    """ "the umpire to turn the next card": the umpire awaited for his own decision, in words for "Waiting for ..."
+    (its prompt where the ruleset writes one in lower case, the way Cloudships does), or nothing."""
+    if not umpire_awaited(battle):
+        return []
+    prompts = [r.prompt.rstrip(".") for r in state.pending() if r.umpire and r.prompt]
+    said = prompts[0] if prompts and prompts[0][:1].islower() else ""
+    return [f"{UMPIRE_AWAITED} to {said}" if said else UMPIRE_AWAITED]
+
+
+def _all_stored(battle: Battle, request_ids: list[str]) -> bool:
+    stored = Decision.objects.live().filter(battle=battle, request_id__in=request_ids)
+    return set(stored.values_list("request_id", flat=True)) >= set(request_ids)
+
+
 def awaited_by_battle(battles: Sequence[Battle]) -> dict[int, list[BattleSide]]:
     """The sides each battle in play waits for (an open decision with no answer stored), in side order, read from
     the battles' loaded states and their sides prefetched: one query for the stored answers however many."""
     in_play = [b for b in battles if not b.is_finished and b.state]
     open_by_battle = {b.pk: _open_requests(b.state) for b in in_play}
-    open_ids = {rid for _, open_ in open_by_battle.values() for rid, _ in open_}
+    open_ids = {rid for _, open_, _ in open_by_battle.values() for rid, _ in open_}
     stored: set[tuple[int, str]] = (
         set(
             Decision.objects.live()
@@ -470,10 +517,32 @@ def awaited_by_battle(battles: Sequence[Battle]) -> dict[int, list[BattleSide]]:
     awaited: dict[int, list[BattleSide]] = {}
     for battle in battles:
         sides = {s.key: s for s in battle.sides.all()}
-        keys, open_ = open_by_battle.get(battle.pk, ([], []))
+        keys, open_, _ = open_by_battle.get(battle.pk, ([], [], []))
         answered = {rid for rid, _ in open_ if (battle.pk, rid) in stored}
         awaited[battle.pk] = [sides[key] for key in _awaited(keys, open_, answered) if key in sides]
     return awaited
+
+
+def umpire_awaited_by_battle(battles: Sequence[Battle]) -> set[int]:
+    """The battles in play waiting for one of the umpire's own decisions (umpire_awaited), read from their loaded
+    states and their sides prefetched: one query for the stored answers however many."""
+    own = {
+        b.pk: ids
+        for b in battles
+        if not b.is_finished and b.state and (ids := _open_requests(b.state)[2]) and persons_play(b.sides.all())
+    }
+    if not own:
+        return set()
+    stored = set(
+        Decision.objects.live()
+        .filter(battle__in=list(own), request_id__in={rid for ids in own.values() for rid in ids})
+        .values_list("battle_id", "request_id")
+    )
+    return {pk for pk, ids in own.items() if any((pk, rid) not in stored for rid in ids)}
+
+
+# Who is awaited when it is the umpire's own decision (the go-ahead before a card), in a list of battles.
+UMPIRE_AWAITED = "the umpire"
 
 
 def awaited_words(side: BattleSide) -> str:
@@ -492,6 +561,7 @@ def battle_rows(*, battles: Iterable[Battle], user: User) -> list[BattleRow]:
         if battle.pk in states:
             battle.state = states[battle.pk]
     awaited = awaited_by_battle(battles)
+    umpire_waited = umpire_awaited_by_battle(battles)
     rows = []
     for battle in battles:
         waiting = awaited[battle.pk]
@@ -501,6 +571,9 @@ def battle_rows(*, battles: Iterable[Battle], user: User) -> list[BattleRow]:
             mine = any(services.may_decide_for(battle, s, user) for s in waiting)
         else:
             mine = any(s.decided_by(user.pk, umpire=bool(umpire), mode=battle.mode) for s in waiting)
+        if battle.pk in umpire_waited:
+            names += (UMPIRE_AWAITED,)
+            mine = mine or (services.is_umpire(battle, user) if umpire is None else bool(umpire))
         rows.append(BattleRow(battle, names, mine))
     return rows
 
@@ -541,10 +614,10 @@ def decision_forms_for(
     forms = []
     for request in state.pending():
         side = sides.get(request.side)
-        if request.id in stored or side is None or side.left or (only and request.id != only):
+        if request.id in stored or side is None or (only and request.id != only):
             continue
-        if not services.may_decide_for(battle, side, viewer.user):
-            continue
+        if not answered_by(viewer, request) or (side.left and not request.umpire):
+            continue  # another's, or a side gone whose decisions its leaving answers
         seen = redact(state, request.side)
         forms.append(decision_forms.build(rs, seen, request, names=names, plan=building.get(request.id)))
     return forms

@@ -70,11 +70,16 @@ class SideSerializer(serializers.Serializer[Any]):
 
 class PendingDecisionSerializer(serializers.Serializer[Any]):
     """An open decision. Another side's shows only its id, side and kind; my own has the engine's request in
-    full and the answers I may give."""
+    full and the answers I may give. The umpire's own (``umpire``: the go-ahead before a card) is answered by the
+    battle's umpire alone, whatever side it is logged under."""
 
     id = serializers.CharField()
-    side = serializers.CharField()
+    side = serializers.CharField(help_text="The side it is logged under (the umpire's own decisions have one too).")
     kind = serializers.CharField()
+    umpire = serializers.BooleanField(
+        help_text="The umpire's own decision: only the battle's umpire answers it (a player's answer is refused, 403)."
+    )
+    yours = serializers.BooleanField(help_text="I answer it: a decision of a side I decide for, or I am the umpire.")
     submitted = serializers.BooleanField(help_text="An answer is in, waiting for the rest of its batch.")
     phase = serializers.CharField(required=False)
     rule = serializers.CharField(required=False, help_text="The clause that governs the decision.")

@@ -46,6 +46,7 @@ from battles.models import (
     DeadlineDefault,
     Decision,
     DecisionSource,
+    persons_play,
 )
 from campaign.models import Campaign, Membership, Role
 from config import task_queue
@@ -266,6 +267,21 @@ def may_decide_for(battle: Battle, side: BattleSide, user: User) -> bool:
     return side.decided_by(user.pk, umpire=_is_umpire(battle, user), mode=battle.mode)
 
 
+def may_answer(battle: Battle, request: DecisionRequest, user: User, *, side: BattleSide | None = None) -> bool:
+    """May the user answer this open decision? The umpire's own (DecisionRequest.umpire: the go-ahead before a
+    card) only the battle's umpire, in every mode, whoever's side it is logged under; any other, whoever decides
+    for its side (may_decide_for). ``side``: the request's side, when the caller has it."""
+    if request.umpire:
+        return _is_umpire(battle, user)
+    side = side if side is not None else battle.sides.filter(key=request.side).first()
+    return side is not None and may_decide_for(battle, side, user)
+
+
+def is_umpire(battle: Battle, user: User) -> bool:
+    """Is the user the umpire of the battle's campaign?"""
+    return _is_umpire(battle, user)
+
+
 def _is_umpire(battle: Battle, user: User) -> bool:
     return Membership.objects.filter(campaign_id=battle.campaign_id, user=user, role=Role.UMPIRE).exists()
 
@@ -318,8 +334,11 @@ def battle_submit(*, battle_id: int, user: User, request_id: str, choice: Any, i
     if request is None or request_id in state.answers:
         raise BattleRefused(f"There is no open decision {request_id!r}.", clause=NO_SUCH_DECISION, status=409)
     side = BattleSide.objects.get(battle=battle, key=request.side)
-    if not may_decide_for(battle, side, user):
-        raise PermissionDenied("This decision is not yours to make.")
+    if not may_answer(battle, request, user, side=side):
+        # The page and the API show every side the open decisions and whose they are: this tells nothing new.
+        raise PermissionDenied(
+            "This decision is the umpire's to make." if request.umpire else "This decision is not yours to make."
+        )
     if Decision.objects.live().filter(battle=battle, request_id=request_id).exists():
         raise BattleRefused(f"Decision {request_id} is already made.", clause=ALREADY_DECIDED, status=409)
     rejection = resolver.check_decision(
@@ -329,7 +348,7 @@ def battle_submit(*, battle_id: int, user: User, request_id: str, choice: Any, i
         raise BattleRefused(rejection.reason, clause=rejection.clause)
     source = (
         DecisionSource.PLAYER
-        if side.controller == Controller.PLAYER and side.user_id == user.pk
+        if side.controller == Controller.PLAYER and side.user_id == user.pk and not request.umpire
         else DecisionSource.UMPIRE
     )
     decision = _store_decision(battle, side, request, state, plain(choice), source, user, idempotency_key)
@@ -365,9 +384,10 @@ def _store_decision(
 
 
 def _ready_to_resolve(battle: Battle, state: BattleState[Any]) -> bool:
-    """Every open decision of a side a person controls has its stored answer (the AI answers its own)."""
+    """Every open decision of a side a person controls has its stored answer (the AI answers its own), and so has
+    every decision of the umpire's own while a person plays (persons_play: else the AI gives it)."""
     people = set(battle.sides.exclude(controller=Controller.AI).filter(left="").values_list("key", flat=True))
-    waiting = {r.id for r in state.pending() if r.side in people}
+    waiting = {r.id for r in state.pending() if (bool(people) if r.umpire else r.side in people)}
     answered = set(
         Decision.objects.live().filter(battle=battle, request_id__in=waiting).values_list("request_id", flat=True)
     )
@@ -438,9 +458,17 @@ def _next_answer(
     sides: Mapping[str, BattleSide],
     stored: Mapping[str, Decision],
 ) -> tuple[DecisionRequest, JSON, Decision | None] | None:
-    """The next open decision that has an answer: a stored one, or the AI's for an AI side."""
+    """The next open decision that has an answer: a stored one, or the AI's for an AI side (and for the umpire's
+    own where no person plays: persons_play)."""
     for request in state.pending():
         side = sides[request.side]
+        if request.umpire:  # the umpire's, whatever became of the side it is logged under
+            decision = stored.get(request.id)
+            if decision is not None:
+                return request, decision.choice, decision
+            if not persons_play(sides.values()):
+                return request, ai_choice(rs, state, request, seed), None
+            continue
         if side.left:
             return request, leaving_choice(rs, state, request, seed, side.left), None
         decision = stored.get(request.id)
@@ -552,7 +580,9 @@ def battle_result_data(rs: Ruleset[Any], initial: BattleState[Any], final: Battl
 @transaction.atomic
 def battle_apply_deadline(*, battle_id: int, now: Any = None) -> int:
     """A side missed its deadline: answer its open decisions with the battle's default (the AI captain's
-    choice, or hold course and fire at will) and resolve. Returns how many answers were given."""
+    choice, or hold course and fire at will) and resolve. Returns how many answers were given. The umpire's own
+    decisions fall to it too (the go-ahead: the card is turned), so an umpire away from the battle stalls it for
+    no longer than a player would."""
     battle = _locked(battle_id)
     now = now or timezone.now()
     if battle.is_finished or battle.deadline is None or battle.deadline > now:
@@ -563,9 +593,11 @@ def battle_apply_deadline(*, battle_id: int, now: Any = None) -> int:
     answered = set(Decision.objects.live().filter(battle=battle).values_list("request_id", flat=True))
     sides = {side.key: side for side in battle.sides.all()}
     given = 0
+    people = persons_play(sides.values())
     for request in state.pending():
-        if request.id in answered or sides[request.side].controller == Controller.AI or sides[request.side].left:
-            continue
+        side = sides[request.side]
+        if request.id in answered or not (people if request.umpire else _decided_by_a_person(side)):
+            continue  # the AI answers it when the battle resolves
         choice = deadline_choice(battle, rs, state, request, seed)
         _store_decision(battle, sides[request.side], request, state, choice, DecisionSource.DEADLINE, None)
         given += 1
@@ -576,6 +608,10 @@ def battle_apply_deadline(*, battle_id: int, now: Any = None) -> int:
     battle.save(update_fields=["status", "deadline"])
     _queue_resolution(battle)
     return given
+
+
+def _decided_by_a_person(side: BattleSide) -> bool:
+    return side.controller != Controller.AI and not side.left
 
 
 def deadline_choice(

@@ -185,7 +185,9 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
         "awaited": awaited,
         # "Waiting for the Pirates and the Oenotrians": the awaited sides' names joined in Python, in the battle's
         # order (a template loop joined on every side and left "Waiting for Pirates, ." when the last was not).
-        "awaited_words": and_list(side.name for side in sides if side.key in awaited),
+        "awaited_words": and_list(
+            [*(side.name for side in sides if side.key in awaited), *selectors.umpire_awaited_words(battle, state)]
+        ),
         "forms": forms,
         "log": selectors.narrated_log(viewer, details=details),
         "details": details,

@@ -6,6 +6,11 @@ they are too many to list, a ruleset validator. Several requests open at once ar
 simultaneously (both sides plotting); one at a time gives an order (movement by initiative). Answers to
 a ``secret`` request stay with their side until every request open with it is answered; the ``sealed``
 keys of a secret object answer stay with it for good (a gun's hidden aspect, a coded signal).
+
+An ``umpire`` request is the umpire's to answer, not a player's (the go-ahead before a card is turned): it is
+still addressed to a side, the side in whose name it is logged and whose policy answers it where no person plays
+(auto-resolve, the odds, random play), so the engine, its replay and its policies treat it as any other. Only who
+may answer it in web play differs, which the app decides (battles.services.may_answer).
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ class DecisionRequest:
     ships: tuple[str, ...] = ()
     # Keys of a secret object answer kept out of the batch's public reveal: only its side ever sees them.
     sealed: tuple[str, ...] = ()
+    # The umpire's to answer in web play (the module's docstring); its side's policy answers it elsewhere.
+    umpire: bool = False
 
     def allows(self, choice: JSON) -> bool:
         """Is ``choice`` one of the listed options? (Always True for an open-ended request.)"""
@@ -81,6 +88,8 @@ class DecisionRequest:
         }
         if self.sealed:  # written only when set, so requests without sealed keys keep their old spelling
             data["sealed"] = list(self.sealed)
+        if self.umpire:  # likewise: every request before the flag keeps its spelling, and old logs load as they are
+            data["umpire"] = True
         return data
 
     def reveal(self, choice: JSON) -> JSON:
@@ -106,6 +115,7 @@ class DecisionRequest:
             prompt=str(data["prompt"]),
             ships=tuple(str(s) for s in data["ships"]),
             sealed=tuple(str(k) for k in data.get("sealed", ())),
+            umpire=bool(data.get("umpire", False)),
         )
 
 

@@ -299,16 +299,20 @@ class Context(Generic[B]):
         prompt: str = "",
         ships: Sequence[str] = (),
         sealed: Sequence[str] = (),
+        umpire: bool = False,
     ) -> DecisionRequest:
         """Open a decision for ``side``. Requests opened together are decided simultaneously.
 
         A listed request defaults to its first option; an open-ended one must name a legal default
         (the answer given for a side that lets its deadline pass). ``sealed``: keys of a secret object
         answer left out when the batch is revealed; the ruleset reads them from the side's own ``decision``
-        event.
+        event. ``umpire``: the umpire answers it in web play, not ``side``'s player (DecisionRequest.umpire);
+        public, as everything the umpire decides for the table is.
         """
         if sealed and not secret:
             raise EngineError(f"{kind}: only a secret decision can keep sealed keys")
+        if umpire and secret:
+            raise EngineError(f"{kind}: the umpire's decision is public, never secret")
         if side not in self._state.sides:
             raise EngineError(f"no side {side!r} in this battle")
         listed = None if options is None else tuple(_list(plain(list(options))))
@@ -330,6 +334,7 @@ class Context(Generic[B]):
             prompt=prompt,
             ships=tuple(ships),
             sealed=tuple(sealed),
+            umpire=umpire,
         )
         problem = _judge(self._ruleset, self._state, request, request.default)
         if problem is not None:

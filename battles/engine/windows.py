@@ -2,9 +2,10 @@
 
 A side answers in windows, not prompts: every decision open to it at one moment is one submission (one form,
 one "Send orders"; the app answers them together), and a decision its standing orders answered was never
-put to it at all. Read off the log: the decisions asked between two closed batches (``decisions`` events) are
-open together, so each side with at least one of them left to answer by hand has one window there. Any
-ruleset: the log's engine events are all this reads.
+put to it at all, nor was one the umpire answers (``DecisionRequest.umpire``: the go-ahead before a card).
+Read off the log: the decisions asked between two closed batches (``decisions`` events) are open together, so
+each side with at least one of them left to answer by hand has one window there. Any ruleset: the log's engine
+events are all this reads.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ def windows(events: Iterable[Event]) -> Counter[tuple[int, str]]:
         if event.kind == DECISION_REQUESTED:
             request = event.data["request"]
             assert isinstance(request, dict)
-            asked[str(request["id"])] = (event.turn, str(request["side"]))
+            if not request.get("umpire"):  # the umpire's, not the side's to sit down for
+                asked[str(request["id"])] = (event.turn, str(request["side"]))
         elif event.kind == DECISION and not event.data.get(STANDING):
             by_hand.add(str(event.data["request"]))
         elif event.kind == DECISIONS:

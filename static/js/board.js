@@ -107,12 +107,14 @@
     const fitScale = () => Math.min(frameSize()[0] / whole.w, frameSize()[1] / whole.h);
     const clampScale = (s) => Math.min(MAX_SCALE, Math.max(Math.min(fitScale(), 1) * 0.9, s));
 
+    // Along one axis: a view narrower than the map never goes past its edge (no blank ground beside a ship at the
+    // edge of the map, where Cloudships' courses take them), one wider has the map in its middle.
+    const keep = (at, size, start, length) =>
+      size >= length ? start + (length - size) / 2 : Math.min(start + length - size, Math.max(start, at));
+
     function show() {
-      // The view's centre stays over the map.
-      const cx = Math.min(whole.x + whole.w, Math.max(whole.x, view.x + view.w / 2));
-      const cy = Math.min(whole.y + whole.h, Math.max(whole.y, view.y + view.h / 2));
-      view.x = cx - view.w / 2;
-      view.y = cy - view.h / 2;
+      view.x = keep(view.x, view.w, whole.x, whole.w);
+      view.y = keep(view.y, view.h, whole.y, whole.h);
       svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].map((v) => v.toFixed(1)).join(" "));
       keptView = { ...view };
     }

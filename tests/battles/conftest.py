@@ -72,7 +72,7 @@ def play_defaults(club: dict[str, Any], django_capture_on_commit_callbacks: Any)
             assert pending, f"battle {battle.pk} waits for nothing ({battle.status})"
             request = pending[0]
             side = battle.sides.get(key=request.side)
-            user = side.user or club["umpire"]
+            user = club["umpire"] if request.umpire else side.user or club["umpire"]  # his own: the go-ahead
             with django_capture_on_commit_callbacks(execute=True):
                 services.battle_submit_decision(
                     battle_id=battle.pk, user=user, request_id=request.id, choice=request.default

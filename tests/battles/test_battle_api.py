@@ -32,7 +32,8 @@ pytestmark = pytest.mark.django_db
 JSON_BODY = "application/json"
 # The dice of the battle walked through the API: a fight that grapples, boards and takes a prize in 8 turns.
 WALK_SEED = hashlib.sha256(b"red-captain api walk 5").digest()
-OPEN_DECISION = {"id", "side", "kind", "submitted"}  # another side's open decision, as a player sees it
+# Another side's open decision, as a player sees it: that it is open, whether it is the umpire's, not his.
+OPEN_DECISION = {"id", "side", "kind", "umpire", "yours", "submitted"}
 WALK_STEPS = 60  # decisions in the walk for every ruleset: enough for the first fire and its secret answers
 VISIBILITY_HOOKS = importlib.util.find_spec("battles.rules.sky_galleons.visibility") is not None
 

@@ -306,3 +306,49 @@ class OpenNotes(SealedNotes):
 
     def advance(self, ctx):
         ctx.request("a", "bid", rule="TOY-BID-03", default={"bid": 1}, sealed=["note"])
+
+
+class UmpiresGoAhead(SealedNotes):
+    """The umpire's go-ahead before the bids: a request the umpire answers in web play (DecisionRequest.umpire)."""
+
+    key = "toy-go-ahead"
+
+    def advance(self, ctx):
+        if ctx.state.phase == "setup":
+            ctx.begin_turn()
+            ctx.begin_phase("bid")
+            ctx.request("a", "go ahead", rule="TOY-BID-04", options=["go"], umpire=True)
+        else:
+            ctx.end_battle("a", "done")
+
+
+def test_an_umpires_decision_is_any_other_to_the_engine_and_old_requests_keep_their_spelling():
+    rs = UmpiresGoAhead()
+    initial = resolver.new_battle(rs, {}, seed_commitment=dice.commitment(SEED))
+    started = resolver.resolve(rs, initial, SEED)
+    (request,) = started.state.pending()
+    assert (request.umpire, request.side, request.secret) == (True, "a", False)
+    assert request.to_json()["umpire"] is True
+    assert type(request).from_json(request.to_json()) == request
+    # Answered under its side, as the log and the replay know every decision; public like the table's.
+    done = resolver.submit(rs, started.state, side="a", request_id=request.id, choice="go", seed=SEED)
+    assert isinstance(done, resolver.Accepted)
+    assert next(e for e in done.events if e.kind == "decision").visibility == "public"
+    log = [*started.events, *done.events]
+    assert resolver.replay(rs, initial, log) == done.state
+    assert resolver.rerun(rs, initial, log, SEED) == log
+    # A request without the flag is spelled as before it existed, and a stored one without it loads as a side's.
+    plain_request = replace(request, umpire=False)
+    assert "umpire" not in plain_request.to_json()
+    old = {key: value for key, value in request.to_json().items() if key != "umpire"}
+    assert type(request).from_json(old) == plain_request
+
+
+def test_the_umpires_decision_is_never_secret():
+    class SecretGoAhead(UmpiresGoAhead):
+        def advance(self, ctx):
+            ctx.request("a", "go ahead", rule="TOY-BID-04", options=["go"], umpire=True, secret=True)
+
+    initial = resolver.new_battle(SecretGoAhead(), {}, seed_commitment=dice.commitment(SEED))
+    with pytest.raises(resolver.EngineError, match="never secret"):
+        resolver.resolve(SecretGoAhead(), initial, SEED)

@@ -45,3 +45,14 @@ def test_figures_count_every_side_turn_and_share_within_two() -> None:
     assert (figures.turns, figures.most, figures.median) == (4, 3, 0)
     assert figures.within_two == 0.75
     assert figures.p95 == 3
+
+
+def test_the_umpires_own_decision_is_no_sides_submission() -> None:
+    """The go-ahead before a card (DecisionRequest.umpire) is logged under a side but answered by the umpire: the
+    side never sits down for it."""
+    log = Log()
+    log.add(1, DECISION_REQUESTED, request={"id": "d0", "side": "a", "umpire": True})
+    log.add(1, DECISION, request="d0", side="a", choice="turn")
+    log.add(1, DECISIONS, answers={}, order=["d0"])
+    log.batch(1, [("d1", "a")])  # her move
+    assert windows.windows(log.events) == {(1, "a"): 1}

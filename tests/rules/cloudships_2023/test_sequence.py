@@ -128,10 +128,12 @@ def test_no_player_and_not_even_the_umpire_can_see_the_order_of_the_cards_not_ye
 
 
 @pytest.mark.rule("CM-SEQ-03")
-def test_with_the_umpire_option_each_card_waits_for_the_go_ahead_and_the_app_turns_it_otherwise():
+def test_with_the_umpire_option_each_card_waits_for_the_umpires_go_ahead_and_the_app_turns_it_otherwise():
     started = resolve(new(umpire=True))
     request = started.state.pending()[0]
     assert (request.kind, request.options, request.side) == (TURN_CARD, (TURN_IT,), new().sides[0])
+    assert request.umpire
+    assert not request.secret
     assert not of_kind(started.events, CARD_TURNED)
     after = resolver.submit(
         CLOUDSHIPS, started.state, side=request.side, request_id=request.id, choice=TURN_IT, seed=b"cm-seed"
@@ -147,8 +149,9 @@ def test_with_the_umpire_option_each_card_waits_for_the_go_ahead_and_the_app_tur
     assert isinstance(after, resolver.Accepted)
     following = after.state.pending()[0]
     assert following.kind == TURN_CARD
+    assert following.umpire
     owner = after.state.board.ship_named(str(turned[0].data["ship"])).side
-    assert following.side == owner  # the captain who has just finished says "next"
+    assert following.side == owner  # logged under the side that has just finished: its captain's, where no one plays
     assert all(r.kind != TURN_CARD for r in resolve(new()).state.pending())  # no go-ahead without the option
 
 

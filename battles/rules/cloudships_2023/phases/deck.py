@@ -6,8 +6,8 @@ shuffled at the start of the round, but the order of the cards not yet turned is
 it is nowhere, so no view, log, export or AI can show it (docs/cloudships.md section 3). The last card needs no die.
 
 Who turns it: by default the app, as soon as the last ship's turn is over. With the option ``umpire_turns_cards``
-the battle waits for a go-ahead first (a decision with one answer, "turn"); at the club table, where the umpire
-answers for every side, it is his hand on the deck.
+the battle waits for a go-ahead first (a decision with one answer, "turn"), the umpire's (``umpire=True``): in web
+play and at the club table alike it is his hand on the deck, never a player's.
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ def next_card(ctx: Context[Board]) -> None:
         turn_card(ctx)
         return
     side = go_ahead_side(ctx.board, ctx.state.sides)
-    ctx.request(side, TURN_CARD, rule="CM-SEQ-03", options=[TURN_IT], prompt="turn the next card")
+    ctx.request(side, TURN_CARD, rule="CM-SEQ-03", options=[TURN_IT], prompt="turn the next card", umpire=True)
     ctx.begin_phase(CARD)
 
 
 def go_ahead_side(board: Board, sides: tuple[str, ...]) -> str:
-    """Whose go-ahead it asks: the side of the ship whose turn just ended (her captain has finished), at a round's
-    start the battle's first side. Nothing hangs on it but who presses the button: no card is drawn yet."""
+    """The side the umpire's go-ahead is logged under: the side of the ship whose turn just ended, at a round's
+    start the battle's first side. The umpire answers it in web play; where no person plays (auto-resolve, the
+    odds) this side's captain gives it. Nothing hangs on it: no card is drawn yet."""
     last = board.deck.turned[-1] if board.deck.turned else None
     return board.ship_named(last).side if last is not None else sides[0]
 
