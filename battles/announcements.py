@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Q, QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -246,18 +245,25 @@ def hand_over_text(battle: Battle) -> str:
 TURN_REMINDER_SECONDS_PER_MINUTE = 15
 
 
-def battles_to_remind(*, now: Any = None, within: timedelta = timedelta(hours=12)) -> QuerySet[Battle]:
+def battles_to_remind(*, now: Any = None, within: timedelta = timedelta(hours=12)) -> list[Battle]:
+    """The battles waiting on a deadline within ``within``, a battle on a clock only in its turn's last quarter.
+
+    The quarter is judged here, not in SQL: SQLite (the embedded default) cannot multiply a duration."""
     now = now or timezone.now()
-    quarter = ExpressionWrapper(
-        F("turn_minutes") * timedelta(seconds=TURN_REMINDER_SECONDS_PER_MINUTE), output_field=DurationField()
-    )
-    return (
+    near = (
         Battle.objects.filter(status=BattleStatus.WAITING, deadline__gt=now, deadline__lte=now + within)
-        .annotate(remind_from=ExpressionWrapper(F("deadline") - quarter, output_field=DateTimeField()))
-        .filter(Q(turn_minutes__isnull=True) | Q(remind_from__lte=now))
         # Live play: both players are at the page, which shows the window; a reminder a window would be noise.
         .exclude(mode=BattleMode.LIVE)
+        .order_by("pk")
     )
+    return [battle for battle in near if _in_reminder_time(battle, now)]
+
+
+def _in_reminder_time(battle: Battle, now: Any) -> bool:
+    if battle.turn_minutes is None or battle.deadline is None:
+        return True
+    quarter = timedelta(seconds=battle.turn_minutes * TURN_REMINDER_SECONDS_PER_MINUTE)
+    return bool(battle.deadline - quarter <= now)
 
 
 def remind(battle: Battle) -> int:

@@ -21,7 +21,16 @@ from tests.services import in_ci, redis_problem, redis_url_for_tests
 TESTS_DIR = Path(__file__).resolve().parent
 
 # The embedded-default slice: these folders also run on SQLite in every `make test` (marker `sqlite`).
-SQLITE_SLICE = ("accounts", "campaign", "reference", "infra/test_settings.py", "infra/test_health.py")
+# The battle clock and its reminders run under `make run` too (the beat's tasks, eager), on SQLite.
+SQLITE_SLICE = (
+    "accounts",
+    "campaign",
+    "reference",
+    "infra/test_settings.py",
+    "infra/test_health.py",
+    "battles/test_battle_notifications.py",
+    "battles/test_battle_clock.py",
+)
 
 # Every session records how its rule-tagged tests ended (var/test-results/rules.json, read by rules_coverage).
 pytest_plugins = ["tests.rules_report"]
