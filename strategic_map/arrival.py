@@ -639,7 +639,9 @@ def _tell_action(encounter: Encounter, captains: Sequence[Captain], action: _Act
         said.append("Sent down: " + ", ".join(f"the {name}" for name in taken.sunk) + ".")
     if taken.lost:
         said.append("Lost: " + ", ".join(f"the {name}" for name in taken.lost) + ".")
-    battle_url = reverse("battle_detail", args=[encounter.battle_id])
+    # The battle's result, its own anchor: the unread "action!" notice of the same page must not swallow it
+    # (campaign.notifications keeps one unread notification a page).
+    battle_url = reverse("battle_detail", args=[encounter.battle_id]) + "#battle-status"
     for captain in captains:
         lines = list(said)
         url = battle_url

@@ -4,9 +4,10 @@ never to the other players and never to the campaign's chat webhook (fog of war:
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from campaign.models import Notification, NotificationKind, WebhookDelivery
-from strategic_map import arrival, treks
+from strategic_map import arrival, news, treks
 from tests.strategic_map import arrival_fixtures
 from tests.strategic_map.arrival_fixtures import fates
 from tests.strategic_map.test_treks import WILDS, club, set_table, start
@@ -35,7 +36,7 @@ def test_the_captain_hears_of_his_action_and_his_homecoming_and_nobody_else_does
     assert action.title == f"The action of day {encounter.day} is over"
     assert "Taken in tow: the Golden Dawn." in action.body
     assert "The voyage goes on." in action.body
-    assert action.url == f"/battles/{encounter.battle_id}/"
+    assert action.url == f"/battles/{encounter.battle_id}/#battle-status"
 
     arrival.voyage_arrive(voyage_id=table.voyage.pk, city="Parhoon", day=4)
     arrival.voyage_arrive(voyage_id=table.voyage.pk, city="Parhoon", day=4)  # the task run twice: told once
@@ -81,3 +82,25 @@ def test_each_week_of_a_trek_is_news_of_its_own_and_the_end_says_how_it_ended(cl
     assert second.title == "Captain Jack's epic trek, week 2: safe home"
     assert second.url.endswith("#week-2")
     assert news_of(club["bob"], NotificationKind.TREK_NEWS) == []
+
+
+def test_the_end_of_the_action_is_told_even_when_its_call_to_action_is_still_unread(fight, table):
+    """The "action!" notice leads to the battle, and so does the action's end; one unread notification a page
+    (campaign.notifications) must not let the first swallow the second: the end has the result's own anchor."""
+    encounter = fight([MERCHANT], result="Enemy Merchantman", surrender="oenotrians", enemy_side="oenotrians")
+    (told,) = news_of(table.alice)
+    told.delete()
+    captain = table.voyage.captain
+    when = timezone.now()
+    news.tell_encounter_battle(
+        table.campaign,
+        captain,
+        battle_id=encounter.battle_id,
+        title="a merchant",
+        day=2,
+        ends_day=3,
+        hand_over_at=when,
+        turn_minutes=60,
+    )
+    news.tell_action(table.campaign, captain, encounter_id=encounter.pk, day=2, summary="Taken in tow.", url=told.url)
+    assert [n.title for n in news_of(table.alice)] == ["Day 2: action! a merchant", "The action of day 2 is over"]
