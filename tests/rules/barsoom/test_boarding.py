@@ -269,3 +269,27 @@ def test_the_wound_dice_are_one_a_hit() -> None:
     assert boarding.casualties(MEDIUM, 3, (1, 2, 6)) == 2
     with pytest.raises(ValueError, match="2 light hits roll 2 wound dice, not 1"):
         boarding.casualties(LIGHT, 2, (6,))
+
+
+# --- a boarding action from grapple to prize ------------------------------------------------------------------------
+
+
+@pytest.mark.rule("BR-GRAP-06", "BR-GRAP-07", "BR-GRAP-11")
+def test_a_capital_ship_grapples_a_medium_ship_below_drops_her_boarders_and_takes_her() -> None:
+    """The pieces together, as the phases will use them: the Xavarian, 2 levels above the Thark in her hex."""
+    xavarian, thark = crew.complement("capital"), crew.complement("medium")
+    assert boarding.within_throw(0, -2)
+    xavarian = xavarian.to_grapnels(3)
+    assert boarding.grapple_holds((2, 6, 1))
+    assert boarding.way_across(0, -2) == JUMP  # before the grapple: jump or stay
+    assert boarding.way_across(0, -2, grappled=True) == ABSEIL  # fast now: down the lines, no risk
+    xavarian = xavarian.stand_down().send("Thark", 30)
+    assert (xavarian.men, xavarian.party_aboard("Thark")) == (8, 30)
+    boarders = (6, 5) * 6 + (4, 3) * 9  # 12 hits
+    defenders = (4, 5, 6, 4, 6) + (3,) * 14  # 5 hits, a 4 hitting for the defenders
+    melee = boarding.melee_round(30, thark.men, boarders, defenders)
+    assert melee == Melee(attackers_lost=5, defenders_lost=12, result=TAKEN)  # 7 left against 25: beaten
+    xavarian = xavarian.lose_away("Thark", melee.attackers_lost)
+    assert thark.lose(crew.DECK, melee.defenders_lost).struck().aboard == 0
+    prize = crew.prize_crew(xavarian.party_aboard("Thark"))
+    assert (prize.men, prize.helmless) == (25, True)
