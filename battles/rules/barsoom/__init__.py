@@ -1,0 +1,1 @@
+"""Sky Ships of Barsoom (issue 23): not yet registered with the app."""
