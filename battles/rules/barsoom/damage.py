@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from battles.engine import dice, hexgrid
 from battles.engine.frozen import evolve
 from battles.engine.jsonread import DataFile, read_int, read_list, read_object, read_str
 
@@ -212,6 +213,20 @@ def _discard(condition: Condition, row: Row, on_the_ground: bool, turn_card: str
     return _harmed(condition, Harm(row.face, cards, stranded=on_the_ground and row.face == 4))
 
 
+def needed() -> dice.Needed:
+    """The Damage table as the log judges a d10 roll (its modifiers in the roll): each row's effect by name, a
+    total below 1 or above 10 reading the end row (BR-DMG-14)."""
+    found = rows()
+    bands = [(None if face == 1 else face, None if face == 10 else face, found[face].effect) for face in sorted(found)]
+    return dice.table("Damage table, d10", bands)
+
+
+def sides_hit(ship: hexgrid.Hex, facing: int, source: hexgrid.Hex) -> frozenset[str]:
+    """The sides of the ship the damage came from, for row 8's weapon (BR-DMG-10): the aspect holding the
+    firer's hex, both on a dividing line, every side from her own hex (a ram, a grenade, a bomb from above)."""
+    return frozenset(aspect.value for aspect in hexgrid.aspects(ship, facing, source))
+
+
 def turn_cards_held(condition: Condition) -> tuple[str, ...]:
     """One entry a Turn card still in her deck, for the phase to draw row 5's card from at random (BR-DMG-07)."""
     return tuple(card for card in rows()[5].discards_one_at_random for _ in range(condition.holds(card)))
@@ -259,6 +274,11 @@ def ded(face: int) -> DedMove:
         if read_int(entry["face"]) == face:
             return DedMove(face, read_str(entry["symbol"]), read_str(entry["move"]))
     raise ValueError(f"a DED has faces 1 to 6, not {face}")
+
+
+def ded_needed() -> dice.Needed:
+    """The DED as the log judges a d6 roll: each face's extra move by name."""
+    return dice.table("Damage Effect Die", [(face, face, ded(face).move) for face in range(1, 7)])
 
 
 # --- rolls owed by crashes, collisions and rams -----------------------------------------------------------------

@@ -16,6 +16,7 @@ from math import isqrt
 from pathlib import Path
 from typing import Any
 
+from battles.engine import dice
 from battles.engine.jsonread import DataFile, read_int, read_list, read_object, read_opt_int, read_str
 from battles.rules.barsoom.damage import DamageDue
 
@@ -188,6 +189,22 @@ def severity(result: int) -> Severity | None:
         if result >= low and (high is None or result <= high):
             return Severity(read_str(band["severity"]))
     return None
+
+
+def needed() -> dice.Needed:
+    """A roll to hit as the log judges it: the 2D6 with the shot's modifiers, the severity named by the bands
+    above (shifted by the 6 taken off), a miss otherwise."""
+    less = read_int(read_object(DATA.get("to_hit"))["less"])
+    bands = [
+        (read_int(band["from"]) + less, None if band["to"] is None else read_int(band["to"]) + less, band["severity"])
+        for band in _severity_bands()
+    ]
+    words = ", ".join(
+        f"{band['from']}{'+' if band['to'] is None else '' if band['to'] == band['from'] else '-' + str(band['to'])} "
+        f"{band['severity']}"
+        for band in _severity_bands()
+    )
+    return dice.table(f"2D6-6 above 0: {words}", bands, "miss")
 
 
 def _severity_bands() -> list[dict[str, Any]]:
