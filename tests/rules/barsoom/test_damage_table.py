@@ -218,3 +218,16 @@ def test_a_ram_owes_d10_minus_2_an_ahead_and_the_rammed_ship_one_d10_plus_2():
     assert damage.ram(3) == DamageDue(3, -2)
     assert damage.ram(1, head_on_aheads=2) == DamageDue(3, -2)
     assert damage.rammed() == DamageDue(1, 2)
+
+
+@pytest.mark.rule("BR-DED-05", "BR-DMG-04")
+def test_the_DED_never_descends_a_ship_loses_height_through_row_2_instead():
+    assert "Descend" not in {damage.ded(face).move for face in range(1, 7)}
+    assert apply(FRESH, 2).owed == (DESCEND,)
+    # a ship with every option gone still rolls on the table and still owes DEDs (BR-MOV-14)
+    crippled = FRESH
+    for _ in range(3):
+        crippled = apply(crippled, 6).condition
+    assert crippled.options == 0
+    assert apply(crippled, 7).owed == (ROLL_DED,)
+    assert apply(crippled, 2).owed == (DESCEND,)

@@ -67,6 +67,7 @@ def test_the_band_edges_are_the_texts_inches_exactly():
     assert edges[-1] is None
 
 
+@pytest.mark.rule("BR-WPN-04", "BR-WPN-05", "BR-WPN-06", "BR-WPN-07")
 def test_range_in_three_dimensions_is_the_straight_line_within_half_a_hex():
     for hexes, levels in itertools.product(range(40), range(-6, 7)):
         straight = math.hypot(hexes, levels)
