@@ -202,6 +202,8 @@ def _harmed(condition: Condition, harm: Harm) -> Condition:
 def _discard(condition: Condition, row: Row, on_the_ground: bool, turn_card: str | None) -> Condition:
     """Rows 3, 4, 5 and 7: the cards out of the deck; a card already gone is not lost twice (BR-DMG-15)."""
     if row.discards_one_at_random:
+        if not turn_cards_held(condition):
+            return condition  # none left to draw: the phase passes None
         if turn_card not in row.discards_one_at_random:
             raise ValueError(f"row {row.face} takes one of {row.discards_one_at_random}, not {turn_card!r}")
         wanted: tuple[str, ...] = (turn_card,)

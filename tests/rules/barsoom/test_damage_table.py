@@ -90,6 +90,10 @@ def test_row_5_discards_the_turn_card_drawn_at_random():
     assert damage.turn_cards_held(after) == ("Turn right", "Turn right", "Turn left")
     with pytest.raises(ValueError, match="Turn right"):
         apply(FRESH, 5, turn_card="Ahead")
+    for card in ("Turn right", "Turn right", "Turn left"):
+        after = apply(after, 5, turn_card=card).condition
+    assert damage.turn_cards_held(after) == ()
+    assert apply(after, 5, turn_card=None) == damage.Applied(5, after, (ROLL_DED,))
 
 
 @pytest.mark.rule("BR-DMG-08", "BR-MOV-14")
