@@ -44,3 +44,20 @@ RAMMED = "rammed"  # the rammed ship's roll (BR-RAM-04)
 CRASH = "crash"  # BR-LAND-02/03
 HARD_LANDING = "hard landing"  # a landing after more Descends than her class takes safely (BR-CLS-03)
 RESTRICTION_IGNORED = "restriction ignored"  # the optional rule (BR-OPT-02)
+
+# --- what a card did (movement.Moved.outcome) -----------------------------------------------------------------
+MOVED = "moved"  # she went as the card says
+TURNED = "turned"
+HELD_COURSE = "held her course"  # a Turn card played as no turn ("up to 45 degrees", BR-MOV-05)
+STOPPED = "stopped"
+CLIMBED = "climbed"
+DESCENDED = "descended"
+LANDED = "landed"  # BR-LAND-01 (a hard landing too: landed, with damage owed)
+CRASHED = "crashed"  # BR-LAND-02
+COLLIDED = "collided"  # unintended contact (BR-COL-01)
+RAMMED_SHIP = "rammed"  # intended bow or stern contact (BR-RAM-01)
+BLOCKED = "blocked"  # a ship at the level she would climb or descend into, in her hex: she stays, in contact
+LEFT_MAP = "left the map"  # out of the battle
+HELD = "held"  # the card could do nothing (a wreck, on the ground, at the ceiling, stranded, anchored)
+FOLLOWS = "follows"  # a grappled smaller ship: her card is not executed, she follows the larger (BR-GRAP-10)
+COUNTERED = "countered"  # grappled ships of equal size played opposite options: both cancel (BR-GRAP-09)
