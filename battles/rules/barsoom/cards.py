@@ -222,6 +222,14 @@ def _full_count(card: str) -> int:
 # --- out of control ----------------------------------------------------------------------------------------
 
 
+def out_of_control(deck: Deck, *, helm_manned: bool = True, declared: bool = False) -> bool:
+    """Is she out of control (BR-OOC-01)? The text names steering damage, incapacitated helmsmen and "other
+    reasons" and defines none: steering damage is every Turn card gone from her deck (the Damage table's row 5 takes
+    them one at a time, BR-DMG-07), the helmsmen are the crew rules' to count (``helm_manned``), and any other
+    reason is a scenario's or the umpire's (``declared``)."""
+    return declared or not helm_manned or not any(deck.count(card) for card in TURNS)
+
+
 def random_dice(deck: Deck) -> tuple[int, ...]:
     """The dice an out-of-control ship's random options are drawn with (BR-OOC-02): one die as big as her deck,
     then one a card smaller (drawn without putting back)."""

@@ -259,7 +259,7 @@ def test_the_highest_initiative_roll_moves_first_and_a_tie_rolls_again():
     assert cards.initiative([]) is None
 
 
-@pytest.mark.rule("BR-SEQ-03")
+@pytest.mark.rule("BR-SEQ-03", "BR-MOV-02")
 def test_cards_are_revealed_alternately_starting_with_the_initiative_side():
     one_each = {"Helium": [("Xavarian", 3)], "Zodanga": [("Thark Bane", 3)]}
     assert cards.reveal_order(("Helium", "Zodanga"), one_each) == (
@@ -283,3 +283,14 @@ def test_cards_are_revealed_alternately_starting_with_the_initiative_side():
         ("Xavarian", 2),
         ("scout", 2),
     )
+
+
+@pytest.mark.rule("BR-OOC-01")
+def test_a_ship_is_out_of_control_with_no_turn_left_no_helmsman_or_when_declared():
+    full = Deck.full(MEDIUM_SHIP)
+    assert not cards.out_of_control(full)
+    no_steering = full.without([TURN_RIGHT, TURN_RIGHT, TURN_LEFT])
+    assert not cards.out_of_control(no_steering)
+    assert cards.out_of_control(no_steering.without([TURN_LEFT]))
+    assert cards.out_of_control(full, helm_manned=False)
+    assert cards.out_of_control(full, declared=True)

@@ -343,3 +343,9 @@ def test_the_board_round_trips_through_plain_json():
     )
     text = json.dumps(b.to_json())
     assert Board.from_json(json.loads(text)) == b
+
+
+def test_each_turn_counts_her_way_afresh():
+    b, _ = run(board(ship("A")), "A", AHEAD, DESCEND)
+    assert b.ship_named("A").way == Way(1, 0, 1)
+    assert b.new_turn().ship_named("A").way == Way()
