@@ -183,6 +183,34 @@ class Board:
                 return ship
         return None
 
+    def problems(self) -> list[str]:
+        """What must hold on every board, in words (empty: all holds): levels from the ground to the ceiling, one
+        ship to a hex and level, the ground for landed and crashed ships and for no others, grapples naming ships
+        on the board."""
+        found: list[str] = []
+        names = [ship.name for ship in self.ships]
+        if len(set(names)) != len(names):
+            found.append("two ships share a name")
+        seen: dict[tuple[Hex, int], str] = {}
+        for ship in self.ships:
+            if not scale.GROUND <= ship.level <= self.ceiling:
+                found.append(f"{ship.name} is at level {ship.level}, outside 0 to {self.ceiling}")
+            if ship.on_ground != (ship.landed or ship.crashed):
+                found.append(f"{ship.name} is at level {ship.level}, landed {ship.landed}, crashed {ship.crashed}")
+            if ship.landed and ship.crashed:
+                found.append(f"{ship.name} has both landed and crashed")
+            if ship.stranded and not ship.on_ground:
+                found.append(f"{ship.name} is stranded in the air")
+            unknown = [name for name in ship.grappled if name not in names or name == ship.name]
+            if unknown:
+                found.append(f"{ship.name} is grappled with {unknown}, not ships of the board")
+            if ship.in_play:
+                place = (ship.hex, ship.level)
+                if place in seen:
+                    found.append(f"{ship.name} and {seen[place]} share a hex at level {ship.level}")
+                seen[place] = ship.name
+        return found
+
     def new_turn(self) -> Board:
         """A new turn: every ship's way counted afresh (the plot is judged alone, docs/barsoom.md section 4)."""
         return replace(self, ships=tuple(replace(ship, way=STILL) for ship in self.ships))

@@ -4,6 +4,7 @@ altitude, landing and crashing, collisions, rams, ships out of control, passing 
 from __future__ import annotations
 
 import json
+from itertools import product
 
 import pytest
 
@@ -14,6 +15,7 @@ from battles.rules.barsoom.kinds import (
     AHEAD,
     ASCEND,
     BLOCKED,
+    CARDS,
     CLIMBED,
     COLLIDED,
     COLLISION,
@@ -349,3 +351,35 @@ def test_each_turn_counts_her_way_afresh():
     b, _ = run(board(ship("A")), "A", AHEAD, DESCEND)
     assert b.ship_named("A").way == Way(1, 0, 1)
     assert b.new_turn().ship_named("A").way == Way()
+
+
+def test_the_boards_invariants_hold_after_every_card_and_name_what_breaks():
+    b = board(ship("A"), ship("B", at=(10, 5), side="Zodanga", level=1), ship("C", SCOUT, at=(12, 10), level=2))
+    for name, card in (("A", AHEAD), ("B", DESCEND), ("C", DESCEND), ("A", AHEAD), ("C", ASCEND), ("A", REVERSE)):
+        b = movement.execute(b, name, card).board
+        assert b.problems() == [], (name, card)
+    bad = board(ship("A", level=0), ship("B", level=7), ship("C", level=7, at=(1, 1), grappled=("Nobody",)))
+    assert bad.problems() == [
+        "A is at level 0, landed False, crashed False",
+        "B is at level 7, outside 0 to 6",
+        "C is at level 7, outside 0 to 6",
+        "C is grappled with ['Nobody'], not ships of the board",
+    ]
+    assert board(ship("A"), ship("B")).problems() == ["B and A share a hex at level 3"]
+
+
+def test_every_three_card_sequence_keeps_the_board_sound():
+    """Every sequence of three cards (restrictions aside: forced moves and the optional rule can break them), for
+    ships meeting head-on, passing at other levels, near the ground and grappled."""
+    boards = (
+        board(ship("A", level=1), ship("B", SCOUT, at=(10, 6), facing=3, level=1, side="Zodanga")),
+        board(ship("A", BATTLESHIP, level=2), ship("B", at=(10, 8), level=1, side="Zodanga")),
+        board(ship("A", level=1, grappled=("B",)), ship("B", SCOUT, at=(11, 10), level=1, side="Zodanga")),
+    )
+    for start in boards:
+        for cards in product(CARDS, repeat=3):
+            b = start
+            for number, card in enumerate(cards):
+                mover = "AB"[number % 2]
+                b = movement.execute(b, mover, card, ram=number == 0).board
+                assert b.problems() == [], (cards, number)
