@@ -1,6 +1,6 @@
 """Getting aboard and fighting there, in crew points: the stand-in for the figure combat the text leaves to its
-host game. Pure: every die's face comes in as an argument, so the phases roll them logged; NOTES-crew.md gives
-every decision and data/crew.json every number.
+host game. Pure: every die's face comes in as an argument, so the phases roll them logged; docs/barsoom.md
+section 8 gives every decision and data/crew.json every number.
 
 - Where ships stand is given as ``hexes`` (the hex distance between them, 0 for one above the other) and
   ``rise`` (the other ship's level less this one's). One hex is 2 inches and one level 2 inches of height.

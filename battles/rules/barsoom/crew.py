@@ -1,5 +1,6 @@
 """A ship's crew as crew points: the stand-in for the figures the text leaves to its host game (Witchfinder General
-or En Garde!, which the app does not have). Pure: numbers in, records out; NOTES-crew.md gives every decision.
+or En Garde!, which the app does not have). Pure: numbers in, records out; docs/barsoom.md section 8 gives every
+decision.
 
 - A crew is counted in men, not figures: fighting men free on deck, the helmsmen, the men throwing or cutting
   grapples this turn, the repair crew with the 6s it has saved, and boarding parties away aboard other ships.

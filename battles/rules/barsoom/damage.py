@@ -3,7 +3,7 @@
 Pure: every die face and every choice (which Turn card at random, which weapon the owner gives up) is an
 argument, so the phases roll through the engine's dice and log them. ``apply`` returns the new Condition and
 the follow-ups owed (a DED roll, a forced descent, another roll, a wreck falling) as data for the phase to
-carry out. The table's rows live in data/damage_table.json; NOTES-damage.md gives every reading chosen.
+carry out. The table's rows live in data/damage_table.json; docs/barsoom.md section 7 gives every reading chosen.
 """
 
 from __future__ import annotations

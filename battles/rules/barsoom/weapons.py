@@ -3,7 +3,7 @@ the severity of a hit and what it owes a ship or her crew, jams and reloads.
 
 Pure functions over numbers read from data/weapons.json: the fire phase rolls the dice through the engine's
 dice and passes the faces here. Distances are hexes of 2 inches and levels of 2 inches (the Barsoom scale);
-NOTES-damage.md gives every reading chosen where the text leaves it to En Garde!.
+docs/barsoom.md section 7 gives every reading chosen where the text leaves it to En Garde!.
 """
 
 from __future__ import annotations

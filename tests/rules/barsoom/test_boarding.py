@@ -1,5 +1,5 @@
-"""Getting aboard and fighting there (battles/rules/barsoom/boarding.py, a stand-in: NOTES-crew.md): crossing over,
-jumping, grappling and abseiling, the boarding fight in crew points and fire at crew."""
+"""Getting aboard and fighting there (battles/rules/barsoom/boarding.py, a stand-in: docs/barsoom.md section 8):
+crossing over, jumping, grappling and abseiling, the boarding fight in crew points and fire at crew."""
 
 from __future__ import annotations
 
@@ -227,7 +227,7 @@ def test_the_fight_favours_the_defenders_deck_and_numbers_tell(
     attackers: int, defenders: int, low: float, high: float
 ) -> None:
     """Measured with the engine's dice over 400 fights: a capital crew takes a medium ship's deck almost always,
-    an equal party almost never, and a quarter more boarders about as often as not (NOTES-crew.md)."""
+    an equal party almost never, and a quarter more boarders about as often as not (docs/barsoom.md section 8)."""
     taken = sum(_fight(attackers, defenders, bytes([n, 7])) == TAKEN for n in range(200)) + sum(
         _fight(attackers, defenders, bytes([n, 9])) == TAKEN for n in range(200)
     )

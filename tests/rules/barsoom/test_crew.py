@@ -1,5 +1,5 @@
-"""Sky Ships of Barsoom crews as crew points (battles/rules/barsoom/crew.py, a stand-in: NOTES-crew.md): the record,
-the complements per class, the helm, men set to the grapnels and the repairs, boarders away, and repairs."""
+"""Sky Ships of Barsoom crews as crew points (battles/rules/barsoom/crew.py, a stand-in: docs/barsoom.md section 8):
+the record, the complements per class, the helm, men set to the grapnels and the repairs, boarders away, and repairs."""
 
 from __future__ import annotations
 
