@@ -26,6 +26,7 @@ from battles.engine.events import JSON, JSONObject
 from battles.engine.hexgrid import Hex
 from battles.engine.jsonread import read_int, read_list, read_object, read_opt_int, read_str
 from battles.rules.cloudships_2023 import panels
+from battles.rules.cloudships_2023.company import Company
 from battles.rules.cloudships_2023.kinds import FATES, FLYING
 from battles.rules.cloudships_2023.panels import BANDS_WITH_REALLY_LOW, GREEN, ControlPanel, Gun
 
@@ -68,6 +69,9 @@ class Ship:
     # and the ship whose boarders took her, if she struck to them: a prize (CM-BRD-20/21)
     marked: int = 0
     taken_by: str = ""
+    # her men as the campaign counts them (company.py), for the outcome; None for a ship that came in without
+    # (a scenario's ship): nothing in the battle reads it
+    company: Company | None = None
 
     @classmethod
     def fresh(cls, name: str, side: str, panel: ControlPanel, hex_: Hex, facing: int, band: str) -> Ship:
@@ -159,6 +163,8 @@ class Ship:
             "status": self.status,
             "marked": self.marked,  # the boarding slice
             "taken_by": self.taken_by,
+            # only when she has one, so a battle of ships without keeps the states it always had
+            **({} if self.company is None else {"company": self.company.to_json()}),
         }
 
     @classmethod
@@ -188,6 +194,7 @@ class Ship:
             status=status,
             marked=read_int(data.get("marked", 0)),  # the boarding slice
             taken_by=read_str(data.get("taken_by", "")),
+            company=Company.from_json(read_object(data["company"])) if "company" in data else None,
         )
 
 

@@ -30,7 +30,7 @@ from battles.engine.bridge import Encounter, EncounterShip, EncounterSide
 from battles.engine.events import JSON, JSONObject
 from battles.engine.jsonread import DataFile, read_object
 from battles.engine.outcome import ShipOutcome
-from battles.rules.cloudships_2023 import conversion, panels, setup, victory
+from battles.rules.cloudships_2023 import company, conversion, panels, setup, victory
 from battles.rules.cloudships_2023.board import Ship, band_height
 from battles.rules.cloudships_2023.conversion import GUN_SOURCE, Source
 from battles.rules.cloudships_2023.kinds import RUN
@@ -191,6 +191,7 @@ def drawn_panel(ship: EncounterShip) -> ControlPanel:
 
 def _entry(ship: EncounterShip, side: str) -> dict[str, Any]:
     if ship.record is None:
+        record = drawn_record(str(ship.class_id), ship.name, ship.crew_quality)
         panel, damage = drawn_panel(ship), Carried()
     else:
         record = ShipRecord.from_json(read_object(ship.record))
@@ -207,6 +208,8 @@ def _entry(ship: EncounterShip, side: str) -> dict[str, Any]:
         "facing": ship.facing,
         # Medium, or her ceiling if her damage brought it lower (DESIGN.md 4.3, CM-ALT-01).
         "band": cruising if band_height(cruising) <= band_height(ceiling) else ceiling,
+        # her men, so the outcome counts what her parties lost as crew_after kills them (company.py)
+        "company": company.of_record(record).to_json(),
     }
     if damage.to_json():
         entry["damage"] = damage.to_json()
@@ -317,29 +320,12 @@ def guns_after(record: ShipRecord, final: Ship, start: Carried) -> ShipRecord:
     return record
 
 
-def men_lost(fighting: int, parties: int, lost: int) -> int:
-    """The fighting men (in seamen) ``lost`` of her ``parties`` boarding parties stand for: their share, a half
-    rounded up; every one of them with the last party."""
-    if lost <= 0:
-        return 0
-    if lost >= parties:
-        return fighting
-    return (2 * fighting * lost + parties) // (2 * parties)
-
-
 def crew_after(record: ShipRecord, final: Ship) -> ShipRecord:
     """Her boarding parties lost (CM-AP-07, CM-BRD-11, CM-DMG-10) as men killed, from the posts in
-    campaign.json's order."""
-    units = men_lost(
-        conversion.fighting_men(record), final.panel.boarding_parties, final.panel.boarding_parties - final.parties
-    )
+    campaign.json's order: company.py's count, the outcome's ``crew_lost``."""
     crew = record.crew
-    for post, worth in TABLES.get("crew", "lost_from"):
-        if units <= 0:
-            break
-        men = min(crew.count(post), math.ceil(units / worth))
+    for post, men in company.of_record(record).killed(final.panel.boarding_parties, final.parties).items():
         crew = crew.with_count(post, crew.count(post) - men)
-        units -= men * worth
     return replace(record, crew=crew)
 
 

@@ -15,6 +15,7 @@ from battles.engine.events import JSON
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.rules.cloudships_2023 import conversion, panels, victory
 from battles.rules.cloudships_2023.board import Board, Ship, band_height
+from battles.rules.cloudships_2023.company import Company
 from battles.rules.cloudships_2023.kinds import DEFAULT_ROUNDS
 from battles.rules.cloudships_2023.panels import ControlPanel
 
@@ -49,6 +50,8 @@ def place(entry: Mapping[str, Any]) -> Ship:
         ),
         read_object(entry.get("damage", {})),
     )
+    if "company" in entry:  # her men, from the campaign's record (campaign.py): the outcome counts them
+        ship = replace(ship, company=Company.from_json(read_object(entry["company"])))
     if band not in panels.BANDS[1:] or band_height(band) > band_height(ship.ceiling):
         raise ValueError(f"{ship.name}: starts at {band!r}, a band between Low and her ceiling {ship.ceiling}")
     return ship

@@ -205,7 +205,8 @@ def test_a_ship_that_crashed_comes_back_with_every_hull_box_hit() -> None:
     state = with_ship(
         state, "Dauntless", crossed=state.board.ship_named("Dauntless").panel.track_length, status="crashed"
     )
-    assert entry_of(state, "Dauntless").fate == outcome.CRASHED
+    # Down band by band to Ground, her men alive: the campaign's crash landing (docs/cloudships.md section 14).
+    assert entry_of(state, "Dauntless").fate == outcome.CRASH_LANDED
     found = after(state, "Dauntless", record)
     assert found.hull_hits == found.hull_boxes
 
