@@ -40,6 +40,9 @@ from battles.rules.barsoom.kinds import (
 
 # What her moves may come to without a penalty: anything else (a collision, a landing, the map's edge) costs.
 SAFE = frozenset({MOVED, TURNED, "stopped", "climbed", "descended", "held her course"})
+# Hits shake a ship along her facing (a DED's arrow): she keeps this many arrows' room from the map's edge, at this
+# price for each she lacks, so one hard turn of fire does not carry her out of the battle.
+ARROWS, EDGE = 2, 15
 WORTH = {"heavy": Fraction(3), "medium": Fraction(2), "light": Fraction(1)}
 
 
@@ -73,7 +76,7 @@ def plot(battle: Battle, name: str) -> JSON:
 
 def standing(board: Board, name: str, cards: tuple[str, ...], battle: Battle) -> Fraction:
     """How well her cards leave her: guns bearing on the nearest enemy, less the hexes and levels between, less a
-    heavy price for any card that ends in contact, a landing or off the map."""
+    heavy price for any card that ends in contact, a landing or off the map, and for ending near the map's edge."""
     penalty = Fraction(0)
     for card in cards:
         moved = movement.execute(board, name, card)
@@ -83,6 +86,7 @@ def standing(board: Board, name: str, cards: tuple[str, ...], battle: Battle) ->
             penalty += 50
         board = moved.board
     me = board.ship_named(name)
+    penalty += EDGE * sum(1 for hex_ in _arrows(me) if not board.on_map(hex_))
     enemies = [s for s in board.ships if s.side != me.side and s.in_play and not s.on_ground]
     if not me.in_play or not enemies:
         return -penalty
@@ -97,6 +101,16 @@ def standing(board: Board, name: str, cards: tuple[str, ...], battle: Battle) ->
         is None
     )
     return bearing * 10 - hexes - 2 * abs(levels) - penalty
+
+
+def _arrows(ship: Ship) -> list[hexgrid.Hex]:
+    """Where two Damage Effect Die arrows in a row would carry her (BR-DED-04: her speed each, along her facing)."""
+    found, hex_ = [], ship.hex
+    for _ in range(ARROWS):
+        for _ in range(ship.speed):
+            hex_ = hexgrid.neighbour(hex_, ship.facing)
+        found.append(hex_)
+    return found
 
 
 def _small(ship: Ship) -> bool:
