@@ -6,10 +6,24 @@ facing, altitude as the level)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from battles.engine.events import JSON
-from battles.engine.presentation import LOST, WHOLE, Block, Box, Fact, Item, RecordSheet, Row, Section
+from battles.engine.presentation import (
+    LOST,
+    WHOLE,
+    Badge,
+    Block,
+    Box,
+    Fact,
+    Item,
+    MapView,
+    RecordSheet,
+    Row,
+    Section,
+    generic_map,
+)
 from battles.engine.telling import Names, Teller
 from battles.engine.words import and_list, possessive
 from battles.rules.barsoom.cards import Deck
@@ -157,6 +171,34 @@ TELLERS: dict[str, Teller] = {
 
 # Bookkeeping a reader may skip: the reveal is told again by the move it makes.
 DETAIL = frozenset({CARD_REVEALED})
+
+
+# --- the map -------------------------------------------------------------------------------------------------
+
+
+def map_view(view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
+    """The generic map of the view's ships (hex, facing, the level as the altitude badge), each counter marked as
+    she rests (a wreck, crashed, landed) and burning while a fire is aboard; the scale in words."""
+    drawn = generic_map(view, focus)
+    board: Any = view if isinstance(view, Mapping) else {"ships": []}  # plain JSON, as Battle.view writes it
+    ships = {str(p["name"]): p for p in board["ships"]}
+    counters = []
+    for counter in drawn.counters:
+        ship = ships.get(counter.key, {})
+        rest = (
+            "wrecked"
+            if ship.get("wrecked")
+            else "crashed"
+            if ship.get("crashed")
+            else "landed"
+            if ship.get("landed")
+            else ""
+        )
+        marks = ("burning",) if ship.get("fires") else ()
+        badges = (*counter.badges, Badge("OOC", "out of control")) if ship.get("out_of_control") else counter.badges
+        counters.append(replace(counter, state=rest, marks=marks, badges=badges))
+    scale = "A hex is 2 inches; a level is 2 inches of height, 0 the ground"
+    return replace(drawn, counters=tuple(counters), scale=scale, piece_word="ship")
 
 
 # --- the record sheet ----------------------------------------------------------------------------------------

@@ -15,12 +15,12 @@ from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
 from battles.engine.outcome import BattleOutcome
 from battles.engine.policies import Policy
-from battles.engine.presentation import RecordSheet
+from battles.engine.presentation import MapView, RecordSheet, ShipOverlays
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
 from battles.engine.telling import ENGINE_TELLERS, Names, tell
-from battles.rules.barsoom import ai, answers, campaign, fold, outcome, presentation, sequence, setup, validate
+from battles.rules.barsoom import ai, answers, campaign, fold, outcome, presentation, reach, sequence, setup, validate
 from battles.rules.barsoom.battle import Battle
 from battles.rules.barsoom.kinds import IGNORE_ONE
 from battles.rules.barsoom.tables import MOVEMENT
@@ -94,10 +94,16 @@ class SkyShipsOfBarsoom(BaseRuleset[Battle]):
     def is_detail(self, event: Mapping[str, Any]) -> bool:
         return str(event.get("kind")) in presentation.DETAIL or super().is_detail(event)
 
+    def map_view(self, view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
+        return presentation.map_view(view, focus)
+
     def record_sheet(
         self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
     ) -> RecordSheet | None:
         return presentation.record_sheet(view, piece)
+
+    def ship_overlays(self, view: JSON, *, options: Mapping[str, JSON], turn: int) -> tuple[ShipOverlays, ...]:
+        return reach.ship_overlays(view, turn=turn)
 
     def ai_policy(self, seed: bytes, side: str) -> Policy:
         return ai.Captain(seed, side)

@@ -150,3 +150,16 @@ def test_every_event_is_told_in_words_and_every_ship_has_a_sheet() -> None:
         assert sheet is not None
         assert sheet.sections[0].title == "Movement Cards"
     assert len(BARSOOM.map_view(view).counters) >= 1
+
+
+@pytest.mark.rule("BR-WPN-05")
+def test_a_selected_ship_shows_her_range_bands_and_the_enemies_her_guns_bear_on() -> None:
+    initial, _ = played(SEEDS[0])
+    view = BARSOOM.board_view(initial, "zodanga")
+    overlays = {o.ship: o for o in BARSOOM.ship_overlays(view, options=initial.options, turn=1)}
+    kantos = overlays["Kantos"]
+    assert [mark.target for mark in kantos.targets] == ["Black Shadow"]
+    assert kantos.targets[0].label == "9+"  # 22 hexes apart: the -2 band (19-27 hexes), a 7 needed at +0
+    assert {o.look for o in kantos.overlays} >= {"arc--close", "arc--long", "ring--long"}
+    counters = {c.key: c for c in BARSOOM.map_view(view).counters}
+    assert counters["Kantos"].badges[0].text == "3"  # her level
