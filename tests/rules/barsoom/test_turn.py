@@ -22,6 +22,7 @@ from battles.rules.barsoom.kinds import (
     CARD_REVEALED,
     CREW_ORDERS,
     DAMAGED,
+    DED_ROLLED,
     FIRE_ORDERS,
     GUN_FIRED,
     INITIATIVE_WON,
@@ -31,6 +32,7 @@ from battles.rules.barsoom.kinds import (
     SHIP_MOVED,
     SHIP_TAKEN,
 )
+from battles.rules.barsoom.phases.damage import ded, fall
 from battles.rules.barsoom.ruleset import BARSOOM
 
 Chooser = Callable[[BattleState[Battle], DecisionRequest], JSON]
@@ -326,3 +328,56 @@ def test_a_plot_is_refused_naming_its_clause() -> None:
     assert judged({"cards": ["Stop", "Stop", "Reverse"], "ram": False}) == "BR-CARD-10"
     assert judged({"cards": ["Ahead", "Stop", "Ahead"], "ram": "yes"}) == "BR-RAM-01"
     assert judged({"cards": ["Ahead", "Turn left", "Ahead"], "ram": True}) is None
+
+
+@pytest.mark.rule("BR-RAM-02")
+@pytest.mark.rule("BR-RAM-04")
+def test_a_declared_ram_rolls_the_rammers_and_the_rammed_ships_damage_at_once() -> None:
+    close = (ship("Red One", "red", 10, 10, facing=0), ship("Blue One", "blue", 10, 8, facing=3))
+
+    def ram(state: BattleState[Battle], request: DecisionRequest) -> JSON:
+        if request.kind == PLOT_CARDS and request.ships[0] == "Red One":
+            return {"cards": ["Ahead", "Stop", "Stop"], "ram": True}
+        return request.default
+
+    _, log = play(scenario(*close), ram, until_turn=2)
+    turn_one = kinds_in_turn(log, 1)
+    revealed = next(e for e in turn_one if e.kind == CARD_REVEALED and e.data["ship"] == "Red One")
+    assert revealed.data["ram"] is True
+    n = next(n for n, e in enumerate(turn_one) if e.kind == SHIP_MOVED and e.data["outcome"] == "rammed")
+    reasons = [(e.data["ship"], e.data["reason"], e.data["modifier"]) for e in turn_one[n:] if e.kind == DAMAGED]
+    assert ("Red One", "ramming", -2) in reasons
+    assert ("Blue One", "rammed", 2) in reasons
+
+
+def _context(sc: Mapping[str, Any], change: Callable[[Battle], Battle] | None = None) -> resolver.Context[Battle]:
+    state, _ = play(sc, until_turn=1)
+    if change is not None:
+        state = state.evolve(board=change(state.board))
+    return resolver.Context(BARSOOM, state, SEED)
+
+
+@pytest.mark.rule("BR-DED-03")
+@pytest.mark.rule("BR-DED-04")
+def test_a_damage_effect_die_makes_its_move_at_once_as_a_forced_move() -> None:
+    ctx = _context(scenario(*APART))
+    ded(ctx, "Red One")
+    rolled, moved = ctx.events[-2:]
+    assert rolled.kind == DED_ROLLED
+    assert moved.kind == SHIP_MOVED
+    assert moved.data["card"] == rolled.data["move"]
+    assert moved.data["forced"] is True
+    assert moved.data["ram"] is False
+
+
+@pytest.mark.rule("BR-DMG-12")
+def test_a_wreck_falls_to_the_ground_at_once_and_her_grapples_part() -> None:
+    def grappled(battle: Battle) -> Battle:
+        red = battle.ship("Red One")
+        return battle.with_board(battle.board.with_ships([evolve(red, grappled=("Blue One",))]))
+
+    ctx = _context(scenario(ship("Red One", "red", 10, 10), ship("Blue One", "blue", 11, 10, facing=4)), grappled)
+    fall(ctx, "Red One")
+    wreck = ctx.board.ship("Red One")
+    assert (wreck.level, wreck.crashed, wreck.grappled) == (0, True, ())
+    assert BARSOOM.check_invariants(ctx.state) == []
