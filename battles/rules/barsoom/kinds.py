@@ -61,3 +61,51 @@ LEFT_MAP = "left the map"  # out of the battle
 HELD = "held"  # the card could do nothing (a wreck, on the ground, at the ceiling, stranded, anchored)
 FOLLOWS = "follows"  # a grappled smaller ship: her card is not executed, she follows the larger (BR-GRAP-10)
 COUNTERED = "countered"  # grappled ships of equal size played opposite options: both cancel (BR-GRAP-09)
+
+# --- the turn in the app: phases, decisions and events (docs/barsoom.md section 9) ------------------------------
+# Phases, in the order of a turn. The battle waits for the sides at PLOT (the secret plots) and ORDERS (fire and crew).
+SETUP = "setup"
+INITIATIVE = "initiative"  # BR-SEQ-02
+PLOT = "plot"  # BR-MOV-01/02: every ship's cards, in secret
+SHIP_PHASE = "ship"  # BR-SEQ-01/03: the cards revealed and executed, damage owed rolled, fires
+ORDERS = "orders"  # the figures' phases (BR-SEQ-04), in the stand-in: each ship's fire and crew orders
+FIRE = "fire"  # BR-WPN-03
+CREW = "crew"  # grapples, boarders, the boarding fights, repairs (the stand-in, section 8)
+END_OF_TURN = "end of turn"
+
+# The optional rule's switch, a battle option (BR-OPT-01).
+IGNORE_ONE = "ignore_one_restriction"
+
+# Decision kinds.
+PLOT_CARDS = "plot cards"
+FIRE_ORDERS = "fire orders"
+CREW_ORDERS = "crew orders"
+
+# Event kinds.
+FITTED_OUT = "fitted out"  # her bombs rolled at set-up (BR-CLS-04/05/11)
+INITIATIVE_WON = "initiative"  # the order of the sides this turn
+OUT_OF_CONTROL = "out of control"  # her random options drawn (BR-OOC-02)
+CARD_REVEALED = "card revealed"  # one plotted card shown to all (BR-SEQ-03)
+SHIP_MOVED = "ship moved"  # a card, a DED's move or a forced descent executed (movement.py)
+DAMAGED = "damaged"  # one Damage-table roll applied (BR-DMG-02)
+DED_ROLLED = "damage effect"  # a Damage Effect Die's face (BR-DED)
+WRECK_FELL = "wreck fell"  # the second 10 of a turn (BR-DMG-12)
+GUN_FIRED = "gun fired"  # a gun's shots and where they went (BR-HIT)
+BOMB_DROPPED = "bomb dropped"  # BR-BOMB-03/04
+MEN_LOST = "men lost"  # fire at crew, a boarding fight
+GRAPPLE_THROWN = "grapples thrown"  # BR-GRAP-05/06
+GRAPPLE_CUT = "grapples cut"
+BOARDERS_CROSSED = "boarders crossed"  # BR-GRAP-01/02/11
+BOARDING_FIGHT = "boarding fight"  # a round of the stand-in melee
+SHIP_TAKEN = "ship taken"
+REPAIRS = "repairs"  # BR-REP-03/04: the repair crew's dice and what they mended
+CREW_POSTED = "crew posted"  # men to the helm or the repairs, or back on deck
+
+# Why a ship owes Damage-table rolls beyond movement's (owed.DamageOwed.reason and the damage phase's).
+HIT = "hit"  # a gun's or a bomb's hit (BR-HIT-04..06)
+BURNING = "fire aboard"  # BR-DMG-11
+ROLLED_AGAIN = "rolled again"  # row 2 on the ground (BR-DMG-04)
+
+# What a ship is aimed at, and the crew orders (the stand-in's, docs/barsoom.md section 9).
+AT_HULL, AT_CREW, AT_BOMB = "hull", "crew", "bomb"
+STAND_BY, TO_REPAIRS, GRAPPLE, CUT, BOARD = "stand by", "repair", "grapple", "cut", "board"

@@ -18,6 +18,7 @@ from typing import Any
 
 from battles.engine import dice
 from battles.engine.jsonread import DataFile, read_int, read_list, read_object, read_opt_int, read_str
+from battles.engine.words import possessive
 from battles.rules.barsoom.damage import DamageDue
 
 DATA = DataFile(Path(__file__).resolve().parent / "data" / "weapons.json")
@@ -145,7 +146,9 @@ def refusal(weapon: Weapon, *, hexes: int, levels: int, at_ship: bool, small_cra
         return Refusal("BR-WPN-02", f"{abs(levels)} levels off at {hexes} hexes is beyond 45 degrees")
     distance = range_between(hexes, levels)
     if distance > weapon.reach:
-        return Refusal(reach_clause(weapon), f"range {distance} is beyond a {weapon.name.lower()}'s {weapon.reach}")
+        return Refusal(
+            reach_clause(weapon), f"range {distance} is beyond {possessive('a ' + weapon.name.lower())} {weapon.reach}"
+        )
     return None
 
 

@@ -1,0 +1,86 @@
+"""The answer schema of each decision: the plot as one card for each of her options, chosen from the cards her deck
+still holds, in the order she reveals them, and whether her Aheads and Reverses are rams (BR-MOV-01, BR-RAM-01);
+the fire orders as labelled targets (hull, crew or a bomb dropped); the crew orders as labelled tasks. The schema
+says the shape; validate.py judges the plot."""
+
+from __future__ import annotations
+
+from battles.engine import answers
+from battles.engine.answers import AnswerSchema, Group, One, Option, Repeat
+from battles.engine.decisions import DecisionRequest
+from battles.engine.events import JSON
+from battles.engine.state import BattleState
+from battles.engine.words import possessive
+from battles.rules.barsoom import orders
+from battles.rules.barsoom.battle import Battle
+from battles.rules.barsoom.kinds import (
+    AT_BOMB,
+    AT_CREW,
+    BOARD,
+    CREW_ORDERS,
+    CUT,
+    FIRE_ORDERS,
+    GRAPPLE,
+    PLOT_CARDS,
+    STAND_BY,
+    TO_REPAIRS,
+)
+
+PLACES = ("First", "Second", "Third")
+
+
+def answer_schema(state: BattleState[Battle], request: DecisionRequest) -> AnswerSchema:
+    if request.kind == PLOT_CARDS:
+        return _plot(state.board, request)
+    if request.kind in (FIRE_ORDERS, CREW_ORDERS):
+        label = fire_label if request.kind == FIRE_ORDERS else crew_label
+        options = tuple(Option(o, label(o)) for o in request.options or ())
+        root = One(key="choice", label=request.prompt, options=options, default=request.default, clause=request.rule)
+        title = "Fire" if request.kind == FIRE_ORDERS else "Crew"
+        return AnswerSchema(
+            request.id, root, title=f"{title}: {request.ships[0]}", clause=request.rule, layout="options"
+        )
+    return answers.default_schema(request)
+
+
+def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
+    name = request.ships[0]
+    held = tuple(Option(card, f"{card} ({count} left)") for card, count in orders.deck_of(battle, name).counts if count)
+    count = orders.cards_to_plot(battle, name)
+    slots = tuple(
+        One(key=f"card{n + 1}", label=f"{PLACES[n] if n < len(PLACES) else n + 1} card", options=held, widget="select")
+        for n in range(count)
+    )
+    ram = One(
+        key="ram",
+        label="Her Aheads and Reverses ram a ship they meet",
+        options=(Option(False, "No: contact is a collision"), Option(True, "Yes: ram")),
+        default=False,
+        clause="BR-RAM-01",
+    )
+    cards = Repeat(key="cards", label="Movement Cards, in the order revealed", items=slots, low=count, high=count)
+    root = Group(key="plot", label=f"{possessive(name)} plot", fields=(cards, ram), clause="BR-MOV-01")
+    return AnswerSchema(request.id, root, title=f"Plot: {name}", clause=request.rule, layout="orders")
+
+
+def fire_label(option: JSON) -> str:
+    if not isinstance(option, dict) or not option.get("target"):
+        return "Hold fire"
+    target, aim = option["target"], option.get("at")
+    if aim == AT_BOMB:
+        return f"Drop a bomb on {target}"
+    return f"Fire on {possessive(target)} crew" if aim == AT_CREW else f"Fire on {target}"
+
+
+def crew_label(option: JSON) -> str:
+    if not isinstance(option, dict):
+        return str(option)
+    order, other = option.get("order"), option.get("ship")
+    words = {
+        STAND_BY: "Stand by",
+        TO_REPAIRS: "Men to the repairs",
+        GRAPPLE: f"Throw grapples at {other}",
+        CUT: f"Cut the grapples to {other}",
+        BOARD: f"Board {other}",
+    }
+    return words.get(str(order), str(order))

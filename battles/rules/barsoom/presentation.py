@@ -1,0 +1,269 @@
+"""What the players see: every Barsoom event in words, and a ship's record sheet with her Movement Cards drawn as
+cards (a box a card: whole while her deck holds it, crossed off while damage has it discarded), the cards she has
+revealed this turn, her crew by post and her guns. The map is the generic one from the board view's ships (hex,
+facing, altitude as the level)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from battles.engine.events import JSON
+from battles.engine.presentation import (
+    LOST,
+    WHOLE,
+    Badge,
+    Block,
+    Box,
+    Fact,
+    Item,
+    MapView,
+    RecordSheet,
+    Row,
+    Section,
+    generic_map,
+)
+from battles.engine.telling import Names, Teller
+from battles.engine.words import and_list, possessive
+from battles.rules.barsoom.cards import Deck
+from battles.rules.barsoom.kinds import (
+    AT_BOMB,
+    AT_CREW,
+    BOARDERS_CROSSED,
+    BOARDING_FIGHT,
+    BOMB_DROPPED,
+    CARD_REVEALED,
+    CREW_POSTED,
+    DAMAGED,
+    DED_ROLLED,
+    FITTED_OUT,
+    GRAPPLE_CUT,
+    GRAPPLE_THROWN,
+    GUN_FIRED,
+    INITIATIVE_WON,
+    MEN_LOST,
+    OUT_OF_CONTROL,
+    REPAIRS,
+    SHIP_MOVED,
+    SHIP_TAKEN,
+    WRECK_FELL,
+)
+from battles.rules.barsoom.ships import ShipClass, classes
+
+
+def _fitted(e: Mapping[str, Any], n: Names) -> str:
+    return f"{e['ship']} carries {e['bombs']} bomb{'s' if e['bombs'] != 1 else ''} ({e['die']})."
+
+
+def _initiative(e: Mapping[str, Any], n: Names) -> str:
+    order = [n.side(side) for side in e["order"]]
+    return f"{order[0]} win the initiative and reveal first; then {and_list(order[1:])}."
+
+
+def _adrift(e: Mapping[str, Any], n: Names) -> str:
+    drawn = and_list(e["cards"]) if e["cards"] else "no card"
+    return f"{e['ship']} is out of control: {drawn} at random, then she descends."
+
+
+def _revealed(e: Mapping[str, Any], n: Names) -> str:
+    ram = " to ram" if e["ram"] else ""
+    return f"{e['ship']} reveals card {e['slot'] + 1}: {e['card']}{ram}."
+
+
+def _moved(e: Mapping[str, Any], n: Names) -> str:
+    forced = "forced " if e["forced"] else ""
+    with_ = f" with {e['contact']}" if e["contact"] else ""
+    why = f" ({e['why']})" if e["why"] else ""
+    return f"{possessive(e['ship'])} {forced}{e['card']}: she {e['outcome']}{with_}{why}."
+
+
+def _damaged(e: Mapping[str, Any], n: Names) -> str:
+    wrecked = " She is a wreck." if e["wrecked"] else ""
+    return f"{e['ship']} rolls {e['row']} on the Damage table ({e['reason']}): {e['effect']}.{wrecked}"
+
+
+def _ded(e: Mapping[str, Any], n: Names) -> str:
+    return f"{possessive(e['ship'])} Damage Effect Die shows {e['symbol']}: {e['move']}."
+
+
+def _wreck(e: Mapping[str, Any], n: Names) -> str:
+    if e["broken_up"]:
+        return f"The wreck of {e['ship']} falls onto the ship below and breaks up."
+    return f"The wreck of {e['ship']} falls to the ground."
+
+
+def _fired(e: Mapping[str, Any], n: Names) -> str:
+    hits = [s for s in e["severities"] if s]
+    told = f"{len(hits)} hit{'s' if len(hits) != 1 else ''} ({and_list(hits)})" if hits else "misses"
+    jam = "; it jams" if e["jammed"] else ""
+    aim = f"{possessive(e['target'])} crew" if e["at"] == AT_CREW else e["target"]
+    return f"{possessive(e['ship'])} {e['gun']} ({e['weapon']}) fires on {aim} at {e['distance']} hexes: {told}{jam}."
+
+
+def _bomb(e: Mapping[str, Any], n: Names) -> str:
+    told = f"a {e['severity']} hit" if e["severity"] else "a miss"
+    return f"{e['ship']} drops a {AT_BOMB} on {e['target']}: {told}."
+
+
+def _men(e: Mapping[str, Any], n: Names) -> str:
+    return f"{e['ship']} loses {e['men']} m{'e' if e['men'] != 1 else 'a'}n to the {e['by']}."
+
+
+def _grapple(e: Mapping[str, Any], n: Names) -> str:
+    told = "they hold" if e["held"] else "they miss"
+    return f"{possessive(e['ship'])} {e['men']} grapplers throw at {e['other']}: {told}."
+
+
+def _cut(e: Mapping[str, Any], n: Names) -> str:
+    told = "the lines part" if e["held"] else "the lines hold"
+    return f"{e['ship']} tries to cut the grapples to {e['other']}: {told}."
+
+
+def _crossed(e: Mapping[str, Any], n: Names) -> str:
+    how = "by abseil" if e["way"] == "abseil" else "across"
+    return f"{e['men']} boarders from {e['ship']} go {how} to {e['other']}."
+
+
+def _fight(e: Mapping[str, Any], n: Names) -> str:
+    if e["result"] == "surrendered":
+        return f"The {e['surrendered']} boarders left aboard {e['ship']} surrender."
+    return (
+        f"Aboard {e['ship']}, {e['boarders']} boarders fight {e['defenders']} defenders: "
+        f"{e['boarders_lost']} boarders and {e['defenders_lost']} defenders fall; the fight is {e['result']}."
+    )
+
+
+def _taken(e: Mapping[str, Any], n: Names) -> str:
+    return f"{e['ship']} strikes to {n.side(e['side'])}; {e['prize_crew']} men are her prize crew."
+
+
+def _repairs(e: Mapping[str, Any], n: Names) -> str:
+    mended = f": {and_list(e['mended'])} mended" if e["mended"] else ""
+    return f"{possessive(e['ship'])} repair crew rolls {e['sixes']} six{'es' if e['sixes'] != 1 else ''}{mended}."
+
+
+def _posted(e: Mapping[str, Any], n: Names) -> str:
+    place = {"helm": "the helm", "repairs": "the repairs", "deck": "the deck"}[e["to"]]
+    return f"{e['ship']} sends {e['men']} m{'e' if e['men'] != 1 else 'a'}n to {place}."
+
+
+TELLERS: dict[str, Teller] = {
+    FITTED_OUT: _fitted,
+    INITIATIVE_WON: _initiative,
+    OUT_OF_CONTROL: _adrift,
+    CARD_REVEALED: _revealed,
+    SHIP_MOVED: _moved,
+    DAMAGED: _damaged,
+    DED_ROLLED: _ded,
+    WRECK_FELL: _wreck,
+    GUN_FIRED: _fired,
+    BOMB_DROPPED: _bomb,
+    MEN_LOST: _men,
+    GRAPPLE_THROWN: _grapple,
+    GRAPPLE_CUT: _cut,
+    BOARDERS_CROSSED: _crossed,
+    BOARDING_FIGHT: _fight,
+    SHIP_TAKEN: _taken,
+    REPAIRS: _repairs,
+    CREW_POSTED: _posted,
+}
+
+# Bookkeeping a reader may skip: the reveal is told again by the move it makes.
+DETAIL = frozenset({CARD_REVEALED})
+
+
+# --- the map -------------------------------------------------------------------------------------------------
+
+
+def map_view(view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
+    """The generic map of the view's ships (hex, facing, the level as the altitude badge), each counter marked as
+    she rests (a wreck, crashed, landed) and burning while a fire is aboard; the scale in words."""
+    drawn = generic_map(view, focus)
+    board: Any = view if isinstance(view, Mapping) else {"ships": []}  # plain JSON, as Battle.view writes it
+    ships = {str(p["name"]): p for p in board["ships"]}
+    counters = []
+    for counter in drawn.counters:
+        ship = ships.get(counter.key, {})
+        rest = (
+            "wrecked"
+            if ship.get("wrecked")
+            else "crashed"
+            if ship.get("crashed")
+            else "landed"
+            if ship.get("landed")
+            else ""
+        )
+        marks = ("burning",) if ship.get("fires") else ()
+        badges = (*counter.badges, Badge("OOC", "out of control")) if ship.get("out_of_control") else counter.badges
+        counters.append(replace(counter, state=rest, marks=marks, badges=badges))
+    scale = "A hex is 2 inches; a level is 2 inches of height, 0 the ground"
+    return replace(drawn, counters=tuple(counters), scale=scale, piece_word="ship")
+
+
+# --- the record sheet ----------------------------------------------------------------------------------------
+
+
+def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
+    """Her sheet from the board view: her facts, her Movement Cards as cards, the cards revealed this turn, her crew
+    by post and her guns."""
+    if not isinstance(view, Mapping):
+        return None
+    board: Any = view  # a board view is plain JSON: read as Battle.view writes it
+    ships = {str(s.get("name")): s for s in board.get("ships", []) if isinstance(s, Mapping)}
+    ship = ships.get(piece)
+    entry = board.get("aboard", {}).get(piece) if isinstance(board.get("aboard"), Mapping) else None
+    if ship is None or not isinstance(entry, Mapping):
+        return None
+    ship_class: ShipClass = classes()[str(ship["class"])]
+    discarded = [str(card) for harm in entry["condition"]["harms"] for card in harm["cards"]]
+    rows = []
+    for card, count in Deck.full(ship_class).counts:
+        gone = min(count, discarded.count(card))
+        boxes = tuple(Box(LOST if n >= count - gone else WHOLE, label=card[0]) for n in range(count))
+        rows.append(Row(card, card, boxes, f"{card}: {count - gone} of {count} in her deck"))
+    cards = Section("cards", "Movement Cards", (Block(rows=tuple(rows)),), look="cards")
+    plot = board.get("plots", {}).get(piece) if isinstance(board.get("plots"), Mapping) else None
+    shown = list(plot.get("cards", [])) if isinstance(plot, Mapping) else []
+    revealed = int(board.get("revealed", {}).get(piece, 0)) if isinstance(board.get("revealed"), Mapping) else 0
+    plot_items = tuple(
+        Item(key=f"card{n + 1}", name=str(card), detail="", summary="revealed" if n < revealed else "plotted")
+        for n, card in enumerate(shown)
+    )
+    this_turn = Section("plot", "This turn's cards", (Block(items=plot_items, empty="No cards plotted."),))
+    crew = entry["crew"]
+    posts = (
+        Fact("On deck", str(crew["men"])),
+        Fact("At the helm", str(crew["helm"])),
+        Fact("At the grapnels", str(crew["grapplers"])),
+        Fact("At the repairs", f"{crew['repair']['men']} ({crew['repair']['sixes']} sixes saved)"),
+        Fact("Away", ", ".join(f"{p['men']} aboard {p['aboard']}" for p in crew["away"]) or "none"),
+    )
+    crew_section = Section("crew", "Crew", (Block(facts=posts),), look="crew")
+    lost = set(entry["condition"]["weapons_lost"])
+    guns = tuple(
+        Item(
+            key=str(g["key"]),
+            name=f"{g['key']}: {g['weapon']}",
+            detail="",
+            summary="lost" if g["key"] in lost else "aboard",
+        )
+        for g in entry["guns"]
+    )
+    gun_section = Section("guns", "Guns", (Block(items=guns, empty="No guns."),), look="guns")
+    side = str(ship.get("side", ""))
+    names = board.get("side_names", {}) if isinstance(board.get("side_names"), Mapping) else {}
+    facts = (
+        Fact("Class", ship_class.name),
+        Fact("Speed", f"{ship['speed']} hexes"),
+        Fact("Level", str(ship["altitude"])),
+        Fact("Fires", str(ship["fires"])),
+        Fact("Bombs", str(ship["bombs"])),
+    )
+    return RecordSheet(
+        key=piece,
+        title=piece,
+        subtitle=str(names.get(side, side)),
+        facts=facts,
+        sections=(cards, this_turn, crew_section, gun_section),
+    )
