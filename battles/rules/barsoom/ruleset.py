@@ -1,6 +1,5 @@
 """Sky Ships of Barsoom as the app plays it: the protocol's members, each handing over to the package's rooms
-(docs/rulesets.md; docs/barsoom.md section 9). Thin. Not registered yet: the lead registers ``BARSOOM`` in
-``__init__.py`` once the app's suites pass on it."""
+(docs/rulesets.md; docs/barsoom.md section 9). Thin. Registered in ``__init__.py``."""
 
 from __future__ import annotations
 
