@@ -7,6 +7,8 @@ narration, the decision forms and the notifications share them, so a rule of gra
 - ``capfirst``: a capital first letter and nothing else touched ("sky Runner" -> "Sky Runner"), where Python's
   ``str.capitalize`` would lower-case the rest ("Attack the sky runner").
 - ``without_article``: a name typed with its article ("The Gull") kept without it, as the pages say "the Gull".
+- ``mid_sentence``: a name with its article as it reads inside a sentence ("then the black pirates"), where a
+  side's name typed to open a heading ("The black pirates") would keep its capital.
 """
 
 from __future__ import annotations
@@ -40,3 +42,9 @@ def without_article(name: str) -> str:
     """ "The Gull" -> "Gull"; a name that is only the article ("The") is left alone."""
     stripped = _ARTICLE.sub("", name.strip(), count=1).strip()
     return stripped or name.strip()
+
+
+def mid_sentence(name: str) -> str:
+    """ "The black pirates" -> "the black pirates"; any other name as typed."""
+    stripped = name.strip()
+    return "the" + stripped[3:] if _ARTICLE.match(stripped) and stripped[:3] == "The" else stripped

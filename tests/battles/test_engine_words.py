@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from battles.engine.words import and_list, capfirst, possessive, without_article
+from battles.engine.words import and_list, capfirst, mid_sentence, possessive, without_article
 
 
 def test_the_possessive_of_a_name_ending_in_s_takes_the_apostrophe_alone():
@@ -40,3 +40,9 @@ def test_no_name_is_made_possessive_by_hand():
         if by_hand.search(line) and path.name != "words.py"
     ]
     assert found == []
+
+
+def test_a_name_with_its_article_reads_lower_case_inside_a_sentence() -> None:
+    assert mid_sentence("The black pirates") == "the black pirates"
+    assert mid_sentence("Theodora") == "Theodora"
+    assert mid_sentence("Royal Navy") == "Royal Navy"

@@ -47,8 +47,17 @@ def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
     name = request.ships[0]
     held = tuple(Option(card, f"{card} ({count} left)") for card, count in orders.deck_of(battle, name).counts if count)
     count = orders.cards_to_plot(battle, name)
+    # Each slot shows the default plot's card until one is chosen, so the form as it opens sends what the default
+    # would, never a plot nobody chose (a select with nothing chosen would show, and send, the deck's first card).
+    standing = orders.default_plot(battle, name)
     slots = tuple(
-        One(key=f"card{n + 1}", label=f"{PLACES[n] if n < len(PLACES) else n + 1} card", options=held, widget="select")
+        One(
+            key=f"card{n + 1}",
+            label=f"{PLACES[n] if n < len(PLACES) else n + 1} card",
+            options=held,
+            default=standing[n],
+            widget="select",
+        )
         for n in range(count)
     )
     ram = One(

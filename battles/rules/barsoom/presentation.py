@@ -25,7 +25,7 @@ from battles.engine.presentation import (
     generic_map,
 )
 from battles.engine.telling import Names, Teller
-from battles.engine.words import and_list, possessive
+from battles.engine.words import and_list, mid_sentence, possessive
 from battles.rules.barsoom.cards import Deck
 from battles.rules.barsoom.kinds import (
     AT_BOMB,
@@ -57,8 +57,8 @@ def _fitted(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _initiative(e: Mapping[str, Any], n: Names) -> str:
-    order = [n.side(side) for side in e["order"]]
-    return f"{order[0]} win the initiative and reveal first; then {and_list(order[1:])}."
+    order = [mid_sentence(n.side(side)) for side in e["order"]]
+    return f"The initiative to {order[0]}, who reveal first; then {and_list(order[1:])}."
 
 
 def _adrift(e: Mapping[str, Any], n: Names) -> str:
@@ -135,7 +135,7 @@ def _fight(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _taken(e: Mapping[str, Any], n: Names) -> str:
-    return f"{e['ship']} strikes to {n.side(e['side'])}; {e['prize_crew']} men are her prize crew."
+    return f"{e['ship']} strikes to {mid_sentence(n.side(e['side']))}; {e['prize_crew']} men are her prize crew."
 
 
 def _repairs(e: Mapping[str, Any], n: Names) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from battles.engine.decisions import WHOLE
 from battles.engine.resolver import Context
+from battles.engine.words import mid_sentence
 from battles.rules.barsoom import cards, orders
 from battles.rules.barsoom.battle import Battle, crew_to_json
 from battles.rules.barsoom.kinds import (
@@ -69,9 +70,8 @@ def decided(ctx: Context[Battle]) -> bool:
     if len(fighting) > 1:
         return False
     if fighting:
-        ctx.end_battle(
-            fighting[0], f"{ctx.board.side_names.get(fighting[0], fighting[0])} alone have ships in the fight"
-        )
+        name = mid_sentence(ctx.board.side_names.get(fighting[0], fighting[0]))
+        ctx.end_battle(fighting[0], f"{name} alone have ships in the fight")
     else:
         ctx.end_battle(None, "no ship of either side is left in the fight")
     return True
@@ -110,6 +110,6 @@ def _at_the_limit(ctx: Context[Battle]) -> tuple[str | None, str]:
     best = max(counts.values())
     leaders = [side for side, n in counts.items() if n == best]
     if len(leaders) == 1:
-        name = ctx.board.side_names.get(leaders[0], leaders[0])
+        name = mid_sentence(ctx.board.side_names.get(leaders[0], leaders[0]))
         return leaders[0], f"the turns are played; {name} hold the sky with more ships in the fight"
     return None, "the turns are played with neither side the stronger"
