@@ -21,6 +21,12 @@ def read_opt_int(value: Any) -> int | None:
     return None if value is None else read_int(value)
 
 
+def read_bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, got {value!r}")
+    return value
+
+
 def read_str(value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError(f"expected text, got {value!r}")

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from battles.engine import hexgrid
 from battles.engine.events import JSON, JSONObject
 from battles.engine.hexgrid import Hex
-from battles.engine.jsonread import read_int, read_list, read_object, read_str
+from battles.engine.jsonread import read_bool, read_int, read_list, read_object, read_str
 from battles.rules.barsoom import scale
 from battles.rules.barsoom.kinds import AHEAD, DESCEND, REVERSE, STOP
 from battles.rules.barsoom.ships import ShipClass, Vessel
@@ -141,11 +141,11 @@ class Ship:
             facing=read_int(data["facing"]) % 6,
             level=read_int(data["level"]),
             grappled=tuple(read_str(name) for name in read_list(data["grappled"])),
-            landed=_flag(data["landed"]),
-            crashed=_flag(data["crashed"]),
-            stranded=_flag(data["stranded"]),
-            out_of_control=_flag(data["out_of_control"]),
-            left_map=_flag(data["left_map"]),
+            landed=read_bool(data["landed"]),
+            crashed=read_bool(data["crashed"]),
+            stranded=read_bool(data["stranded"]),
+            out_of_control=read_bool(data["out_of_control"]),
+            left_map=read_bool(data["left_map"]),
             way=Way.from_json(read_object(data["way"])),
         )
 
@@ -232,9 +232,3 @@ class Board:
             ceiling=read_int(board["ceiling"]),
             ships=tuple(Ship.from_json(read_object(ship)) for ship in read_list(board["ships"])),
         )
-
-
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"expected true or false, got {value!r}")
-    return value

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from battles.engine.events import JSONObject
-from battles.engine.jsonread import read_int, read_json_object, read_list, read_object, read_str
+from battles.engine.jsonread import read_bool, read_int, read_json_object, read_list, read_object, read_str
 from battles.rules.barsoom import scale
 from battles.rules.barsoom.kinds import CLASSES
 
@@ -110,10 +110,10 @@ class ShipClass:
             ascends_per_turn=read_int(data["ascends_per_turn"]),
             reverses_per_turn=read_int(data["reverses_per_turn"]),
             turns_per_forward=read_int(data["turns_per_forward"]),
-            extra_ascend=_flag(data["extra_ascend"]),
+            extra_ascend=read_bool(data["extra_ascend"]),
             safe_landing_descends=read_int(data["safe_landing_descends"]),
             bombs=Bombs.parse(read_str(data["bombs"])),
-            light_weapons_harm=_flag(data["light_weapons_harm"]),
+            light_weapons_harm=read_bool(data["light_weapons_harm"]),
             light_weapon_damage_modifier=read_int(data["light_weapon_damage_modifier"]),
             heavy_weapon_damage_modifier=read_int(data["heavy_weapon_damage_modifier"]),
         )
@@ -197,12 +197,6 @@ class Vessel:
         if vessel.bombs.most > ship_class.bombs.most:
             raise ValueError(f"{vessel.name}: a {ship_class.name} carries at most {ship_class.bombs.spec} bombs")
         return vessel
-
-
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"expected true or false, got {value!r}")
-    return value
 
 
 @functools.cache

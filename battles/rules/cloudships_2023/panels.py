@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from battles.engine.jsonread import read_int, read_opt_int, read_opt_str, read_str
+from battles.engine.jsonread import read_bool, read_int, read_opt_int, read_opt_str, read_str
 
 # The altitude bands, lowest first (CM-ALT-01); Really Low is the optional fifth (CM-ALT-06).
 GROUND, REALLY_LOW, LOW, MEDIUM, HIGH = "Ground", "Really Low", "Low", "Medium", "High"
@@ -252,22 +252,16 @@ class ControlPanel:
             ceiling=_choice(data["ceiling"], BANDS[1:], "ceiling"),
             boarding_parties=read_int(data["boarding_parties"]),
             flying_martians=read_int(data["flying_martians"]),
-            power_grapnel=_bool(data["power_grapnel"]),
-            superior=_bool(data["superior"]),
+            power_grapnel=read_bool(data["power_grapnel"]),
+            superior=read_bool(data["superior"]),
             ram=read_int(data["ram"]),
             guns=tuple(Gun.from_json(gun) for gun in _list(data["guns"], "guns")),
             track=tuple(_strs(row, BOXES, "track box") for row in _list(data["track"], "track")),
             crew_chart=tuple(read_int(hits) for hits in _list(data["crew_chart"], "crew chart")),
             criticals=tuple(read_str(entry) for entry in _list(data["criticals"], "criticals")),
-            vulnerable_magazine=_bool(data["vulnerable_magazine"]),
+            vulnerable_magazine=read_bool(data["vulnerable_magazine"]),
             lights=tuple((light, _choice(lights[light], COLOURS, light)) for light in LIGHTS),
         )
-
-
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"expected true/false, got {value!r}")
-    return value
 
 
 def _list(value: Any, what: str) -> list[Any]:
