@@ -196,6 +196,11 @@ def make(
     return board
 
 
+def rough_sea(first: int, second: int) -> bool:
+    """The sea state from one D6 per side, rolled before play (IC-SEA-01/02): rough only on a double 1."""
+    return first == second == 1
+
+
 def from_offsets(hexes: Iterable[tuple[int, int]]) -> list[Hex]:
     """A scenario's ``[column, row]`` hexes (odd-q) as axial hexes."""
     return [hexgrid.from_odd_q(col, row) for col, row in hexes]

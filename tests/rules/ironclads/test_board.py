@@ -29,6 +29,13 @@ def test_the_board_round_trips_through_json_with_every_field() -> None:
     assert Board.from_json(full.to_json()) == full
 
 
+@pytest.mark.rule("IC-SEA-01", "IC-SEA-02")
+def test_the_sea_is_rough_only_on_a_double_1_ic_sea_01_ic_sea_02() -> None:
+    """IC-SEA-01/02: one D6 a side; both 1 -> rough, anything else calm."""
+    rolls = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+    assert [r for r in rolls if board.rough_sea(*r)] == [(1, 1)]
+
+
 @pytest.mark.rule("IC-SEA-03")
 def test_the_sea_state_stays_for_the_whole_game_ic_sea_03() -> None:
     """IC-SEA-03: rolled once; a new turn and a move keep it."""
