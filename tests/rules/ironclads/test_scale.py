@@ -15,6 +15,7 @@ def test_every_hex_range_falls_in_the_band_of_a_distance_within_half_a_hex(hexes
     assert scale.band(hexes) in nearby
 
 
+@pytest.mark.rule("IC-SAVE-10")
 def test_the_bands_edges_ic_fire_09_to_11_ic_save_10() -> None:
     assert [scale.text_band(cm) for cm in (24, 25, 50, 51, 100, 101)] == [
         "close",
@@ -35,6 +36,7 @@ def test_the_bands_edges_ic_fire_09_to_11_ic_save_10() -> None:
     ]
 
 
+@pytest.mark.rule("IC-MOV-01")
 @pytest.mark.parametrize("speed", range(0, 21))
 def test_over_any_run_of_turns_a_ship_stays_within_half_a_hex_of_the_text_ic_mov_01(speed: int) -> None:
     carry, hexes = scale.FRESH_CARRY_CM, 0
