@@ -10,6 +10,7 @@ from battles.rules.ironclads.cards import ARMOUR, CENTRE_TURRET, HULL, PORT, PRO
 GLOIRE = {PORT: 13, STARBOARD: 13, ARMOUR: 7, PROPULSION: 13, HULL: 6}
 
 
+@pytest.mark.rule("IC-CARD-01", "IC-CARD-48")
 def test_the_blank_card_has_appendix_e_boxes_ic_card_48() -> None:
     assert dict(cards.BOXES) == {
         "forward": 10, "port": 25, "starboard": 25, "rear": 10,
@@ -18,6 +19,7 @@ def test_the_blank_card_has_appendix_e_boxes_ic_card_48() -> None:
     }  # fmt: skip
 
 
+@pytest.mark.rule("IC-SPD-06", "IC-DMG-03", "IC-DMG-06")
 def test_stats_are_crossed_off_from_the_right_and_a_shortfall_is_a_miss_ic_spd_06_ic_dmg_06() -> None:
     gloire = cards.card("GLOIRE", {**GLOIRE, REAR: 2})
     hit, crossed = gloire.cross_off(PROPULSION, 3)
@@ -29,6 +31,7 @@ def test_stats_are_crossed_off_from_the_right_and_a_shortfall_is_a_miss_ic_spd_0
     assert gloire.left(PROPULSION) == 13  # immutable
 
 
+@pytest.mark.rule("IC-CARD-26")
 def test_the_ship_type_follows_her_starting_armour_ic_card_26() -> None:
     assert cards.card("A", {ARMOUR: 0}).kind == cards.WOODEN_SCREW
     assert cards.card("B", {ARMOUR: 2}).kind == cards.TINCLAD
