@@ -17,6 +17,7 @@ from battles.rules.barsoom.kinds import (
     AT_BOMB,
     AT_CREW,
     BOARD,
+    CARD_GLYPHS,
     CREW_ORDERS,
     CUT,
     FIRE_ORDERS,
@@ -45,7 +46,7 @@ def answer_schema(state: BattleState[Battle], request: DecisionRequest) -> Answe
 
 def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
     name = request.ships[0]
-    held = tuple(Option(card, f"{card} ({count} left)") for card, count in orders.deck_of(battle, name).counts if count)
+    held = tuple(card_option(card, count) for card, count in orders.deck_of(battle, name).counts if count)
     count = orders.cards_to_plot(battle, name)
     # Each slot shows the default plot's card until one is chosen, so the form as it opens sends what the default
     # would, never a plot nobody chose (a select with nothing chosen would show, and send, the deck's first card).
@@ -56,7 +57,7 @@ def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
             label=f"{PLACES[n] if n < len(PLACES) else n + 1} card",
             options=held,
             default=standing[n],
-            widget="select",
+            widget="cards",
         )
         for n in range(count)
     )
@@ -70,6 +71,11 @@ def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
     cards = Repeat(key="cards", label="Movement Cards, in the order revealed", items=slots, low=count, high=count)
     root = Group(key="plot", label=f"{possessive(name)} plot", fields=(cards, ram), clause="BR-MOV-01")
     return AnswerSchema(request.id, root, title=f"Plot: {name}", clause=request.rule, layout="orders")
+
+
+def card_option(card: str, count: int) -> Option:
+    """A Movement Card as a tile: its name, its glyph and how many of it her deck still holds (BR-CARD-10)."""
+    return Option(card, card, f"{count} left", glyph=CARD_GLYPHS.get(card, ""))
 
 
 def fire_label(option: JSON) -> str:

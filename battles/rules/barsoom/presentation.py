@@ -33,6 +33,7 @@ from battles.rules.barsoom.kinds import (
     BOARDERS_CROSSED,
     BOARDING_FIGHT,
     BOMB_DROPPED,
+    CARD_GLYPHS,
     CARD_REVEALED,
     CREW_POSTED,
     DAMAGED,
@@ -227,7 +228,13 @@ def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
     shown = list(plot.get("cards", [])) if isinstance(plot, Mapping) else []
     revealed = int(board.get("revealed", {}).get(piece, 0)) if isinstance(board.get("revealed"), Mapping) else 0
     plot_items = tuple(
-        Item(key=f"card{n + 1}", name=str(card), detail="", summary="revealed" if n < revealed else "plotted")
+        Item(
+            key=f"card{n + 1}",
+            name=str(card),
+            detail="",
+            summary="revealed" if n < revealed else "plotted",
+            values={"glyph": CARD_GLYPHS.get(str(card), "")},  # drawn as the plot form's card tile
+        )
         for n, card in enumerate(shown)
     )
     this_turn = Section("plot", "This turn's cards", (Block(items=plot_items, empty="No cards plotted."),))
