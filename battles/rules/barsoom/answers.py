@@ -22,6 +22,7 @@ from battles.rules.barsoom.kinds import (
     CUT,
     FIRE_ORDERS,
     GRAPPLE,
+    GUN_LOST,
     PLOT_CARDS,
     STAND_BY,
     TO_REPAIRS,
@@ -33,6 +34,8 @@ PLACES = ("First", "Second", "Third")
 def answer_schema(state: BattleState[Battle], request: DecisionRequest) -> AnswerSchema:
     if request.kind == PLOT_CARDS:
         return _plot(state.board, request)
+    if request.kind == GUN_LOST:
+        return gun_lost_schema(state, request)
     if request.kind in (FIRE_ORDERS, CREW_ORDERS):
         label = fire_label if request.kind == FIRE_ORDERS else crew_label
         options = tuple(Option(o, label(o)) for o in request.options or ())
@@ -76,6 +79,21 @@ def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
 def card_option(card: str, count: int) -> Option:
     """A Movement Card as a tile: its name, its glyph and how many of it her deck still holds (BR-CARD-10)."""
     return Option(card, card, f"{count} left", glyph=CARD_GLYPHS.get(card, ""))
+
+
+def gun_lost_schema(state: BattleState[Battle], request: DecisionRequest) -> AnswerSchema:
+    """Row 8's gun, her owner's choice of the guns she has left (BR-DMG-10), each by its weapon and whether it is
+    ready to fire; the default her least gun."""
+    name = request.ships[0]
+    guns = {gun.key: gun for gun in state.board.of(name).guns_left()}
+    options = []
+    for key in request.options or ():
+        gun = guns.get(str(key))
+        waiting = gun is not None and gun.ready_on > state.turn
+        words = f"{key}: {gun.weapon}" if gun else str(key)
+        options.append(Option(key, words, f"not ready until turn {gun.ready_on}" if gun and waiting else ""))
+    root = One(key="choice", label=request.prompt, options=tuple(options), default=request.default, clause=request.rule)
+    return AnswerSchema(request.id, root, title=f"Gun lost: {name}", clause=request.rule, layout="options")
 
 
 def fire_label(option: JSON) -> str:

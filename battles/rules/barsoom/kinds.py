@@ -122,3 +122,11 @@ CARD_GLYPHS = {
     ASCEND: "ascend",
     EXTRA_ASCEND: "ascend",
 }
+
+# Row 8's weapon, the owner's choice (BR-DMG-10): a battle option (absent from battles stored before it, which keep
+# the automatic choice of her least gun), the phase the owners choose in after the Ship Phase, the decision, and the
+# event that marks where the fire step waits for them.
+OWNER_CHOOSES_GUN = "owner_chooses_gun_lost"
+GUNS_LOST = "guns lost"
+GUN_LOST = "gun lost"
+FIRE_WAITS = "fire waits"
