@@ -103,6 +103,9 @@ class Applied:
 
 # Rows whose handling is more than discarding cards.
 NO_EFFECT, DESCENT, CONTROL_DAMAGE, WEAPON_LOST, FIRE, HULL = 1, 2, 6, 8, 9, 10
+# Not a row: a crash, a repairable result of its own (BR-LAND-04, "a wreck until repaired"), kept with the harms so
+# the repair crews mend it as they mend the table's results.
+CRASHED = 0
 
 
 @cache
@@ -255,6 +258,19 @@ def give_up(condition: Condition, weapon: str) -> Condition:
     if condition.weapons_owed <= 0:
         raise ValueError("she owes no gun to give up")
     return evolve(condition, weapons_lost=(*condition.weapons_lost, weapon), weapons_owed=condition.weapons_owed - 1)
+
+
+def crashed(condition: Condition) -> Condition:
+    """She has crashed: until it is repaired she cannot move (BR-LAND-04). An irreparable wreck (BR-DMG-12) keeps no
+    such harm, and a crash is one harm however often she comes down."""
+    if condition.wrecked or any(harm.row == CRASHED for harm in condition.harms):
+        return condition
+    return evolve(condition, harms=(*condition.harms, Harm(CRASHED)))
+
+
+def harm_words(harm: Harm) -> str:
+    """A repairable result in words: its row's effect, or the crash."""
+    return "the crash" if harm.row == CRASHED else rows()[harm.row].effect
 
 
 def repair(condition: Condition, harm: Harm) -> Condition:

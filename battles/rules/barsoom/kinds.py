@@ -130,3 +130,7 @@ OWNER_CHOOSES_GUN = "owner_chooses_gun_lost"
 GUNS_LOST = "guns lost"
 GUN_LOST = "gun lost"
 FIRE_WAITS = "fire waits"
+
+# A crashed ship may be repaired back (BR-LAND-04: "a wreck until repaired"): a battle option, absent from battles
+# stored before it, in which a crash stays for good as it was played.
+CRASH_REPAIRABLE = "crashed_ship_repairable"

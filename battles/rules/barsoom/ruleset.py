@@ -21,7 +21,7 @@ from battles.engine.state import BattleState
 from battles.engine.telling import ENGINE_TELLERS, Names, tell
 from battles.rules.barsoom import ai, answers, campaign, fold, outcome, presentation, reach, sequence, setup, validate
 from battles.rules.barsoom.battle import Battle
-from battles.rules.barsoom.kinds import GUN_LOST, IGNORE_ONE, OWNER_CHOOSES_GUN
+from battles.rules.barsoom.kinds import CRASH_REPAIRABLE, GUN_LOST, IGNORE_ONE, OWNER_CHOOSES_GUN
 from battles.rules.barsoom.tables import MOVEMENT
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -46,6 +46,13 @@ class SkyShipsOfBarsoom(BaseRuleset[Battle]):
             "Row 8 of the Damage table asks the ship's owner which gun she loses (else her least gun goes)",
             choices=(False, True),
             clause="BR-DMG-10",
+        ),
+        OptionSpec(
+            CRASH_REPAIRABLE,
+            True,
+            "A crashed ship can be repaired: three 6s of her repair crew and she has landed (else a crash is for good)",
+            choices=(False, True),
+            clause="BR-LAND-04",
         ),
     )
     tables: Mapping[str, JSON] = {"movement": MOVEMENT.data}

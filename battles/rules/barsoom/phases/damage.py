@@ -19,7 +19,15 @@ from battles.rules.barsoom import damage, movement
 from battles.rules.barsoom.battle import Battle, condition_to_json
 from battles.rules.barsoom.board import STILL
 from battles.rules.barsoom.impacts import Moved
-from battles.rules.barsoom.kinds import DAMAGED, DED_ROLLED, GUN_LOST, OWNER_CHOOSES_GUN, SHIP_MOVED, WRECK_FELL
+from battles.rules.barsoom.kinds import (
+    CRASH_REPAIRABLE,
+    DAMAGED,
+    DED_ROLLED,
+    GUN_LOST,
+    OWNER_CHOOSES_GUN,
+    SHIP_MOVED,
+    WRECK_FELL,
+)
 from battles.rules.barsoom.owed import DamageOwed
 from battles.rules.barsoom.setup import ARMAMENT
 
@@ -43,6 +51,9 @@ def record_move(ctx: Context[Battle], name: str, card: str, moved: Moved, *, for
         "owed": [owed.to_json() for owed in moved.damage],
         "changed": changed,
     }
+    down = [s.name for s in moved.board.ships if s.crashed and not before[s.name].crashed]
+    if down and ctx.state.options.get(CRASH_REPAIRABLE, False):  # written only then: a stored log keeps its spelling
+        data["conditions"] = {n: condition_to_json(damage.crashed(ctx.board.of(n).condition)) for n in down}
     ctx.emit(SHIP_MOVED, data, ships=[name, *([moved.contact] if moved.contact else [])])
 
 
