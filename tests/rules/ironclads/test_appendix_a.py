@@ -57,6 +57,7 @@ def gun_class(text: str) -> str:
         ("1 x 221 lb", "Monster"),  # IC-CARD-09: over 220
     ],
 )
+@pytest.mark.rule("IC-CARD-03", "IC-CARD-04", "IC-CARD-05", "IC-CARD-06", "IC-CARD-07", "IC-CARD-08", "IC-CARD-09")
 def test_gun_class_by_weight_of_shot_ic_card_03_to_09(gun: str, expected: str) -> None:
     """IC-CARD-03..09: each class's weight-of-shot column, edges included in the lighter class."""
     assert gun_class(gun) == expected
@@ -75,12 +76,14 @@ def test_gun_class_by_weight_of_shot_ic_card_03_to_09(gun: str, expected: str) -
         ("15.1", "Monster", "Monster"),  # IC-CARD-09
     ],
 )
+@pytest.mark.rule("IC-CARD-03", "IC-CARD-04", "IC-CARD-05", "IC-CARD-06", "IC-CARD-07", "IC-CARD-08", "IC-CARD-09")
 def test_gun_class_by_calibre_in_each_bore_column_ic_card_03_to_09(calibre: str, smoothbore: str, rifled: str) -> None:
     """IC-CARD-03..09: the smoothbore and rifled calibre columns are read apart."""
     assert gun_class(f"1 x {calibre} in smoothbore") == smoothbore
     assert gun_class(f"1 x {calibre} in rifled") == rifled
 
 
+@pytest.mark.rule("IC-CARD-07", "IC-CARD-08")
 def test_rifled_calibre_edges_ic_card_07_ic_card_08() -> None:
     """IC-CARD-07/08: rifled over 6.5 up to 9 in is Heavy, over 9 up to 10.5 Very Heavy."""
     assert [gun_class(f"1 x {c} in rifled") for c in ("9", "9.1", "10.5", "10.6")] == [
@@ -88,6 +91,7 @@ def test_rifled_calibre_edges_ic_card_07_ic_card_08() -> None:
     ]  # fmt: skip
 
 
+@pytest.mark.rule("IC-CARD-10")
 def test_a_gun_of_unknown_bore_is_classed_as_a_smoothbore_ic_card_10() -> None:
     """IC-CARD-10: 7 in of unknown bore reads the smoothbore column (Light), not the rifled (Heavy)."""
     gun = read_gun("1 x 7 in", "test")
@@ -97,6 +101,7 @@ def test_a_gun_of_unknown_bore_is_classed_as_a_smoothbore_ic_card_10() -> None:
     assert "bore unknown" in why
 
 
+@pytest.mark.rule("IC-CARD-11")
 def test_shot_and_calibre_in_conflict_take_the_heavier_class_ic_card_11() -> None:
     """IC-CARD-11: 8 in smoothbore is Medium, 150 lb shot Heavy: the heavier, Heavy; and the reverse order."""
     found, why = classify(read_gun("1 x 8 in 150 lb smoothbore", "test"))
@@ -105,6 +110,7 @@ def test_shot_and_calibre_in_conflict_take_the_heavier_class_ic_card_11() -> Non
     assert gun_class("1 x 10.6 in 100 lb rifled") == "Monster"
 
 
+@pytest.mark.rule("IC-CARD-17", "IC-CARD-18", "IC-CARD-19", "IC-CARD-20", "IC-CARD-21", "IC-CARD-22")
 def test_the_table_is_data_ic_card_17_to_22() -> None:
     """IC-CARD-17..22: stats per gun 0.2, 0.4, 0.7, 1.2, 2.0, 3.3, read from data/gun_classes.json."""
     table = appendix_a.gun_classes()
@@ -125,11 +131,13 @@ def test_the_table_is_data_ic_card_17_to_22() -> None:
         (["3 x 300 lb"], 10),  # IC-CARD-22: 9.9 -> 10
     ],
 )
+@pytest.mark.rule("IC-CARD-17", "IC-CARD-18", "IC-CARD-19", "IC-CARD-20", "IC-CARD-21", "IC-CARD-22")
 def test_stats_per_gun_ic_card_17_to_22(guns: list[str], expected: int) -> None:
     """IC-CARD-17..22, with the total rounded up only where it has a fraction (exact arithmetic, no 7.0000001)."""
     assert stats({"arcs": {FORWARD: guns}})[FORWARD] == expected
 
 
+@pytest.mark.rule("IC-CARD-16", "IC-CARD-23")
 def test_an_arcs_stats_are_summed_then_rounded_up_once_ic_card_16_ic_card_23() -> None:
     """IC-CARD-16/23: 1 Medium + 1 Light = 1.1 -> 2 (rounding each gun first would give 2 too: 3 Light guns show the
     difference: 1.2 -> 2, where 1 + 1 + 1 would be 3)."""
@@ -137,6 +145,7 @@ def test_an_arcs_stats_are_summed_then_rounded_up_once_ic_card_16_ic_card_23() -
     assert stats({"arcs": {REAR: ["1 x 70 lb", "1 x 30 lb"]}})[REAR] == 2
 
 
+@pytest.mark.rule("IC-CARD-16")
 def test_a_pivot_gun_counts_in_every_arc_it_fires_into_ic_card_16() -> None:
     """IC-CARD-16: the guns that can fire into an arc give its stats; 'broadside' lists a gun for each side."""
     found = stats(
@@ -151,6 +160,7 @@ def test_a_pivot_gun_counts_in_every_arc_it_fires_into_ic_card_16() -> None:
     assert (found[PORT], found[STARBOARD], found[FORWARD], found[REAR]) == (5, 5, 1, 1)
 
 
+@pytest.mark.rule("IC-CARD-24")
 def test_arc_and_turret_caps_ic_card_24() -> None:
     """IC-CARD-24: a broadside at most 25, the end arcs and each turret at most 10."""
     many = ["30 x 300 lb"]
@@ -160,6 +170,7 @@ def test_arc_and_turret_caps_ic_card_24() -> None:
     assert "held to the card's 25 boxes" in rating.lines(PORT)[-1]
 
 
+@pytest.mark.rule("IC-CARD-02")
 def test_turret_arcs_are_agreed_in_the_particulars_ic_card_02() -> None:
     """IC-CARD-02: which arcs a turret bears into is given with it (all four when not said)."""
     ship = rate(
@@ -179,11 +190,13 @@ def test_turret_arcs_are_agreed_in_the_particulars_ic_card_02() -> None:
 # --- armour, propulsion, hull ---------------------------------------------------------------------------
 
 
+@pytest.mark.rule("IC-CARD-12")
 def test_no_iron_no_armour_ic_card_12() -> None:
     """IC-CARD-12: wood without iron gives nothing."""
     assert ARMOUR not in stats({"wood_backing_in": 30})
 
 
+@pytest.mark.rule("IC-CARD-13", "IC-CARD-15")
 def test_effective_armour_iron_plus_a_tenth_of_the_wood_rounded_up_ic_card_13_ic_card_15() -> None:
     """IC-CARD-13/15: the text's example, 2.5 in iron on 24 in wood: 2.5 + 2.4 = 4.9 -> 5."""
     rating = rate(
@@ -195,6 +208,7 @@ def test_effective_armour_iron_plus_a_tenth_of_the_wood_rounded_up_ic_card_13_ic
     assert rating.card.kind == "ironclad"
 
 
+@pytest.mark.rule("IC-CARD-14")
 def test_wood_of_unknown_thickness_counts_six_inches_ic_card_14() -> None:
     """IC-CARD-14: 4 in iron on wood of unknown thickness: 4 + 0.6 = 4.6 -> 5."""
     rating = rate(
@@ -206,6 +220,7 @@ def test_wood_of_unknown_thickness_counts_six_inches_ic_card_14() -> None:
     assert "taken as 6 in" in rating.lines(ARMOUR)[0]
 
 
+@pytest.mark.rule("IC-CARD-25", "IC-CARD-26")
 def test_armour_is_a_stat_an_inch_up_to_seven_ic_card_25_ic_card_26() -> None:
     """IC-CARD-25/26: capped at 7; 1-2 a tinclad, 3+ an ironclad, 0 a wooden screw ship."""
     assert stats({"belt_iron_in": 12})[ARMOUR] == 7
@@ -213,6 +228,7 @@ def test_armour_is_a_stat_an_inch_up_to_seven_ic_card_25_ic_card_26() -> None:
     assert ship().card.kind == "wooden screw"
 
 
+@pytest.mark.rule("IC-CARD-27")
 def test_propulsion_a_stat_a_knot_rounded_up_and_held_to_the_cards_twenty_boxes_ic_card_27() -> None:
     """IC-CARD-27: 11.2 knots -> 12; the text states no cap, the card's 20 boxes are the cap (decision)."""
     assert stats({"speed_knots": 11.2})[PROPULSION] == 12
@@ -222,12 +238,14 @@ def test_propulsion_a_stat_a_knot_rounded_up_and_held_to_the_cards_twenty_boxes_
     assert "held to the card's 20 boxes" in fast.lines(PROPULSION)[0]
 
 
+@pytest.mark.rule("IC-CARD-28")
 @pytest.mark.parametrize(("tons", "hull"), [(1, 1), (1000, 1), (1001, 2), (5630, 6), (11999, 12), (20000, 12)])
 def test_hull_a_stat_per_thousand_tons_or_part_up_to_twelve_ic_card_28(tons: int, hull: int) -> None:
     """IC-CARD-28."""
     assert stats({"displacement_tons": tons})[HULL] == hull
 
 
+@pytest.mark.rule("IC-CARD-29")
 def test_a_monitors_hull_is_doubled_and_still_capped_ic_card_29() -> None:
     """IC-CARD-29: 987 tons -> 1, doubled 2; 6,300 tons -> 7, doubled 14, held to 12."""
     assert stats({"displacement_tons": 987, "monitor": True})[HULL] == 2
@@ -254,6 +272,7 @@ def expect(**given: int) -> dict[str, int]:
     return {t: given.get(k, 0) for k, t in names.items()}
 
 
+@pytest.mark.rule("IC-CARD-30", "IC-CARD-31", "IC-CARD-32", "IC-CARD-33")
 def test_gloire_ic_card_30_to_33() -> None:
     """IC-CARD-30..33: 18 x 0.7 = 12.6 -> 13 a broadside; 4.75 + 2.6 = 7.35 -> 8, capped 7; 13 knots; 6 Hull."""
     rating = rate(from_json(GLOIRE))
@@ -266,6 +285,7 @@ def test_gloire_ic_card_30_to_33() -> None:
     assert rating.card.sisters == ("INVINCIBLE", "NORMANDIE")
 
 
+@pytest.mark.rule("IC-CARD-34", "IC-CARD-35", "IC-CARD-36")
 def test_warrior_ic_card_34_to_36() -> None:
     """IC-CARD-34..36: 5 Heavy x 1.2 = 6 + 15 Medium x 0.7 = 10.5 -> 16.5 -> 17; 7 Armour; 14; 10 Hull."""
     warrior = {
@@ -278,6 +298,7 @@ def test_warrior_ic_card_34_to_36() -> None:
     )
 
 
+@pytest.mark.rule("IC-CARD-37", "IC-CARD-38")
 def test_arminius_ic_card_37_38() -> None:
     """IC-CARD-37/38: two turrets of 2 x 8.2 in smoothbore, 1.4 -> 2 each, bearing into the broadsides."""
     arminius = {
@@ -289,6 +310,7 @@ def test_arminius_ic_card_37_38() -> None:
     assert rate(from_json(arminius)).card.bears(REAR_TURRET) == (PORT, STARBOARD)
 
 
+@pytest.mark.rule("IC-CARD-39", "IC-CARD-40")
 def test_colbert_ic_card_39_40() -> None:
     """IC-CARD-39/40: rear 0.7 -> 1; each broadside 4 x 1.2 = 4.8 -> 5 (the pivot counted on both sides); 8.7 -> 9,
     capped 7; 14; 9 Hull."""
@@ -300,6 +322,7 @@ def test_colbert_ic_card_39_40() -> None:
     assert card_of(colbert) == expect(port=5, stbd=5, rear=1, armour=7, prop=14, hull=9)
 
 
+@pytest.mark.rule("IC-CARD-41", "IC-CARD-42")
 def test_monarch_ic_card_41_42() -> None:
     """IC-CARD-41/42: forward 2.4 -> 3, rear 1.2 -> 2, turrets 6.6 -> 7; 7 Armour; 14.9 -> 15; 9 Hull."""
     monarch = {
@@ -318,6 +341,7 @@ ROANOKE = {
 }  # fmt: skip
 
 
+@pytest.mark.rule("IC-CARD-43", "IC-CARD-45", "IC-CARD-46", "IC-CARD-47")
 def test_roanoke_ic_card_43_45_46_47() -> None:
     """IC-CARD-43/45..47: forward 2.0 + 1.2 = 3.2 -> 4, rear 2.4 -> 3; 5 Armour; 6; 7 Hull doubled, held to 12."""
     found = card_of(ROANOKE)
@@ -325,11 +349,13 @@ def test_roanoke_ic_card_43_45_46_47() -> None:
     assert (found[ARMOUR], found[PROPULSION], found[HULL]) == (5, 6, 12)
 
 
+@pytest.mark.rule("IC-CARD-43")
 def test_roanokes_150_lb_gun_is_heavy_whichever_bore_the_text_means_ic_card_43() -> None:
     """IC-CARD-43: the text calls the 150 lb gun rifled in one place and smoothbore in another; by shot it is Heavy."""
     assert {gun_class(f"1 x 150 lb {bore}") for bore in ("rifled", "smoothbore", "unknown")} == {"Heavy"}
 
 
+@pytest.mark.rule("IC-CARD-44")
 def test_roanokes_centre_turret_follows_the_table_not_the_texts_one_point_oh_ic_card_44() -> None:
     """IC-CARD-44 (decision, docs/ironclads.md): the text counts the 11 in smoothbore at 1.0 for 3 stats; the table
     gives a Heavy gun 1.2 (IC-CARD-20), so 2.0 + 1.2 = 3.2 -> 4. The table governs, as it does for every gun."""

@@ -29,6 +29,7 @@ def test_the_designer_is_the_engines_card_designer() -> None:
     assert {"displacement_tons", "wood_backing_in", "forward_turret", "forward_turret_bears", "monitor"} <= set(keys)
 
 
+@pytest.mark.rule("IC-CARD-30", "IC-CARD-31", "IC-CARD-32", "IC-CARD-33")
 def test_gloire_from_the_form_ic_card_30_to_33() -> None:
     """IC-CARD-30..33 from the form's words: 13 a broadside, Armour 7, Propulsion 13, Hull 6."""
     result = CARD_DESIGNER.design({**GLOIRE, "monitor": False})
@@ -38,6 +39,7 @@ def test_gloire_from_the_form_ic_card_30_to_33() -> None:
     assert result.sheet.section("ship").summary == "Armour 7, Propulsion 13, Hull 6"  # type: ignore[union-attr]
 
 
+@pytest.mark.rule("IC-CARD-02")
 def test_turret_arcs_from_the_form_ic_card_02() -> None:
     """IC-CARD-02: the turret's arcs as chosen (Arminius: the broadsides only)."""
     result = CARD_DESIGNER.design(

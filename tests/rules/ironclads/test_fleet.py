@@ -42,6 +42,23 @@ def test_the_list_holds_the_three_battles_and_the_texts_examples() -> None:
         ("ROANOKE", (0, 0, 0, 0, 4, 4, 3, 5, 6, 12)),  # IC-CARD-47, the centre turret 4 by the IC-CARD-44 decision
     ],
 )
+@pytest.mark.rule(
+    "IC-CARD-33",
+    "IC-CARD-34",
+    "IC-CARD-35",
+    "IC-CARD-36",
+    "IC-CARD-37",
+    "IC-CARD-38",
+    "IC-CARD-39",
+    "IC-CARD-40",
+    "IC-CARD-41",
+    "IC-CARD-42",
+    "IC-CARD-43",
+    "IC-CARD-44",
+    "IC-CARD-45",
+    "IC-CARD-46",
+    "IC-CARD-47",
+)
 def test_the_texts_example_ships_in_the_list_match_the_worked_examples_ic_card_33_to_47(
     name: str, expected: tuple[int, ...]
 ) -> None:

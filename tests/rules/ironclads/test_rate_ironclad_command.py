@@ -36,6 +36,7 @@ def test_a_ruleset_with_management_commands_is_installed_by_the_settings_scan() 
     assert "rules.ironclads" not in Path(settings.BASE_DIR, "config", "settings.py").read_text()
 
 
+@pytest.mark.rule("IC-CARD-30", "IC-CARD-31", "IC-CARD-32", "IC-CARD-33")
 def test_rate_a_ship_of_the_fleet_list_ic_card_30_to_33() -> None:
     """IC-CARD-33: GLOIRE's card as the text prints it, the working, and her source."""
     said = run("--ship", "gloire")
@@ -46,6 +47,7 @@ def test_rate_a_ship_of_the_fleet_list_ic_card_30_to_33() -> None:
     assert "Sources: Ironclads 1850-1890" in said
 
 
+@pytest.mark.rule("IC-CARD-15")
 def test_rate_a_particulars_file_ic_card_15(tmp_path: Path) -> None:
     """IC-CARD-15: the 2.5 in iron on 24 in wood example, from a file."""
     path = tmp_path / "ship.json"

@@ -3,6 +3,8 @@ beyond them struck through, losses crossed off from the right, turret arcs marke
 
 from __future__ import annotations
 
+import pytest
+
 from battles.engine.presentation import EMPTY, LOST, WHOLE
 from battles.rules.ironclads import fleet, record_sheet
 from battles.rules.ironclads.cards import PROPULSION
@@ -16,6 +18,7 @@ def states(row):  # type: ignore[no-untyped-def]
     return "".join({WHOLE: "W", LOST: "X", EMPTY: "-"}[b.state] for b in row.boxes)
 
 
+@pytest.mark.rule("IC-CARD-01", "IC-CARD-33")
 def test_gloires_card_as_the_text_draws_it_ic_card_01_ic_card_33() -> None:
     """IC-CARD-01/33: every track a row of numbered boxes; Port 13 of 25 bold, the rest struck; Armour all seven."""
     sheet = gloire_sheet()
@@ -36,8 +39,9 @@ def test_gloires_card_as_the_text_draws_it_ic_card_01_ic_card_33() -> None:
     assert sheet.facts[0].value == "INVINCIBLE, NORMANDIE"
 
 
+@pytest.mark.rule("IC-SPD-06")
 def test_stats_lost_are_crossed_off_from_the_right_ic_spd_06() -> None:
-    """IC-SPD-06: the current-speed example: Propulsion 12, 3 lost: 9 whole, 3 crossed, 8 never hers."""
+    """IC-SPD-06: GLOIRE loses 3 Propulsion of 13: 10 whole, 3 crossed off at the right, 7 never hers."""
     card = fleet.find("GLOIRE").rating().card
     hit, _ = card.cross_off(PROPULSION, 3)
     sheet = record_sheet.record_sheet(hit, current_speeds=(10, 8))
@@ -48,7 +52,8 @@ def test_stats_lost_are_crossed_off_from_the_right_ic_spd_06() -> None:
     assert (speed.label, speed.value, speed.aside) == ("Current Speed", "8", "was 10")
 
 
-def test_turret_arcs_are_shown_with_the_ones_she_bears_into_marked_ic_card_01_ic_arc_08() -> None:
+@pytest.mark.rule("IC-CARD-01")
+def test_turret_arcs_are_shown_with_the_ones_she_bears_into_marked_ic_card_01() -> None:
     """IC-CARD-01: Fwd/Port/Starboard/Rear beside each turret; Arminius's turrets bear into the broadsides only."""
     sheet = record_sheet.record_sheet(fleet.find("ARMINIUS").rating().card)
     items = {i.key: i for i in sheet.section("guns").blocks[1].items}  # type: ignore[union-attr]
