@@ -1,6 +1,6 @@
 """The card designer: a ruleset's tool that turns a ship's particulars into her record sheet, with the working that
 gives it (optional per ruleset, like the ship editor: ship_editor.py). A ruleset whose rules say how to build a ship's
-card from reference figures (Ironclads' Appendix A) gives a ``CardDesigner`` as its ``card_designer``; the others
+card from reference figures (an appendix of ratings) gives a ``CardDesigner`` as its ``card_designer``; the others
 leave it None and the app lists no designer for them.
 
 The designer speaks only in the answer schema's fields and the record-sheet model, so the battle app draws its form
