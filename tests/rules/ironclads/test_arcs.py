@@ -55,6 +55,7 @@ def _placed(offset: Hex, facing: int) -> Hex:
 
 
 @pytest.mark.parametrize("facing", range(6))
+@pytest.mark.rule("IC-ARC-01", "IC-ARC-03", "IC-ARC-05", "IC-ARC-06")
 def test_the_drawn_arcs_turn_with_her_for_every_facing_ic_arc_01_03_05_06(facing: int) -> None:
     for offset, (fixed, quadrant) in DRAWN.items():
         target = _placed(offset, facing)
@@ -62,6 +63,7 @@ def test_the_drawn_arcs_turn_with_her_for_every_facing_ic_arc_01_03_05_06(facing
         assert arcs.turret_arc(SHIP, facing, target) == quadrant, offset
 
 
+@pytest.mark.rule("IC-ARC-02", "IC-ARC-03", "IC-ARC-10")
 def test_the_arc_device_is_15_degrees_and_partly_in_widens_by_half_a_hex_ic_arc_02_ic_arc_10() -> None:
     assert arcs.ARC_DEVICE_DEGREES == 15
     assert arcs.half_width(SHIP, SHIP + Hex(0, -1)) == pytest.approx(math.degrees(math.atan(0.5)))
@@ -78,6 +80,7 @@ def test_the_arc_device_is_15_degrees_and_partly_in_widens_by_half_a_hex_ic_arc_
 
 
 @pytest.mark.parametrize("facing", range(6))
+@pytest.mark.rule("IC-ARC-01", "IC-ARC-05")
 def test_port_and_starboard_mirror_each_other_ic_arc_01_ic_arc_05(facing: int) -> None:
     for target in DISC:
         mirrored = arcs.mirror(SHIP, facing, target)
@@ -91,6 +94,7 @@ def test_port_and_starboard_mirror_each_other_ic_arc_01_ic_arc_05(facing: int) -
 
 
 @pytest.mark.parametrize("facing", range(6))
+@pytest.mark.rule("IC-ARC-01", "IC-ARC-05")
 def test_forward_and_rear_mirror_each_other(facing: int) -> None:
     fore_aft = {FORWARD: REAR, REAR: FORWARD, PORT: PORT, STARBOARD: STARBOARD}
     for target in DISC:
@@ -103,6 +107,7 @@ def test_forward_and_rear_mirror_each_other(facing: int) -> None:
 
 
 @pytest.mark.parametrize("facing", range(6))
+@pytest.mark.rule("IC-ARC-04", "IC-ARC-03")
 def test_a_hex_straddling_a_line_is_in_both_arcs_and_only_the_next_hex_ahead_or_astern_in_three_ic_arc_04(
     facing: int,
 ) -> None:
@@ -121,6 +126,7 @@ def test_a_hex_straddling_a_line_is_in_both_arcs_and_only_the_next_hex_ahead_or_
 
 
 @pytest.mark.parametrize("facing", range(6))
+@pytest.mark.rule("IC-ARC-06", "IC-ARC-05")
 def test_every_hex_is_in_one_turret_quadrant_broadsides_only_wholly_ic_arc_06(facing: int) -> None:
     for target in DISC:
         quadrant = arcs.turret_arc(SHIP, facing, target)
@@ -134,6 +140,7 @@ def test_every_hex_is_in_one_turret_quadrant_broadsides_only_wholly_ic_arc_06(fa
             assert abs(b) + w > 135
 
 
+@pytest.mark.rule("IC-ARC-07")
 def test_only_the_arc_the_target_is_in_fires_ic_arc_07() -> None:
     colbert = cards.card("COLBERT", {PORT: 5, STARBOARD: 5, REAR: 1, ARMOUR: 7, PROPULSION: 14, HULL: 9})
     assert arcs.bearing_tracks(colbert, SHIP, 0, SHIP + Hex(-4, 2)) == (PORT,)
@@ -142,6 +149,7 @@ def test_only_the_arc_the_target_is_in_fires_ic_arc_07() -> None:
     assert arcs.bearing_tracks(colbert, SHIP, 3, SHIP + Hex(0, 5)) == (FORWARD,)  # turned about: her bow
 
 
+@pytest.mark.rule("IC-ARC-08", "IC-ARC-09")
 def test_turrets_fire_only_into_their_agreed_arcs_ic_arc_08_ic_arc_09() -> None:
     ship = cards.card(
         "TURRETS",
@@ -169,6 +177,7 @@ def test_turrets_fire_only_into_their_agreed_arcs_ic_arc_08_ic_arc_09() -> None:
     assert arcs.bearing_tracks(arminius, SHIP, 0, ahead) == (FORWARD,)  # an empty arc: the salvo refuses it
 
 
+@pytest.mark.rule("IC-DMG-13")
 def test_a_hit_keeps_the_targets_arc_that_holds_the_firer_ic_dmg_13() -> None:
     # She faces north; the firer lies off her port beam, so his hits are fired into her port arc.
     assert arcs.fired_into(SHIP, 0, SHIP + Hex(-5, 2)) == (PORT,)

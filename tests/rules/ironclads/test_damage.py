@@ -35,12 +35,14 @@ TURRET_SHIP = cards.card(
 )
 
 
+@pytest.mark.rule("IC-SEQ-02")
 def test_a_d6_read_as_a_d3_ic_seq_02() -> None:
     assert [damage.d3(face) for face in range(1, 7)] == [1, 1, 2, 2, 3, 3]
     with pytest.raises(ValueError, match="1 to 6"):
         damage.d3(7)
 
 
+@pytest.mark.rule("IC-SAVE-07", "IC-SAVE-08", "IC-DMG-13")
 def test_unsaved_hits_are_noted_as_c_and_h_keeping_their_arc_ic_save_07_ic_save_08_ic_dmg_13() -> None:
     noted = Noted().note(Score(criticals=1, hits=1), (PORT,)).note(Score(hits=2), (FORWARD, STARBOARD))
     assert noted.line == "CHHH"
@@ -50,18 +52,21 @@ def test_unsaved_hits_are_noted_as_c_and_h_keeping_their_arc_ic_save_07_ic_save_
     assert noted
 
 
+@pytest.mark.rule("IC-DMG-01")
 def test_a_ship_with_nothing_noted_has_nothing_to_resolve_ic_dmg_01() -> None:
     resolution = damage.resolve(SHIP, Noted(), (), Allocation((), ()))
     assert (resolution.card, resolution.losses) == (SHIP, ())
     assert damage.default_allocation(SHIP, Noted(), ()) == Allocation((), ())
 
 
+@pytest.mark.rule("IC-DMG-01", "IC-DMG-04")
 def test_every_hit_needs_a_track_and_every_critical_a_d3_ic_dmg_01_ic_dmg_04() -> None:
     noted = Noted().note(Score(criticals=1, hits=1), (PORT,))
     assert [r.clause for r in damage.refusals(SHIP, noted, (2,), Allocation((HULL,), ()))] == ["IC-DMG-01"]
     assert [r.clause for r in damage.refusals(SHIP, noted, (), Allocation((HULL,), (PORT,)))] == ["IC-DMG-04"]
 
 
+@pytest.mark.rule("IC-DMG-08", "IC-DMG-04")
 def test_the_golden_critical_ic_dmg_08_ic_dmg_04() -> None:
     noted = Noted().note(Score(criticals=1), (PORT,))
     demand = damage.d3(5)  # a 5 is a 3
@@ -70,6 +75,7 @@ def test_the_golden_critical_ic_dmg_08_ic_dmg_04() -> None:
     assert resolution.losses == (damage.Loss(PROPULSION, 3, 3, critical=True),)
 
 
+@pytest.mark.rule("IC-DMG-09", "IC-DMG-06")
 def test_the_golden_critical_short_of_stats_ic_dmg_09_ic_dmg_06() -> None:
     noted = Noted().note(Score(criticals=1), (PORT,))
     resolution = damage.resolve(SHIP, noted, (3,), Allocation((REAR,), ()))
@@ -79,6 +85,7 @@ def test_the_golden_critical_short_of_stats_ic_dmg_09_ic_dmg_06() -> None:
     assert resolution.card.left(FORWARD) == 2
 
 
+@pytest.mark.rule("IC-DMG-05")
 def test_a_critical_may_take_any_track_even_guns_that_cannot_bear_ic_dmg_05() -> None:
     noted = Noted().note(Score(criticals=1), (PORT,))
     for track in TRACKS:
@@ -87,6 +94,7 @@ def test_a_critical_may_take_any_track_even_guns_that_cannot_bear_ic_dmg_05() ->
     assert damage.resolve(SHIP, noted, (2,), Allocation((STARBOARD,), ())).card.left(STARBOARD) == 4
 
 
+@pytest.mark.rule("IC-DMG-05", "IC-DMG-10")
 def test_an_empty_track_is_not_hers_to_choose_while_she_has_stats_ic_dmg_05_ic_dmg_10() -> None:
     noted = Noted().note(Score(criticals=1, hits=1), (PORT,))
     refused = damage.refusals(SHIP, noted, (3,), Allocation((CENTRE_TURRET,), (HULL,)))
@@ -95,6 +103,7 @@ def test_an_empty_track_is_not_hers_to_choose_while_she_has_stats_ic_dmg_05_ic_d
     assert [r.clause for r in refused] == ["IC-DMG-10"]
 
 
+@pytest.mark.rule("IC-DMG-02", "IC-DMG-03")
 def test_criticals_are_crossed_off_before_hits_ic_dmg_02_ic_dmg_03() -> None:
     # The H was fired into the port arc, which has 1 left; the C takes it first, so the H may go elsewhere.
     ship, _ = SHIP.cross_off(PORT, 5)
@@ -105,12 +114,14 @@ def test_criticals_are_crossed_off_before_hits_ic_dmg_02_ic_dmg_03() -> None:
     assert resolution.card.track(STARBOARD).lost == 1  # from the right (IC-SPD-06)
 
 
+@pytest.mark.rule("IC-DMG-10")
 def test_an_h_crosses_off_one_stat_of_any_type_ic_dmg_10() -> None:
     noted = Noted().note(Score(hits=3), (PORT,))
     resolution = damage.resolve(SHIP, noted, (), Allocation((), (ARMOUR, HULL, PORT)))
     assert [(loss.track, loss.crossed) for loss in resolution.losses] == [(ARMOUR, 1), (HULL, 1), (PORT, 1)]
 
 
+@pytest.mark.rule("IC-DMG-11")
 def test_an_h_on_the_guns_comes_from_the_arc_fired_into_first_ic_dmg_11() -> None:
     noted = Noted().note(Score(hits=1), (PORT,))
     refused = damage.refusals(SHIP, noted, (), Allocation((), (STARBOARD,)))
@@ -126,6 +137,7 @@ def test_an_h_on_the_guns_comes_from_the_arc_fired_into_first_ic_dmg_11() -> Non
     assert [r.clause for r in damage.refusals(one_left, two, (), Allocation((), (REAR, PORT)))] == ["IC-DMG-11"]
 
 
+@pytest.mark.rule("IC-DMG-11", "IC-ARC-04")
 def test_an_h_fired_into_two_arcs_may_come_from_either_ic_dmg_11_ic_arc_04() -> None:
     noted = Noted().note(Score(hits=1), (FORWARD, PORT))
     assert damage.refusals(SHIP, noted, (), Allocation((), (FORWARD,))) == ()
@@ -133,6 +145,7 @@ def test_an_h_fired_into_two_arcs_may_come_from_either_ic_dmg_11_ic_arc_04() -> 
     assert damage.refusals(SHIP, noted, (), Allocation((), (REAR,)))[0].clause == "IC-DMG-11"
 
 
+@pytest.mark.rule("IC-DMG-12")
 def test_an_h_on_the_turrets_comes_from_turrets_bearing_that_way_first_ic_dmg_12() -> None:
     noted = Noted().note(Score(hits=1), (PORT,))
     assert damage.refusals(TURRET_SHIP, noted, (), Allocation((), (FORWARD_TURRET,))) == ()
@@ -147,6 +160,7 @@ def test_an_h_on_the_turrets_comes_from_turrets_bearing_that_way_first_ic_dmg_12
     assert damage.refusals(TURRET_SHIP, astern, (), Allocation((), (FORWARD_TURRET,)))[0].clause == "IC-DMG-12"
 
 
+@pytest.mark.rule("IC-DMG-14", "IC-DMG-07")
 def test_the_golden_two_hs_ic_dmg_14() -> None:
     ship = cards.card("SHIP", {FORWARD: 2, PORT: 4, ARMOUR: 2, PROPULSION: 6, HULL: 4})
     noted = Noted().note(Score(hits=2), (FORWARD,))
@@ -173,6 +187,7 @@ def _legal(card: cards.DataCard, noted: Noted, demands: tuple[int, ...]) -> Allo
     return allocation
 
 
+@pytest.mark.rule("IC-DMG-05", "IC-DMG-10")
 def test_the_default_takes_guns_that_cannot_bear_and_never_the_hull_ic_dmg_05_ic_dmg_10() -> None:
     noted = Noted().note(Score(criticals=2, hits=2), (PORT,))
     allocation = _legal(SHIP, noted, (3, 1))
@@ -182,6 +197,7 @@ def test_the_default_takes_guns_that_cannot_bear_and_never_the_hull_ic_dmg_05_ic
     assert allocation.criticals[0] in (FORWARD, REAR)
 
 
+@pytest.mark.rule("IC-DMG-06")
 def test_the_default_wastes_big_criticals_on_small_tracks_ic_dmg_06() -> None:
     noted = Noted().note(Score(criticals=1), (PORT,))
     resolution = damage.resolve(SHIP, noted, (3,), _legal(SHIP, noted, (3,)))

@@ -34,6 +34,7 @@ def _sight(target: str = "T", *, tracks: tuple[str, ...] = (PORT,), band: str | 
     return Sight(target, tracks, band, clear=True, armour_left=4, fired_into=(STARBOARD,))
 
 
+@pytest.mark.rule("IC-FIRE-12", "IC-FIRE-05", "IC-FIRE-06", "IC-FIRE-07")
 def test_the_golden_broadside_ic_fire_12() -> None:
     # 11 port stats at a target with 4 Armour left, 33 cm away: 8 hexes (32 cm), the middle band.
     target_hex = Hex(-8, 4)
@@ -47,12 +48,14 @@ def test_the_golden_broadside_ic_fire_12() -> None:
     assert salvo.score(broadside.band, (4, 5, 1, 3, 2, 3)) == Score(criticals=1, hits=1)
 
 
+@pytest.mark.rule("IC-FIRE-01")
 def test_one_salvo_for_each_fixed_arc_each_with_all_its_stats_ic_fire_01() -> None:
     sights = {"T": _sight(tracks=(FORWARD, STARBOARD))}  # astride the forward line (IC-ARC-04)
     fired = salvo.plan(FIRER, {FORWARD: "T", STARBOARD: "T"}, sights)
     assert [(s.tracks, s.stats) for s in fired.salvoes] == [((FORWARD,), 3), ((STARBOARD,), 11)]
 
 
+@pytest.mark.rule("IC-FIRE-02", "IC-SAVE-01")
 def test_turrets_at_one_target_are_one_salvo_apart_from_the_arcs_ic_fire_02_ic_save_01() -> None:
     sights = {"T": _sight(tracks=(PORT, FORWARD_TURRET, REAR_TURRET))}
     fired = salvo.plan(FIRER, {PORT: "T", FORWARD_TURRET: "T", REAR_TURRET: "T"}, sights)
@@ -62,6 +65,7 @@ def test_turrets_at_one_target_are_one_salvo_apart_from_the_arcs_ic_fire_02_ic_s
     ]
 
 
+@pytest.mark.rule("IC-FIRE-03")
 def test_each_turret_fires_at_one_target_but_turrets_may_choose_different_ones_ic_fire_03() -> None:
     sights = {"A": _sight("A", tracks=(PORT, FORWARD_TURRET, REAR_TURRET)), "B": _sight("B", tracks=(REAR_TURRET,))}
     fired = salvo.plan(FIRER, {FORWARD_TURRET: "A", REAR_TURRET: "B"}, sights)
@@ -69,6 +73,7 @@ def test_each_turret_fires_at_one_target_but_turrets_may_choose_different_ones_i
     # Orders give one target a track: a turret (or an arc) cannot be split between two.
 
 
+@pytest.mark.rule("IC-FIRE-04")
 def test_a_track_with_nothing_left_cannot_fire_ic_fire_04() -> None:
     shot_away, _ = FIRER.cross_off(PORT, 11)
     fired = salvo.plan(shot_away, {PORT: "T"}, {"T": _sight()})
@@ -92,15 +97,18 @@ def test_a_track_with_nothing_left_cannot_fire_ic_fire_04() -> None:
         (1, 7, True, True, 1),  # never below a die
     ],
 )
+@pytest.mark.rule("IC-FIRE-05", "IC-FIRE-06", "IC-FIRE-07", "IC-FIRE-08")
 def test_the_dice_halvings_ic_fire_05_to_08(stats: int, armour: int, rough: bool, on_fire: bool, dice: int) -> None:
     assert salvo.salvo_dice(stats, armour, rough=rough, on_fire=on_fire) == dice
 
 
+@pytest.mark.rule("IC-FIRE-08")
 def test_a_ship_on_fire_halves_every_salvo_ic_fire_08() -> None:
     fired = salvo.plan(FIRER, {PORT: "T"}, {"T": _sight()}, on_fire=True)
     assert fired.salvoes[0].dice == 3
 
 
+@pytest.mark.rule("IC-FIRE-09", "IC-FIRE-10", "IC-FIRE-11")
 def test_what_each_face_scores_by_band_ic_fire_09_to_11() -> None:
     faces = (1, 2, 3, 4, 5, 6)
     assert salvo.score(LONG, faces) == Score(criticals=0, hits=2)  # IC-FIRE-09: over 50 cm, no criticals
@@ -109,6 +117,7 @@ def test_what_each_face_scores_by_band_ic_fire_09_to_11() -> None:
     assert salvo.needed(MIDDLE).judge_dice((4, 5, 6, 1), 0) == "critical:1,hit:2,miss:1"  # for the log
 
 
+@pytest.mark.rule("IC-COL-08")
 def test_a_collided_ship_fires_nothing_this_turn_ic_col_08() -> None:
     refused = salvo.collided(True)
     assert refused is not None
@@ -118,6 +127,7 @@ def test_a_collided_ship_fires_nothing_this_turn_ic_col_08() -> None:
     assert (fired.salvoes, [r.clause for r in fired.refusals]) == ((), ["IC-COL-08"])
 
 
+@pytest.mark.rule("IC-ARC-07", "IC-ZOF-02", "IC-ZOF-03")
 def test_orders_the_map_refuses_ic_arc_07_ic_zof_02_ic_zof_03() -> None:
     blocked = Sight("T", (PORT,), MIDDLE, clear=False, armour_left=4, fired_into=(STARBOARD,))
     far = _sight(band=None)
@@ -128,6 +138,7 @@ def test_orders_the_map_refuses_ic_arc_07_ic_zof_02_ic_zof_03() -> None:
     assert salvo.plan(FIRER, {PORT: "X"}, {"T": _sight()}).refusals[0].clause == "IC-FIRE-01"
 
 
+@pytest.mark.rule("IC-ZOF-02", "IC-ZOF-03")
 def test_the_map_sight_blocks_behind_a_ship_and_reaches_100_cm_ic_zof_02_ic_zof_03() -> None:
     target_hex = Hex(-8, 4)
     between = Hex(-4, 2)
