@@ -31,8 +31,8 @@ STEERING_HEXSIDES: Final = 1  # docs "Hex play": 4 cm round the Turn Device is o
 @dataclass(frozen=True, slots=True)
 class Problem:
     """What a 2D6 total does to her (IC-PROB-02..08). ``max_turn`` is the most hexsides she may turn from now on
-    (None: no new limit); ``speed_cap`` the most current speed from now on; a fire needs a 1D3 rolled for its
-    turns (``fire_until``); a bridge hit freezes her orders next turn (``bridge_turn``)."""
+    (None: no new limit); ``speed_cap`` the most current speed from now on; ``fire``: a 1D3 is rolled for how
+    long she burns (``fire_until``); ``bridge``: her orders are frozen next turn (``bridge_turn``)."""
 
     total: int
     name: str
