@@ -123,7 +123,7 @@ def test_off_the_map_she_is_out_of_the_battle():
 
 
 @pytest.mark.rule("BR-DED-04", "BR-DED-03", "BR-OOC-02")
-@pytest.mark.parametrize("card, start, stop", [(AHEAD, (10, 1), (10, 0)), (REVERSE, (10, 18), (10, 19))])
+@pytest.mark.parametrize(("card", "start", "stop"), [(AHEAD, (10, 1), (10, 0)), (REVERSE, (10, 18), (10, 19))])
 def test_the_maps_edge_holds_a_ship_moved_against_her_will(card, start, stop):
     """A DED's Arrow or an out-of-control card (forced) runs out at the last hex on the map, her way spent; she
     stays in the battle. The same card plotted by her captain takes her off the map (docs/barsoom.md section 5)."""
