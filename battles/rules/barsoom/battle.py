@@ -18,6 +18,7 @@ from battles.engine.jsonread import read_int, read_list, read_object, read_opt_i
 from battles.rules.barsoom.board import Board, Ship
 from battles.rules.barsoom.crew import Boarders, Crew, RepairCrew
 from battles.rules.barsoom.damage import Condition, Harm, new_turn
+from battles.rules.barsoom.goals import Goal
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,8 @@ class Plot:
 @dataclass(frozen=True)
 class Battle:
     """The board of a battle. ``aboard`` and ``plots`` are by ship name; ``revealed``: how many of her plotted cards
-    each ship has shown; ``initiative``: this turn's order of the sides (BR-SEQ-02), empty before it is rolled."""
+    each ship has shown; ``initiative``: this turn's order of the sides (BR-SEQ-02), empty before it is rolled;
+    ``goals``: the scenario's story victory conditions (victory.py)."""
 
     board: Board
     aboard: Mapping[str, Aboard]
@@ -112,6 +114,7 @@ class Battle:
     fire_orders: Mapping[str, JSONObject] = field(default_factory=dict)
     crew_orders: Mapping[str, JSONObject] = field(default_factory=dict)
     volleys: int = 0  # ships that have had their turn to fire, when the fire step waits for an owner (row 8)
+    goals: tuple[Goal, ...] = ()
 
     def ship(self, name: str) -> Ship:
         return self.board.ship_named(name)
@@ -137,7 +140,7 @@ class Battle:
         }
         board = self.board.new_turn()
         board = board.with_ships(replace(ship, out_of_control=False) for ship in board.ships)
-        return Battle(board, aboard, self.turns, self.title, self.side_names)
+        return Battle(board, aboard, self.turns, self.title, self.side_names, goals=self.goals)
 
     def to_json(self) -> JSONObject:
         return {
@@ -152,6 +155,7 @@ class Battle:
             "fire_orders": dict(self.fire_orders),
             "crew_orders": dict(self.crew_orders),
             **({"volleys": self.volleys} if self.volleys else {}),
+            **({"goals": [goal.to_json() for goal in self.goals]} if self.goals else {}),
         }
 
     @classmethod
@@ -169,6 +173,7 @@ class Battle:
             fire_orders={name: read_object(v) for name, v in read_object(battle["fire_orders"]).items()},
             crew_orders={name: read_object(v) for name, v in read_object(battle["crew_orders"]).items()},
             volleys=read_int(battle.get("volleys", 0)),
+            goals=tuple(Goal.from_json(read_object(g)) for g in read_list(battle.get("goals", []))),
         )
 
     def view(self, side: str | None) -> JSONObject:

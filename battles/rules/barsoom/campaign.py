@@ -1,4 +1,4 @@
-"""The campaign bridge: None, by decision (docs/barsoom.md section 10). Sky Ships of Barsoom is offered for
+"""The campaign bridge: None, by decision (docs/barsoom.md section 11). Sky Ships of Barsoom is offered for
 standalone battles: its ships are terrain for a figure game, whose hulls the text makes all but indestructible (only
 two 10s in one turn wreck one, BR-DMG-12), so a campaign ship would come back from a Barsoom battle with her guns,
 her men and her way lost but no hull box the campaign's repair bills and prize values are built on, and her
