@@ -26,11 +26,12 @@ from battles.engine.presentation import (
 )
 from battles.engine.telling import Names, Teller
 from battles.engine.words import and_list, mid_sentence, possessive
-from battles.rules.barsoom.cards import Deck
+from battles.rules.barsoom.cards import Deck, played
 from battles.rules.barsoom.kinds import (
     AT_BOMB,
     AT_CREW,
     BOARDERS_CROSSED,
+    BOARDERS_JUMPED,
     BOARDING_FIGHT,
     BOMB_DROPPED,
     CARD_REVEALED,
@@ -68,7 +69,8 @@ def _adrift(e: Mapping[str, Any], n: Names) -> str:
 
 def _revealed(e: Mapping[str, Any], n: Names) -> str:
     ram = " to ram" if e["ram"] else ""
-    return f"{e['ship']} reveals card {e['slot'] + 1}: {e['card']}{ram}."
+    held = ", held: no turn" if e.get("held") else ""
+    return f"{e['ship']} reveals card {e['slot'] + 1}: {e['card']}{held}{ram}."
 
 
 def _moved(e: Mapping[str, Any], n: Names) -> str:
@@ -125,6 +127,18 @@ def _crossed(e: Mapping[str, Any], n: Names) -> str:
     return f"{e['men']} boarders from {e['ship']} go {how} to {e['other']}."
 
 
+def _jumped(e: Mapping[str, Any], n: Names) -> str:
+    men = f"{e['men']} m{'e' if e['men'] != 1 else 'a'}n"
+    told = [f"{e['across']} get{'s' if e['across'] == 1 else ''} aboard"]
+    if e["fell"]:
+        told.append(f"{e['fell']} fall{'s' if e['fell'] == 1 else ''} short to the ground")
+    if e["landed_hard"]:
+        hurt = e["lost"] - e["fell"]
+        told.append(f"{e['landed_hard']} land{'s' if e['landed_hard'] == 1 else ''} hard ({hurt} struck down)")
+    verb = "jumps" if e["men"] == 1 else "jump"
+    return f"{men} of {possessive(e['ship'])} crew {verb} for {e['other']}: {and_list(told)}."
+
+
 def _fight(e: Mapping[str, Any], n: Names) -> str:
     if e["result"] == "surrendered":
         return f"The {e['surrendered']} boarders left aboard {e['ship']} surrender."
@@ -163,6 +177,7 @@ TELLERS: dict[str, Teller] = {
     GRAPPLE_THROWN: _grapple,
     GRAPPLE_CUT: _cut,
     BOARDERS_CROSSED: _crossed,
+    BOARDERS_JUMPED: _jumped,
     BOARDING_FIGHT: _fight,
     SHIP_TAKEN: _taken,
     REPAIRS: _repairs,
@@ -204,6 +219,12 @@ def map_view(view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
 # --- the record sheet ----------------------------------------------------------------------------------------
 
 
+def _card_words(value: str) -> str:
+    """A plotted card as her sheet names it: a Turn card held (BR-MOV-05) as "Turn right, held"."""
+    card, turns = played(value)
+    return card if turns else f"{card}, held"
+
+
 def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
     """Her sheet from the board view: her facts, her Movement Cards as cards, the cards revealed this turn, her crew
     by post and her guns."""
@@ -227,7 +248,12 @@ def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
     shown = list(plot.get("cards", [])) if isinstance(plot, Mapping) else []
     revealed = int(board.get("revealed", {}).get(piece, 0)) if isinstance(board.get("revealed"), Mapping) else 0
     plot_items = tuple(
-        Item(key=f"card{n + 1}", name=str(card), detail="", summary="revealed" if n < revealed else "plotted")
+        Item(
+            key=f"card{n + 1}",
+            name=_card_words(str(card)),
+            detail="",
+            summary="revealed" if n < revealed else "plotted",
+        )
         for n, card in enumerate(shown)
     )
     this_turn = Section("plot", "This turn's cards", (Block(items=plot_items, empty="No cards plotted."),))
