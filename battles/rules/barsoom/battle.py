@@ -18,6 +18,7 @@ from battles.engine.jsonread import read_int, read_list, read_object, read_opt_i
 from battles.rules.barsoom.board import Board, Ship
 from battles.rules.barsoom.crew import Boarders, Crew, RepairCrew
 from battles.rules.barsoom.damage import Condition, Harm, new_turn
+from battles.rules.barsoom.goals import Goal
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,8 @@ class Plot:
 @dataclass(frozen=True)
 class Battle:
     """The board of a battle. ``aboard`` and ``plots`` are by ship name; ``revealed``: how many of her plotted cards
-    each ship has shown; ``initiative``: this turn's order of the sides (BR-SEQ-02), empty before it is rolled."""
+    each ship has shown; ``initiative``: this turn's order of the sides (BR-SEQ-02), empty before it is rolled;
+    ``goals``: the scenario's story victory conditions (victory.py)."""
 
     board: Board
     aboard: Mapping[str, Aboard]
@@ -118,6 +120,8 @@ class Battle:
     revealed: Mapping[str, int] = field(default_factory=dict)
     fire_orders: Mapping[str, JSONObject] = field(default_factory=dict)
     crew_orders: Mapping[str, JSONObject] = field(default_factory=dict)
+    volleys: int = 0  # ships that have had their turn to fire, when the fire step waits for an owner (row 8)
+    goals: tuple[Goal, ...] = ()
 
     def ship(self, name: str) -> Ship:
         return self.board.ship_named(name)
@@ -143,7 +147,7 @@ class Battle:
         }
         board = self.board.new_turn()
         board = board.with_ships(replace(ship, out_of_control=False) for ship in board.ships)
-        return Battle(board, aboard, self.turns, self.title, self.side_names)
+        return Battle(board, aboard, self.turns, self.title, self.side_names, goals=self.goals)
 
     def to_json(self) -> JSONObject:
         return {
@@ -157,6 +161,8 @@ class Battle:
             "revealed": dict(self.revealed),
             "fire_orders": dict(self.fire_orders),
             "crew_orders": dict(self.crew_orders),
+            **({"volleys": self.volleys} if self.volleys else {}),
+            **({"goals": [goal.to_json() for goal in self.goals]} if self.goals else {}),
         }
 
     @classmethod
@@ -173,6 +179,8 @@ class Battle:
             revealed={name: read_int(v) for name, v in read_object(battle["revealed"]).items()},
             fire_orders={name: read_object(v) for name, v in read_object(battle["fire_orders"]).items()},
             crew_orders={name: read_object(v) for name, v in read_object(battle["crew_orders"]).items()},
+            volleys=read_int(battle.get("volleys", 0)),
+            goals=tuple(Goal.from_json(read_object(g)) for g in read_list(battle.get("goals", []))),
         )
 
     def view(self, side: str | None) -> JSONObject:
@@ -219,13 +227,16 @@ class Battle:
 
 
 def condition_to_json(condition: Condition) -> JSONObject:
-    return {
+    data: JSONObject = {
         "small_craft": condition.small_craft,
         "harms": [{"row": h.row, "cards": list(h.cards), "stranded": h.stranded} for h in condition.harms],
         "weapons_lost": list(condition.weapons_lost),
         "tens_this_turn": condition.tens_this_turn,
         "wrecked": condition.wrecked,
     }
+    if condition.weapons_owed:  # written only when owed, so a stored battle's events keep their spelling
+        data["weapons_owed"] = condition.weapons_owed
+    return data
 
 
 def condition_from_json(data: Mapping[str, Any]) -> Condition:
@@ -239,6 +250,7 @@ def condition_from_json(data: Mapping[str, Any]) -> Condition:
         weapons_lost=tuple(read_str(w) for w in read_list(data["weapons_lost"])),
         tens_this_turn=read_int(data["tens_this_turn"]),
         wrecked=bool(data["wrecked"]),
+        weapons_owed=read_int(data.get("weapons_owed", 0)),
     )
 
 

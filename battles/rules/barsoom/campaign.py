@@ -1,5 +1,8 @@
-"""The campaign bridge: None. Sky Ships of Barsoom fights standalone battles until a bridge converts the campaign's
-ships (galleons) into Barsoom's classes, stated and tested (docs/rulesets.md section 6)."""
+"""The campaign bridge: None, by decision (docs/barsoom.md section 11). Sky Ships of Barsoom is offered for
+standalone battles: its ships are terrain for a figure game, whose hulls the text makes all but indestructible (only
+two 10s in one turn wreck one, BR-DMG-12), so a campaign ship would come back from a Barsoom battle with her guns,
+her men and her way lost but no hull box the campaign's repair bills and prize values are built on, and her
+gun-by-gun record would go in as three weapon classes and come back as a guess."""
 
 from __future__ import annotations
 

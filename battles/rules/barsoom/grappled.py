@@ -17,6 +17,7 @@ from battles.rules.barsoom.impacts import Moved, contact, touch_down
 from battles.rules.barsoom.kinds import (
     AHEAD,
     ASCENDS,
+    AT_THE_EDGE,
     BLOCKED,
     CLIMBED,
     COUNTERED,
@@ -103,12 +104,15 @@ def move(
         return Moved(board, HELD, clauses=(clause,), why=f"held by {grounded.name} on the ground")
     if card in TURNS:
         return _swing(board, mover, members, card, clause, turn)
-    return _travel(board, mover, members, card, clause, ram=ram and not forced)
+    return _travel(board, mover, members, card, clause, ram=ram and not forced, forced=forced)
 
 
-def _travel(board: Board, mover: Ship, members: tuple[Ship, ...], card: str, clause: str, *, ram: bool) -> Moved:
+def _travel(
+    board: Board, mover: Ship, members: tuple[Ship, ...], card: str, clause: str, *, ram: bool, forced: bool
+) -> Moved:
     """The group Ahead or Reverse at the leader's speed along her heading, a hex at a time; any member meeting a
-    ship at her level stops the group there (a ram only if it is the leader's bow or stern)."""
+    ship at her level stops the group there (a ram only if it is the leader's bow or stern). A plotted card takes
+    the group off the map; a forced one stops it at the edge, its way spent (movement.py, BR-DED-04)."""
     names = [ship.name for ship in members]
     heading = mover.facing if card == AHEAD else (mover.facing + 3) % 6
     ways = {ship.name: ship.way.after(card) for ship in members}
@@ -116,6 +120,9 @@ def _travel(board: Board, mover: Ship, members: tuple[Ship, ...], card: str, cla
     at = {ship.name: ship.hex for ship in members}
     for _ in range(mover.speed):
         ahead = {n: hexgrid.neighbour(h, heading) for n, h in at.items()}
+        if not all(board.on_map(h) for h in ahead.values()) and forced:
+            held = [replace(s, hex=at[s.name], way=STILL) for s in members]
+            return Moved(board.with_ships(held), AT_THE_EDGE, clauses=(clause, "BR-DED-04"))
         if not all(board.on_map(h) for h in ahead.values()):
             gone = [replace(s, hex=ahead[s.name], way=ways[s.name], left_map=True) for s in members]
             return Moved(board.with_ships(gone), LEFT_MAP, clauses=(clause,))

@@ -57,7 +57,8 @@ CRASHED = "crashed"  # BR-LAND-02
 COLLIDED = "collided"  # unintended contact (BR-COL-01)
 RAMMED_SHIP = "rammed"  # intended bow or stern contact (BR-RAM-01)
 BLOCKED = "blocked"  # a ship at the level she would climb or descend into, in her hex: she stays, in contact
-LEFT_MAP = "left the map"  # out of the battle
+LEFT_MAP = "left the map"  # out of the battle, by a card her captain plotted
+AT_THE_EDGE = "stopped at the map's edge"  # a forced move held by the table's edge: she stays on the map, way spent
 HELD = "held"  # the card could do nothing (a wreck, on the ground, at the ceiling, stranded, anchored)
 FOLLOWS = "follows"  # a grappled smaller ship: her card is not executed, she follows the larger (BR-GRAP-10)
 COUNTERED = "countered"  # grappled ships of equal size played opposite options: both cancel (BR-GRAP-09)
@@ -122,3 +123,27 @@ PLACE = "place"
 # A jump across to another ship (BR-GRAP-03/04): the crew order, and the event of the men who jumped.
 JUMP_ACROSS = "jump"
 BOARDERS_JUMPED = "boarders jumped"
+# The glyph each Movement Card shows as a card tile on the plot form and the record sheet (answers.GLYPHS, the shared
+# kit's vocabulary): a straight arrow for Ahead and Reverse, a curved one for the turns, a climb or a dive, a bar.
+CARD_GLYPHS = {
+    AHEAD: "ahead",
+    REVERSE: "reverse",
+    TURN_RIGHT: "turn-right",
+    TURN_LEFT: "turn-left",
+    STOP: "stop",
+    DESCEND: "descend",
+    ASCEND: "ascend",
+    EXTRA_ASCEND: "ascend",
+}
+
+# Row 8's weapon, the owner's choice (BR-DMG-10): a battle option (absent from battles stored before it, which keep
+# the automatic choice of her least gun), the phase the owners choose in after the Ship Phase, the decision, and the
+# event that marks where the fire step waits for them.
+OWNER_CHOOSES_GUN = "owner_chooses_gun_lost"
+GUNS_LOST = "guns lost"
+GUN_LOST = "gun lost"
+FIRE_WAITS = "fire waits"
+
+# A crashed ship may be repaired back (BR-LAND-04: "a wreck until repaired"): a battle option, absent from battles
+# stored before it, in which a crash stays for good as it was played.
+CRASH_REPAIRABLE = "crashed_ship_repairable"

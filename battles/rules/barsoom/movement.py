@@ -5,7 +5,8 @@ The cards are executed in the order of reveal (cards.reveal_order); the plot's r
 (cards.judge), so nothing here refuses a card: a card that can do nothing (a wreck's, a landed ship's Ahead, an
 Ascend at the ceiling) is spent and says why. ``forced`` marks a move nobody chose: a ship out of control, a
 Damage Effect Die's move, a damage result's Descend. A forced move never rams, and a forced descent to the ground
-is a crash (BR-LAND-05). Grappled ships move together (grappled.py).
+is a crash (BR-LAND-05), and the map's edge holds her: only a card her captain plotted takes her off the map and out
+of the battle (docs/barsoom.md section 5, "The map's edge"). Grappled ships move together (grappled.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from battles.rules.barsoom.impacts import Moved, contact, touch_down
 from battles.rules.barsoom.kinds import (
     AHEAD,
     ASCENDS,
+    AT_THE_EDGE,
     BLOCKED,
     CARDS,
     CLIMBED,
@@ -51,7 +53,7 @@ def execute(board: Board, name: str, card: str, *, ram: bool = False, turn: bool
     if len(grappled.group(board, name)) > 1:
         return grappled.move(board, name, card, ram=ram, turn=turn, forced=forced)
     if card in MOVES:
-        return _travel(board, ship, card, ram=ram and not forced)
+        return _travel(board, ship, card, ram=ram and not forced, forced=forced)
     if card in TURNS:
         return _turn(board, ship, card, turn)
     if card == STOP:
@@ -81,10 +83,12 @@ def out_of_control(board: Board, name: str, picks: Sequence[str]) -> tuple[Moved
     return tuple(done)
 
 
-def _travel(board: Board, ship: Ship, card: str, *, ram: bool) -> Moved:
+def _travel(board: Board, ship: Ship, card: str, *, ram: bool, forced: bool = False) -> Moved:
     """Ahead or Reverse: her speed in hexes, a hex at a time, along her facing or its opposite (BR-MOV-03/04).
     Ships at other levels are passed, over or under (BR-MOV-13); one at her level stops her in the hex before it,
-    in contact (BR-COL-01, BR-RAM-01). A hex off the map takes her out of the battle."""
+    in contact (BR-COL-01, BR-RAM-01). A hex off the map takes her out of the battle if her captain plotted the
+    card; a forced move (a DED's Arrow, BR-DED-04; out of control, BR-OOC-02) stops in the last hex on the map,
+    her way spent: the table's edge holds a ship moved against her will."""
     clause = "BR-MOV-03" if card == AHEAD else "BR-MOV-04"
     if ship.on_ground:
         return Moved(board, HELD, clauses=(clause,), why=f"{ship.name} is on the ground: she must Ascend first")
@@ -93,6 +97,10 @@ def _travel(board: Board, ship: Ship, card: str, *, ram: bool) -> Moved:
     hex_, passed = ship.hex, False
     for _ in range(ship.speed):
         ahead = hexgrid.neighbour(hex_, heading)
+        if not board.on_map(ahead) and forced:
+            held = replace(ship, hex=hex_, way=STILL)
+            why = "only a card her captain plotted takes a ship off the map"
+            return Moved(board.with_ships([held]), AT_THE_EDGE, clauses=(clause, "BR-DED-04"), why=why)
         if not board.on_map(ahead):
             gone = replace(ship, hex=ahead, way=way, left_map=True)
             return Moved(board.with_ships([gone]), LEFT_MAP, clauses=(clause,))

@@ -110,13 +110,12 @@ def default_plot(battle: Battle, name: str) -> tuple[str, ...]:
 
 def legal_plots(battle: Battle, name: str) -> tuple[tuple[str, ...], ...]:
     """Every plot she may make that breaks no restriction, in the deck's order: what an AI chooses from."""
-    deck = deck_of(battle, name)
+    deck, allowed = deck_of(battle, name), allowance(battle, name)
     held = [card for card, count in deck.counts if count]
-    found = []
-    for plot in product(held, repeat=cards_to_plot(battle, name)):
-        if isinstance(judge(battle, name, plot, ignore_one=False), Plotted):
-            found.append(plot)
-    return tuple(found)
+    # every product has the number of cards she plays, so judge's grappled-count check never applies: the deck and
+    # the allowance are read once, not once a plot (the AI asks this for every ship every turn)
+    plots = product(held, repeat=allowed.options)
+    return tuple(plot for plot in plots if isinstance(cards.judge(plot, deck, allowed, ignore_one=False), Plotted))
 
 
 # --- the order of reveal (BR-SEQ-03) ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from battles.engine.events import JSON
+from battles.engine.events import DECISION, JSON
 from battles.engine.presentation import (
     LOST,
     WHOLE,
@@ -34,14 +34,17 @@ from battles.rules.barsoom.kinds import (
     BOARDERS_JUMPED,
     BOARDING_FIGHT,
     BOMB_DROPPED,
+    CARD_GLYPHS,
     CARD_REVEALED,
     CREW_POSTED,
     DAMAGED,
     DED_ROLLED,
+    FIRE_WAITS,
     FITTED_OUT,
     GRAPPLE_CUT,
     GRAPPLE_THROWN,
     GUN_FIRED,
+    GUN_LOST,
     INITIATIVE_WON,
     MEN_LOST,
     OUT_OF_CONTROL,
@@ -162,7 +165,20 @@ def _posted(e: Mapping[str, Any], n: Names) -> str:
     return f"{e['ship']} sends {e['men']} m{'e' if e['men'] != 1 else 'a'}n to {place}."
 
 
+def _gun_given_up(e: Mapping[str, Any], n: Names) -> str:
+    """Row 8's gun, as her owner chose it (BR-DMG-10); other answers are the engine's to tell."""
+    if e.get("decision") != GUN_LOST or not e.get("ships"):
+        return ""
+    return f"{e['ships'][0]} loses her {e['choice']} to the hit, her captain's choice."
+
+
+def _fire_waits(e: Mapping[str, Any], n: Names) -> str:
+    return f"The fire waits while {and_list([possessive(s) for s in e['owing']])} captains choose the guns they lose."
+
+
 TELLERS: dict[str, Teller] = {
+    DECISION: _gun_given_up,
+    FIRE_WAITS: _fire_waits,
     FITTED_OUT: _fitted,
     INITIATIVE_WON: _initiative,
     OUT_OF_CONTROL: _adrift,
@@ -185,7 +201,7 @@ TELLERS: dict[str, Teller] = {
 }
 
 # Bookkeeping a reader may skip: the reveal is told again by the move it makes.
-DETAIL = frozenset({CARD_REVEALED})
+DETAIL = frozenset({CARD_REVEALED, FIRE_WAITS})
 
 
 # --- the map -------------------------------------------------------------------------------------------------
@@ -253,6 +269,7 @@ def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
             name=_card_words(str(card)),
             detail="",
             summary="revealed" if n < revealed else "plotted",
+            values={"glyph": CARD_GLYPHS.get(played(str(card))[0], "")},  # drawn as the plot form's card tile
         )
         for n, card in enumerate(shown)
     )

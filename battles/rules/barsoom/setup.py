@@ -4,7 +4,8 @@ of the first ``advance`` (phases/turn.py), so the log holds them.
 
 A scenario's ship: ``{"name", "side", "fleet": a fleet-list name | "class": capital/medium/small, "hex": [column,
 row], "facing": 0-5, "level": 1-ceiling, "crew": {"men", "helm"} (optional), "guns": {"heavy", "medium", "light"}
-(optional, a class ship's guns), "weapons": {"heavy": a weapon's name, ...} (optional)}``.
+(optional, a class ship's guns), "weapons": {"heavy": a weapon's name, ...} (optional)}``. A scenario's
+``"victory"`` (optional) lists its story goals (goals.py, victory.py), checked here against its sides and ships.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from battles.engine import hexgrid
 from battles.engine.events import JSON
 from battles.engine.jsonread import DataFile, read_int, read_list, read_object, read_str
-from battles.rules.barsoom import crew, scale, ships
+from battles.rules.barsoom import crew, goals, scale, ships
 from battles.rules.barsoom.battle import Aboard, Battle, Gun
 from battles.rules.barsoom.board import Board, Ship
 from battles.rules.barsoom.crew import Crew
@@ -54,6 +55,7 @@ def battle(scenario: Mapping[str, JSON]) -> tuple[tuple[str, ...], Battle]:
         turns=read_int(scenario["turns"]),
         title=read_str(scenario.get("title", "")),
         side_names={read_str(s["key"]): read_str(s.get("name", s["key"])) for s in sides},
+        goals=goals.goals(read_list(scenario.get("victory", [])), keys, (ship.name for ship in placed)),
     )
     return keys, made
 

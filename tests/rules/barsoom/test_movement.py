@@ -14,6 +14,7 @@ from battles.rules.barsoom.board import Board, Ship, Way
 from battles.rules.barsoom.kinds import (
     AHEAD,
     ASCEND,
+    AT_THE_EDGE,
     BLOCKED,
     CARDS,
     CLIMBED,
@@ -119,6 +120,35 @@ def test_off_the_map_she_is_out_of_the_battle():
     assert gone.outcome == LEFT_MAP
     assert gone.board.ship_named("Medium").left_map
     assert movement.execute(gone.board, "Medium", AHEAD).outcome == HELD
+
+
+@pytest.mark.rule("BR-DED-04", "BR-DED-03", "BR-OOC-02")
+@pytest.mark.parametrize(("card", "start", "stop"), [(AHEAD, (10, 1), (10, 0)), (REVERSE, (10, 18), (10, 19))])
+def test_the_maps_edge_holds_a_ship_moved_against_her_will(card, start, stop):
+    """A DED's Arrow or an out-of-control card (forced) runs out at the last hex on the map, her way spent; she
+    stays in the battle. The same card plotted by her captain takes her off the map (docs/barsoom.md section 5)."""
+    b = board(ship("Medium", at=start))
+    held = movement.execute(b, "Medium", card, forced=True)
+    assert held.outcome == AT_THE_EDGE
+    assert where(held.board, "Medium") == stop
+    assert held.board.ship_named("Medium").in_play
+    assert held.board.ship_named("Medium").way == Way()
+    assert "BR-DED-04" in held.clauses
+    again = movement.execute(held.board, "Medium", card, forced=True)  # already at the edge: she stays
+    assert (again.outcome, where(again.board, "Medium")) == (AT_THE_EDGE, stop)
+    assert movement.execute(b, "Medium", card).outcome == LEFT_MAP
+    _, done = run(b, "Medium", TURN_RIGHT, forced=True)  # a DED's Turn never leaves her hex
+    assert done[0].outcome == TURNED
+
+
+@pytest.mark.rule("BR-DED-04", "BR-GRAP-10")
+def test_the_maps_edge_holds_a_grappled_group_moved_against_its_will():
+    pair = board(ship("Big", BATTLESHIP, at=(10, 1), grappled=("Little",)), ship("Little", at=(11, 1)))
+    held = movement.execute(pair, "Big", AHEAD, forced=True)
+    assert held.outcome == AT_THE_EDGE
+    assert all(s.in_play and s.way == Way() for s in held.board.ships)
+    assert where(held.board, "Big")[1] == 0
+    assert movement.execute(pair, "Big", AHEAD).outcome == LEFT_MAP
 
 
 # --- altitude -------------------------------------------------------------------------------------------------------

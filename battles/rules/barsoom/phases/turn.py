@@ -7,7 +7,7 @@ from __future__ import annotations
 from battles.engine.decisions import WHOLE
 from battles.engine.resolver import Context
 from battles.engine.words import mid_sentence
-from battles.rules.barsoom import cards, orders
+from battles.rules.barsoom import cards, orders, victory
 from battles.rules.barsoom.battle import Battle, crew_to_json
 from battles.rules.barsoom.kinds import (
     CREW_POSTED,
@@ -65,7 +65,14 @@ def roll_initiative(ctx: Context[Battle]) -> None:
 
 
 def decided(ctx: Context[Battle]) -> bool:
-    """End the battle once at most one side has a ship able to fight: that side wins (none: a draw). True if over."""
+    """End the battle once a story goal of the scenario's is met (victory.py: the side it names wins; goals met at
+    once for different sides, a draw), or once at most one side has a ship able to fight: that side wins (none: a
+    draw). True if over."""
+    able = {ship.name: orders.able_to_fight(ctx.board, ship.name) for ship in ctx.board.board.ships}
+    goals = victory.reached(ctx.board, able)
+    if goals:
+        ctx.end_battle(*victory.verdict(ctx.board, goals))
+        return True
     fighting = orders.sides_in_the_fight(ctx.board, ctx.state.sides)
     if len(fighting) > 1:
         return False
