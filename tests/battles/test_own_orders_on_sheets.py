@@ -24,6 +24,13 @@ ON_A_SHEET = re.compile(r"Turn right, held\s*<")
 PLOT = {"cards": ["Ahead", "Turn right (held)", "Ahead"], "ram": False}
 
 
+def _sheet_of(page: str, name: str) -> str:
+    """Her record sheet on a page: the plot form beside it offers "Turn right, held" as a card tile of its own."""
+    found = re.search(rf'<article class="sheet[^"]*"[^>]*data-ship="{re.escape(name)}">(.*?)</article>', page, re.S)
+    assert found, f"no record sheet of {name} on the page"
+    return found.group(1)
+
+
 def _plotted(battle: Battle, club: dict[str, Any], django_capture_on_commit_callbacks: Any) -> tuple[str, str, str]:
     """Alice plots her first ship; Bob has not plotted. Gives her ship, her side and Bob's."""
     state = engine_io.current_state(battle)
@@ -49,13 +56,13 @@ def test_the_owner_sees_his_plotted_cards_on_his_sheet_and_the_other_side_none(
     assert name not in selectors.sheet_board(bob)["plots"]  # type: ignore[index]
 
     client.force_login(club["alice"])
-    mine = client.get(reverse("battle_detail", kwargs={"pk": battle.pk})).content.decode()
+    mine = _sheet_of(client.get(reverse("battle_detail", kwargs={"pk": battle.pk})).content.decode(), name)
     assert ON_A_SHEET.search(mine)
     sheet = client.get(reverse("battle_ship_sheet", kwargs={"battle_id": battle.pk, "name": name})).content.decode()
     assert ON_A_SHEET.search(sheet)
 
     client.force_login(club["bob"])
-    theirs = client.get(reverse("battle_detail", kwargs={"pk": battle.pk})).content.decode()
+    theirs = _sheet_of(client.get(reverse("battle_detail", kwargs={"pk": battle.pk})).content.decode(), name)
     assert not ON_A_SHEET.search(theirs)
     assert "No cards plotted." in theirs
     sheet = client.get(reverse("battle_ship_sheet", kwargs={"battle_id": battle.pk, "name": name})).content.decode()
