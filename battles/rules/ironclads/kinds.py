@@ -1,0 +1,29 @@
+"""Ironclads 1850-1890 in the app's words: the phases of a Game Turn, the decisions and the events (docs/ironclads.md
+"The turn, in the app"). One place to name them: the phases, the fold, the forms and the narrator import them here."""
+
+from __future__ import annotations
+
+from typing import Final
+
+# --- phases, in the order of a Game Turn (IC-SEQ-06) -----------------------------------------------------------
+SETUP = "setup"  # before the first turn: the sea state (IC-SEA-01..03, IC-SEQ-05)
+INITIATIVE = "initiative"  # 1, IC-INIT-01/02
+MOVEMENT = "movement"  # 2, one ship at a time (IC-SEQ-07)
+FIRING = "firing"  # 3, fire noted then resolved (IC-SEQ-08)
+END = "end"  # 4, sinking and the end of the game (IC-SEQ-09, IC-END)
+
+# --- decisions ---------------------------------------------------------------------------------------------------
+SHIP_TO_MOVE = "ship to move"  # which of her ships a side moves next, when more than one is waiting (IC-SEQ-07)
+MOVE_ORDER = "move order"  # the chosen ship's speed and path (IC-SPD-08, IC-MOV-01..04)
+
+# --- events ------------------------------------------------------------------------------------------------------
+SEA_STATE = "sea state"  # IC-SEA-01/02: the two dice and what they made
+INITIATIVE_WON = "initiative"  # IC-INIT: the rounds rolled and the side that has it
+FORMATIONS_CHECKED = "formations checked"  # IC-FORM-04/11: red markers set and cleared
+SHIP_CHOSEN = "ship chosen"  # a side names the ship it moves next
+SHIP_MOVED = "ship moved"  # a move done: the ships it changed, whole (movement.execute)
+SHIP_SUNK = "ship sunk"  # IC-END-01
+TURN_ENDED = "turn ended"  # the End Phase closed a Game Turn with the battle still on
+
+# --- the battle's options (ruleset.py) ---------------------------------------------------------------------------
+FORMATIONS_OPTION: Final = "formations"  # Appendix D, optional (IC-FORM-01)

@@ -1,0 +1,169 @@
+"""What the players see: every Ironclads event in words, the map (land, each ship with her facing and current speed,
+sunk and broken-off ships off it) and a ship's record sheet: her Data Card's tracks as rows of boxes, the stats she
+has whole and those crossed off from the right (IC-SPD-06), her speed and her state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from battles.engine import hexgrid
+from battles.engine.events import JSON
+from battles.engine.hexgrid import Hex
+from battles.engine.presentation import (
+    LOST,
+    WHOLE,
+    Badge,
+    Block,
+    Box,
+    Fact,
+    MapView,
+    RecordSheet,
+    Row,
+    Section,
+    Terrain,
+    generic_map,
+)
+from battles.engine.telling import COMPASS, Names, Teller
+from battles.engine.words import and_list, capfirst, mid_sentence, possessive
+from battles.rules.ironclads import cards
+from battles.rules.ironclads.kinds import (
+    FORMATIONS_CHECKED,
+    INITIATIVE_WON,
+    SEA_STATE,
+    SHIP_CHOSEN,
+    SHIP_MOVED,
+    SHIP_SUNK,
+)
+
+
+def _sea(e: Mapping[str, Any], n: Names) -> str:
+    dice = and_list([str(face) for face in e["dice"].values()])
+    return f"The sea state is rolled ({dice}): the sea is {'rough' if e['rough'] else 'calm'} for the whole battle."
+
+
+def _initiative(e: Mapping[str, Any], n: Names) -> str:
+    rolls = len(e["rounds"])
+    again = f" after {rolls - 1} tie{'s' if rolls > 2 else ''}" if rolls > 1 else ""
+    return f"{capfirst(mid_sentence(n.side(e['side'])))} have the Initiative{again}; the other side moves first."
+
+
+def _checked(e: Mapping[str, Any], n: Names) -> str:
+    red = e["red"]
+    return f"Out of formation: {and_list(red)}." if red else "Every squadron is in formation."
+
+
+def _chosen(e: Mapping[str, Any], n: Names) -> str:
+    return f"{e['ship']} is the next to move."
+
+
+def _moved(e: Mapping[str, Any], n: Names) -> str:
+    how = "stops" if e["speed"] == 0 else f"steams at {e['speed']}{' astern' if e['astern'] else ''}"
+    end = e["hexes"][-1]
+    col, row = hexgrid.to_odd_q(Hex(int(end[0]), int(end[1])))
+    told = f"{e['ship']} {how} to hex [{col}, {row}]"
+    crash = e["collision"]
+    if e["broke_off"]:
+        return f"{e['ship']} {how} off the map and breaks off."
+    if crash:
+        struck = crash["other"] or "land"
+        losses = f"{crash['propulsion']} Propulsion and {crash['hull']} Hull"
+        both = "each loses" if crash["other"] else "she loses"
+        return f"{told} and collides with {struck}: {both} {losses}, and neither fires this turn."
+    return f"{told}."
+
+
+def _sunk(e: Mapping[str, Any], n: Names) -> str:
+    return f"{e['ship']} has no Hull left and sinks."
+
+
+TELLERS: dict[str, Teller] = {
+    SEA_STATE: _sea,
+    INITIATIVE_WON: _initiative,
+    FORMATIONS_CHECKED: _checked,
+    SHIP_CHOSEN: _chosen,
+    SHIP_MOVED: _moved,
+    SHIP_SUNK: _sunk,
+}
+
+# Bookkeeping a reader may skip: the move that follows tells it again.
+DETAIL = frozenset({SHIP_CHOSEN})
+
+
+# --- the map -------------------------------------------------------------------------------------------------
+
+
+def map_view(view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
+    """The generic map of the view's ships afloat, each with her facing and her current speed as a badge; land as
+    islands; the scale in words."""
+    board: Any = view if isinstance(view, Mapping) else {"ships": []}  # plain JSON, as Battle.view writes it
+    afloat = [s for s in board.get("ships", []) if not (s.get("sunk") or s.get("broken_off"))]
+    drawn = generic_map({**board, "ships": afloat}, focus)
+    ships = {str(s["name"]): s for s in afloat}
+    counters = []
+    for counter in drawn.counters:
+        ship = ships.get(counter.key, {})
+        speed = int(ship.get("speed", 0))
+        said = "stopped" if speed == 0 else f"speed {speed}{' astern' if ship.get('astern') else ''}"
+        marks = ("collided",) if ship.get("collided") else ()
+        badges = (Badge(str(speed), said),)
+        counters.append(replace(counter, badges=badges, marks=marks, title=f"{counter.title}, {said}"))
+    land = tuple(Hex.from_json(h) for h in board.get("land", []))
+    terrain = (Terrain("zone", "island", land, "Land"),) if land else ()
+    gone = tuple(str(s["name"]) for s in board.get("ships", []) if s.get("sunk") or s.get("broken_off"))
+    scale = "A hex is 4 cm of the table: a ship fills her hex; speed is cm a turn, ranges 1-6 hexes close, 7-12 middle"
+    return replace(
+        drawn,
+        counters=tuple(counters),
+        terrain=terrain,
+        off_map=gone,
+        scale=scale + ", 13-25 long",
+        piece_word="ship",
+        title=str(board.get("title") or drawn.title),
+    )
+
+
+# --- the record sheet ----------------------------------------------------------------------------------------
+
+
+def _row(track: cards.Track) -> Row:
+    """A track's boxes: her stats whole, those lost crossed off from the right (IC-SPD-06)."""
+    boxes = tuple(Box(WHOLE if n < track.left else LOST, label=f"{n + 1:02d}") for n in range(track.stats))
+    summary = f"{track.left} of {track.stats}" if track.stats else "none"
+    return Row(track.name, capfirst(track.name), boxes, f"{capfirst(track.name)}: {summary}")
+
+
+def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
+    """Her Data Card from the board view: the gun tracks, then Armour, Propulsion and Hull; her speed and state."""
+    if not isinstance(view, Mapping):
+        return None
+    board: Any = view
+    ship = next((s for s in board.get("ships", []) if isinstance(s, Mapping) and s.get("name") == piece), None)
+    if ship is None:
+        return None
+    card = cards.from_json(ship["card"])
+    guns = Block(rows=tuple(_row(card.track(t)) for t in cards.GUN_TRACKS if card.track(t).stats))
+    hull = Block(rows=tuple(_row(card.track(t)) for t in (cards.ARMOUR, cards.PROPULSION, cards.HULL)))
+    turrets = [f"{t} bears {and_list(list(arcs))}" for t, arcs in card.turret_arcs if arcs]
+    speed = int(ship.get("speed", 0))
+    state = "sunk" if ship.get("sunk") else "broken off" if ship.get("broken_off") else "afloat"
+    facts = (
+        Fact("Type", card.kind + (", a monitor" if card.monitor else "")),
+        Fact("Current speed", "stopped" if speed == 0 else f"{speed}{' astern' if ship.get('astern') else ''}"),
+        Fact("Facing", COMPASS[int(ship.get("facing", 0)) % 6]),
+        Fact("State", state),
+    )
+    notes = tuple(turrets)
+    names = board.get("side_names", {}) if isinstance(board.get("side_names"), Mapping) else {}
+    side = str(ship.get("side", ""))
+    return RecordSheet(
+        key=piece,
+        title=piece,
+        subtitle=f"{names.get(side, side)}; {possessive(card.name)} Data Card",
+        facts=facts,
+        sections=(
+            Section("guns", "Guns", (replace(guns, notes=notes, empty="No guns."),)),
+            Section("hull", "Armour, Propulsion and Hull", (hull,)),
+        ),
+    )
