@@ -13,7 +13,6 @@ legal orders."""
 
 from __future__ import annotations
 
-import math
 from typing import Any, Final
 
 from battles.engine import hexgrid
@@ -22,14 +21,14 @@ from battles.engine.events import JSON
 from battles.engine.state import BattleState
 from battles.rules.ironclads import movement, orders
 from battles.rules.ironclads.battle import Battle
+from battles.rules.ironclads.bearing import bearing_stats
 from battles.rules.ironclads.board import Board, Ship
-from battles.rules.ironclads.cards import ARCS, ARMOUR, FORWARD, HULL, PORT, REAR, STARBOARD, TURRETS
+from battles.rules.ironclads.cards import ARMOUR, HULL
 from battles.rules.ironclads.kinds import MOVE_ORDER, SHIP_TO_MOVE
 from battles.rules.ironclads.movement import Move, Order
 
 CLOSE_AT, MIDDLE_AT = 4, 9  # the range she steers for in each band (hexes)
 EDGE_ROOM: Final = 3  # hexes from the edge she keeps, so a collision's stop or a forced run does not carry her off
-HALF_HEX: Final = math.sqrt(3) / 2  # half a hex's width, in to_pixel units of size 1
 
 
 class Captain:
@@ -86,50 +85,3 @@ def _collision_worth(before: Board, name: str, move: Move) -> float:
 
 def _nearest_distance(board: Board, ship: Ship) -> int:
     return min((hexgrid.distance(ship.hex, e.hex) for e in board.afloat if e.side != ship.side), default=0)
-
-
-def relative_bearing(ship: Ship, target: hexgrid.Hex) -> tuple[float, float]:
-    """The target's bearing from her bow in degrees (-180..180, starboard positive) and the half-width of its hex
-    seen from her, in degrees."""
-    x0, y0 = hexgrid.to_pixel(ship.hex, 1.0)
-    x1, y1 = hexgrid.to_pixel(target, 1.0)
-    bearing = math.degrees(math.atan2(x1 - x0, y0 - y1))
-    relative = (bearing - 60 * ship.facing + 180) % 360 - 180
-    half = math.degrees(math.atan2(HALF_HEX, math.hypot(x1 - x0, y1 - y0)))
-    return relative, half
-
-
-def arcs_bearing(ship: Ship, target: hexgrid.Hex) -> frozenset[str]:
-    """The fixed arcs the target is in, partly in counting (IC-ARC-04, her estimate)."""
-    rel, half = relative_bearing(ship, target)
-    off = abs(rel)
-    found = set()
-    if off <= 15 + half:
-        found.add(FORWARD)
-    if off >= 165 - half:
-        found.add(REAR)
-    if 15 - half < off < 165 + half:
-        found.add(STARBOARD if rel > 0 else PORT)
-    return frozenset(found)
-
-
-def quadrants(ship: Ship, target: hexgrid.Hex) -> frozenset[str]:
-    """The turret quadrants the target is in: forward and rear partly, the broadsides wholly (IC-ARC-06)."""
-    rel, half = relative_bearing(ship, target)
-    off = abs(rel)
-    found = set()
-    if off <= 45 + half:
-        found.add(FORWARD)
-    if off >= 135 - half:
-        found.add(REAR)
-    if 45 + half < off < 135 - half:
-        found.add(STARBOARD if rel > 0 else PORT)
-    return frozenset(found)
-
-
-def bearing_stats(ship: Ship, target: hexgrid.Hex) -> int:
-    """Her gun stats that bear on the target: each fixed arc it is in, each turret bearing into its quadrant."""
-    fixed = arcs_bearing(ship, target)
-    quadrant = quadrants(ship, target)
-    guns = sum(ship.card.left(arc) for arc in ARCS if arc in fixed)
-    return guns + sum(ship.card.left(t) for t in TURRETS if set(ship.card.bears(t)) & quadrant)

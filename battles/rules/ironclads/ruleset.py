@@ -13,12 +13,12 @@ from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
 from battles.engine.outcome import BattleOutcome
 from battles.engine.policies import Policy
-from battles.engine.presentation import MapView, RecordSheet
+from battles.engine.presentation import MapView, RecordSheet, ShipOverlays
 from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
 from battles.engine.telling import ENGINE_TELLERS, Names, tell
-from battles.rules.ironclads import ai, answers, fold, outcome, presentation, sequence, setup, validate
+from battles.rules.ironclads import ai, answers, fold, outcome, presentation, reach, sequence, setup, validate
 from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.kinds import FORMATIONS_OPTION
 
@@ -97,6 +97,9 @@ class Ironclads(BaseRuleset[Battle]):
         self, view: JSON, piece: str, *, start: JSON = None, turn: int | None = None, status: str | None = None
     ) -> RecordSheet | None:
         return presentation.record_sheet(view, piece)
+
+    def ship_overlays(self, view: JSON, *, options: Mapping[str, JSON], turn: int) -> tuple[ShipOverlays, ...]:
+        return reach.ship_overlays(view)
 
     def ai_policy(self, seed: bytes, side: str) -> Policy:
         return ai.Captain(seed, side)
