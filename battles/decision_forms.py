@@ -56,11 +56,14 @@ class Option:
     value: str  # the answer (or its part) as a form posts it (battles.engine.answers.encode)
     label: str
     selected: bool = False
+    hint: str = ""  # a card tile's small count ("3 left")
+    glyph: str = ""  # what a card tile draws (answers.GLYPHS)
 
 
 @dataclass
 class Field:
-    """One control: ``radio`` / ``select`` / ``checkbox`` (``options``), ``number`` (``low`` .. ``high``),
+    """One control: ``radio`` / ``select`` / ``checkbox`` / ``cards`` (``options``; ``cards``: radio buttons drawn
+    as playing-card tiles), ``number`` (``low`` .. ``high``),
     ``text``, ``json`` (a raw answer) or ``party`` (numbers of men by rank, in ``parts``)."""
 
     name: str
@@ -243,7 +246,10 @@ def groups(schema: AnswerSchema | answers.Field, *, skip: Sequence[str] = ()) ->
 
 def _options(options: Sequence[answers.Option], chosen: Sequence[JSON]) -> list[Option]:
     spelled = {canonical(c) for c in chosen}
-    return [Option(answers.encode(o.value), o.label, canonical(o.value) in spelled) for o in options]
+    return [
+        Option(answers.encode(o.value), o.label, canonical(o.value) in spelled, hint=o.hint, glyph=o.glyph)
+        for o in options
+    ]
 
 
 def _control(name: str, item: answers.Field) -> Field:

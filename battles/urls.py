@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from battles import api, odds_views, sheet_views, views
+from battles import api, designer_views, odds_views, sheet_views, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("battles/", views.my_battles, name="battle_mine"),
+    path("rules/", designer_views.ruleset_tools, name="ruleset_tools"),
+    path("rules/<str:key>/card-designer/", designer_views.card_designer, name="card_designer"),
     path("campaigns/<slug:slug>/battles/", views.campaign_battles, name="battle_list"),
     path("campaigns/<slug:slug>/battles/new/", views.battle_new, name="battle_new"),
     path("campaigns/<slug:slug>/battles/new/scenario/", views.battle_new_sides, name="battle_new_sides"),

@@ -101,6 +101,14 @@ INSTALLED_APPS = [
     # Above campaign and strategic_map: the whole-campaign export and import (its commands).
     "campaign_transfer",
 ]
+# A ruleset package with a Django face of its own (its management commands, in battles/rules/<package>/management/) is
+# an app too. Found on disk, so no ruleset is named here (DESIGN.md 3b); its pure modules stay pure (pyproject's
+# import contract lets only battles.rules.*.management import Django).
+INSTALLED_APPS += sorted(
+    f"battles.rules.{found.name}"
+    for found in (BASE_DIR / "battles" / "rules").iterdir()
+    if found.is_dir() and not found.name.startswith("_") and (found / "management" / "commands").is_dir()
+)
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

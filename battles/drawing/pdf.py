@@ -262,8 +262,13 @@ def _box(pdf: SheetPDF, x: float, y: float, box: Box, *, lamp: bool = False) -> 
         pdf.rect(x, y, BOX, BOX, style="DF")
     else:
         pdf.rect(x, y, BOX, BOX)
+    if box.state == EMPTY:
+        # A box not on this piece's form (a Data Card's boxes beyond her stats): struck through once, as printed.
+        pdf.set_draw_color(*MUTED)
+        pdf.line(x + 0.5, y + BOX / 2, x + BOX - 0.5, y + BOX / 2)
+        pdf.set_draw_color(*INK)
     if box.label:
-        pdf.set_text_color(*(MUTED if box.state == LOST else INK))
+        pdf.set_text_color(*(MUTED if box.state in (LOST, EMPTY) else INK))
         _centred(pdf, x + BOX / 2, y + BOX / 2, box.label, 6.5, bold=True)
         pdf.set_text_color(*INK)
     if box.state == LOST:

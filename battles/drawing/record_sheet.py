@@ -8,7 +8,8 @@ Nothing here knows a ruleset. Its look is kept by its ``look`` keys, which becom
 hexagon, a circle, by the figure's look; "hexagon" frames any figure in one). A box's ``colour`` becomes a
 style class too (``box--blue``), and a row whose look is "lamps" draws its boxes as round lamps. An item's
 aspects (``values["aspects"]``: name, from, to, on, in degrees clockwise from the bow) are drawn as wedges of a
-small glyph round a hull pointing up, in its ``values["arc_colour"]`` where it names one.
+small glyph round a hull pointing up, in its ``values["arc_colour"]`` where it names one. A block whose items all
+carry a ``values["glyph"]`` (answers.GLYPHS) is drawn as a row of card tiles, the look of the plot form's cards.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
+from battles.engine.answers import GLYPHS
 from battles.engine.presentation import (
     COLOURS,
     EMPTY,
@@ -53,6 +55,7 @@ class ItemLine:
     wedges: tuple[Wedge, ...]
     armor: str | None
     arc_colour: str = ""
+    glyph: str = ""  # one of answers.GLYPHS: the item is a card, drawn as a card tile
 
 
 def wedge(start: float, end: float) -> str:
@@ -86,6 +89,7 @@ def item_line(item: Item) -> ItemLine:
         wedges=tuple(Wedge(name, wedge(start, end), on) for name, start, end, on in aspects(item)),
         armor=None if armor is None else str(armor),
         arc_colour=arc_colour(item),
+        glyph=glyph if isinstance(glyph := item.values.get("glyph"), str) and glyph in GLYPHS else "",
     )
 
 
@@ -99,6 +103,11 @@ def arc_colour(item: Item) -> str:
 class BlockView:
     block: Block
     items: tuple[ItemLine, ...]
+
+    @property
+    def tiles(self) -> bool:
+        """Every item a card with a glyph: the block is drawn as a row of card tiles, as the plot form draws them."""
+        return bool(self.items) and all(line.glyph for line in self.items)
 
     @property
     def empty(self) -> bool:

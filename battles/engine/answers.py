@@ -39,11 +39,20 @@ Posted: TypeAlias = Mapping[str, Sequence[str]]
 MAX_TEXT = 200  # characters in a words field unless the field says otherwise
 
 
+# The glyphs a ``cards`` widget can draw on a tile (the shared kit's vocabulary, not any game's words): a straight
+# arrow ahead or back, a curved arrow either way, a climb or a dive, a bar for standing still.
+GLYPHS = ("ahead", "reverse", "turn-right", "turn-left", "ascend", "descend", "stop")
+
+
 @dataclass(frozen=True)
 class Option:
+    """One choice: its value, its label and a hint (a ``cards`` tile shows the hint as its small count); ``glyph``
+    one of :data:`GLYPHS` for a tile to draw ("" none)."""
+
     value: JSON
     label: str
     hint: str = ""
+    glyph: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,7 +84,8 @@ class Field:
 
 @dataclass(frozen=True, kw_only=True)
 class One(Field):
-    """Choose one of the options. ``widget``: how a form shows it (radio, select or checkbox)."""
+    """Choose one of the options. ``widget``: how a form shows it (radio, select or checkbox; ``cards``: radio
+    buttons drawn as a row of playing-card tiles, each option's label, glyph and hint on its face)."""
 
     options: tuple[Option, ...]
     default: JSON = None
@@ -250,7 +260,16 @@ class AnswerSchema:
 
 
 def _options(options: Sequence[Option]) -> JSONObject:
-    return {"options": [{"value": o.value, "label": o.label, **({"hint": o.hint} if o.hint else {})} for o in options]}
+    return {"options": [_option(o) for o in options]}
+
+
+def _option(option: Option) -> JSONObject:
+    data: JSONObject = {"value": option.value, "label": option.label}
+    if option.hint:
+        data["hint"] = option.hint
+    if option.glyph:
+        data["glyph"] = option.glyph
+    return data
 
 
 # --- names ------------------------------------------------------------------------------------------------

@@ -162,7 +162,8 @@ HEXAGON = "hexagon"
 @dataclass(frozen=True)
 class Box:
     """One box of a row: ``whole``, ``lost`` (crossed off), ``empty`` or ``unknown``; a letter in it; ``colour``
-    one of :data:`COLOURS` where the form prints it in colour ("" in ink)."""
+    one of :data:`COLOURS` where the form prints it in colour ("" in ink). An ``empty`` box in colour is a lamp not
+    lit; in ink it is a box not on this piece's form (a Data Card's boxes beyond her stats), drawn struck through."""
 
     state: str
     label: str = ""

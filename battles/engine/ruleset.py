@@ -22,7 +22,7 @@ data, and five pieces of behaviour the generic resolver drives:
   calculator's figures), ``outcome`` (the typed battle outcome, the only thing a campaign reads: outcome.py),
   ``weigh_sides`` (a scenario's sides weighed against the ruleset's advice on balance, before any play; None
   where the rules give none), ``ship_editor`` (how an umpire changes a scenario's ships before the battle, or None:
-  ship_editor.py).
+  ship_editor.py), ``card_designer`` (a ship's record sheet from her particulars, or None: card_designer.py).
 
 Variants subclass a ruleset and override only what differs. A ruleset package registers an instance on
 import (``register(SkyGalleons())`` in ``battles/rules/sky_galleons/__init__.py``); ``discover()``
@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_check
 
 from battles.engine import answers
 from battles.engine.bridge import CampaignBridge
+from battles.engine.card_designer import CardDesigner
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject, canonical, plain
 from battles.engine.outcome import FIGHTING, BattleOutcome, ShipOutcome
@@ -92,6 +93,8 @@ class Ruleset(Presentation, Protocol[B]):
     play_defaults: Mapping[str, JSON]
     # How an umpire changes a scenario's ships before the battle (ship_editor.py); None: the ships as given.
     ship_editor: ShipEditor | None
+    # A ship's record sheet from her particulars, with the working (card_designer.py); None: the rules give none.
+    card_designer: CardDesigner | None
 
     def setup(self, scenario: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[B]: ...
 
@@ -168,6 +171,7 @@ class BaseRuleset(GenericPresentation, Generic[B]):
     campaign_bridge: CampaignBridge | None = None
     play_defaults: Mapping[str, JSON] = {}
     ship_editor: ShipEditor | None = None
+    card_designer: CardDesigner | None = None
 
     def board_to_json(self, board: B) -> JSON:
         raise NotImplementedError(f"{type(self).__name__} must say how its board is written as JSON")

@@ -1,6 +1,7 @@
 """A Sky Ships of Barsoom battle in a real browser, end to end in web play: the umpire starts "A patrol meets a
 raider" from the New battle form; Alice commands the Zodangan patrol and Bob the black pirates, each in a browser
-of his own. In the first turn they choose their ships' three Movement Cards on the page (BR-MOV-01); while Alice
+of his own. In the first turn they choose their ships' three Movement Cards on the page by clicking the card tiles
+(BR-MOV-01), at a phone's width too; while Alice
 has plotted and Bob has not, Bob's page and his view through the API show none of her cards (BR-MOV-02). Then the
 default buttons answer until the battle ends; the outcome shows and the replay verifies the seed.
 
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from battles import selectors
 from battles.engine import answers
@@ -44,6 +45,14 @@ def at_a_phones_width(page: Page, url: str, name: str, *, open_orders: bool = Tr
     if open_orders:
         expect(decisions(page).first).to_be_visible()
         shot_of(page, "#decisions", f"barsoom-phone-{name}-orders")
+        # Cards chosen by a tap on their tiles, on the phone as on the desktop (not sent: the desktop tab sends).
+        section = decisions(page).first
+        choose_tiles(section, PLOTS[section.get_attribute("data-ship") or ""])
+        shot_of(page, f"#{section.get_attribute('id')}", f"barsoom-phone-{name}-chosen")
+        tiles = page.locator(".card-tile__face").evaluate_all(
+            "faces => faces.filter(f => f.getBoundingClientRect().right > window.innerWidth).length"
+        )
+        assert tiles == 0  # the rows of cards wrap within the screen
     page.screenshot(path=str(SCREENSHOTS / f"barsoom-phone-{name}.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # The record sheets' Movement Cards: each card's name whole beside its boxes, none cut off ("Descer").
@@ -83,14 +92,28 @@ def plot(page: Page) -> list[str]:
     for section in sections.all():
         ship = section.get_attribute("data-ship") or ""
         ships.append(ship)
-        for n, card in enumerate(PLOTS[ship]):
-            slot = section.get_by_label(f"{('First', 'Second', 'Third')[n]} card")
-            expect(slot).to_have_value(answers.encode(STOP))  # the form opens at the default plot, nobody's choice
-            slot.select_option(answers.encode(card))
+        choose_tiles(section, PLOTS[ship])
+    shot_of(page, "#decisions", f"barsoom-plot-{ship_owner(ships)}-chosen")
     first = sections.first.get_attribute("id")
     page.get_by_role("button", name="Send orders", exact=True).click()
     expect(page.locator(f"#{first}")).to_have_count(0)  # sent: the page updates in place
     return ships
+
+
+def ship_owner(ships: list[str]) -> str:
+    return "alice" if "Kantos" in ships else "bob"
+
+
+def choose_tiles(section: Locator, cards: tuple[str, ...]) -> None:
+    """A ship's plot chosen card by card by clicking the card tiles (real radio buttons under their faces): each slot
+    opens at the default plot's Stop, nobody's choice, and the tile clicked is the one checked."""
+    for n, card in enumerate(cards):
+        slot = section.get_by_role("group", name=f"{('First', 'Second', 'Third')[n]} card")
+        checked = slot.locator("input.card-tile__input:checked")
+        expect(checked).to_have_count(1)
+        expect(checked).to_have_value(answers.encode(STOP))  # the form opens at the default plot, nobody's choice
+        slot.locator("label.card-tile").filter(has=slot.page.locator(f"input[value='{answers.encode(card)}']")).click()
+        expect(checked).to_have_value(answers.encode(card))
 
 
 def by_default(page: Page) -> None:
@@ -156,6 +179,9 @@ def test_two_players_plot_cards_and_fight_a_barsoom_patrol_in_web_play(
             visit(page, url)
             if played == 0:
                 shot(page, f"barsoom-orders-{key}")
+                sheet = page.locator(".sheet", has=page.locator(".card-tiles--sheet")).first
+                expect(sheet.locator(".card-tile--revealed")).to_have_count(3)  # this turn's cards, face up
+                shot_of(page, f".sheet[data-ship='{sheet.get_attribute('data-ship')}']", f"barsoom-sheet-{key}")
             while decisions(page).count():
                 by_default(page)
                 played += 1

@@ -37,6 +37,7 @@ from accounts.models import User
 from battles import engine_io, odds
 from battles import services as battle_services
 from battles.engine import dice as battle_dice
+from battles.engine import ruleset as registry
 from battles.models import Battle, BattleMode, OddsRun
 from battles.services import SideControl
 from campaign.models import Auction, AuctionStatus, Campaign, CampaignShip, Captain, Invitation, Role, ShipStatus
@@ -242,10 +243,16 @@ def value_for(motion: Motion, route: Route, kwarg: str) -> str:
         "invitation-token": lambda: motion.invitation.token,
         "uidb64": lambda: motion.reset[0],
         "reset-token": lambda: motion.reset[1],
+        "key": designer_key,  # a ruleset's key: one with a card designer, so its page is pictured
     }
     if kind not in values:
         pytest.fail(f"URL {route.name} ({route.route}): the phone walk has no value for its argument {kwarg!r}")
     return str(values[kind]())
+
+
+def designer_key() -> str:
+    engine_io.discover_rulesets()
+    return next((rs.key for rs in registry.all_rulesets() if rs.card_designer), "sky_galleons")
 
 
 def url_for(motion: Motion, route: Route) -> str:

@@ -200,6 +200,7 @@ def argument(fog: Fog, route: Route, kwarg: str) -> tuple[str, str | None]:
         "token": lambda: fog.invitation.token,
         "name": lambda: fog.club.dart.name,  # a battle's ship, by name (the battle is Alice's)
         "request": lambda: _open_request(battle) if battle else "r1",  # a battle's decision
+        "key": lambda: "sky_galleons",  # a ruleset's key (its tools page): public, nobody's
     }
     if kind not in values:
         pytest.fail(f"URL {route.name} ({route.route}): add a value for its argument {kwarg!r} to the fog walk")

@@ -29,6 +29,7 @@ from battles.rules.barsoom.kinds import (
     CREW_ORDERS,
     FIRE_ORDERS,
     GRAPPLE,
+    GUN_LOST,
     LANDED,
     LEFT_MAP,
     MOVED,
@@ -60,7 +61,19 @@ class Captain:
             return max(request.options or (request.default,), key=lambda o: fire_worth(battle, name, o, state.turn))
         if request.kind == CREW_ORDERS:
             return crew_order(battle, name, list(request.options or ()), request.default)
+        if request.kind == GUN_LOST:
+            return least_gun(battle, name, list(request.options or ()), state.turn) or request.default
         return request.default
+
+
+def least_gun(battle: Battle, name: str, offered: list[JSON], turn: int) -> JSON:
+    """Row 8's gun (BR-DMG-10): her least valuable, by class (light, medium, heavy), then one not ready to fire before
+    one that is, then the last of them."""
+    guns = [gun for gun in battle.of(name).guns_left() if gun.key in offered]
+    if not guns:
+        return None
+    worth = {gun.key: WORTH.get(gun.key.split()[0], Fraction(0)) for gun in guns}
+    return min(reversed(guns), key=lambda gun: (worth[gun.key], gun.ready_on <= turn)).key
 
 
 def plot(battle: Battle, name: str) -> JSON:

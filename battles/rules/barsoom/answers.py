@@ -17,10 +17,12 @@ from battles.rules.barsoom.kinds import (
     AT_BOMB,
     AT_CREW,
     BOARD,
+    CARD_GLYPHS,
     CREW_ORDERS,
     CUT,
     FIRE_ORDERS,
     GRAPPLE,
+    GUN_LOST,
     PLOT_CARDS,
     STAND_BY,
     TO_REPAIRS,
@@ -32,6 +34,8 @@ PLACES = ("First", "Second", "Third")
 def answer_schema(state: BattleState[Battle], request: DecisionRequest) -> AnswerSchema:
     if request.kind == PLOT_CARDS:
         return _plot(state.board, request)
+    if request.kind == GUN_LOST:
+        return gun_lost_schema(state, request)
     if request.kind in (FIRE_ORDERS, CREW_ORDERS):
         label = fire_label if request.kind == FIRE_ORDERS else crew_label
         options = tuple(Option(o, label(o)) for o in request.options or ())
@@ -45,7 +49,7 @@ def answer_schema(state: BattleState[Battle], request: DecisionRequest) -> Answe
 
 def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
     name = request.ships[0]
-    held = tuple(Option(card, f"{card} ({count} left)") for card, count in orders.deck_of(battle, name).counts if count)
+    held = tuple(card_option(card, count) for card, count in orders.deck_of(battle, name).counts if count)
     count = orders.cards_to_plot(battle, name)
     # Each slot shows the default plot's card until one is chosen, so the form as it opens sends what the default
     # would, never a plot nobody chose (a select with nothing chosen would show, and send, the deck's first card).
@@ -56,7 +60,7 @@ def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
             label=f"{PLACES[n] if n < len(PLACES) else n + 1} card",
             options=held,
             default=standing[n],
-            widget="select",
+            widget="cards",
         )
         for n in range(count)
     )
@@ -70,6 +74,26 @@ def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
     cards = Repeat(key="cards", label="Movement Cards, in the order revealed", items=slots, low=count, high=count)
     root = Group(key="plot", label=f"{possessive(name)} plot", fields=(cards, ram), clause="BR-MOV-01")
     return AnswerSchema(request.id, root, title=f"Plot: {name}", clause=request.rule, layout="orders")
+
+
+def card_option(card: str, count: int) -> Option:
+    """A Movement Card as a tile: its name, its glyph and how many of it her deck still holds (BR-CARD-10)."""
+    return Option(card, card, f"{count} left", glyph=CARD_GLYPHS.get(card, ""))
+
+
+def gun_lost_schema(state: BattleState[Battle], request: DecisionRequest) -> AnswerSchema:
+    """Row 8's gun, her owner's choice of the guns she has left (BR-DMG-10), each by its weapon and whether it is
+    ready to fire; the default her least gun."""
+    name = request.ships[0]
+    guns = {gun.key: gun for gun in state.board.of(name).guns_left()}
+    options = []
+    for key in request.options or ():
+        gun = guns.get(str(key))
+        waiting = gun is not None and gun.ready_on > state.turn
+        words = f"{key}: {gun.weapon}" if gun else str(key)
+        options.append(Option(key, words, f"not ready until turn {gun.ready_on}" if gun and waiting else ""))
+    root = One(key="choice", label=request.prompt, options=tuple(options), default=request.default, clause=request.rule)
+    return AnswerSchema(request.id, root, title=f"Gun lost: {name}", clause=request.rule, layout="options")
 
 
 def fire_label(option: JSON) -> str:

@@ -111,6 +111,7 @@ class Battle:
     revealed: Mapping[str, int] = field(default_factory=dict)
     fire_orders: Mapping[str, JSONObject] = field(default_factory=dict)
     crew_orders: Mapping[str, JSONObject] = field(default_factory=dict)
+    volleys: int = 0  # ships that have had their turn to fire, when the fire step waits for an owner (row 8)
 
     def ship(self, name: str) -> Ship:
         return self.board.ship_named(name)
@@ -150,6 +151,7 @@ class Battle:
             "revealed": dict(self.revealed),
             "fire_orders": dict(self.fire_orders),
             "crew_orders": dict(self.crew_orders),
+            **({"volleys": self.volleys} if self.volleys else {}),
         }
 
     @classmethod
@@ -166,6 +168,7 @@ class Battle:
             revealed={name: read_int(v) for name, v in read_object(battle["revealed"]).items()},
             fire_orders={name: read_object(v) for name, v in read_object(battle["fire_orders"]).items()},
             crew_orders={name: read_object(v) for name, v in read_object(battle["crew_orders"]).items()},
+            volleys=read_int(battle.get("volleys", 0)),
         )
 
     def view(self, side: str | None) -> JSONObject:
@@ -212,13 +215,16 @@ class Battle:
 
 
 def condition_to_json(condition: Condition) -> JSONObject:
-    return {
+    data: JSONObject = {
         "small_craft": condition.small_craft,
         "harms": [{"row": h.row, "cards": list(h.cards), "stranded": h.stranded} for h in condition.harms],
         "weapons_lost": list(condition.weapons_lost),
         "tens_this_turn": condition.tens_this_turn,
         "wrecked": condition.wrecked,
     }
+    if condition.weapons_owed:  # written only when owed, so a stored battle's events keep their spelling
+        data["weapons_owed"] = condition.weapons_owed
+    return data
 
 
 def condition_from_json(data: Mapping[str, Any]) -> Condition:
@@ -232,6 +238,7 @@ def condition_from_json(data: Mapping[str, Any]) -> Condition:
         weapons_lost=tuple(read_str(w) for w in read_list(data["weapons_lost"])),
         tens_this_turn=read_int(data["tens_this_turn"]),
         wrecked=bool(data["wrecked"]),
+        weapons_owed=read_int(data.get("weapons_owed", 0)),
     )
 
 

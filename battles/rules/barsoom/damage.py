@@ -59,6 +59,7 @@ class Condition:
     small_craft: bool = False
     harms: tuple[Harm, ...] = ()
     weapons_lost: tuple[str, ...] = ()  # row 8, for good (BR-DMG-10)
+    weapons_owed: int = 0  # row 8's guns still to be given up: the owner chooses which when her guns next matter
     tens_this_turn: int = 0  # row 10 counts only at the second in a turn (BR-DMG-12)
     wrecked: bool = False
 
@@ -102,6 +103,9 @@ class Applied:
 
 # Rows whose handling is more than discarding cards.
 NO_EFFECT, DESCENT, CONTROL_DAMAGE, WEAPON_LOST, FIRE, HULL = 1, 2, 6, 8, 9, 10
+# Not a row: a crash, a repairable result of its own (BR-LAND-04, "a wreck until repaired"), kept with the harms so
+# the repair crews mend it as they mend the table's results.
+CRASHED = 0
 
 
 @cache
@@ -160,12 +164,14 @@ def apply(
     rolled_again: bool = False,
     turn_card: str | None = None,
     weapon: str | None = None,
+    owner_chooses: bool = False,
 ) -> Applied:
     """One d10 on the Damage table, applied at once (BR-DMG-02).
 
     ``turn_card`` is the Turn card drawn at random for row 5 (one of ``turn_cards_held``); ``weapon`` the one
     the owner gives up for row 8 from those on the side the damage came from, None if she has none there.
     ``rolled_again`` marks the roll a row 2 on the ground owed: a 1 or 2 on it does nothing (BR-DMG-04).
+    ``owner_chooses``: row 8 with no ``weapon`` leaves a gun owed, for the owner to choose (``give_up``).
     """
     row = table_row(natural, modifier)
     if condition.wrecked:
@@ -178,6 +184,8 @@ def apply(
     if row == HULL:
         return _hull(condition)
     if row == WEAPON_LOST:
+        if weapon is None and owner_chooses:
+            return Applied(row, evolve(condition, weapons_owed=condition.weapons_owed + 1), owed)
         lost = condition.weapons_lost + ((weapon,) if weapon else ())
         return Applied(row, evolve(condition, weapons_lost=lost), owed)
     if row in (CONTROL_DAMAGE, FIRE):
@@ -243,6 +251,26 @@ def fire_rolls(condition: Condition) -> int:
     """Damage-table rolls her fires cause this turn, one a fire, rolled at the end of the Ship Phase (BR-DMG-11,
     BR-DMG-02)."""
     return 0 if condition.wrecked else condition.fires
+
+
+def give_up(condition: Condition, weapon: str) -> Condition:
+    """Row 8's owed gun, chosen by her owner: lost for good (BR-DMG-10)."""
+    if condition.weapons_owed <= 0:
+        raise ValueError("she owes no gun to give up")
+    return evolve(condition, weapons_lost=(*condition.weapons_lost, weapon), weapons_owed=condition.weapons_owed - 1)
+
+
+def crashed(condition: Condition) -> Condition:
+    """She has crashed: until it is repaired she cannot move (BR-LAND-04). An irreparable wreck (BR-DMG-12) keeps no
+    such harm, and a crash is one harm however often she comes down."""
+    if condition.wrecked or any(harm.row == CRASHED for harm in condition.harms):
+        return condition
+    return evolve(condition, harms=(*condition.harms, Harm(CRASHED)))
+
+
+def harm_words(harm: Harm) -> str:
+    """A repairable result in words: its row's effect, or the crash."""
+    return "the crash" if harm.row == CRASHED else rows()[harm.row].effect
 
 
 def repair(condition: Condition, harm: Harm) -> Condition:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from battles.engine.events import DECISION, TURN, Event
 from battles.engine.jsonread import read_int, read_list, read_object, read_str
 from battles.engine.state import BattleState
-from battles.rules.barsoom import orders
+from battles.rules.barsoom import damage, orders
 from battles.rules.barsoom.battle import Battle, Plot, condition_from_json, crew_from_json
 from battles.rules.barsoom.board import Ship
 from battles.rules.barsoom.cards import Plotted
@@ -29,10 +29,12 @@ from battles.rules.barsoom.kinds import (
     DAMAGED,
     DESCEND,
     FIRE_ORDERS,
+    FIRE_WAITS,
     FITTED_OUT,
     GRAPPLE_CUT,
     GRAPPLE_THROWN,
     GUN_FIRED,
+    GUN_LOST,
     IGNORE_ONE,
     INITIATIVE_WON,
     MEN_LOST,
@@ -93,7 +95,15 @@ def _decided(state: BattleState[Battle], event: Event) -> Battle:
         return replace(battle, fire_orders={**battle.fire_orders, name: choice})
     if kind == CREW_ORDERS:
         return replace(battle, crew_orders={**battle.crew_orders, name: choice})
+    if kind == GUN_LOST:  # row 8's gun, her owner's choice: lost for good (BR-DMG-10)
+        condition = damage.give_up(battle.of(name).condition, read_str(event.data["choice"]))
+        return battle.with_aboard(name, condition=condition)
     return battle
+
+
+def _fire_waits(state: BattleState[Battle], event: Event) -> Battle:
+    """The fire step waits for owners to choose row 8's guns: how many ships have had their turn to fire."""
+    return replace(state.board, volleys=read_int(event.data["volleys"]))
 
 
 def _adrift(state: BattleState[Battle], event: Event) -> Battle:
@@ -131,6 +141,7 @@ FOLDS: Mapping[str, Fold] = {
     CARD_REVEALED: _revealed,
     GUN_FIRED: _fired,
     BOMB_DROPPED: _bombed,
+    FIRE_WAITS: _fire_waits,
     **dict.fromkeys(
         (
             SHIP_MOVED,

@@ -109,3 +109,28 @@ ROLLED_AGAIN = "rolled again"  # row 2 on the ground (BR-DMG-04)
 # What a ship is aimed at, and the crew orders (the stand-in's, docs/barsoom.md section 9).
 AT_HULL, AT_CREW, AT_BOMB = "hull", "crew", "bomb"
 STAND_BY, TO_REPAIRS, GRAPPLE, CUT, BOARD = "stand by", "repair", "grapple", "cut", "board"
+
+# The glyph each Movement Card shows as a card tile on the plot form and the record sheet (answers.GLYPHS, the shared
+# kit's vocabulary): a straight arrow for Ahead and Reverse, a curved one for the turns, a climb or a dive, a bar.
+CARD_GLYPHS = {
+    AHEAD: "ahead",
+    REVERSE: "reverse",
+    TURN_RIGHT: "turn-right",
+    TURN_LEFT: "turn-left",
+    STOP: "stop",
+    DESCEND: "descend",
+    ASCEND: "ascend",
+    EXTRA_ASCEND: "ascend",
+}
+
+# Row 8's weapon, the owner's choice (BR-DMG-10): a battle option (absent from battles stored before it, which keep
+# the automatic choice of her least gun), the phase the owners choose in after the Ship Phase, the decision, and the
+# event that marks where the fire step waits for them.
+OWNER_CHOOSES_GUN = "owner_chooses_gun_lost"
+GUNS_LOST = "guns lost"
+GUN_LOST = "gun lost"
+FIRE_WAITS = "fire waits"
+
+# A crashed ship may be repaired back (BR-LAND-04: "a wreck until repaired"): a battle option, absent from battles
+# stored before it, in which a crash stays for good as it was played.
+CRASH_REPAIRABLE = "crashed_ship_repairable"

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from battles.engine.events import JSON
+from battles.engine.events import DECISION, JSON
 from battles.engine.presentation import (
     LOST,
     WHOLE,
@@ -33,14 +33,17 @@ from battles.rules.barsoom.kinds import (
     BOARDERS_CROSSED,
     BOARDING_FIGHT,
     BOMB_DROPPED,
+    CARD_GLYPHS,
     CARD_REVEALED,
     CREW_POSTED,
     DAMAGED,
     DED_ROLLED,
+    FIRE_WAITS,
     FITTED_OUT,
     GRAPPLE_CUT,
     GRAPPLE_THROWN,
     GUN_FIRED,
+    GUN_LOST,
     INITIATIVE_WON,
     MEN_LOST,
     OUT_OF_CONTROL,
@@ -148,7 +151,20 @@ def _posted(e: Mapping[str, Any], n: Names) -> str:
     return f"{e['ship']} sends {e['men']} m{'e' if e['men'] != 1 else 'a'}n to {place}."
 
 
+def _gun_given_up(e: Mapping[str, Any], n: Names) -> str:
+    """Row 8's gun, as her owner chose it (BR-DMG-10); other answers are the engine's to tell."""
+    if e.get("decision") != GUN_LOST or not e.get("ships"):
+        return ""
+    return f"{e['ships'][0]} loses her {e['choice']} to the hit, her captain's choice."
+
+
+def _fire_waits(e: Mapping[str, Any], n: Names) -> str:
+    return f"The fire waits while {and_list([possessive(s) for s in e['owing']])} captains choose the guns they lose."
+
+
 TELLERS: dict[str, Teller] = {
+    DECISION: _gun_given_up,
+    FIRE_WAITS: _fire_waits,
     FITTED_OUT: _fitted,
     INITIATIVE_WON: _initiative,
     OUT_OF_CONTROL: _adrift,
@@ -170,7 +186,7 @@ TELLERS: dict[str, Teller] = {
 }
 
 # Bookkeeping a reader may skip: the reveal is told again by the move it makes.
-DETAIL = frozenset({CARD_REVEALED})
+DETAIL = frozenset({CARD_REVEALED, FIRE_WAITS})
 
 
 # --- the map -------------------------------------------------------------------------------------------------
@@ -227,7 +243,13 @@ def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
     shown = list(plot.get("cards", [])) if isinstance(plot, Mapping) else []
     revealed = int(board.get("revealed", {}).get(piece, 0)) if isinstance(board.get("revealed"), Mapping) else 0
     plot_items = tuple(
-        Item(key=f"card{n + 1}", name=str(card), detail="", summary="revealed" if n < revealed else "plotted")
+        Item(
+            key=f"card{n + 1}",
+            name=str(card),
+            detail="",
+            summary="revealed" if n < revealed else "plotted",
+            values={"glyph": CARD_GLYPHS.get(str(card), "")},  # drawn as the plot form's card tile
+        )
         for n, card in enumerate(shown)
     )
     this_turn = Section("plot", "This turn's cards", (Block(items=plot_items, empty="No cards plotted."),))

@@ -10,7 +10,7 @@ from typing import Any
 from battles.engine import answers as engine_answers
 from battles.engine.bridge import CampaignBridge
 from battles.engine.decisions import DecisionRequest, Rejection
-from battles.engine.events import JSON, Event, JSONObject
+from battles.engine.events import DECISION, JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
 from battles.engine.outcome import BattleOutcome
 from battles.engine.policies import Policy
@@ -21,7 +21,7 @@ from battles.engine.state import BattleState
 from battles.engine.telling import ENGINE_TELLERS, Names, tell
 from battles.rules.barsoom import ai, answers, campaign, fold, outcome, presentation, reach, sequence, setup, validate
 from battles.rules.barsoom.battle import Battle
-from battles.rules.barsoom.kinds import IGNORE_ONE
+from battles.rules.barsoom.kinds import CRASH_REPAIRABLE, GUN_LOST, IGNORE_ONE, OWNER_CHOOSES_GUN
 from battles.rules.barsoom.tables import MOVEMENT
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -38,6 +38,21 @@ class SkyShipsOfBarsoom(BaseRuleset[Battle]):
             "A plot may break one movement restriction a turn, at the price of a Damage-table roll",
             choices=(False, True),
             clause="BR-OPT-01",
+        ),
+        # A battle stored before this option has none, and keeps the automatic choice it was played with.
+        OptionSpec(
+            OWNER_CHOOSES_GUN,
+            True,
+            "Row 8 of the Damage table asks the ship's owner which gun she loses (else her least gun goes)",
+            choices=(False, True),
+            clause="BR-DMG-10",
+        ),
+        OptionSpec(
+            CRASH_REPAIRABLE,
+            True,
+            "A crashed ship can be repaired: three 6s of her repair crew and she has landed (else a crash is for good)",
+            choices=(False, True),
+            clause="BR-LAND-04",
         ),
     )
     tables: Mapping[str, JSON] = {"movement": MOVEMENT.data}
@@ -91,6 +106,8 @@ class SkyShipsOfBarsoom(BaseRuleset[Battle]):
         return tell(presentation.TELLERS, event, names) or tell(ENGINE_TELLERS, event, names)
 
     def is_detail(self, event: Mapping[str, Any]) -> bool:
+        if event.get("kind") == DECISION and event.get("decision") == GUN_LOST:
+            return False  # the gun her owner gives up is news to the table, not bookkeeping (BR-DMG-10)
         return str(event.get("kind")) in presentation.DETAIL or super().is_detail(event)
 
     def map_view(self, view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:

@@ -7,14 +7,25 @@ from collections.abc import Callable
 
 from battles.engine.resolver import Context
 from battles.rules.barsoom.battle import Battle
-from battles.rules.barsoom.kinds import ORDERS, PLOT, SETUP
+from battles.rules.barsoom.kinds import FIRE, GUNS_LOST, ORDERS, PLOT, SETUP
 from battles.rules.barsoom.phases import crew as crew_phase
 from battles.rules.barsoom.phases import fire, ship, turn
 
 
 def after_orders(ctx: Context[Battle]) -> None:
     """The figures' phases in the stand-in (BR-SEQ-04): fire, then the crews, then the end of the turn."""
-    fire.fire_step(ctx)
+    if fire.fire_step(ctx):
+        return  # owners choose the guns row 8 takes: the fire goes on once they have (BR-DMG-10)
+    after_fire(ctx)
+
+
+def fire_goes_on(ctx: Context[Battle]) -> None:
+    if fire.go_on_firing(ctx):
+        return
+    after_fire(ctx)
+
+
+def after_fire(ctx: Context[Battle]) -> None:
     if turn.decided(ctx):
         return
     crew_phase.crew_step(ctx)
@@ -27,6 +38,8 @@ PHASES: dict[str, Callable[[Context[Battle]], None]] = {
     SETUP: turn.open_battle,
     PLOT: ship.ship_phase,
     ORDERS: after_orders,
+    GUNS_LOST: ship.after_guns_lost,
+    FIRE: fire_goes_on,
 }
 
 

@@ -157,14 +157,16 @@ def taken(ctx: Context[Battle], name: str, captors: tuple[Boarders, ...]) -> Non
 
 def repair(ctx: Context[Battle], name: str) -> None:
     """Her repair crew's D6 each; every three 6s, saved from turn to turn, mend a result: a fire first (it owes a
-    roll each turn), then the oldest (BR-REP-03/04/07)."""
+    roll each turn), then a crash (nothing else moves her while it stands), then the oldest (BR-REP-03/04/07). A
+    crash mended leaves her landed, free to take off if her deck holds an Ascend (BR-LAND-04)."""
     entry = ctx.board.of(name)
     team, condition = entry.crew.repair, entry.condition
     if not team.men or condition.wrecked or not ctx.board.ship(name).in_play:
         return
     faces = ctx.roll(f"Repairs: {name}", count=team.men, ships=[name]).dice
     saved, mends = crew.repair_turn(team, faces, len(condition.harms))
-    fires = [harm for harm in condition.harms if harm.row == damage.FIRE]
+    fires = [harm for harm in condition.harms if harm.row in (damage.FIRE, damage.CRASHED)]
+    fires.sort(key=lambda harm: harm.row != damage.FIRE)
     waiting, mended = list(condition.harms), list[damage.Harm]()
     for harm in [*fires, *condition.harms]:  # crew.mended's order, keeping what it mends
         if len(mended) < mends and harm in waiting:
@@ -176,8 +178,10 @@ def repair(ctx: Context[Battle], name: str) -> None:
     data: JSONObject = {
         "ship": name,
         "sixes": sum(1 for face in faces if face == 6),
-        "mended": [damage.rows()[harm.row].effect for harm in mended],
+        "mended": [damage.harm_words(harm) for harm in mended],
         "crews": {name: crew_to_json(replace(entry.crew, repair=saved))},
         "conditions": {name: condition_to_json(after)},
     }
+    if any(harm.row == damage.CRASHED for harm in mended):
+        data["changed"] = [replace(ctx.board.ship(name), crashed=False, landed=True).to_json()]
     ctx.emit(REPAIRS, data, ships=[name])

@@ -2,7 +2,11 @@
 damage.py, and what a roll owes next carried out straight away: a Damage Effect Die and its extra move (BR-DED-03/04,
 through movement's forced moves), row 2's descent (a crash if it reaches the ground, BR-LAND-05), the roll again on
 the ground (BR-DMG-04), a wreck falling (BR-DMG-12). A move that brings her into contact owes its own rolls, settled
-the same way. Every die goes through the engine's dice, logged."""
+the same way. Every die goes through the engine's dice, logged.
+
+Row 8's gun is her owner's choice (BR-DMG-10): with the battle's option, a row 8 that leaves her a choice leaves the
+gun owed, and the owner is asked which when her guns next matter: after the Ship Phase, before the orders; in the
+fire step, before the next ship fires (docs/barsoom.md section 9)."""
 
 from __future__ import annotations
 
@@ -15,7 +19,15 @@ from battles.rules.barsoom import damage, movement
 from battles.rules.barsoom.battle import Battle, condition_to_json
 from battles.rules.barsoom.board import STILL
 from battles.rules.barsoom.impacts import Moved
-from battles.rules.barsoom.kinds import DAMAGED, DED_ROLLED, SHIP_MOVED, WRECK_FELL
+from battles.rules.barsoom.kinds import (
+    CRASH_REPAIRABLE,
+    DAMAGED,
+    DED_ROLLED,
+    GUN_LOST,
+    OWNER_CHOOSES_GUN,
+    SHIP_MOVED,
+    WRECK_FELL,
+)
 from battles.rules.barsoom.owed import DamageOwed
 from battles.rules.barsoom.setup import ARMAMENT
 
@@ -39,6 +51,9 @@ def record_move(ctx: Context[Battle], name: str, card: str, moved: Moved, *, for
         "owed": [owed.to_json() for owed in moved.damage],
         "changed": changed,
     }
+    down = [s.name for s in moved.board.ships if s.crashed and not before[s.name].crashed]
+    if down and ctx.state.options.get(CRASH_REPAIRABLE, False):  # written only then: a stored log keeps its spelling
+        data["conditions"] = {n: condition_to_json(damage.crashed(ctx.board.of(n).condition)) for n in down}
     ctx.emit(SHIP_MOVED, data, ships=[name, *([moved.contact] if moved.contact else [])])
 
 
@@ -71,6 +86,8 @@ def _one_roll(
     if row == 5 and not condition.wrecked and damage.turn_cards_held(condition):
         turn_card = ctx.pick(f"Turn card lost: {name}", damage.turn_cards_held(condition), ships=[name])
     weapon = _weapon_given_up(ctx.board, name) if row == damage.WEAPON_LOST else None
+    chooses = row == damage.WEAPON_LOST and owner_chooses(ctx, name)
+    weapon = None if chooses else weapon
     applied = damage.apply(
         condition,
         natural,
@@ -79,6 +96,7 @@ def _one_roll(
         rolled_again=rolled_again,
         turn_card=turn_card,
         weapon=weapon,
+        owner_chooses=chooses,
     )
     data: JSONObject = {
         "ship": name,
@@ -136,6 +154,46 @@ def fall(ctx: Context[Battle], name: str) -> None:
     ]
     ships = [wreck.to_json(), *(s.to_json() for s in freed)]
     ctx.emit(WRECK_FELL, {"ship": name, "broken_up": below is not None, "changed": ships}, ships=[name])
+
+
+def owner_chooses(ctx: Context[Battle], name: str) -> bool:
+    """Row 8 leaves the choice of gun to her owner (BR-DMG-10) when the battle's option says so (a battle stored
+    before the option keeps the automatic choice) and she has a choice: guns of more than one kind, or one ready and
+    one not, left beyond those she already owes."""
+    if not ctx.state.options.get(OWNER_CHOOSES_GUN, False):
+        return False
+    entry = ctx.board.of(name)
+    guns = entry.guns_left()
+    if entry.condition.wrecked or entry.condition.weapons_owed >= len(guns):
+        return False
+    return len({(gun.weapon, gun.ready_on) for gun in guns}) > 1
+
+
+def owing(battle: Battle) -> tuple[str, ...]:
+    """The ships still in the battle that owe row 8 a gun, in the board's order."""
+    return tuple(
+        ship.name
+        for ship in battle.board.ships
+        if ship.in_play and battle.of(ship.name).condition.weapons_owed and battle.of(ship.name).guns_left()
+    )
+
+
+def ask_guns_lost(ctx: Context[Battle]) -> bool:
+    """Each ship that owes row 8 a gun: her owner is asked which of her guns it takes, the default her least gun (the
+    automatic choice, so a deadline missed gives what a battle without the option gives). True if any was asked."""
+    asked = owing(ctx.board)
+    for name in asked:
+        ship, guns = ctx.board.ship(name), ctx.board.of(name).guns_left()
+        ctx.request(
+            ship.side,
+            GUN_LOST,
+            rule="BR-DMG-10",
+            options=[gun.key for gun in guns],
+            default=_weapon_given_up(ctx.board, name),
+            prompt=f"The gun {name} loses to the hit: her captain's choice",
+            ships=[name],
+        )
+    return bool(asked)
 
 
 def _weapon_given_up(battle: Battle, name: str) -> str | None:

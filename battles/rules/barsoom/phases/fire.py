@@ -11,8 +11,8 @@ from battles.engine.resolver import Context
 from battles.rules.barsoom import boarding, bombs, orders, weapons
 from battles.rules.barsoom.battle import Battle, Gun, crew_to_json
 from battles.rules.barsoom.crew import DECK, HELM, Crew
-from battles.rules.barsoom.kinds import AT_BOMB, AT_HULL, BOMB_DROPPED, FIRE, GUN_FIRED, HIT, MEN_LOST
-from battles.rules.barsoom.phases.damage import ded, suffer
+from battles.rules.barsoom.kinds import AT_BOMB, AT_HULL, BOMB_DROPPED, FIRE, FIRE_WAITS, GUN_FIRED, HIT, MEN_LOST
+from battles.rules.barsoom.phases.damage import ask_guns_lost, ded, owing, suffer
 from battles.rules.barsoom.weapons import Severity, Weapon
 
 SEVERITY_CLAUSE = {
@@ -23,24 +23,42 @@ SEVERITY_CLAUSE = {
 }
 
 
-def fire_step(ctx: Context[Battle]) -> None:
+def fire_step(ctx: Context[Battle]) -> bool:
+    """The ordered fire; True when it waits for owners to choose the guns row 8 takes (``go_on_firing`` goes on)."""
     ctx.begin_phase(FIRE)
-    for side in ctx.board.initiative:
-        for ship in ctx.board.ships_of(side):
-            order = ctx.board.fire_orders.get(ship.name, {})
-            target = order.get("target")
-            if not isinstance(target, str) or not orders.can_fire(ctx.board, ship.name):
-                continue
-            if not ctx.board.ship(target).in_play:
-                continue
-            if order.get("at") == AT_BOMB:
-                if orders.can_bomb(ctx.board, ship.name, target):
-                    drop_bomb(ctx, ship.name, target)
-                continue
-            aim = str(order.get("at"))
-            for gun in orders.guns_bearing(ctx.board, ship.name, target, aim, ctx.state.turn):
-                if ctx.board.ship(target).in_play:  # a hit may already have sent her off the map
-                    fire_gun(ctx, ship.name, gun, target, aim)
+    return go_on_firing(ctx)
+
+
+def go_on_firing(ctx: Context[Battle]) -> bool:
+    """The ships' turns to fire from where the step stands. Before each, and after the last, owners who owe row 8 a gun
+    choose it (BR-DMG-10: the gun is gone at once, so a ship hit before her turn does not fire it); the step then
+    waits, the ships that have fired counted in the board. True while it waits."""
+    firers = [ship.name for side in ctx.board.initiative for ship in ctx.board.ships_of(side)]
+    for n in range(ctx.board.volleys, len(firers) + 1):
+        if owing(ctx.board):
+            ctx.emit(FIRE_WAITS, {"volleys": n, "owing": list(owing(ctx.board))}, ships=owing(ctx.board))
+            return ask_guns_lost(ctx)
+        if n < len(firers):
+            volley(ctx, firers[n])
+    return False
+
+
+def volley(ctx: Context[Battle], name: str) -> None:
+    """One ship's ordered fire: a bomb dropped, or every gun that bears on the target, damage at once."""
+    order = ctx.board.fire_orders.get(name, {})
+    target = order.get("target")
+    if not isinstance(target, str) or not orders.can_fire(ctx.board, name):
+        return
+    if not ctx.board.ship(target).in_play:
+        return
+    if order.get("at") == AT_BOMB:
+        if orders.can_bomb(ctx.board, name, target):
+            drop_bomb(ctx, name, target)
+        return
+    aim = str(order.get("at"))
+    for gun in orders.guns_bearing(ctx.board, name, target, aim, ctx.state.turn):
+        if ctx.board.ship(target).in_play:  # a hit may already have sent her off the map
+            fire_gun(ctx, name, gun, target, aim)
 
 
 def fire_gun(ctx: Context[Battle], name: str, gun: Gun, target: str, aim: str) -> None:

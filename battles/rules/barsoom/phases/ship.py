@@ -16,13 +16,14 @@ from battles.rules.barsoom.kinds import (
     CARD_REVEALED,
     CREW_ORDERS,
     FIRE_ORDERS,
+    GUNS_LOST,
     MOVES,
     ORDERS,
     OUT_OF_CONTROL,
     SHIP_PHASE,
 )
 from battles.rules.barsoom.phases import turn
-from battles.rules.barsoom.phases.damage import record_move, settle, suffer
+from battles.rules.barsoom.phases.damage import ask_guns_lost, owing, record_move, settle, suffer
 
 
 def ship_phase(ctx: Context[Battle]) -> None:
@@ -34,6 +35,16 @@ def ship_phase(ctx: Context[Battle]) -> None:
         fires = damage.fire_rolls(ctx.board.of(ship.name).condition)
         suffer(ctx, ship.name, fires, 0, BURNING, "BR-DMG-11")
     if turn.decided(ctx):
+        return
+    after_guns_lost(ctx)
+
+
+def after_guns_lost(ctx: Context[Battle]) -> None:
+    """Owners who owe row 8 a gun choose it before the orders, which read her guns (BR-DMG-10); then the orders."""
+    if owing(ctx.board):
+        if ctx.state.phase != GUNS_LOST:
+            ctx.begin_phase(GUNS_LOST)
+        ask_guns_lost(ctx)
         return
     ask_orders(ctx)
 
