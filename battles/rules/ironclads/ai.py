@@ -1,5 +1,6 @@
 """The AI captain: a Policy (battles/engine/policies.py) for a side no one plays. Small but real:
 
+- fire: every arc and turret at the nearest enemy it bears on; damage: damage.default_allocation;
 - the ship to move: the one farthest from the enemy, so those in the thick of it wait to see his moves;
 - her order: of her legal orders (orders.legal_orders), each tried on the board as it stands, the one that ends her
   with the most gun stats bearing on the nearest enemy, at the range she wants (the close band, 1-6 hexes, when her
@@ -19,12 +20,12 @@ from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
-from battles.rules.ironclads import movement, orders
+from battles.rules.ironclads import gunnery, movement, orders
 from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.bearing import bearing_stats
 from battles.rules.ironclads.board import Board, Ship
 from battles.rules.ironclads.cards import ARMOUR, HULL
-from battles.rules.ironclads.kinds import MOVE_ORDER, SHIP_TO_MOVE
+from battles.rules.ironclads.kinds import DAMAGE_ALLOCATION, FIRE_ORDERS, MOVE_ORDER, SHIP_TO_MOVE
 from battles.rules.ironclads.movement import Move, Order
 
 CLOSE_AT, MIDDLE_AT = 4, 9  # the range she steers for in each band (hexes)
@@ -42,6 +43,10 @@ class Captain:
         if request.kind == SHIP_TO_MOVE:
             options = [str(o) for o in request.options or ()]
             return max(options, key=lambda n: _nearest_distance(battle.board, battle.ship(n)))
+        if request.kind == FIRE_ORDERS:  # fire at will, each gun at the nearest enemy it bears on
+            return gunnery.fire_answer(request.ships[0], gunnery.default_orders(battle, request.ships[0]))
+        if request.kind == DAMAGE_ALLOCATION:  # damage.default_allocation: the hits where they cost her least
+            return request.default
         if request.kind == MOVE_ORDER:
             name = request.ships[0]
             return orders.answer(name, best_order(battle, name))

@@ -13,10 +13,11 @@ from battles.engine.events import JSON
 from battles.engine.state import BattleState
 from battles.engine.telling import COMPASS
 from battles.engine.words import possessive
-from battles.rules.ironclads import movement, orders
+from battles.rules.ironclads import gunnery, movement, orders, salvo
 from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.board import Ship
-from battles.rules.ironclads.kinds import MOVE_ORDER, SHIP_TO_MOVE
+from battles.rules.ironclads.cards import TRACKS
+from battles.rules.ironclads.kinds import DAMAGE_ALLOCATION, FIRE_ORDERS, MOVE_ORDER, SHIP_TO_MOVE
 from battles.rules.ironclads.movement import Order
 from battles.rules.ironclads.speed import Setting
 
@@ -33,6 +34,10 @@ STEP_WORDS = {
 def answer_schema(state: BattleState[Battle], request: DecisionRequest, partial: JSON = None) -> AnswerSchema:
     if request.kind == MOVE_ORDER:
         return _move(state.board, request, partial)
+    if request.kind == FIRE_ORDERS:
+        return _fire(state.board, request)
+    if request.kind == DAMAGE_ALLOCATION:
+        return _allocation(state.board, request)
     if request.kind == SHIP_TO_MOVE:
         battle = state.board
         options = tuple(Option(o, _ship_words(battle.ship(str(o)))) for o in request.options or ())
@@ -132,3 +137,65 @@ def _progress(
         outcome=ending,
         note=f"{possessive(name)} speed may be set at any step; a turn costs nothing",
     )
+
+
+def _fire(battle: Battle, request: DecisionRequest) -> AnswerSchema:
+    """A target or hold for each arc and turret that bears on an enemy, each target with its band and dice."""
+    name = request.ships[0]
+    ship = battle.ship(name)
+    seen = gunnery.sights(battle, name)
+    default = request.default if isinstance(request.default, dict) else {}
+    given = default.get("targets") if isinstance(default.get("targets"), dict) else {}
+    assert isinstance(given, dict)
+    fields = []
+    for track, able in gunnery.targets(battle, name).items():
+        options = [Option(None, "Hold fire")]
+        for target in able:
+            sight = seen[target]
+            count = salvo.salvo_dice(
+                ship.card.left(track),
+                sight.armour_left,
+                rough=battle.board.rough,
+                on_fire=gunnery.on_fire(battle, name),
+            )
+            options.append(Option(target, f"{target} ({sight.band} range, {count}D6)"))
+        label = f"{track.capitalize()} ({ship.card.left(track)} stats)"
+        fields.append(answers.One(key=track, label=label, options=tuple(options), default=given.get(track)))
+    targets = answers.Group(key="targets", label=f"{possessive(name)} guns", fields=tuple(fields), clause="IC-FIRE-01")
+    root = answers.Group(key="", fields=(targets,), fixed={"ship": name}, clause=request.rule)
+    return AnswerSchema(request.id, root, title=f"Fire: {name}", clause=request.rule, layout="orders")
+
+
+def _allocation(battle: Battle, request: DecisionRequest) -> AnswerSchema:
+    """A track for each C (with its 1D3) and each H (with the arcs it came from), her tracks with stats offered."""
+    name = request.ships[0]
+    card = battle.ship(name).card
+    noted = battle.noted.get(name)
+    demands = battle.demands.get(name, ())
+    default = request.default if isinstance(request.default, dict) else {}
+    tracks = tuple(Option(t, f"{t.capitalize()} ({card.left(t)} left)") for t in TRACKS if card.left(t))
+    if not tracks:
+        tracks = tuple(Option(t, t.capitalize()) for t in TRACKS)
+
+    def slots(key: str, labels: list[str]) -> answers.Repeat:
+        chosen = default.get(key) if isinstance(default.get(key), list) else []
+        assert isinstance(chosen, list)
+        items = tuple(
+            answers.One(
+                key=str(n), label=label, options=tracks, default=chosen[n] if n < len(chosen) else None, widget="select"
+            )
+            for n, label in enumerate(labels)
+        )
+        return answers.Repeat(key=key, label=key.capitalize(), items=items, low=len(items), high=len(items))
+
+    c_labels = [f"C {n + 1}: {d} stat{'s' if d != 1 else ''} off one track" for n, d in enumerate(demands)]
+    h_labels = [
+        f"H {n + 1}, fired into {' or '.join(arcs) or 'her'}" for n, arcs in enumerate(noted.hits if noted else ())
+    ]
+    root = answers.Group(
+        key="",
+        fields=(slots("criticals", c_labels), slots("hits", h_labels)),
+        fixed={"ship": name},
+        clause=request.rule,
+    )
+    return AnswerSchema(request.id, root, title=f"Damage: {name}", clause=request.rule, layout="orders")

@@ -17,6 +17,7 @@ from battles.engine.events import JSON, JSONObject
 from battles.engine.frozen import evolve
 from battles.engine.jsonread import read_bool, read_int, read_list, read_object, read_str
 from battles.rules.ironclads.board import Board, Ship
+from battles.rules.ironclads.damage import Allocation, Noted
 from battles.rules.ironclads.formations import Formations
 
 
@@ -33,6 +34,11 @@ class Battle:
     plan: tuple[str, ...] = ()  # her order as the form spells it (orders.py)
     formations: Formations | None = None  # None: Appendix D not played (IC-FORM-01)
     fires: Mapping[str, int] = field(default_factory=dict)  # ship -> the last Game Turn her fire halves her salvoes
+    fire_step: str = ""  # the Firing Phase's step (kinds.FIRE_ORDERED, FIRE_DAMAGE); "" outside it
+    fire_orders: Mapping[str, Mapping[str, str | None]] = field(default_factory=dict)  # ship -> track -> target
+    noted: Mapping[str, Noted] = field(default_factory=dict)  # ship -> her Hits line (IC-SAVE-07)
+    demands: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # ship -> each C's 1D3 (IC-DMG-04)
+    allocations: Mapping[str, Allocation] = field(default_factory=dict)  # ship -> her owner's allocation
 
     @property
     def ships(self) -> tuple[Ship, ...]:
@@ -68,6 +74,13 @@ class Battle:
             "plan": list(self.plan),
             "formations": None if self.formations is None else self.formations.to_json(),
             "fires": dict(self.fires),
+            "fire_step": self.fire_step,
+            "fire_orders": {name: dict(o) for name, o in self.fire_orders.items()},
+            "noted": {name: noted_to_json(n) for name, n in self.noted.items()},
+            "demands": {name: list(d) for name, d in self.demands.items()},
+            "allocations": {
+                name: {"criticals": list(a.criticals), "hits": list(a.hits)} for name, a in self.allocations.items()
+            },
         }
 
     @classmethod
@@ -85,4 +98,39 @@ class Battle:
             plan=tuple(read_str(t) for t in read_list(data.get("plan", []))),
             formations=None if formations is None else Formations.from_json(read_object(formations)),
             fires={str(k): read_int(v) for k, v in read_object(data.get("fires", {})).items()},
+            fire_step=read_str(data.get("fire_step", "")),
+            fire_orders={
+                str(k): {str(t): None if g is None else read_str(g) for t, g in read_object(v).items()}
+                for k, v in read_object(data.get("fire_orders", {})).items()
+            },
+            noted={str(k): noted_from_json(read_object(v)) for k, v in read_object(data.get("noted", {})).items()},
+            demands={
+                str(k): tuple(read_int(d) for d in read_list(v))
+                for k, v in read_object(data.get("demands", {})).items()
+            },
+            allocations={
+                str(k): allocation_from_json(read_object(v))
+                for k, v in read_object(data.get("allocations", {})).items()
+            },
         )
+
+
+def noted_to_json(noted: Noted) -> JSONObject:
+    return {
+        "criticals": [list[JSON](arcs) for arcs in noted.criticals],
+        "hits": [list[JSON](arcs) for arcs in noted.hits],
+    }
+
+
+def noted_from_json(data: Mapping[str, Any]) -> Noted:
+    def arcs(key: str) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(read_str(a) for a in read_list(item)) for item in read_list(data.get(key, [])))
+
+    return Noted(criticals=arcs("criticals"), hits=arcs("hits"))
+
+
+def allocation_from_json(data: Mapping[str, Any]) -> Allocation:
+    return Allocation(
+        criticals=tuple(read_str(t) for t in read_list(data.get("criticals", []))),
+        hits=tuple(read_str(t) for t in read_list(data.get("hits", []))),
+    )

@@ -15,6 +15,8 @@ END = "end"  # 4, sinking and the end of the game (IC-SEQ-09, IC-END)
 # --- decisions ---------------------------------------------------------------------------------------------------
 SHIP_TO_MOVE = "ship to move"  # which of her ships a side moves next, when more than one is waiting (IC-SEQ-07)
 MOVE_ORDER = "move order"  # the chosen ship's speed and path (IC-SPD-08, IC-MOV-01..04)
+FIRE_ORDERS = "fire orders"  # a target or hold for each arc and turret (IC-FIRE-01..03), every ship at once
+DAMAGE_ALLOCATION = "damage allocation"  # a track for each C and H on her Hits line (IC-DMG-02..13)
 
 # --- events ------------------------------------------------------------------------------------------------------
 SEA_STATE = "sea state"  # IC-SEA-01/02: the two dice and what they made
@@ -23,7 +25,14 @@ FORMATIONS_CHECKED = "formations checked"  # IC-FORM-04/11: red markers set and 
 SHIP_CHOSEN = "ship chosen"  # a side names the ship it moves next
 SHIP_MOVED = "ship moved"  # a move done: the ships it changed, whole (movement.execute)
 SHIP_SUNK = "ship sunk"  # IC-END-01
-TURN_ENDED = "turn ended"  # the End Phase closed a Game Turn with the battle still on
+SALVO_FIRED = "salvo fired"  # a salvo's dice and saves: the C and H it notes on the target (IC-FIRE, IC-SAVE)
+HITS_NOTED = "hits noted"  # step A over: every ship's Hits line (IC-SEQ-08, IC-SAVE-07)
+CRITICALS_ROLLED = "criticals rolled"  # each C's 1D3 (IC-DMG-04)
+DAMAGE_RESOLVED = "damage resolved"  # her allocation crossed off (IC-DMG-02..14)
+PROBLEM = "problem"  # her 2D6 on the problems table and what it did (IC-PROB-01..10)
+
+# --- the Firing Phase's steps (Battle.fire_step) ---------------------------------------------------------------
+FIRE_ORDERED, FIRE_DAMAGE = "orders", "damage"  # step A: fire orders out; step B: hits noted, damage to allocate
 
 # --- the battle's options (ruleset.py) ---------------------------------------------------------------------------
 FORMATIONS_OPTION: Final = "formations"  # Appendix D, optional (IC-FORM-01)

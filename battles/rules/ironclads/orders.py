@@ -161,3 +161,10 @@ def hull_share(battle: Battle, side: str) -> float:
     start = sum(s.card.track(HULL).stats for s in battle.ships_of(side))
     left = sum(s.card.left(HULL) for s in battle.afloat_of(side))
     return left / start if start else 0.0
+
+
+def strength_share(battle: Battle, side: str) -> float:
+    """Every stat her side's ships on the table have left, as a share of all her ships' stats at the start."""
+    start = sum(t.stats for s in battle.ships_of(side) for t in s.card.tracks)
+    left = sum(t.left for s in battle.afloat_of(side) for t in s.card.tracks)
+    return left / start if start else 0.0

@@ -29,8 +29,13 @@ from battles.engine.telling import COMPASS, Names, Teller
 from battles.engine.words import and_list, capfirst, mid_sentence, possessive
 from battles.rules.ironclads import cards
 from battles.rules.ironclads.kinds import (
+    CRITICALS_ROLLED,
+    DAMAGE_RESOLVED,
     FORMATIONS_CHECKED,
+    HITS_NOTED,
     INITIATIVE_WON,
+    PROBLEM,
+    SALVO_FIRED,
     SEA_STATE,
     SHIP_CHOSEN,
     SHIP_MOVED,
@@ -59,10 +64,10 @@ def _chosen(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _moved(e: Mapping[str, Any], n: Names) -> str:
-    how = "stops" if e["speed"] == 0 else f"steams at {e['speed']}{' astern' if e['astern'] else ''}"
+    how = "lies stopped" if e["speed"] == 0 else f"steams at {e['speed']}{' astern' if e['astern'] else ''}"
     end = e["hexes"][-1]
     col, row = hexgrid.to_odd_q(Hex(int(end[0]), int(end[1])))
-    told = f"{e['ship']} {how} to hex [{col}, {row}]"
+    told = f"{e['ship']} {how} {'in' if e['speed'] == 0 else 'to'} hex [{col}, {row}]"
     crash = e["collision"]
     if e["broke_off"]:
         return f"{e['ship']} {how} off the map and breaks off."
@@ -78,6 +83,49 @@ def _sunk(e: Mapping[str, Any], n: Names) -> str:
     return f"{e['ship']} has no Hull left and sinks."
 
 
+def _salvo(e: Mapping[str, Any], n: Names) -> str:
+    guns = and_list(list(e["tracks"]))
+    scored = _score(e["criticals"], e["hits"])
+    verb = "fire" if len(e["tracks"]) > 1 else "fires"
+    told = f"{possessive(e['ship'])} {guns} {verb} {e['dice']}D6 at {e['target']} at {e['band']} range: {scored}"
+    if e["saves"]:
+        told += f"; {e['saves']}D6 of armour save {e['saved']}"
+    kept = _score(e["noted"]["criticals"], e["noted"]["hits"])
+    return f"{told}." if not (e["criticals"] or e["hits"]) else f"{told}, and {kept} noted."
+
+
+def _score(criticals: int, hits: int) -> str:
+    parts = [f"{criticals} critical{'s' if criticals != 1 else ''}"] if criticals else []
+    parts += [f"{hits} hit{'s' if hits != 1 else ''}"] if hits else []
+    return and_list(parts) if parts else "nothing"
+
+
+def _noted(e: Mapping[str, Any], n: Names) -> str:
+    lines = [f"{ship} {line}" for ship, line in e["lines"].items()]
+    return f"Hits noted: {and_list(lines)}." if lines else "No hit is noted this turn."
+
+
+def _criticals(e: Mapping[str, Any], n: Names) -> str:
+    return f"{possessive(e['ship'])} criticals take {and_list([str(d) for d in e['demands']])} stats."
+
+
+def _damaged(e: Mapping[str, Any], n: Names) -> str:
+    losses = [
+        f"{loss['crossed']} {loss['track']}"
+        + (f" ({loss['demanded'] - loss['crossed']} missed)" if loss["crossed"] < loss["demanded"] else "")
+        for loss in e["losses"]
+    ]
+    return f"{e['ship']} crosses off {and_list(losses)}."
+
+
+def _problem(e: Mapping[str, Any], n: Names) -> str:
+    what = {
+        "nothing": "no further trouble",
+        "fire": f"a fire, burning to turn {e['burning_until']}",
+    }.get(e["problem"], e["problem"])
+    return f"{possessive(e['ship'])} problems roll is {e['total']}: {what}."
+
+
 TELLERS: dict[str, Teller] = {
     SEA_STATE: _sea,
     INITIATIVE_WON: _initiative,
@@ -85,6 +133,11 @@ TELLERS: dict[str, Teller] = {
     SHIP_CHOSEN: _chosen,
     SHIP_MOVED: _moved,
     SHIP_SUNK: _sunk,
+    SALVO_FIRED: _salvo,
+    HITS_NOTED: _noted,
+    CRITICALS_ROLLED: _criticals,
+    DAMAGE_RESOLVED: _damaged,
+    PROBLEM: _problem,
 }
 
 # Bookkeeping a reader may skip: the move that follows tells it again.

@@ -1,6 +1,6 @@
 """The sequence of play: dispatch only (IC-SEQ-06). Which phase function carries the battle on from the phase it is
-at; the battle waits for the sides only in the Movement Phase (a ship to move, her order) and, once the fire rules
-are wired, the Firing Phase (docs/ironclads.md "The turn, in the app")."""
+at; the battle waits for the sides only in the Movement Phase (a ship to move, her order) and in the Firing Phase
+(fire orders, damage allocations): docs/ironclads.md "The turn, in the app"."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from battles.engine.resolver import Context
 from battles.rules.ironclads.battle import Battle
-from battles.rules.ironclads.kinds import MOVEMENT, SETUP
+from battles.rules.ironclads.kinds import FIRING, MOVEMENT, SETUP
 from battles.rules.ironclads.phases import fire, moving, turn
 
 
@@ -25,10 +25,11 @@ def new_turn(ctx: Context[Battle]) -> None:
 
 
 def play_on(ctx: Context[Battle]) -> None:
-    """From the Movement Phase: each phase in turn until a decision is open or the battle ends."""
-    if not moving.step(ctx):
-        return
-    if not fire.fire_phase(ctx):
+    """From the Movement or the Firing Phase: each phase in turn until a decision is open or the battle ends."""
+    if ctx.state.phase == MOVEMENT:
+        if not moving.step(ctx) or not fire.fire_phase(ctx):
+            return
+    elif not fire.resume(ctx):
         return
     if turn.end_phase(ctx):
         new_turn(ctx)
@@ -37,6 +38,7 @@ def play_on(ctx: Context[Battle]) -> None:
 PHASES: dict[str, Callable[[Context[Battle]], None]] = {
     SETUP: opening,
     MOVEMENT: play_on,
+    FIRING: play_on,
 }
 
 

@@ -15,9 +15,14 @@ from battles.engine.state import BattleState
 from battles.rules.ironclads import orders, outcome, setup
 from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.kinds import (
+    DAMAGE_ALLOCATION,
+    DAMAGE_RESOLVED,
+    FIRE_ORDERS,
     FORMATIONS_CHECKED,
+    HITS_NOTED,
     INITIATIVE_WON,
     MOVE_ORDER,
+    SALVO_FIRED,
     SEA_STATE,
     SHIP_MOVED,
     SHIP_SUNK,
@@ -211,7 +216,7 @@ def test_the_battle_plays_on_turn_after_turn_to_the_scenarios_limit_which_decide
     _, battle = setup.battle(TWO_AGAINST_ONE)
     assert at_the_limit(battle, ("north", "south"))[0] == "north"  # two ships to one
     _, even = setup.battle(scenario(ship("Alpha", "north", 3, 3), ship("Charlie", "south", 9, 9, lost={"hull": 2})))
-    assert at_the_limit(even, ("north", "south"))[0] == "north"  # more of her hull afloat
+    assert at_the_limit(even, ("north", "south"))[0] == "north"  # more of her strength left
     _, level = setup.battle(scenario(ship("Alpha", "north", 3, 3), ship("Charlie", "south", 9, 9)))
     assert at_the_limit(level, ("north", "south"))[0] is None
 
@@ -297,3 +302,50 @@ def test_with_appendix_d_the_squadrons_are_checked_as_each_movement_phase_begins
     assert checked
     assert all(e.phase == "movement" for e in checked)
     assert len(checked) == played.state.turn
+
+
+@pytest.mark.rule("IC-SEQ-08")
+def test_both_sides_fire_and_note_hits_before_any_is_resolved_and_orders_stay_secret_until_all_are_given() -> None:
+    played = play(IRONCLADS.example_scenarios()[0], b"fire-1")
+    by_turn: dict[int, list[str]] = {}
+    for event in played.events:
+        if event.kind in (SALVO_FIRED, HITS_NOTED, DAMAGE_RESOLVED):
+            by_turn.setdefault(event.turn, []).append(event.kind)
+    assert any(SALVO_FIRED in kinds_ for kinds_ in by_turn.values())
+    for kinds_ in by_turn.values():
+        noted = kinds_.index(HITS_NOTED)
+        assert all(k == SALVO_FIRED for k in kinds_[:noted])
+        assert all(k == DAMAGE_RESOLVED for k in kinds_[noted + 1 :])
+    asked = {e.data["request"]["id"]: e.data["request"] for e in played.events if e.kind == "decision_requested"}
+    fire = [r for r in asked.values() if r["kind"] == FIRE_ORDERS]
+    assert fire
+    assert all(r["secret"] for r in fire)
+
+
+@pytest.mark.rule("IC-DMG-02")
+def test_a_damaged_ship_is_asked_one_allocation_judged_by_the_damage_rules() -> None:
+    for n in range(30):
+        seed = f"alloc-{n}".encode()
+        state: Any = start(IRONCLADS.example_scenarios()[0], seed)
+        while not state.over and state.pending()[0].kind != DAMAGE_ALLOCATION:
+            request = state.pending()[0]
+            choice = IRONCLADS.ai_policy(seed, request.side).choose(IRONCLADS, state, request)
+            state = resolver.submit(
+                IRONCLADS, state, side=request.side, request_id=request.id, choice=choice, seed=seed
+            )
+            state = state.state
+        if state.over:
+            continue
+        request = state.pending()[0]
+        name = request.ships[0]
+        default = request.default
+        assert (
+            resolver.check_decision(IRONCLADS, state, side=request.side, request_id=request.id, choice=default) is None
+        )
+        short = {**default, "hits": default["hits"][:-1]} if default["hits"] else {**default, "criticals": []}
+        refused = resolver.check_decision(IRONCLADS, state, side=request.side, request_id=request.id, choice=short)
+        assert refused is not None
+        assert refused.clause.startswith("IC-DMG-")
+        assert name in state.board.noted
+        return
+    pytest.fail("no allocation asked in 30 battles")

@@ -76,14 +76,15 @@ def decided(ctx: Context[Battle]) -> bool:
 
 def at_the_limit(battle: Battle, sides: tuple[str, ...]) -> tuple[str | None, str]:
     """The scenario's last Game Turn played: the side with more ships on the table wins; equal numbers, the side
-    with the greater share of its ships' Hull left; equal shares draw (docs: "Play on or stop")."""
+    with the greater share of its ships' stats left (every track of the Data Cards); equal shares draw (docs:
+    "Play on or stop")."""
     counts = {side: len(battle.afloat_of(side)) for side in sides}
-    share = {side: orders.hull_share(battle, side) for side in sides}
+    share = {side: orders.strength_share(battle, side) for side in sides}
     ranked = sorted(sides, key=lambda s: (counts[s], share[s]), reverse=True)
     best, second = ranked[0], ranked[1]
     name = mid_sentence(battle.side_names.get(best, best))
     if counts[best] > counts[second]:
         return best, f"the turns are played; {name} keep more ships on the table"
     if share[best] > share[second]:
-        return best, f"the turns are played; {name} keep more of their hulls afloat"
+        return best, f"the turns are played; {name} keep more of their ships' strength"
     return None, "the turns are played with neither side the stronger"
