@@ -12,16 +12,9 @@ from battles.engine import hexgrid
 from battles.engine.events import JSON
 from battles.engine.hexgrid import Hex
 from battles.engine.presentation import (
-    LOST,
-    WHOLE,
     Badge,
-    Block,
-    Box,
-    Fact,
     MapView,
     RecordSheet,
-    Row,
-    Section,
     Terrain,
     generic_map,
 )
@@ -41,6 +34,7 @@ from battles.rules.ironclads.kinds import (
     SHIP_MOVED,
     SHIP_SUNK,
 )
+from battles.rules.ironclads.record_sheet import record_sheet as drawn_card
 
 
 def _sea(e: Mapping[str, Any], n: Names) -> str:
@@ -180,15 +174,9 @@ def map_view(view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
 # --- the record sheet ----------------------------------------------------------------------------------------
 
 
-def _row(track: cards.Track) -> Row:
-    """A track's boxes: her stats whole, those lost crossed off from the right (IC-SPD-06)."""
-    boxes = tuple(Box(WHOLE if n < track.left else LOST, label=f"{n + 1:02d}") for n in range(track.stats))
-    summary = f"{track.left} of {track.stats}" if track.stats else "none"
-    return Row(track.name, capfirst(track.name), boxes, f"{capfirst(track.name)}: {summary}")
-
-
 def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
-    """Her Data Card from the board view: the gun tracks, then Armour, Propulsion and Hull; her speed and state."""
+    """Her Data Card as the text draws it (record_sheet.py), from the board view: her current speed, this turn's
+    Hits line, and her state, steering, smokestacks and fire as notes."""
     if not isinstance(view, Mapping):
         return None
     board: Any = view
@@ -196,27 +184,15 @@ def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
     if ship is None:
         return None
     card = cards.from_json(ship["card"])
-    guns = Block(rows=tuple(_row(card.track(t)) for t in cards.GUN_TRACKS if card.track(t).stats))
-    hull = Block(rows=tuple(_row(card.track(t)) for t in (cards.ARMOUR, cards.PROPULSION, cards.HULL)))
-    turrets = [f"{t} bears {and_list(list(arcs))}" for t, arcs in card.turret_arcs if arcs]
-    speed = int(ship.get("speed", 0))
-    state = "sunk" if ship.get("sunk") else "broken off" if ship.get("broken_off") else "afloat"
-    facts = (
-        Fact("Type", card.kind + (", a monitor" if card.monitor else "")),
-        Fact("Current speed", "stopped" if speed == 0 else f"{speed}{' astern' if ship.get('astern') else ''}"),
-        Fact("Facing", COMPASS[int(ship.get("facing", 0)) % 6]),
-        Fact("State", state),
-    )
-    notes = tuple(turrets)
-    names = board.get("side_names", {}) if isinstance(board.get("side_names"), Mapping) else {}
-    side = str(ship.get("side", ""))
-    return RecordSheet(
-        key=piece,
-        title=piece,
-        subtitle=f"{names.get(side, side)}; {possessive(card.name)} Data Card",
-        facts=facts,
-        sections=(
-            Section("guns", "Guns", (replace(guns, notes=notes, empty="No guns."),)),
-            Section("hull", "Armour, Propulsion and Hull", (hull,)),
-        ),
+    noted = board.get("noted", {}).get(piece) if isinstance(board.get("noted"), Mapping) else None
+    hits = "C" * len(noted["criticals"]) + "H" * len(noted["hits"]) if isinstance(noted, Mapping) else ""
+    notes = [
+        "sunk" if ship.get("sunk") else "broken off" if ship.get("broken_off") else "",
+        {1: "steering problems", 2: "major steering problems"}.get(int(ship.get("steering", 0)), ""),
+        "smokestacks wrecked" if ship.get("smokestacks") else "",
+        f"on fire to turn {board['fires'][piece]}" if piece in board.get("fires", {}) else "",
+        f"astern, facing {COMPASS[int(ship.get('facing', 0)) % 6]}" if ship.get("astern") else "",
+    ]
+    return drawn_card(
+        card, current_speeds=(int(ship.get("speed", 0)),), hits=hits, notes=[n for n in notes if n], key=piece
     )

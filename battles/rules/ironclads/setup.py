@@ -3,8 +3,9 @@ app"). No dice here: the sea state is rolled in the first ``advance`` (phases/tu
 
 A scenario: ``{"slug", "title", "description", "turns", "cols", "rows", "land": [[column, row], ...], "sides":
 [{"key", "name"}, ...], "ships": [...], "squadrons": [...] (optional, Appendix D)}``. A ship: ``{"name", "side",
-"hex": [column, row], "facing": 0-5, "speed": her current speed at the start, "astern": false, and her Data Card:
-"card": {"stats": {track: stats}, "turrets": {turret: [arcs]}, "nation", "years", "sisters", "monitor"} inline}``.
+"hex": [column, row], "facing": 0-5, "speed": her current speed at the start, "astern": false}`` and her Data Card:
+``"card": {"stats": {track: stats}, "turrets": {turret: [arcs]}, "nation", "years", "sisters", "monitor"}`` inline,
+or ``"fleet": a fleet-list name`` (fleet.py, rated by Appendix A).
 A squadron: ``{"name", "ships": [in line order], "formation": "line astern" | "line abreast"}``.
 """
 
@@ -17,7 +18,7 @@ from battles.engine import hexgrid
 from battles.engine.events import JSON
 from battles.engine.jsonread import read_bool, read_int, read_list, read_object, read_str
 from battles.rules.ironclads import board as board_
-from battles.rules.ironclads import cards, formations
+from battles.rules.ironclads import cards, fleet, formations
 from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.board import Ship
 from battles.rules.ironclads.cards import DataCard
@@ -69,9 +70,14 @@ def _ship(entry: Mapping[str, Any]) -> Ship:
 
 
 def card_of(name: str, entry: Mapping[str, Any]) -> DataCard:
-    """Her Data Card as the scenario gives it inline (IC-SEQ-03)."""
+    """Her Data Card (IC-SEQ-03): given inline, or her fleet-list entry rated by Appendix A (``"fleet": a name``)."""
+    if "fleet" in entry:
+        try:
+            return fleet.find(read_str(entry["fleet"])).rating().card
+        except KeyError as missing:
+            raise ValueError(f"{name}: {missing}") from None
     if "card" not in entry:
-        raise ValueError(f"{name}: a ship needs her Data Card ('card')")
+        raise ValueError(f"{name}: a ship needs her Data Card ('card') or a fleet-list name ('fleet')")
     given = dict(read_object(entry["card"]))
     given.setdefault("name", name)
     return cards.from_json(given)

@@ -349,3 +349,25 @@ def test_a_damaged_ship_is_asked_one_allocation_judged_by_the_damage_rules() -> 
         assert name in state.board.noted
         return
     pytest.fail("no allocation asked in 30 battles")
+
+
+@pytest.mark.rule("IC-SEQ-03")
+def test_a_scenario_ship_may_be_a_fleet_list_entry_rated_by_appendix_a() -> None:
+    gloire = {"name": "Gloire", "side": "north", "hex": [3, 3], "facing": 2, "speed": 0, "fleet": "GLOIRE"}
+    _, battle = setup.battle(scenario(gloire, ship("Charlie", "south", 12, 12)))
+    assert battle.ship("Gloire").card.name == "GLOIRE"
+    sheet = IRONCLADS.record_sheet(battle.to_json(), "Gloire")
+    assert sheet is not None
+    with pytest.raises(ValueError, match="fleet list"):
+        setup.battle(scenario({**gloire, "fleet": "NO SUCH SHIP"}, ship("Charlie", "south", 12, 12)))
+
+
+@pytest.mark.rule("IC-DMG-05")
+def test_the_fallback_allocation_crosses_off_in_order_where_the_default_would_leave_a_c_on_an_empty_track() -> None:
+    from battles.rules.ironclads import cards, damage, gunnery
+
+    card = cards.card("Wreck", {"forward": 1, "hull": 2}, turret_arcs={})
+    noted = damage.Noted(criticals=(("port",), ("port",)))
+    demands = (1, 3)
+    made = gunnery.in_order(card, noted, demands)
+    assert damage.refusals(card, noted, demands, made) == ()
