@@ -17,7 +17,7 @@ from battles.engine.decisions import Rejection
 from battles.engine.events import JSON, JSONObject
 from battles.rules.ironclads import damage, problems, salvo
 from battles.rules.ironclads.battle import Battle
-from battles.rules.ironclads.cards import ARMOUR, GUN_TRACKS, HULL, PROPULSION, TRACKS, DataCard
+from battles.rules.ironclads.cards import GUN_TRACKS
 from battles.rules.ironclads.damage import Allocation
 from battles.rules.ironclads.salvo import Plan, Sight
 
@@ -99,37 +99,9 @@ def judge_orders(battle: Battle, name: str, orders: Orders) -> Rejection | None:
 
 
 def default_allocation(battle: Battle, name: str) -> Allocation:
-    """damage.default_allocation; where it breaks the rules (it places the biggest C first, so on a ship with
-    almost nothing left a smaller C can find its track emptied by a bigger one crossed off after it), the hits in
-    the order they are crossed off, each on the cheapest track the rules then allow."""
+    """The owner's allocation made for her (the AI's and the deadline's): damage.default_allocation."""
     card, noted, demands = battle.ship(name).card, battle.noted[name], battle.demands.get(name, ())
-    chosen = damage.default_allocation(card, noted, demands)
-    if not damage.refusals(card, noted, demands, chosen):
-        return chosen
-    return in_order(card, noted, demands)
-
-
-def _price(card: DataCard, track: str) -> tuple[int, int]:
-    """Guns first (the fullest first), then propulsion, armour, and the hull last."""
-    rank = {PROPULSION: 1, ARMOUR: 2, HULL: 3}.get(track, 0)
-    return rank, -card.left(track)
-
-
-def in_order(card: DataCard, noted: damage.Noted, demands: tuple[int, ...]) -> Allocation:
-    criticals: list[str] = []
-    for demand in demands:
-        left = [t for t in TRACKS if card.left(t)] or list(TRACKS)
-        track = min(left, key=lambda t: _price(card, t))
-        criticals.append(track)
-        card, _ = card.cross_off(track, demand)
-    hits: list[str] = []
-    for fired_into in noted.hits:
-        left = [t for t in TRACKS if card.left(t)] or list(TRACKS)
-        allowed = [t for t in left if damage._hit_refusal(card, t, fired_into) is None] or left
-        track = min(allowed, key=lambda t: _price(card, t))
-        hits.append(track)
-        card, _ = card.cross_off(track, 1)
-    return Allocation(tuple(criticals), tuple(hits))
+    return damage.default_allocation(card, noted, demands)
 
 
 def allocation_answer(name: str, allocation: Allocation) -> JSONObject:

@@ -363,11 +363,16 @@ def test_a_scenario_ship_may_be_a_fleet_list_entry_rated_by_appendix_a() -> None
 
 
 @pytest.mark.rule("IC-DMG-05")
-def test_the_fallback_allocation_crosses_off_in_order_where_the_default_would_leave_a_c_on_an_empty_track() -> None:
-    from battles.rules.ironclads import cards, damage, gunnery
+def test_the_default_allocation_stays_legal_where_the_biggest_critical_first_would_empty_a_smaller_ones_track() -> None:
+    """Found by random play: three Cs of 2, 3 and 3 on a ship with a centre turret of 2 and one hull stat left. The
+    3s placed first take both tracks, so the 2, crossed off first, would go on an empty track while she still has
+    stats; the default then crosses them off in order."""
+    from battles.rules.ironclads import cards, damage
 
-    card = cards.card("Wreck", {"forward": 1, "hull": 2}, turret_arcs={})
-    noted = damage.Noted(criticals=(("port",), ("port",)))
-    demands = (1, 3)
-    made = gunnery.in_order(card, noted, demands)
+    card = cards.card("Wreck", {"centre turret": 2, "hull": 1})
+    noted = damage.Noted(criticals=(("port", "starboard"), ("port", "rear"), ("forward", "starboard")))
+    noted = damage.Noted(criticals=noted.criticals, hits=(("port", "starboard"),))
+    demands = (2, 3, 3)
+    made = damage.default_allocation(card, noted, demands)
     assert damage.refusals(card, noted, demands, made) == ()
+    assert made.criticals[0] in ("centre turret", "hull")  # the first C goes on a track she still has
