@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from battles.engine import answers as engine_answers
+from battles.engine.card_designer import CardDesigner
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject
 from battles.engine.jsonread import read_json_object
@@ -20,6 +21,7 @@ from battles.engine.state import BattleState
 from battles.engine.telling import ENGINE_TELLERS, Names, tell
 from battles.rules.ironclads import ai, answers, fold, outcome, presentation, reach, sequence, setup, validate
 from battles.rules.ironclads.battle import Battle
+from battles.rules.ironclads.designer import CARD_DESIGNER
 from battles.rules.ironclads.kinds import FORMATIONS_OPTION
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -38,6 +40,7 @@ class Ironclads(BaseRuleset[Battle]):
             clause="IC-FORM-01",
         ),
     )
+    card_designer: CardDesigner | None = CARD_DESIGNER  # Appendix A: a Data Card from a ship's particulars
 
     def setup(self, scenario: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[Battle]:
         sides, board = setup.battle(scenario, with_formations=bool(options.get(FORMATIONS_OPTION, False)))
