@@ -379,17 +379,32 @@ class ShipSeen:
 def ship_for_viewer(viewer: Viewer, name: str) -> ShipSeen:
     """The ship called ``name`` on the board as the viewer sees it (the ruleset's ``board_view``: an enemy as
     seen, hidden values blanked); Http404 when that board has no such ship."""
-    battle = viewer.battle
-    rs = engine_io.rules_of(battle)
-    state = engine_io.current_state(battle)
-    side = None if viewer.sees_all else viewer.side
-    board = rs.board_view(state, side)
+    state = engine_io.current_state(viewer.battle)
+    board = sheet_board(viewer)
     ship = _ship_named(board, name)
     if ship is None or not isinstance(board, dict):
         raise Http404("No such ship.")
     # A ship that joined later (a reinforcement) is not on the first board: no start, the sheet falls back.
     start = ships_at_start(viewer).get(name)
     return ShipSeen(ship=ship, start=start, board=board, turn=state.turn)
+
+
+def sheet_board(viewer: Viewer) -> JSON:
+    """The board the record sheets are drawn from: the board view, with the answers the viewer's side has given and
+    the battle keeps until the rest of their batch is in folded in (resolver.with_answers), so a side sees its own
+    orders on its own sheets (a Barsoom ship's plotted cards) and never another side's; the umpire's whole view
+    folds every stored answer, as he sees them all."""
+    battle = viewer.battle
+    rs = engine_io.rules_of(battle)
+    state = engine_io.current_state(battle)
+    side = None if viewer.sees_all else viewer.side
+    stored = Decision.objects.live().filter(battle=battle, applied_seq__isnull=True)
+    if side is not None:
+        stored = stored.filter(side__key=side)
+    given = {d.request_id: d.choice for d in stored}
+    if given and not state.over:
+        state = resolver.with_answers(rs, state, given)
+    return rs.board_view(state, side)
 
 
 def ships_at_start(viewer: Viewer) -> dict[str, JSONObject]:

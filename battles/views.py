@@ -181,6 +181,8 @@ def _page_context(request: HttpRequest, battle: Battle, forms: list[DecisionForm
         "board": board,
         "ships": ships,
         "sheets": _sheets(ships, selectors.ships_at_start(viewer)),
+        # The sheets' board holds the viewer's own answers awaiting the rest of their batch: his orders on his sheets.
+        "sheet_board": selectors.sheet_board(viewer),
         "sides": sides,
         "awaited": awaited,
         # "Waiting for the Pirates and the Oenotrians": the awaited sides' names joined in Python, in the battle's

@@ -467,6 +467,26 @@ def _checked(
     return _judge(ruleset, state, request, clean) or (request, clean)
 
 
+def with_answers(ruleset: Ruleset[B], state: BattleState[B], answers: Mapping[str, Any]) -> BattleState[B]:
+    """The state with these answers to open decisions logged and the batch left open: nothing advances and no die
+    is rolled. What a side sees of its own answers while the others' are awaited (the app stores each answer until
+    its batch is complete): the same state the engine holds between two ``submit``s. An answer to no open
+    decision, or one the rules refuse, is left out."""
+    _check_ruleset(ruleset, state)
+    ctx = Context(ruleset, state, b"")  # no die is rolled: _answer only logs
+    for request_id, choice in answers.items():
+        request = ctx.state.request(request_id)
+        if request is None or request_id in ctx.state.answers or ctx.state.over:
+            continue
+        try:
+            clean = plain(choice)
+        except (TypeError, ValueError):
+            continue
+        if _judge(ruleset, ctx.state, request, clean) is None:
+            ctx._answer(request, clean)
+    return ctx.state
+
+
 def submit(
     ruleset: Ruleset[B], state: BattleState[B], *, side: str, request_id: str, choice: Any, seed: bytes
 ) -> Accepted[B] | Rejection:

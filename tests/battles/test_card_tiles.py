@@ -71,11 +71,14 @@ def test_the_plot_form_draws_each_slot_as_card_tiles_with_the_default_checked() 
     slots = [f"{form.prefix}cards.card{n}" for n in (1, 2, 3)]
     assert sorted(page.radios) == sorted(slots)
     deck = [card for card, count in _deck(state, request) if count]
+    # each Turn card also as itself held, played as no turn (BR-MOV-05), right after it
+    deck = [value for card in deck for value in (card, *([orders.HOLDING[card]] if card in orders.HOLDING else []))]
     for slot in slots:
         assert [value for value, _ in page.radios[slot]] == [answers.encode(card) for card in deck]
         assert [value for value, checked in page.radios[slot] if checked] == [answers.encode("Stop")]
     assert page.glyphs == page.tiles == 3 * len(deck)
-    assert "3 left" in page.counts and "1 left" in page.counts
+    assert "3 left" in page.counts
+    assert "1 left" in page.counts
     assert "<select" not in html.split("ram")[0]  # the cards are tiles, no longer lists
 
 
@@ -85,7 +88,9 @@ def test_the_tiles_post_the_values_the_lists_posted() -> None:
     state, request = _plotting()
     form = decision_forms.build(BARSOOM, state, request)
     first = {
-        name: [answers.encode(item.default)] for name, item in answers.leaves(form.schema) if isinstance(item, answers.One)
+        name: [answers.encode(item.default)]
+        for name, item in answers.leaves(form.schema)
+        if isinstance(item, answers.One)
     }
     assert decision_forms.choice_from_post(form, first) == request.default
     chosen = {**first, "cards.card1": ['"Ahead"'], "cards.card2": ['"Turn right"'], "cards.card3": ['"Ahead"']}

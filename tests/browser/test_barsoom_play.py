@@ -54,7 +54,13 @@ def at_a_phones_width(page: Page, url: str, name: str, *, open_orders: bool = Tr
         )
         assert tiles == 0  # the rows of cards wrap within the screen
     page.screenshot(path=str(SCREENSHOTS / f"barsoom-phone-{name}.png"), full_page=True)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    wide = page.evaluate(
+        """width => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > width + 1)
+            .slice(0, 5).map(e => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)""",
+        PHONE["width"],
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
     # The record sheets' Movement Cards: each card's name whole beside its boxes, none cut off ("Descer").
     cut = page.locator(".sheet__section--cards .sheet-row__label").evaluate_all(
         "labels => labels.filter(l => l.scrollWidth > l.clientWidth).map(l => l.textContent)"
@@ -70,7 +76,9 @@ def new_barsoom_battle(page: Page, live_server: Any) -> Battle:
     expect(page.get_by_role("heading", name="New battle")).to_be_visible()
     ready(page)
     page.get_by_label("Battle rules", exact=True).select_option(KEY)
-    expect(page.locator("select[name=side_pirates]")).to_have_count(1)  # its scenario and sides, by HTMX
+    expect(page.get_by_label("Scenario").locator(f"option[value={SCENARIO}]")).to_have_count(1)  # by HTMX
+    page.get_by_label("Scenario").select_option(SCENARIO)
+    expect(page.locator("select[name=side_pirates]")).to_have_count(1)  # its sides, by HTMX
     expect(page.get_by_label("Scenario")).to_have_value(SCENARIO)
     page.get_by_label("How it is played").select_option("async")
     page.locator("select[name=side_zodanga]").select_option(label="Captain Alice (player)")

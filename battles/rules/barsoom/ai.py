@@ -7,8 +7,10 @@
   she closes with while he is in the fight;
 - fire: the target where her guns do most harm, by each gun's chance to hit at its range and what a hit owes (twice
   as much on an enemy whose loss wins);
-- the crew: repairs while anything is broken, boarding a ship whose deck her men outnumber by half again, grapples
-  on a weaker crew within throw, else stand by.
+- the crew: repairs while anything is broken, boarding a ship whose deck her men outnumber by half again (or jumping
+  for her when the men a jump should carry across do), grapples on a weaker crew within throw, else stand by;
+- a Turn card is played as no turn where holding it leaves her better, and her side's order of reveal is the
+  scenario's (with every plot fixed beforehand, the order changes only who reaches a hex first).
 
 Deterministic: it reads only what its side may see (positions, crews and damage are open on the table) and breaks
 ties by the order of the options."""
@@ -22,9 +24,10 @@ from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
-from battles.rules.barsoom import movement, orders, victory, weapons
+from battles.rules.barsoom import boarding, movement, orders, victory, weapons
 from battles.rules.barsoom.battle import Battle
 from battles.rules.barsoom.board import Board, Ship
+from battles.rules.barsoom.cards import played
 from battles.rules.barsoom.goals import ESCAPES, LOST
 from battles.rules.barsoom.kinds import (
     AT_BOMB,
@@ -34,6 +37,7 @@ from battles.rules.barsoom.kinds import (
     FIRE_ORDERS,
     GRAPPLE,
     GUN_LOST,
+    JUMP_ACROSS,
     LANDED,
     LEFT_MAP,
     MOVED,
@@ -93,8 +97,29 @@ def plot(battle: Battle, name: str) -> JSON:
         score = _standing(board, aims, battle, penalty, places)
         if best is None or score > best[0]:
             best = (score, cards)
-    cards = best[1] if best else orders.default_plot(battle, name)
+    cards = _held_where_it_pays(tried, aims, battle, places, best) if best else orders.default_plot(battle, name)
     return {"cards": list(cards), "ram": False}
+
+
+def _held_where_it_pays(
+    tried: dict[tuple[str, ...], tuple[Board, int]],
+    aims: Aims,
+    battle: Battle,
+    places: dict[Place, int],
+    best: tuple[int, tuple[str, ...]],
+) -> tuple[str, ...]:
+    """Her Turn cards one by one played as no turn (BR-MOV-05), each kept held only if that leaves her better: a
+    Turn card she had to play for a restriction's sake, or one whose turn would spoil her standing."""
+    score, cards = best
+    for slot in range(len(cards)):
+        holding = orders.held(cards, slot)
+        if holding == cards:
+            continue
+        board, penalty = _after(tried, aims, holding)
+        held_score = _standing(board, aims, battle, penalty, places)
+        if held_score > score:
+            cards, score = holding, held_score
+    return cards
 
 
 class Aims:
@@ -116,7 +141,8 @@ def _after(tried: dict[tuple[str, ...], tuple[Board, int]], aims: Aims, cards: t
     if known is not None:
         return known
     board, penalty = _after(tried, aims, cards[:-1])
-    moved = movement.execute(board, aims.name, cards[-1])
+    card, turns = played(cards[-1])
+    moved = movement.execute(board, aims.name, card, turn=turns)
     if moved.outcome == LEFT_MAP and aims.edge:
         gone = victory.edge_crossed(moved.board, moved.board.ship_named(aims.name))
         penalty += -ESCAPE if gone == aims.edge else 200
@@ -210,7 +236,23 @@ def crew_order(battle: Battle, name: str, options: list[JSON], default: JSON) ->
     for option in by_order.get(BOARD, []):
         if 2 * mine.men >= 3 * battle.of(str(option["ship"])).crew.men:
             return option
+    for option in by_order.get(JUMP_ACROSS, []):
+        if 2 * jumpers_across(battle, name, str(option["ship"])) >= 3 * battle.of(str(option["ship"])).crew.men:
+            return option
     for option in by_order.get(GRAPPLE, []):
         if mine.men > battle.of(str(option["ship"])).crew.men:
             return option
     return next((o for o in by_order.get(STAND_BY, [])), default)
+
+
+def jumpers_across(battle: Battle, name: str, other: str) -> Fraction:
+    """The men she may count on getting aboard ``other`` if every man on deck jumps (BR-GRAP-03/04): each across on
+    a die that covers the gap, or, onto a ship directly below, landing hard and not struck down."""
+    hexes, rise = orders.apart(battle.ship(name), battle.ship(other))
+    if not boarding.can_jump(hexes, rise):
+        return Fraction(0)
+    ends = [boarding.jump(hexes, rise, face) for face in range(1, 7)]
+    unhurt = Fraction(sum(1 for face in range(1, 7) if not boarding.struck_down(face, 0)), 6)
+    landed = [Fraction(1) if end == boarding.ACROSS else unhurt for end in ends if end != boarding.FELL]
+    chance = sum(landed, Fraction(0))
+    return battle.of(name).crew.men * chance / 6

@@ -1,12 +1,13 @@
 """The answer schema of each decision: the plot as one card for each of her options, chosen from the cards her deck
-still holds, in the order she reveals them, and whether her Aheads and Reverses are rams (BR-MOV-01, BR-RAM-01);
+still holds (a Turn card also as held: no turn, BR-MOV-05), in the order she reveals them, whether her Aheads and
+Reverses are rams (BR-MOV-01, BR-RAM-01) and, where her side reveals several ships, her place among them (BR-SEQ-03);
 the fire orders as labelled targets (hull, crew or a bomb dropped); the crew orders as labelled tasks. The schema
 says the shape; validate.py judges the plot."""
 
 from __future__ import annotations
 
 from battles.engine import answers
-from battles.engine.answers import AnswerSchema, Group, One, Option, Repeat
+from battles.engine.answers import AnswerSchema, Field, Group, One, Option, Repeat
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
 from battles.engine.state import BattleState
@@ -23,6 +24,8 @@ from battles.rules.barsoom.kinds import (
     FIRE_ORDERS,
     GRAPPLE,
     GUN_LOST,
+    JUMP_ACROSS,
+    PLACE,
     PLOT_CARDS,
     STAND_BY,
     TO_REPAIRS,
@@ -49,7 +52,13 @@ def answer_schema(state: BattleState[Battle], request: DecisionRequest) -> Answe
 
 def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
     name = request.ships[0]
-    held = tuple(card_option(card, count) for card, count in orders.deck_of(battle, name).counts if count)
+    held: list[Option] = []
+    for card, left in orders.deck_of(battle, name).counts:
+        if left:
+            held.append(card_option(card, left))
+        if left and card in orders.HOLDING:  # "up to 45 degrees": the same card, played as no turn (BR-MOV-05)
+            glyph = CARD_GLYPHS.get(card, "")
+            held.append(Option(orders.HOLDING[card], f"{card}, held", f"no turn, {left} left", glyph=glyph))
     count = orders.cards_to_plot(battle, name)
     # Each slot shows the default plot's card until one is chosen, so the form as it opens sends what the default
     # would, never a plot nobody chose (a select with nothing chosen would show, and send, the deck's first card).
@@ -58,7 +67,7 @@ def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
         One(
             key=f"card{n + 1}",
             label=f"{PLACES[n] if n < len(PLACES) else n + 1} card",
-            options=held,
+            options=tuple(held),
             default=standing[n],
             widget="cards",
         )
@@ -72,8 +81,33 @@ def _plot(battle: Battle, request: DecisionRequest) -> AnswerSchema:
         clause="BR-RAM-01",
     )
     cards = Repeat(key="cards", label="Movement Cards, in the order revealed", items=slots, low=count, high=count)
-    root = Group(key="plot", label=f"{possessive(name)} plot", fields=(cards, ram), clause="BR-MOV-01")
+    fields: tuple[Field, ...] = (cards, ram)
+    fleet = orders.revealers(battle, battle.ship(name).side)
+    if len(fleet) > 1:  # her side's own order of reveal (BR-SEQ-03), the board's order unless chosen
+        standing_place = f"As the scenario lists her ({_place_words(orders.default_place(battle, name), len(fleet))})"
+        places = (
+            Option(None, standing_place),
+            *(Option(n, _place_words(n, len(fleet))) for n in range(1, len(fleet) + 1)),
+        )
+        place = One(
+            key=PLACE,
+            label="Her place in her side's order of reveal",
+            options=places,
+            default=None,
+            widget="select",
+            clause="BR-SEQ-03",
+            hint="A ship placed goes before one left as the scenario lists her; two placed alike, as listed",
+            optional=True,
+        )
+        fields = (*fields, place)
+    root = Group(key="plot", label=f"{possessive(name)} plot", fields=fields, clause="BR-MOV-01")
     return AnswerSchema(request.id, root, title=f"Plot: {name}", clause=request.rule, layout="orders")
+
+
+def _place_words(place: int, of: int) -> str:
+    if place == 1:
+        return "1: first"
+    return f"{place}: last" if place == of else str(place)
 
 
 def card_option(card: str, count: int) -> Option:
@@ -115,5 +149,6 @@ def crew_label(option: JSON) -> str:
         GRAPPLE: f"Throw grapples at {other}",
         CUT: f"Cut the grapples to {other}",
         BOARD: f"Board {other}",
+        JUMP_ACROSS: f"Jump to {other}",
     }
     return words.get(str(order), str(order))

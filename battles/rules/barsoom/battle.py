@@ -81,20 +81,27 @@ class Plot:
     """A ship's cards this turn, in the order she reveals them. ``ram``: her Aheads and Reverses are played as rams
     (declared with the plot, BR-RAM-01); ``ignored``: the card that breaks a restriction under the optional rule
     (BR-OPT-02), or None; ``forced``: an out-of-control ship's random options, the last card her forced Descend
-    (BR-OOC-02), which nobody chose and the other sides may see at once."""
+    (BR-OOC-02), which nobody chose and the other sides may see at once; ``place``: her place in her side's order
+    of reveal as her side chose it (BR-SEQ-03), None for the board's order. A card may be a Turn card held
+    (cards.played)."""
 
     cards: tuple[str, ...]
     ram: bool = False
     ignored: int | None = None
     forced: bool = False
+    place: int | None = None
 
     def to_json(self) -> JSONObject:
-        return {"cards": list(self.cards), "ram": self.ram, "ignored": self.ignored, "forced": self.forced}
+        data: JSONObject = {"cards": list(self.cards), "ram": self.ram, "ignored": self.ignored, "forced": self.forced}
+        if self.place is not None:  # written only when chosen, so a battle stored before keeps its spelling
+            data["place"] = self.place
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Plot:
         cards = tuple(read_str(card) for card in read_list(data["cards"]))
-        return cls(cards, bool(data["ram"]), read_opt_int(data["ignored"]), bool(data["forced"]))
+        place = read_opt_int(data.get("place"))
+        return cls(cards, bool(data["ram"]), read_opt_int(data["ignored"]), bool(data["forced"]), place)
 
 
 @dataclass(frozen=True)

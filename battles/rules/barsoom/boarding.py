@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from battles.rules.barsoom.crew import TABLES, Boarders
+from battles.rules.barsoom.scale import range_3d
 
 # Ways across to another ship.
 FREE, ABSEIL, JUMP = "free", "abseil", "jump"
@@ -35,12 +36,11 @@ HEAVY, MEDIUM, LIGHT, BOMB = "heavy", "medium", "light", "bomb"
 
 
 def apart(hexes: int, rise: int) -> int:
-    """The gap between two ships in hexes, a level counted as a hex of height: the longer way and half the shorter
-    (the stand-in 3D measure BARSOOM.md suggests for range)."""
+    """The gap between two ships in hexes, a level counted as a hex of height: the one measure of distance between
+    ships, the straight line rounded to the nearest hex (scale.range_3d), as a gun's range is taken."""
     if hexes < 0:
         raise ValueError(f"a hex distance is never negative, not {hexes}")
-    levels = abs(rise)
-    return max(hexes, levels) + min(hexes, levels) // 2
+    return range_3d(hexes, abs(rise))
 
 
 # --- crossing over -------------------------------------------------------------------------------------------------

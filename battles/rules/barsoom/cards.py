@@ -18,6 +18,7 @@ from battles.rules.barsoom.kinds import (
     CARDS,
     DESCEND,
     EXTRA_ASCEND,
+    HELD_TURNS,
     MOVES,
     RESTRICTION_IGNORED,
     REVERSE,
@@ -92,6 +93,18 @@ class Deck:
 
 
 # --- the plot and its restrictions ---------------------------------------------------------------------------
+
+
+def played(value: str) -> tuple[str, bool]:
+    """A plotted value as the card played and whether it turns: "Turn right (held)" is the Turn right card played
+    as no turn (BR-MOV-05's "up to"); every other value is the card itself, played in full."""
+    return (HELD_TURNS[value], False) if value in HELD_TURNS else (value, True)
+
+
+def cards_of(plot: Sequence[str]) -> tuple[str, ...]:
+    """The cards a plot plays, a held Turn counted as the Turn card it is: what the restrictions and the deck judge
+    (a Turn played as no turn is still the Turn card played, docs/barsoom.md section 9)."""
+    return tuple(played(value)[0] for value in plot)
 
 
 class Breach(NamedTuple):

@@ -21,6 +21,7 @@ from battles.rules.barsoom.board import Ship
 from battles.rules.barsoom.cards import Plotted
 from battles.rules.barsoom.kinds import (
     BOARDERS_CROSSED,
+    BOARDERS_JUMPED,
     BOARDING_FIGHT,
     BOMB_DROPPED,
     CARD_REVEALED,
@@ -39,6 +40,7 @@ from battles.rules.barsoom.kinds import (
     INITIATIVE_WON,
     MEN_LOST,
     OUT_OF_CONTROL,
+    PLACE,
     PLOT_CARDS,
     REPAIRS,
     SHIP_MOVED,
@@ -89,7 +91,10 @@ def _decided(state: BattleState[Battle], event: Event) -> Battle:
         cards = tuple(read_str(card) for card in read_list(choice["cards"]))
         judged = orders.judge(battle, name, cards, ignore_one=bool(state.options.get(IGNORE_ONE, False)))
         ignored = judged.ignored.card if isinstance(judged, Plotted) and judged.ignored else None
-        plot = Plot(cards, ram=bool(choice.get("ram", False)), ignored=ignored)
+        place = choice.get(PLACE)
+        plot = Plot(
+            cards, ram=bool(choice.get("ram", False)), ignored=ignored, place=place if isinstance(place, int) else None
+        )
         return replace(battle, plots={**battle.plots, name: plot})
     if kind == FIRE_ORDERS:
         return replace(battle, fire_orders={**battle.fire_orders, name: choice})
@@ -151,6 +156,7 @@ FOLDS: Mapping[str, Fold] = {
             GRAPPLE_THROWN,
             GRAPPLE_CUT,
             BOARDERS_CROSSED,
+            BOARDERS_JUMPED,
             BOARDING_FIGHT,
             SHIP_TAKEN,
             REPAIRS,

@@ -111,6 +111,18 @@ ROLLED_AGAIN = "rolled again"  # row 2 on the ground (BR-DMG-04)
 AT_HULL, AT_CREW, AT_BOMB = "hull", "crew", "bomb"
 STAND_BY, TO_REPAIRS, GRAPPLE, CUT, BOARD = "stand by", "repair", "grapple", "cut", "board"
 
+# --- the forms the stand-in first left out (docs/barsoom.md section 9, "Decisions") -----------------------------
+# A Turn card played as no turn ("up to 45 degrees", BR-MOV-05): plotted as its own value beside the card's, so a
+# plot of plain card names (every stored answer before these) still reads as it always did.
+HELD_MARK = " (held)"
+TURN_RIGHT_HELD = TURN_RIGHT + HELD_MARK
+TURN_LEFT_HELD = TURN_LEFT + HELD_MARK
+HELD_TURNS = {TURN_RIGHT_HELD: TURN_RIGHT, TURN_LEFT_HELD: TURN_LEFT}
+# A side's own order of reveal (BR-SEQ-03): each plot may carry her place among her side's ships this turn.
+PLACE = "place"
+# A jump across to another ship (BR-GRAP-03/04): the crew order, and the event of the men who jumped.
+JUMP_ACROSS = "jump"
+BOARDERS_JUMPED = "boarders jumped"
 # The glyph each Movement Card shows as a card tile on the plot form and the record sheet (answers.GLYPHS, the shared
 # kit's vocabulary): a straight arrow for Ahead and Reverse, a curved one for the turns, a climb or a dive, a bar.
 CARD_GLYPHS = {

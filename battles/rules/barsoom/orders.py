@@ -21,9 +21,14 @@ from battles.rules.barsoom.kinds import (
     BOARD,
     CUT,
     GRAPPLE,
+    JUMP_ACROSS,
     STAND_BY,
     STOP,
     TO_REPAIRS,
+    TURN_LEFT,
+    TURN_LEFT_HELD,
+    TURN_RIGHT,
+    TURN_RIGHT_HELD,
 )
 from battles.rules.barsoom.setup import ARMAMENT
 
@@ -83,11 +88,19 @@ def allowance(battle: Battle, name: str) -> Allowance:
 
 def judge(battle: Battle, name: str, plot: tuple[str, ...], *, ignore_one: bool) -> Plotted | Breach:
     """Her plot taken or refused with its clause (cards.judge); a grappled ship's shared option is counted under
-    BR-GRAP-08."""
+    BR-GRAP-08. A Turn card held (played as no turn, BR-MOV-05) is judged as the Turn card it is."""
     wanted = cards_to_plot(battle, name)
     if len(plot) != wanted and len(grappled.group(battle.board, name)) > 1:
         return Breach(None, "BR-GRAP-08", f"grappled, she plays {wanted} card{'s' if wanted != 1 else ''} a turn")
-    return cards.judge(plot, deck_of(battle, name), allowance(battle, name), ignore_one=ignore_one)
+    return cards.judge(cards.cards_of(plot), deck_of(battle, name), allowance(battle, name), ignore_one=ignore_one)
+
+
+HOLDING = {TURN_RIGHT: TURN_RIGHT_HELD, TURN_LEFT: TURN_LEFT_HELD}
+
+
+def held(plot: tuple[str, ...], slot: int) -> tuple[str, ...]:
+    """The plot with the Turn card at ``slot`` played as no turn (BR-MOV-05); any other card is left as it is."""
+    return tuple(HOLDING.get(card, card) if n == slot else card for n, card in enumerate(plot))
 
 
 def default_plot(battle: Battle, name: str) -> tuple[str, ...]:
@@ -103,6 +116,21 @@ def legal_plots(battle: Battle, name: str) -> tuple[tuple[str, ...], ...]:
     # the allowance are read once, not once a plot (the AI asks this for every ship every turn)
     plots = product(held, repeat=allowed.options)
     return tuple(plot for plot in plots if isinstance(cards.judge(plot, deck, allowed, ignore_one=False), Plotted))
+
+
+# --- the order of reveal (BR-SEQ-03) ---------------------------------------------------------------------------
+
+
+def revealers(battle: Battle, side: str) -> tuple[str, ...]:
+    """Her side's ships with cards to reveal this turn (plotted or drawn at random), in the board's order: the
+    places a side's order of reveal is made of."""
+    return tuple(ship.name for ship in battle.ships_of(side) if cards_to_plot(battle, ship.name))
+
+
+def default_place(battle: Battle, name: str) -> int:
+    """Her place in her side's order of reveal when her side names none: the board's (the scenario's) order."""
+    fleet = revealers(battle, battle.ship(name).side)
+    return fleet.index(name) + 1 if name in fleet else len(fleet) + 1
 
 
 # --- fire --------------------------------------------------------------------------------------------------------
@@ -183,7 +211,7 @@ def crossing(battle: Battle, name: str, other: str) -> str:
 def crew_orders(battle: Battle, name: str) -> list[JSONObject]:
     """Her crew orders: stand by; men to the repairs while a repairable result stands (BR-REP-02); grapple an enemy
     within throw or cut a grapple (BR-GRAP-05/06); board an enemy her men can cross to freely or by abseil
-    (BR-GRAP-01/02/11). Jumps are not ordered in the app's stand-in (section 9)."""
+    (BR-GRAP-01/02/11); jump to an enemy no way across reaches but a die of inches could (BR-GRAP-03/04)."""
     found: list[JSONObject] = [{"order": STAND_BY}]
     ship, entry = battle.ship(name), battle.of(name)
     if not ship.in_play or entry.crew.men == 0:
@@ -201,6 +229,10 @@ def crew_orders(battle: Battle, name: str) -> list[JSONObject]:
         hexes, rise = apart(ship, other)
         if not held and boarding.within_throw(hexes, rise):
             found.append({"order": GRAPPLE, "ship": other.name})
-        if crossing(battle, name, other.name) != boarding.JUMP and battle.of(other.name).crew.aboard:
+        if not battle.of(other.name).crew.aboard:
+            continue
+        if crossing(battle, name, other.name) != boarding.JUMP:
             found.append({"order": BOARD, "ship": other.name})
+        elif boarding.can_jump(hexes, rise):
+            found.append({"order": JUMP_ACROSS, "ship": other.name})
     return found

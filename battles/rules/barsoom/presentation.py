@@ -26,11 +26,12 @@ from battles.engine.presentation import (
 )
 from battles.engine.telling import Names, Teller
 from battles.engine.words import and_list, mid_sentence, possessive
-from battles.rules.barsoom.cards import Deck
+from battles.rules.barsoom.cards import Deck, played
 from battles.rules.barsoom.kinds import (
     AT_BOMB,
     AT_CREW,
     BOARDERS_CROSSED,
+    BOARDERS_JUMPED,
     BOARDING_FIGHT,
     BOMB_DROPPED,
     CARD_GLYPHS,
@@ -71,7 +72,8 @@ def _adrift(e: Mapping[str, Any], n: Names) -> str:
 
 def _revealed(e: Mapping[str, Any], n: Names) -> str:
     ram = " to ram" if e["ram"] else ""
-    return f"{e['ship']} reveals card {e['slot'] + 1}: {e['card']}{ram}."
+    held = ", held: no turn" if e.get("held") else ""
+    return f"{e['ship']} reveals card {e['slot'] + 1}: {e['card']}{held}{ram}."
 
 
 def _moved(e: Mapping[str, Any], n: Names) -> str:
@@ -128,6 +130,18 @@ def _crossed(e: Mapping[str, Any], n: Names) -> str:
     return f"{e['men']} boarders from {e['ship']} go {how} to {e['other']}."
 
 
+def _jumped(e: Mapping[str, Any], n: Names) -> str:
+    men = f"{e['men']} m{'e' if e['men'] != 1 else 'a'}n"
+    told = [f"{e['across']} get{'s' if e['across'] == 1 else ''} aboard"]
+    if e["fell"]:
+        told.append(f"{e['fell']} fall{'s' if e['fell'] == 1 else ''} short to the ground")
+    if e["landed_hard"]:
+        hurt = e["lost"] - e["fell"]
+        told.append(f"{e['landed_hard']} land{'s' if e['landed_hard'] == 1 else ''} hard ({hurt} struck down)")
+    verb = "jumps" if e["men"] == 1 else "jump"
+    return f"{men} of {possessive(e['ship'])} crew {verb} for {e['other']}: {and_list(told)}."
+
+
 def _fight(e: Mapping[str, Any], n: Names) -> str:
     if e["result"] == "surrendered":
         return f"The {e['surrendered']} boarders left aboard {e['ship']} surrender."
@@ -179,6 +193,7 @@ TELLERS: dict[str, Teller] = {
     GRAPPLE_THROWN: _grapple,
     GRAPPLE_CUT: _cut,
     BOARDERS_CROSSED: _crossed,
+    BOARDERS_JUMPED: _jumped,
     BOARDING_FIGHT: _fight,
     SHIP_TAKEN: _taken,
     REPAIRS: _repairs,
@@ -220,6 +235,12 @@ def map_view(view: JSON, focus: Mapping[str, JSON] | None = None) -> MapView:
 # --- the record sheet ----------------------------------------------------------------------------------------
 
 
+def _card_words(value: str) -> str:
+    """A plotted card as her sheet names it: a Turn card held (BR-MOV-05) as "Turn right, held"."""
+    card, turns = played(value)
+    return card if turns else f"{card}, held"
+
+
 def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
     """Her sheet from the board view: her facts, her Movement Cards as cards, the cards revealed this turn, her crew
     by post and her guns."""
@@ -245,10 +266,10 @@ def record_sheet(view: JSON, piece: str) -> RecordSheet | None:
     plot_items = tuple(
         Item(
             key=f"card{n + 1}",
-            name=str(card),
+            name=_card_words(str(card)),
             detail="",
             summary="revealed" if n < revealed else "plotted",
-            values={"glyph": CARD_GLYPHS.get(str(card), "")},  # drawn as the plot form's card tile
+            values={"glyph": CARD_GLYPHS.get(played(str(card))[0], "")},  # drawn as the plot form's card tile
         )
         for n, card in enumerate(shown)
     )

@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from math import isqrt
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from battles.engine import dice
 from battles.engine.jsonread import DataFile, read_int, read_list, read_object, read_opt_int, read_str
 from battles.engine.words import possessive
 from battles.rules.barsoom.damage import DamageDue
+from battles.rules.barsoom.scale import range_3d
 
 DATA = DataFile(Path(__file__).resolve().parent / "data" / "weapons.json")
 
@@ -111,10 +111,9 @@ def weapon(name: str) -> Weapon:
 def range_between(hexes: int, levels: int) -> int:
     """The range in hexes to a target ``hexes`` away and ``levels`` above or below: the straight line, a hex
     and a level being 2 inches each, rounded to the nearest hex (so always within half a hex of the text's
-    inches). Whole-number arithmetic: no square root is ever half-way, so nothing rounds by floating point."""
-    square = hexes * hexes + levels * levels
-    root = isqrt(square)
-    return root + 1 if square - root * root > root else root
+    inches). The one measure of distance between ships (scale.range_3d): a jump's gap and a grapnel's throw are
+    measured the same way (boarding.apart)."""
+    return range_3d(hexes, levels)
 
 
 def range_modifier(distance: int) -> int:

@@ -199,4 +199,27 @@ def default_allocation(data_card: DataCard, noted: Noted, demands: Sequence[int]
         track = _cheapest(card, 1, enemy_arcs, allowed)
         hits.append(track)
         card, _crossed = card.cross_off(track, 1)
-    return Allocation(criticals=tuple(criticals[i] for i in range(len(demands))), hits=tuple(hits))
+    chosen = Allocation(criticals=tuple(criticals[i] for i in range(len(demands))), hits=tuple(hits))
+    if not refusals(data_card, noted, demands, chosen):
+        return chosen
+    return _in_order(data_card, noted, demands, enemy_arcs)
+
+
+def _in_order(data_card: DataCard, noted: Noted, demands: Sequence[int], enemy_arcs: frozenset[str]) -> Allocation:
+    """Every hit in the order it is crossed off, each where it costs her least of what the rules then allow: the
+    default where placing the biggest criticals first breaks a rule (a smaller C, crossed off before a bigger one,
+    would find its track already emptied by it on a ship with almost nothing left)."""
+    card = data_card
+    criticals: list[str] = []
+    for demand in demands:
+        left = [t for t in TRACKS if card.left(t)] or list(TRACKS)
+        track = _cheapest(card, demand, enemy_arcs, left)
+        criticals.append(track)
+        card, _crossed = card.cross_off(track, demand)
+    hits: list[str] = []
+    for fired_into in noted.hits:
+        allowed = [t for t in TRACKS if _hit_refusal(card, t, fired_into) is None]
+        track = _cheapest(card, 1, enemy_arcs, allowed)
+        hits.append(track)
+        card, _crossed = card.cross_off(track, 1)
+    return Allocation(criticals=tuple(criticals), hits=tuple(hits))

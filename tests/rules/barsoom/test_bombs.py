@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from battles.rules.barsoom import bombs, weapons
+from battles.rules.barsoom import boarding, bombs, weapons
+from battles.rules.barsoom.crew import TABLES
 from battles.rules.barsoom.damage import DamageDue
 from battles.rules.barsoom.weapons import CrewHit, Severity
 
@@ -49,13 +50,21 @@ def test_a_bomb_is_a_medium_weapon_at_minus_2_on_the_damage_table():
     assert weapons.ship_damage(bombs.BOMB, Severity.GRIEVOUS, small_craft=False) == DamageDue(2, -2)
 
 
-@pytest.mark.rule("BR-BOMB-01", "BR-WPN-18")
-def test_a_grenade_is_a_light_weapon_thrown_up_to_4_hexes_at_any_angle():
+@pytest.mark.rule("BR-BOMB-01", "BR-WPN-18", "BR-GRAP-05")
+def test_a_grenade_is_a_light_weapon_thrown_as_far_as_a_grapnel_at_any_angle():
+    """The text sends grenades (BR-BOMB-01) and grapnels (BR-GRAP-05) to the same host-game throwing range: one
+    figure, 3 hexes (6 inches), by the one measure of distance between ships."""
     assert bombs.GRENADE.weapon_class == weapons.WeaponClass.LIGHT
-    assert bombs.GRENADE.reach == 4
-    assert bombs.throw_refusal(hexes=4, levels=0, at_ship=False) is None
+    assert bombs.GRENADE.reach == 3 == TABLES.whole("grapple", "throwing_range")
+    assert bombs.throw_refusal(hexes=3, levels=0, at_ship=False) is None
     assert bombs.throw_refusal(hexes=1, levels=-3, at_ship=False) is None  # down onto a deck below
-    too_far = bombs.throw_refusal(hexes=5, levels=0, at_ship=False)
+    assert bombs.throw_refusal(hexes=2, levels=-2, at_ship=False) is None  # 2.8 hexes: within 3
+    assert boarding.within_throw(2, -2)
+    for hexes in range(6):
+        for rise in range(-6, 7):
+            thrown = bombs.throw_refusal(hexes=hexes, levels=rise, at_ship=False) is None
+            assert thrown == boarding.within_throw(hexes, rise), (hexes, rise)
+    too_far = bombs.throw_refusal(hexes=4, levels=0, at_ship=False)
     assert too_far is not None
     assert too_far.clause == "BR-WPN-18"
     hull = bombs.throw_refusal(hexes=2, levels=0, at_ship=True)

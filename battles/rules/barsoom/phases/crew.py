@@ -1,6 +1,6 @@
 """The crew step, the stand-in for the figures' own game (BR-SEQ-04/05; docs/barsoom.md sections 8 and 9): each
 ship's crew order carried out, the sides in initiative order (men to the repairs, grapples thrown or cut, boarders
-sent across), then a round of every boarding fight, then the repair crews' dice. Every die is logged."""
+sent across or jumping), then a round of every boarding fight, then the repair crews' dice. Every die is logged."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from battles.rules.barsoom.crew import DECK, Boarders
 from battles.rules.barsoom.kinds import (
     BOARD,
     BOARDERS_CROSSED,
+    BOARDERS_JUMPED,
     BOARDING_FIGHT,
     CREW,
     CREW_POSTED,
@@ -21,6 +22,7 @@ from battles.rules.barsoom.kinds import (
     GRAPPLE,
     GRAPPLE_CUT,
     GRAPPLE_THROWN,
+    JUMP_ACROSS,
     REPAIRS,
     SHIP_TAKEN,
     TO_REPAIRS,
@@ -39,6 +41,8 @@ def crew_step(ctx: Context[Battle]) -> None:
                 grapnels(ctx, ship.name, other, cut=order.get("order") == CUT)
             elif isinstance(other, str) and order.get("order") == BOARD:
                 send_boarders(ctx, ship.name, other)
+            elif isinstance(other, str) and order.get("order") == JUMP_ACROSS:
+                jump_across(ctx, ship.name, other)
     for ship in ctx.board.board.ships:
         fight(ctx, ship.name)
     for ship in ctx.board.board.ships:
@@ -89,6 +93,40 @@ def send_boarders(ctx: Context[Battle], name: str, other: str) -> None:
     after = battle.of(name).crew.send(other, men)
     data = {"ship": name, "other": other, "men": men, "way": way, "crews": {name: crew_to_json(after)}}
     ctx.emit(BOARDERS_CROSSED, data, ships=[name, other])
+
+
+def jump_across(ctx: Context[Battle], name: str, other: str) -> None:
+    """Every man free on her deck jumps for the enemy no way across reaches (BR-GRAP-03): a D6 of inches each against
+    the gap; short, he falls to the ground, or, jumping down onto a ship directly below, lands hard and takes a
+    plain hit, a wound die (BR-GRAP-04). Those who get aboard are boarders, and fight this turn like any others."""
+    battle = ctx.board
+    ship, target = battle.ship(name), battle.ship(other)
+    hexes, rise = orders.apart(ship, target)
+    men = battle.of(name).crew.men
+    enemy = target.side != ship.side and target.in_play and battle.of(other).crew.aboard
+    if not enemy or men == 0 or orders.crossing(battle, name, other) != boarding.JUMP:
+        return  # the ships moved since the order: crossing is free now (or she is gone), and no one need jump
+    if not boarding.can_jump(hexes, rise):
+        return  # too far now for any die to carry
+    faces = ctx.roll(f"Jumpers: {name}", count=men, ships=[name, other]).dice
+    ends = [boarding.jump(hexes, rise, face) for face in faces]
+    hard = sum(1 for end in ends if end == boarding.LANDED_HARD)
+    wounds = ctx.roll(f"Landing hard: {name}", count=hard, ships=[name, other]).dice if hard else ()
+    leap = boarding.jumped(ends, wounds)
+    after = battle.of(name).crew.lose(DECK, leap.lost)
+    if leap.across:
+        after = after.send(other, leap.across)
+    data: JSONObject = {
+        "ship": name,
+        "other": other,
+        "men": men,
+        "across": leap.across,
+        "fell": sum(1 for end in ends if end == boarding.FELL),
+        "landed_hard": hard,
+        "lost": leap.lost,
+        "crews": {name: crew_to_json(after)},
+    }
+    ctx.emit(BOARDERS_JUMPED, data, ships=[name, other])
 
 
 def fight(ctx: Context[Battle], name: str) -> None:

@@ -6,6 +6,7 @@ Then the figures' phases (BR-SEQ-04): each ship's fire and crew orders are asked
 
 from __future__ import annotations
 
+from battles.engine.events import JSONObject
 from battles.engine.resolver import Context
 from battles.engine.words import possessive
 from battles.rules.barsoom import cards, damage, movement, orders
@@ -64,29 +65,41 @@ def draw_random_options(ctx: Context[Battle]) -> None:
 
 
 def reveal_order(battle: Battle) -> tuple[tuple[str, int], ...]:
-    """(ship, card's place) in the order of reveal (BR-SEQ-03): each side brings its ships in the board's order."""
-    fleets = {
-        side: [
-            (ship.name, len(battle.plots[ship.name].cards))
-            for ship in battle.ships_of(side)
-            if ship.name in battle.plots
-        ]
-        for side in battle.initiative
-    }
+    """(ship, card's place) in the order of reveal (BR-SEQ-03): each side brings its ships in the order it chose,
+    each plot's place; a ship that names none keeps her place in the board's order, after any ship placed there,
+    and ships named to one place come in the board's order. So plots with no place, as every plot stored before
+    sides chose, reveal in the board's order."""
+    fleets = {side: _in_its_order(battle, side) for side in battle.initiative}
     return cards.reveal_order(battle.initiative, fleets)
 
 
+def _in_its_order(battle: Battle, side: str) -> list[tuple[str, int]]:
+    ships = [ship.name for ship in battle.ships_of(side) if ship.name in battle.plots]
+    # A ship her side placed goes before one left where the scenario lists her at the same place: "Red Two first"
+    # puts her ahead of Red One, whatever Red One's plot says of nothing.
+    keys = {name: _place_key(battle.plots[name].place, n) for n, name in enumerate(ships)}
+    return [(name, len(battle.plots[name].cards)) for name in sorted(ships, key=keys.__getitem__)]
+
+
+def _place_key(place: int | None, listed: int) -> tuple[int, int, int]:
+    return (listed + 1, 1, listed) if place is None else (place, 0, listed)
+
+
 def execute_card(ctx: Context[Battle], name: str, slot: int) -> None:
-    """Reveal one card and carry it out; the damage it owes is rolled before the next card is shown."""
+    """Reveal one card and carry it out; the damage it owes is rolled before the next card is shown. A Turn card
+    held is revealed as the card it is, marked held, and turns her not at all (BR-MOV-05)."""
     plot = ctx.board.plots[name]
-    card = plot.cards[slot]
+    card, turns = cards.played(plot.cards[slot])
     ram = plot.ram and card in MOVES and not plot.forced
-    ctx.emit(CARD_REVEALED, {"ship": name, "slot": slot, "card": card, "ram": ram, "forced": plot.forced}, ships=[name])
+    data: JSONObject = {"ship": name, "slot": slot, "card": card, "ram": ram, "forced": plot.forced}
+    if not turns:
+        data["held"] = True  # written only when held, so every battle logged before reads as it did
+    ctx.emit(CARD_REVEALED, data, ships=[name])
     board = ctx.board.board
     if plot.forced and slot == len(plot.cards) - 1:
         moved = movement.forced_descend(board, name)  # BR-OOC-02: the Descend nobody chose
     else:
-        moved = movement.execute(board, name, card, ram=ram, forced=plot.forced)
+        moved = movement.execute(board, name, card, ram=ram, turn=turns, forced=plot.forced)
     record_move(ctx, name, card, moved, forced=plot.forced, ram=ram)
     settle(ctx, moved.damage)
     if plot.ignored == slot:
