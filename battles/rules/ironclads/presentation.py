@@ -100,7 +100,10 @@ def _noted(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _criticals(e: Mapping[str, Any], n: Names) -> str:
-    return f"{possessive(e['ship'])} criticals take {and_list([str(d) for d in e['demands']])} stats."
+    demands = [int(d) for d in e["demands"]]
+    stats = "stat" if sum(demands) == 1 else "stats"
+    takes = "critical takes" if len(demands) == 1 else "criticals take"
+    return f"{possessive(e['ship'])} {takes} {and_list([str(d) for d in demands])} {stats}."
 
 
 def _damaged(e: Mapping[str, Any], n: Names) -> str:

@@ -143,7 +143,8 @@ def step_b(ctx: Context[Battle]) -> bool:
 def roll_problems(ctx: Context[Battle], name: str) -> None:
     """2D6 on the problems table for a ship with hits noted this turn (IC-PROB-01..10)."""
     ship = ctx.board.ship(name)
-    total = sum(ctx.roll(f"Problems: {name}", count=2, needed=problems.needed(), ships=[name]).dice)
+    table = problems.needed(ship.card.left(cards.ARMOUR))
+    total = sum(ctx.roll(f"Problems: {name}", count=2, needed=table, ships=[name]).dice)
     found = problems.problem(total, armour_left=ship.card.left(cards.ARMOUR), steering_problems=ship.steering)
     turn = ctx.board.board.turn
     burning = ctx.board.fires.get(name, 0)
