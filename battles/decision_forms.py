@@ -106,6 +106,18 @@ class MoveBuilder:
     just: str = ""  # the attack left alone ("Just move")
     drops: list[Field] = field(default_factory=list)
     vocabulary: list[str] = field(default_factory=list)  # every token the path knows
+    unit: tuple[str, ...] = ()  # what the allowance counts, one and many (Progress.unit); () movement points
+
+    @property
+    def allowance_words(self) -> str:
+        """The allowance with what it counts: "1 movement point", "2 hexes"."""
+        one, many = self.unit if len(self.unit) == 2 else ("movement point", "movement points")
+        return f"{self.allowance} {one if self.allowance == 1 else many}"
+
+    @property
+    def unit_short(self) -> str:
+        """What the plan's count says after "1 of 2": MP, or the ruleset's own word."""
+        return self.unit[1] if len(self.unit) == 2 else "MP"
 
     @property
     def plan_json(self) -> str:
@@ -302,6 +314,7 @@ def _move_builder(schema: AnswerSchema, request: DecisionRequest) -> MoveBuilder
         just=just,
         drops=[f for group in drops for f in groups(group)[0].fields] if drops else [],
         vocabulary=[str(o.value) for o in path.steps],
+        unit=progress.unit,
     )
 
 

@@ -171,6 +171,7 @@ class Progress:
     problem: str = ""
     outcome: str = ""
     note: str = ""
+    unit: tuple[str, ...] = ()  # what the budget counts, one and many ("hex", "hexes"); () movement points
 
     def to_json(self) -> JSONObject:
         return {
@@ -183,6 +184,7 @@ class Progress:
             "problem": self.problem,
             "outcome": self.outcome,
             "note": self.note,
+            "unit": list(self.unit),
         }
 
 

@@ -4,6 +4,7 @@ as it is added against her legal orders (orders.py). The schema says the shape; 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from battles.engine import answers, hexgrid
@@ -128,7 +129,7 @@ def _progress(
         problem = refused.reason if refused is not None else "not one of her legal orders"
     return answers.Progress(
         steps=tuple(plan),
-        words=f"{going}: {movement.spell(path)}" + ("" if setting is not None else " (as she goes)"),
+        words=plan_words(going, path, as_she_goes=setting is None),
         spent=sum(1 for s in path if s not in movement.TURNS),
         budget=count,
         accepted=tuple(t for t in known if _viable(battle, name, legal, [*plan, t])),
@@ -136,7 +137,27 @@ def _progress(
         problem=problem,
         outcome=ending,
         note=f"{possessive(name)} speed may be set at any step; a turn costs nothing",
+        unit=("hex", "hexes"),
     )
+
+
+TURN_WORDS = {
+    movement.PORT1: "a hexside to port",
+    movement.PORT2: "two hexsides to port",
+    movement.STARBOARD1: "a hexside to starboard",
+    movement.STARBOARD2: "two hexsides to starboard",
+}
+
+
+def plan_words(going: Setting, path: Sequence[str], *, as_she_goes: bool) -> str:
+    """The plan as a captain says it: "speed 6 ahead: a hexside to starboard, then 2 hexes ahead"."""
+    speed = "stopped" if going.speed == 0 else f"speed {going}"
+    speed += " (as she goes)" if as_she_goes else ""
+    parts = [
+        TURN_WORDS.get(step, f"{n} hex{'es' if n > 1 else ''} {step}")
+        for step, n in ((step, len(list(run))) for step, run in itertools.groupby(path))
+    ]
+    return f"{speed}: {', then '.join(parts)}" if parts else speed
 
 
 def _fire(battle: Battle, request: DecisionRequest) -> AnswerSchema:
