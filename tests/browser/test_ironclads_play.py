@@ -293,6 +293,7 @@ def test_two_players_fight_monitor_and_virginia_in_web_play(
     shot(umpire, "ironclads-over-umpire")
     record_sheet_crossed_off(alice, url, live_server, battle)
     expect(alice.locator(".battle-result")).to_contain_text("The battle is over")
+    alice.evaluate("window.scrollTo(0, 0)")  # the sheet was scrolled to: the outcome is at the top
     shot(alice, "ironclads-over-alice")
     at_a_phones_width(tab(club["alice"], viewport=PHONE, touch=True), url, "over-alice", orders=False)
     alice.get_by_role("link", name="Replay it turn by turn").click()
