@@ -1,6 +1,7 @@
-"""The answer schema of each decision: the ship to move as labelled names (IC-SEQ-07); a move order as a path built
-step by step (the battle page's move builder and its clicks on the map), its speed one of the steps, each step judged
-as it is added against her legal orders (orders.py). The schema says the shape; validate.py judges the order."""
+"""The answer schema of each decision: the order of moving as a select for each place in turn (IC-SEQ-07); a move
+order as a path built step by step (the battle page's move builder and its clicks on the map), its speed one of the
+steps, each step judged as it is added against her legal orders (orders.py); fire orders and an allocation as the
+orders layout's fields. The schema says the shape; validate.py judges the order."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from battles.rules.ironclads import gunnery, movement, orders, salvo
 from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.board import Ship
 from battles.rules.ironclads.cards import TRACKS
-from battles.rules.ironclads.kinds import DAMAGE_ALLOCATION, FIRE_ORDERS, MOVE_ORDER, SHIP_TO_MOVE
+from battles.rules.ironclads.kinds import DAMAGE_ALLOCATION, FIRE_ORDERS, MOVE_ORDER, ORDER_OF_MOVING, SEALED_ORDER
 from battles.rules.ironclads.movement import Order
 from battles.rules.ironclads.speed import Setting
 
@@ -38,14 +39,33 @@ def answer_schema(state: BattleState[Battle], request: DecisionRequest, partial:
         return _fire(state.board, request)
     if request.kind == DAMAGE_ALLOCATION:
         return _allocation(state.board, request)
-    if request.kind == SHIP_TO_MOVE:
-        battle = state.board
-        options = tuple(Option(o, _ship_words(battle.ship(str(o)))) for o in request.options or ())
-        root = answers.One(
-            key="choice", label=request.prompt, options=options, default=request.default, clause=request.rule
-        )
-        return AnswerSchema(request.id, root, title="The ship to move", clause=request.rule, layout="options")
+    if request.kind == ORDER_OF_MOVING:
+        return _order_of_moving(state.board, request)
     return answers.default_schema(request)
+
+
+PLACES = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth")
+
+
+def _order_of_moving(battle: Battle, request: DecisionRequest) -> AnswerSchema:
+    """A select for each place in her side's order of moving, each offering every ship waiting (IC-SEQ-07)."""
+    default = request.default if isinstance(request.default, dict) else {}
+    given = default.get(SEALED_ORDER)
+    names = [str(n) for n in given] if isinstance(given, list) else list(request.ships)
+    options = tuple(Option(n, _ship_words(battle.ship(n))) for n in names)
+    items = tuple(
+        answers.One(
+            key=str(n),
+            label=f"{PLACES[n] if n < len(PLACES) else f'No. {n + 1}'} to move",
+            options=options,
+            default=name,
+            widget="select",
+        )
+        for n, name in enumerate(names)
+    )
+    slots = answers.Repeat(key=SEALED_ORDER, label="Ships in order", items=items, low=len(items), high=len(items))
+    root = answers.Group(key="", fields=(slots,), clause=request.rule)
+    return AnswerSchema(request.id, root, title="The order of moving", clause=request.rule, layout="orders")
 
 
 def _ship_words(ship: Ship) -> str:

@@ -19,6 +19,7 @@ from battles.rules.ironclads import formations, movement
 from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.board import Ship
 from battles.rules.ironclads.cards import HULL
+from battles.rules.ironclads.kinds import SEALED_ORDER
 from battles.rules.ironclads.movement import AHEAD, ASTERN, PORT1, PORT2, STARBOARD1, STARBOARD2, Order
 from battles.rules.ironclads.speed import ASTERN_SPEED, STOPPED, Setting
 
@@ -116,6 +117,31 @@ def answer(name: str, order: Order) -> JSONObject:
 def waiting(battle: Battle, side: str) -> tuple[Ship, ...]:
     """Her side's ships afloat that have not moved this Movement Phase, in the scenario's order."""
     return tuple(s for s in battle.afloat_of(side) if not s.moved)
+
+
+def next_ship(battle: Battle, side: str) -> Ship:
+    """Her side's next ship to move (IC-SEQ-07): the first of its order of moving still waiting, else (a side asked
+    for no order, having one ship waiting) the first waiting. Ships gone off the map meanwhile are passed over."""
+    waiting_now = waiting(battle, side)
+    names = {s.name for s in waiting_now}
+    chosen = next((n for n in battle.sailing.get(side, ()) if n in names), None)
+    return battle.ship(chosen) if chosen is not None else waiting_now[0]
+
+
+def order_of_moving(names: Sequence[str]) -> JSONObject:
+    """An order of moving's answer: ``{"ships": [her side's waiting ships, first to move first]}``."""
+    return {SEALED_ORDER: list[JSON](names)}
+
+
+def judge_order_of_moving(battle: Battle, side: str, choice: JSON) -> Rejection | None:
+    """Every ship of hers waiting to move, each once, in the order she moves them (IC-SEQ-07)."""
+    names = choice.get(SEALED_ORDER) if isinstance(choice, dict) and set(choice) == {SEALED_ORDER} else None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return Rejection("IC-SEQ-07", 'an order of moving is {"ships": [her ships, the first to move first]}')
+    expected = sorted(s.name for s in waiting(battle, side))
+    if sorted(str(n) for n in names) != expected:
+        return Rejection("IC-SEQ-07", f"name each ship waiting to move once: {', '.join(expected)}")
+    return None
 
 
 def side_to_move(battle: Battle) -> str | None:
