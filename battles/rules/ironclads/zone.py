@@ -71,6 +71,11 @@ def _zone_from_origin(offset: Hex) -> tuple[Hex, ...]:
     return tuple(sorted(_passes_through(origin, offset) - {origin, offset}))
 
 
+@functools.lru_cache(maxsize=8192)
+def _zone_set(offset: Hex) -> frozenset[Hex]:
+    return frozenset(_zone_from_origin(offset))
+
+
 def zone_of_fire(firer: Hex, target: Hex) -> frozenset[Hex]:
     """The hexes between the two ships that must be clear (IC-ZOF-01), both ships' own hexes excluded."""
     if firer == target:
@@ -91,8 +96,9 @@ def clear(firer: Hex, target: Hex, obstacles: Collection[Hex]) -> bool:
         raise ValueError("a ship does not fire at her own hex")
     if not obstacles:
         return True
-    held = obstacles if isinstance(obstacles, (set, frozenset)) else set(obstacles)
-    return not any(firer + h in held for h in _zone_from_origin(target - firer))
+    between = _zone_set(target - firer)
+    q, r = firer
+    return not any((o[0] - q, o[1] - r) in between for o in obstacles)  # a Hex is the (q, r) tuple it compares as
 
 
 def range_hexes(firer: Hex, target: Hex) -> int:
