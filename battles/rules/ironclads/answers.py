@@ -22,6 +22,7 @@ from battles.rules.ironclads.kinds import DAMAGE_ALLOCATION, FIRE_ORDERS, MOVE_O
 from battles.rules.ironclads.movement import Order
 from battles.rules.ironclads.speed import Setting
 
+BREAK_OFF_WORDS = "Break off: leave her squadron and head away (IC-FORM-14)"
 STEP_WORDS = {
     "ahead": "Ahead one hex",
     "astern": "Astern one hex",
@@ -89,12 +90,14 @@ def _move(battle: Battle, request: DecisionRequest, partial: JSON) -> AnswerSche
     legal = orders.legal_orders(battle, name)
     plan = [str(t) for t in partial] if isinstance(partial, list) else []
     settings = tuple(dict.fromkeys(o.setting for o in legal))
+    breaking = (Option(orders.BREAK_OFF, BREAK_OFF_WORDS),) if orders.may_break_off(battle, name) else ()
     vocabulary = (
+        *breaking,
         *(Option(orders.setting_token(s), setting_words(s, ship.setting)) for s in settings),
         *(Option(token, words) for token, words in STEP_WORDS.items()),
     )
     known = tuple(str(o.value) for o in vocabulary)
-    progress = _progress(battle, name, legal, [t for t in plan if t in known], known)
+    progress = _progress(battle, name, [t for t in plan if t in known], known)
     default = request.default if isinstance(request.default, dict) else {}
     steps = default.get("steps")
     path = answers.Path(
@@ -110,8 +113,16 @@ def _move(battle: Battle, request: DecisionRequest, partial: JSON) -> AnswerSche
     return AnswerSchema(request.id, root, title=f"Move {name}", clause=request.rule, layout="move")
 
 
+def _legal(battle: Battle, name: str, plan: list[str]) -> tuple[Battle, tuple[Order, ...]]:
+    """The battle her plan is judged on (her break off announced, IC-FORM-14) and her legal orders there."""
+    ordered = orders.as_ordered(battle, name, list[JSON](plan))
+    return ordered, orders.legal_orders(ordered, name)
+
+
 def _viable(battle: Battle, name: str, legal: Sequence[Order], plan: list[str]) -> bool:
     """Whether a plan so far can still end as one of her legal orders (its speed may come at any point)."""
+    if orders.judge_break_off(battle, name, list[JSON](plan)) is not None:
+        return False
     read = orders.read_plan(battle, name, list[JSON](plan))
     if not isinstance(read, tuple):
         return False
@@ -122,9 +133,17 @@ def _viable(battle: Battle, name: str, legal: Sequence[Order], plan: list[str]) 
     )
 
 
-def _progress(
-    battle: Battle, name: str, legal: Sequence[Order], plan: list[str], known: tuple[str, ...]
-) -> answers.Progress:
+def _progress(given: Battle, name: str, plan: list[str], known: tuple[str, ...]) -> answers.Progress:
+    battle, legal = _legal(given, name, plan)
+    breaking = orders.breaks_off(list[JSON](plan))
+    found: dict[bool, tuple[Order, ...]] = {breaking: legal}
+
+    def legal_if(breaks: bool) -> tuple[Order, ...]:
+        """Her legal orders with or without a break off announced, each worked out once for the form."""
+        if breaks not in found:
+            found[breaks] = _legal(given, name, [orders.BREAK_OFF] if breaks else [])[1]
+        return found[breaks]
+
     ship = battle.ship(name)
     read = orders.read_plan(battle, name, list[JSON](plan))
     setting, path = read if isinstance(read, tuple) else (None, ())
@@ -151,7 +170,9 @@ def _progress(
         words=f"{going}: {movement.spell(path)}" + ("" if setting is not None else " (as she goes)"),
         spent=sum(1 for s in path if s not in movement.TURNS),
         budget=count,
-        accepted=tuple(t for t in known if _viable(battle, name, legal, [*plan, t])),
+        accepted=tuple(
+            t for t in known if _viable(given, name, legal_if(t == orders.BREAK_OFF or breaking), [*plan, t])
+        ),
         complete=complete,
         problem=problem,
         outcome=ending,

@@ -30,10 +30,14 @@ def validate(state: BattleState[Battle], request: DecisionRequest, choice: JSON)
     name, plan = read
     if name != request.ships[0]:
         return Rejection("IC-SEQ-07", f"this order is for {request.ships[0]}, the ship chosen to move")
-    order = orders.order_of(state.board, name, plan)
+    refused = orders.judge_break_off(state.board, name, plan)
+    if refused is not None:
+        return refused
+    battle = orders.as_ordered(state.board, name, plan)
+    order = orders.order_of(battle, name, plan)
     if isinstance(order, Rejection):
         return order
-    return orders.judge(state.board, name, order)
+    return orders.judge(battle, name, order)
 
 
 def _fire(battle: Battle, request: DecisionRequest, choice: JSON) -> Rejection | None:

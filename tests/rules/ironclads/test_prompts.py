@@ -184,3 +184,52 @@ def test_a_side_with_one_ship_is_asked_no_order_and_a_ship_with_one_legal_order_
     asked_of_her = [r for _, r in asked(played.events) if r["kind"] == MOVE_ORDER and r["ships"] == ["North 1"]]
     assert not asked_of_her
     assert len(orders.legal_orders(start(stuck, b"stuck").board, "North 1")) == 1
+
+
+@pytest.mark.rule("IC-FORM-14")
+@pytest.mark.rule("IC-FORM-15")
+def test_a_break_off_is_announced_in_the_move_order_itself_and_binds_her_to_head_away() -> None:
+    """Appendix D: a ship of a squadron may be ordered to break off just before she moves. No prompt of its own: the
+    move order's first step may be ``break off``; her path is then judged as one heading away (IC-FORM-15)."""
+    scene = squadrons(2)
+    scene["squadrons"] = [{"name": "First", "ships": ["North 1", "North 2"], "formation": "line astern"}]
+    initial = resolver.new_battle(
+        IRONCLADS, scene, seed_commitment=dice.commitment(b"brk"), options={"formations": True}
+    )
+    state = resolver.resolve(IRONCLADS, initial, b"brk").state
+    while state.pending()[0].kind != MOVE_ORDER or state.pending()[0].side != "north":
+        request = state.pending()[0]
+        done = resolver.submit(
+            IRONCLADS, state, side=request.side, request_id=request.id, choice=request.default, seed=b"brk"
+        )
+        assert not isinstance(done, resolver.Rejection)
+        state = done.state
+    request = state.pending()[0]
+    name = request.ships[0]
+    schema = IRONCLADS.answer_schema(state, request, partial=[])
+    assert orders.BREAK_OFF in schema.root.fields[0].progress.accepted  # type: ignore[attr-defined]
+    battle = state.board
+    heading_away = orders.legal_orders(orders.as_ordered(battle, name, [orders.BREAK_OFF]), name)
+    towards = [o for o in orders.legal_orders(battle, name) if o not in heading_away]
+    assert towards
+
+    def refused(choice: Any) -> str | None:
+        found = resolver.check_decision(IRONCLADS, state, side="north", request_id=request.id, choice=choice)
+        return None if found is None else found.clause
+
+    assert refused(orders.answer(name, towards[0], breaking_off=True)) == "IC-FORM-15"
+    chosen = orders.answer(name, heading_away[0], breaking_off=True)
+    assert refused(chosen) is None
+    done = resolver.submit(IRONCLADS, state, side="north", request_id=request.id, choice=chosen, seed=b"brk")
+    assert not isinstance(done, resolver.Rejection)
+    formations = done.state.board.formations
+    assert formations is not None
+    assert name in formations.breaking_off
+    assert formations.of(name) is None
+    moved = [e for e in done.events if e.kind == SHIP_MOVED]
+    assert moved[0].data["breaks_off"] is True
+    plain = start(squadrons(2), b"brk")
+    first = next(r for r in plain.pending() if r.kind == ORDER_OF_MOVING)
+    assert first  # without Appendix D nobody may break off
+    assert orders.judge_break_off(plain.board, "North 1", [orders.BREAK_OFF]) is not None
+    assert orders.judge_break_off(plain.board, "North 1", [orders.BREAK_OFF]).clause == "IC-FORM-14"  # type: ignore[union-attr]

@@ -91,7 +91,7 @@ def default_order(battle: Battle, name: str) -> Order:
 
 def carry_out(ctx: Context[Battle], name: str, plan: tuple[str, ...]) -> None:
     """Her order, carried out: the ships it changed go into the event whole (her, and a ship she ran into)."""
-    battle = ctx.board
+    battle = orders.as_ordered(ctx.board, name, list[JSON](plan))  # a break off announced first (IC-FORM-14)
     order = orders.order_of(battle, name, list[JSON](plan))
     assert isinstance(order, Order), order  # judged when it was given
     move = movement.execute(battle.board, name, order)
@@ -115,4 +115,5 @@ def carry_out(ctx: Context[Battle], name: str, plan: tuple[str, ...]) -> None:
     }
     if battle.formations is not None:
         data["formations"] = formations.after_move(battle.formations, move).to_json()
+        data["breaks_off"] = orders.breaks_off(list[JSON](plan))
     ctx.emit(SHIP_MOVED, data, ships=changed)
