@@ -22,11 +22,11 @@ from battles.rules.ironclads.kinds import (
     HITS_NOTED,
     INITIATIVE_WON,
     MOVE_ORDER,
+    ORDER_OF_MOVING,
     SALVO_FIRED,
     SEA_STATE,
     SHIP_MOVED,
     SHIP_SUNK,
-    SHIP_TO_MOVE,
 )
 from battles.rules.ironclads.phases.turn import at_the_limit
 from battles.rules.ironclads.ruleset import IRONCLADS
@@ -161,9 +161,9 @@ def test_the_side_without_the_initiative_moves_first_then_alternately_and_the_re
                     checked += 1
         assert checked
     asked = [e for e in play(TWO_AGAINST_ONE, b"order-0").events if e.kind == "decision_requested"]
-    choosing = [e.data["request"] for e in asked if e.data["request"]["kind"] == SHIP_TO_MOVE]
+    choosing = [e.data["request"] for e in asked if e.data["request"]["kind"] == ORDER_OF_MOVING]
     assert choosing
-    assert all(r["side"] == "north" and set(r["options"]) == {"Alpha", "Bravo"} for r in choosing)
+    assert all(r["side"] == "north" and set(r["ships"]) == {"Alpha", "Bravo"} for r in choosing)
 
 
 @pytest.mark.rule("IC-SEQ-06")
