@@ -229,6 +229,8 @@ def candidates_schema(rs: Any, state: BattleState[Any], request: DecisionRequest
 
 
 def _default_words(schema: AnswerSchema, request: DecisionRequest) -> str:
+    if schema.default_words:
+        return schema.default_words
     root = schema.root
     if isinstance(root, answers.One) and schema.layout == "options":
         spelled = canonical(request.default)

@@ -250,6 +250,9 @@ class AnswerSchema:
     title: str = ""
     clause: str = ""
     layout: str = ""
+    # The default answer as a captain says it, for the form's "Instead: the default" line; empty: the engine's
+    # generic spelling of the answer. Words for the page only: the answer itself is the request's default.
+    default_words: str = ""
 
     def to_json(self) -> JSONObject:
         return {

@@ -21,6 +21,7 @@ from battles.rules.ironclads.board import Ship
 from battles.rules.ironclads.cards import TRACKS
 from battles.rules.ironclads.kinds import DAMAGE_ALLOCATION, FIRE_ORDERS, MOVE_ORDER, ORDER_OF_MOVING, SEALED_ORDER
 from battles.rules.ironclads.movement import Order
+from battles.rules.ironclads.record_sheet import LABELS
 from battles.rules.ironclads.speed import Setting
 
 BREAK_OFF_WORDS = "Break off: leave her squadron and head away (IC-FORM-14)"
@@ -111,7 +112,17 @@ def _move(battle: Battle, request: DecisionRequest, partial: JSON) -> AnswerSche
         progress=progress,
     )
     root = answers.Group(key="", fields=(path,), fixed={"ship": name}, clause=request.rule)
-    return AnswerSchema(request.id, root, title=f"Move {name}", clause=request.rule, layout="move")
+    words = _default_move_words(battle, name, steps if isinstance(steps, list) else [])
+    return AnswerSchema(request.id, root, title=f"Move {name}", clause=request.rule, layout="move", default_words=words)
+
+
+def _default_move_words(battle: Battle, name: str, steps: list[JSON]) -> str:
+    read = orders.read_plan(battle, name, steps)
+    if not isinstance(read, tuple):
+        return ""
+    setting, path = read
+    going = orders.as_she_goes(battle, name) if setting is None else setting
+    return plan_words(going, path, as_she_goes=setting is None)
 
 
 def _legal(battle: Battle, name: str, plan: list[str]) -> tuple[Battle, tuple[Order, ...]]:
@@ -225,7 +236,11 @@ def _fire(battle: Battle, request: DecisionRequest) -> AnswerSchema:
         fields.append(answers.One(key=track, label=label, options=tuple(options), default=given.get(track)))
     targets = answers.Group(key="targets", label=f"{possessive(name)} guns", fields=tuple(fields), clause="IC-FIRE-01")
     root = answers.Group(key="", fields=(targets,), fixed={"ship": name}, clause=request.rule)
-    return AnswerSchema(request.id, root, title=f"Fire: {name}", clause=request.rule, layout="orders")
+    laid = [f"{LABELS.get(str(track), str(track))} at {target}" for track, target in given.items() if target]
+    words = f"{', '.join(laid)}, the rest holding fire" if laid else "every gun holds fire"
+    return AnswerSchema(
+        request.id, root, title=f"Fire: {name}", clause=request.rule, layout="orders", default_words=words
+    )
 
 
 def _allocation(battle: Battle, request: DecisionRequest) -> AnswerSchema:
@@ -260,4 +275,15 @@ def _allocation(battle: Battle, request: DecisionRequest) -> AnswerSchema:
         fixed={"ship": name},
         clause=request.rule,
     )
-    return AnswerSchema(request.id, root, title=f"Damage: {name}", clause=request.rule, layout="orders")
+    placed = [*_listed(default.get("criticals")), *_listed(default.get("hits"))]
+    labels = [label.split(":")[0].split(",")[0] for label in (*c_labels, *h_labels)]
+    words = "; ".join(
+        f"{label} on her {LABELS.get(str(track), str(track))}" for label, track in zip(labels, placed, strict=False)
+    )
+    return AnswerSchema(
+        request.id, root, title=f"Damage: {name}", clause=request.rule, layout="orders", default_words=words
+    )
+
+
+def _listed(value: JSON) -> list[JSON]:
+    return value if isinstance(value, list) else []
