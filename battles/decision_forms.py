@@ -43,6 +43,8 @@ STEP_GEOMETRY: dict[str, tuple[str, int]] = {
     "power starboard": ("turn", 1),
     "tack port": ("turn", -2),
     "tack starboard": ("turn", 2),
+    "hard port": ("turn", -2),
+    "hard starboard": ("turn", 2),
     **{compass: ("go", n) for n, compass in enumerate(("N", "NE", "SE", "S", "SW", "NW"))},
 }
 
