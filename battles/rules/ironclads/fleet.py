@@ -9,6 +9,7 @@ from pathlib import Path
 
 from battles.engine.jsonread import read_json_object, read_list, read_object, read_str
 from battles.rules.ironclads.appendix_a import Rating, rate
+from battles.rules.ironclads.cards import DataCard
 from battles.rules.ironclads.particulars import Particulars, from_json
 
 FLEET = Path(__file__).resolve().parent / "data" / "fleet.json"
@@ -67,3 +68,14 @@ def find(name: str) -> Entry:
         return find(near[0])
     hint = f"; did you mean {', '.join(near)}?" if near else ""
     raise KeyError(f"no ship {name!r} in the fleet list{hint}")
+
+
+def card_for(name: str) -> DataCard:
+    """The Data Card Appendix A gives a ship of the list (IC-SEQ-03: every card prepared before the game), so a
+    scenario may name her (``"fleet": NAME``) instead of giving her card inline. A KeyError as ``find`` gives one."""
+    return _card(find(name).name)
+
+
+@cache
+def _card(name: str) -> DataCard:
+    return find(name).rating().card

@@ -5,7 +5,8 @@ A scenario: ``{"slug", "title", "description", "turns", "cols", "rows", "land": 
 [{"key", "name"}, ...], "ships": [...], "squadrons": [...] (optional, Appendix D)}``. A ship: ``{"name", "side",
 "hex": [column, row], "facing": 0-5, "speed": her current speed at the start, "astern": false}`` and her Data Card:
 ``"card": {"stats": {track: stats}, "turrets": {turret: [arcs]}, "nation", "years", "sisters", "monitor"}`` inline,
-or ``"fleet": a fleet-list name`` (fleet.py, rated by Appendix A).
+or ``"fleet": a fleet-list name`` (fleet.py, rated by Appendix A) with ``"lost": {track: stats}`` crossed off before
+play (a ship aground: her Propulsion).
 A squadron: ``{"name", "ships": [in line order], "formation": "line astern" | "line abreast"}``.
 """
 
@@ -70,12 +71,16 @@ def _ship(entry: Mapping[str, Any]) -> Ship:
 
 
 def card_of(name: str, entry: Mapping[str, Any]) -> DataCard:
-    """Her Data Card (IC-SEQ-03): given inline, or her fleet-list entry rated by Appendix A (``"fleet": a name``)."""
+    """Her Data Card (IC-SEQ-03): given inline, or her fleet-list entry rated by Appendix A (``"fleet": a name``,
+    with ``"lost": {track: stats}`` crossed off at the start if the scenario says so)."""
     if "fleet" in entry:
         try:
-            return fleet.find(read_str(entry["fleet"])).rating().card
+            rated = cards.to_json(fleet.card_for(read_str(entry["fleet"])))
         except KeyError as missing:
             raise ValueError(f"{name}: {missing}") from None
+        # What the scenario has crossed off before play (a ship aground: her Propulsion), as a card's own "lost".
+        rated["lost"] = read_object(entry.get("lost", {}))
+        return cards.from_json(rated)
     if "card" not in entry:
         raise ValueError(f"{name}: a ship needs her Data Card ('card') or a fleet-list name ('fleet')")
     given = dict(read_object(entry["card"]))
