@@ -43,6 +43,8 @@ STEP_GEOMETRY: dict[str, tuple[str, int]] = {
     "power starboard": ("turn", 1),
     "tack port": ("turn", -2),
     "tack starboard": ("turn", 2),
+    "hard port": ("turn", -2),
+    "hard starboard": ("turn", 2),
     **{compass: ("go", n) for n, compass in enumerate(("N", "NE", "SE", "S", "SW", "NW"))},
 }
 
@@ -106,6 +108,18 @@ class MoveBuilder:
     just: str = ""  # the attack left alone ("Just move")
     drops: list[Field] = field(default_factory=list)
     vocabulary: list[str] = field(default_factory=list)  # every token the path knows
+    unit: tuple[str, ...] = ()  # what the allowance counts, one and many (Progress.unit); () movement points
+
+    @property
+    def allowance_words(self) -> str:
+        """The allowance with what it counts: "1 movement point", "2 hexes"."""
+        one, many = self.unit if len(self.unit) == 2 else ("movement point", "movement points")
+        return f"{self.allowance} {one if self.allowance == 1 else many}"
+
+    @property
+    def unit_short(self) -> str:
+        """What the plan's count says after "1 of 2": MP, or the ruleset's own word."""
+        return self.unit[1] if len(self.unit) == 2 else "MP"
 
     @property
     def plan_json(self) -> str:
@@ -217,6 +231,8 @@ def candidates_schema(rs: Any, state: BattleState[Any], request: DecisionRequest
 
 
 def _default_words(schema: AnswerSchema, request: DecisionRequest) -> str:
+    if schema.default_words:
+        return schema.default_words
     root = schema.root
     if isinstance(root, answers.One) and schema.layout == "options":
         spelled = canonical(request.default)
@@ -302,6 +318,7 @@ def _move_builder(schema: AnswerSchema, request: DecisionRequest) -> MoveBuilder
         just=just,
         drops=[f for group in drops for f in groups(group)[0].fields] if drops else [],
         vocabulary=[str(o.value) for o in path.steps],
+        unit=progress.unit,
     )
 
 

@@ -241,7 +241,8 @@ def battle_decision(request: HttpRequest, pk: int, request_id: str) -> HttpRespo
             query = urlencode({**request.GET.dict(), "compose": request_id})
             return redirect(f"{reverse('battle_detail', kwargs={'pk': pk})}?{query}#decision-{request_id}")
         try:
-            form = _tried(viewer, request_id, _plan(request), request.GET.getlist("try"))
+            tries, instead = request.GET.getlist("try"), request.GET.getlist("instead")
+            form = _tried(viewer, request_id, _plan(request), tries, instead)
         except Http404:  # answered meanwhile (another tab, the deadline, the umpire): show where the battle stands
             return _answered(request, battle, "That decision is no longer open.")
         return _decision_fragment(request, battle, form)
@@ -373,9 +374,22 @@ def _orders_page(request: HttpRequest, battle: Battle, forms: list[DecisionForm]
     return HttpResponse(regions.out_of_band(page, (DECISIONS_REGION,)), status=status)
 
 
-def _tried(viewer: Any, request_id: str, plan: list[str] | None, tries: list[str]) -> DecisionForm:
+def _tried(
+    viewer: Any, request_id: str, plan: list[str] | None, tries: list[str], instead: list[str] | None = None
+) -> DecisionForm:
     """The move built on ``plan``, then on as many of the steps ``tries`` (a hex clicked on the board, as the
-    board script spells it in steps) as the rules accept one after the other; the first refused stops it."""
+    board script spells it in steps) as the rules accept one after the other; the first refused stops it. Where
+    the rules refuse some of ``tries`` and take the whole of ``instead`` (the same hex spelled another way: a turn
+    of two hexsides as one step rather than two), that is the move."""
+    form = _stepped(viewer, request_id, plan, tries)
+    if form.notice and instead:
+        other = _stepped(viewer, request_id, plan, instead)
+        if not other.notice:
+            return other
+    return form
+
+
+def _stepped(viewer: Any, request_id: str, plan: list[str] | None, tries: list[str]) -> DecisionForm:
     form = selectors.decision_form(viewer, request_id, plan=plan)
     for token in tries[: decision_forms.MAX_PLAN]:
         move = form.move

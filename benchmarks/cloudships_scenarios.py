@@ -12,29 +12,24 @@ benchmarks/test_bench_cloudships_scenarios.py.
 
 from __future__ import annotations
 
-import argparse
-import json
-import statistics
-import sys
-import time
-from collections import Counter
 from collections.abc import Sequence
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from battles.engine import simulate
 from battles.engine.jsonread import read_json_object
 from battles.rules.cloudships_2023 import scenario_bridge
 from battles.rules.cloudships_2023.ruleset import CLOUDSHIPS
+from benchmarks import scenario_runs
 from benchmarks.outcome_table import Row, commit
+from benchmarks.scenario_runs import NUMBER, PROCESSES, RUNS, lopsided
 
+RULESET = CLOUDSHIPS
 SCENARIOS = tuple(scenario_bridge.PREFIX + slug for slug in scenario_bridge.SLUGS)
-RUNS = 500
-NUMBER = 1
-PROCESSES = 2
-OUT = Path("var") / "cloudships-scenarios.md"
-ROUND_LIMIT = "the round limit"  # the start of the reason a battle ended by its round limit gives (victory.py)
+# "the round limit": the start of the reason a battle ended by its round limit gives (victory.py)
+BENCH = scenario_runs.Bench(
+    "benchmarks.cloudships_scenarios", SCENARIOS, "the round limit", Path("var") / "cloudships-scenarios.md"
+)
+__all__ = ["NUMBER", "PROCESSES", "RUNS", "SCENARIOS", "SKY_GALLEONS", "lopsided", "markdown", "scenario", "table"]
 # The Sky Galleons outcome table (docs/scenarios.md, 500 runs each on simulate.seed_for(1, n)): wins by side,
 # draws, turn-limit endings, median turns.
 SKY_GALLEONS = {
@@ -52,37 +47,6 @@ def scenario(slug: str) -> dict[str, Any]:
     return dict(read_json_object(scenario_bridge.SCENARIOS_DIR / f"{slug}.json"))
 
 
-def play(job: tuple[str, int, int]) -> dict[str, Any]:
-    """One battle's outcome, trimmed to what the table counts (a worker's task: picklable in and out)."""
-    slug, number, run = job
-    outcome = simulate.simulate(CLOUDSHIPS, scenario(slug), seed=simulate.seed_for(number, run)).outcome
-    return {"winner": outcome["winner"], "reason": str(outcome["reason"]), "turns": int(outcome["turns"])}
-
-
-def outcomes(slug: str, runs: int, *, number: int = NUMBER, processes: int = PROCESSES) -> list[dict[str, Any]]:
-    jobs = [(slug, number, run) for run in range(runs)]
-    with get_context("fork").Pool(max(processes, 1)) as pool:
-        return list(pool.imap(play, jobs, chunksize=2))
-
-
-def summarise(slug: str, played: Sequence[dict[str, Any]], seconds: float = 0.0) -> Row:
-    data = scenario(slug)
-    sides = {str(side["key"]): str(side["name"]) for side in data["sides"]}
-    total = len(played)
-    winners = Counter(o["winner"] for o in played)
-    return Row(
-        slug=slug,
-        title=str(data["title"]),
-        runs=total,
-        wins={name: winners[key] / total for key, name in sides.items()},
-        draws=winners[None] / total,
-        turn_limit=sum(1 for o in played if o["reason"].startswith(ROUND_LIMIT)) / total,
-        median_turns=statistics.median(o["turns"] for o in played),
-        seconds=seconds,
-        reasons=dict(Counter(f"{o['winner']}: {o['reason']}" for o in played).most_common()),
-    )
-
-
 def markdown(rows: Sequence[Row], *, runs: int, number: int) -> str:
     lines = [
         f"Made at commit {commit()} with `python -m benchmarks.cloudships_scenarios --runs {runs} --number {number}`:"
@@ -98,41 +62,11 @@ def markdown(rows: Sequence[Row], *, runs: int, number: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def lopsided(row: Row) -> bool:
-    """The issue's bounds: no side above 80% and under 5% of the battles ended by the round limit."""
-    return max(row.wins.values()) > 0.8 or row.turn_limit >= 0.05
-
-
 def table(
     slugs: Sequence[str] = SCENARIOS, *, runs: int = RUNS, number: int = NUMBER, processes: int = PROCESSES
 ) -> list[Row]:
-    rows = []
-    for slug in slugs:
-        started = time.monotonic()
-        played = outcomes(slug, runs, number=number, processes=processes)
-        rows.append(summarise(slug, played, time.monotonic() - started))
-        print(f"{slug}: {runs} runs in {rows[-1].seconds:.0f} s", file=sys.stderr, flush=True)
-        for reason, count in rows[-1].reasons.items():
-            print(f"  {count:4d}  {reason}", file=sys.stderr, flush=True)
-    return rows
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("slugs", nargs="*", default=list(SCENARIOS))
-    parser.add_argument("--runs", type=int, default=RUNS)
-    parser.add_argument("--number", type=int, default=NUMBER)
-    parser.add_argument("--processes", type=int, default=PROCESSES)
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args(argv)
-    rows = table(args.slugs, runs=args.runs, number=args.number, processes=args.processes)
-    text = markdown(rows, runs=args.runs, number=args.number)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
-    args.out.with_suffix(".json").write_text(json.dumps({row.slug: row.reasons for row in rows}, indent=1))
-    print(text)
-    return 0
+    return scenario_runs.table(BENCH, slugs, runs=runs, number=number, processes=processes)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(scenario_runs.main(BENCH, markdown, description=__doc__.splitlines()[0]))

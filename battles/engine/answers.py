@@ -171,6 +171,7 @@ class Progress:
     problem: str = ""
     outcome: str = ""
     note: str = ""
+    unit: tuple[str, ...] = ()  # what the budget counts, one and many ("hex", "hexes"); () movement points
 
     def to_json(self) -> JSONObject:
         return {
@@ -183,6 +184,7 @@ class Progress:
             "problem": self.problem,
             "outcome": self.outcome,
             "note": self.note,
+            "unit": list(self.unit),
         }
 
 
@@ -248,6 +250,9 @@ class AnswerSchema:
     title: str = ""
     clause: str = ""
     layout: str = ""
+    # The default answer as a captain says it, for the form's "Instead: the default" line; empty: the engine's
+    # generic spelling of the answer. Words for the page only: the answer itself is the request's default.
+    default_words: str = ""
 
     def to_json(self) -> JSONObject:
         return {

@@ -15,10 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from battles.engine.events import JSON, JSONObject, plain
 from battles.engine.jsonread import read_int, read_list, read_object, read_opt_str, read_str
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from battles.engine.state import BattleState
 
 FORMAT = 1
 
@@ -118,6 +123,20 @@ class BattleOutcome:
     over: bool
     ships: tuple[ShipOutcome, ...] = ()
     format: int = FORMAT
+
+    @classmethod
+    def of(cls, final: BattleState[Any], ships: Iterable[ShipOutcome]) -> BattleOutcome:
+        """The battle as ``final`` leaves it (who won, why, after how many turns), with each ship's outcome as her
+        ruleset reads it."""
+        return cls(
+            ruleset=final.ruleset,
+            version=final.version,
+            winner=final.winner,
+            reason=final.result,
+            turns=final.turn,
+            over=final.over,
+            ships=tuple(ships),
+        )
 
     def ship(self, name: str) -> ShipOutcome | None:
         return next((ship for ship in self.ships if ship.name == name), None)

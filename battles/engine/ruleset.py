@@ -298,15 +298,7 @@ class BaseRuleset(GenericPresentation, Generic[B]):
             for entry in self.roster(final)
             for ship in _objects(entry.get("ships"))
         ]
-        return BattleOutcome(
-            ruleset=final.ruleset,
-            version=final.version,
-            winner=final.winner,
-            reason=final.result,
-            turns=final.turn,
-            over=final.over,
-            ships=tuple(ships),
-        )
+        return BattleOutcome.of(final, ships)
 
 
 def _objects(value: JSON) -> list[JSONObject]:

@@ -414,6 +414,21 @@
       return null;
     }
 
+    // The same hex two hexsides round spelled as one turn step ("hard port"), where the path has such a step: the
+    // server takes it if the rules refuse the two single turns (a ship that may turn only once a turn).
+    function wholeTurnTo(move, target) {
+      const t = trace(move);
+      if (!t) return [];
+      const tokens = Object.keys(t.geometry);
+      const d = directionTo(t.hex, target);
+      if (d < 0) return [];
+      const turn = (((d - t.facing) % 6) + 6) % 6;
+      if (turn !== 2 && turn !== 4) return [];
+      const whole = tokens.find((k) => t.geometry[k][0] === "turn" && t.geometry[k][1] === (turn === 2 ? 2 : -2));
+      const ahead = tokens.find((k) => t.geometry[k][0] === "forward" && t.geometry[k][1] === 1);
+      return whole && ahead ? [whole, ahead] : [];
+    }
+
     function moveWords(move) {
       const plan = move.querySelector(".plan");
       return plan ? plan.textContent.replace(/\s+/g, " ").trim() : "";
@@ -464,7 +479,9 @@
         say("No one plain way there from the end of the path: add the steps with the buttons beside the map.");
         return;
       }
-      build(move, { try: tokens }, json(move.dataset.plan, []).length + tokens.length);
+      const instead = wholeTurnTo(move, hex);
+      const params = instead.length ? { try: tokens, instead } : { try: tokens };
+      build(move, params, json(move.dataset.plan, []).length + tokens.length);
     }
 
     // A step button of a move: the section built a step further in place, rather than the whole form posted.

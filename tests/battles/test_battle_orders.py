@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from battles import selectors, services
+from battles import engine_io, selectors, services
 from battles.engine import answers
 from battles.engine.events import canonical
 from battles.models import Battle, Decision
@@ -150,3 +150,24 @@ def test_a_decision_posted_on_its_own_with_the_orders_forms_names_is_still_answe
     assert response.status_code == 302
     choice = Decision.objects.get(battle=battle, request_id=request.id).choice
     assert canonical(choice) == canonical(request.default)
+
+
+def test_a_hex_two_hexsides_round_is_one_hard_turn_where_the_rules_refuse_two_single_turns(
+    client, club, ruleset_battle, django_capture_on_commit_callbacks
+):
+    """An Ironclads ship turns once a Game Turn (IC-MOV-04): the board's click on the hex two hexsides round spells
+    two single turns and, instead, the one two-hexside turn; the server keeps the spelling the rules take."""
+    from battles.engine import ruleset as registry
+
+    rules = registry.get("ironclads")
+    battle = ruleset_battle(rules)
+    side = engine_io.current_state(battle).sides[0]
+    request = advance_to(battle, club, django_capture_on_commit_callbacks, "move order", side)
+    client.force_login(club["alice"])
+    url = decide(battle, request.id)
+    plain = client.get(url, {"plan": "[]", "try": ["port", "port", "ahead"]}, **HTMX).content.decode()
+    assert 'data-plan="[&quot;port&quot;]"' in plain  # the second single turn refused
+    both = {"plan": "[]", "try": ["port", "port", "ahead"], "instead": ["hard port", "ahead"]}
+    html = client.get(url, both, **HTMX).content.decode()
+    assert 'data-plan="[&quot;hard port&quot;, &quot;ahead&quot;]"' in html
+    assert "The rules do not take" not in html

@@ -63,15 +63,7 @@ def outcome(initial: BattleState[Battle], final: BattleState[Battle]) -> BattleO
                 crew_away=sum(party.men for party in crew.away),
             )
         )
-    return BattleOutcome(
-        ruleset=final.ruleset,
-        version=final.version,
-        winner=final.winner,
-        reason=final.result,
-        turns=final.turn,
-        over=final.over,
-        ships=tuple(ships),
-    )
+    return BattleOutcome.of(final, tuple(ships))
 
 
 def tally(state: BattleState[Battle]) -> JSONObject:

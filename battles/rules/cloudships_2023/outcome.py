@@ -68,15 +68,7 @@ TAKEN = (engine_outcome.STRUCK, engine_outcome.CAPTURED)
 
 
 def battle_outcome(initial: BattleState[Board], final: BattleState[Board]) -> BattleOutcome:
-    return BattleOutcome(
-        ruleset=final.ruleset,
-        version=final.version,
-        winner=final.winner,
-        reason=final.result,
-        turns=final.turn,
-        over=final.over,
-        ships=tuple(ship_outcome(final.board, ship, final.winner) for ship in final.board.ships),
-    )
+    return BattleOutcome.of(final, tuple(ship_outcome(final.board, ship, final.winner) for ship in final.board.ships))
 
 
 def ship_outcome(board: Board, ship: Ship, winner: str | None = None) -> ShipOutcome:

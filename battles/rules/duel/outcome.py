@@ -32,15 +32,7 @@ def _ship_outcome(start: Ship, end: Ship) -> ShipOutcome:
 
 def outcome(initial: BattleState[Board], final: BattleState[Board]) -> BattleOutcome:
     ships = tuple(_ship_outcome(initial.board.ship_named(s.name), s) for s in final.board.ships)
-    return BattleOutcome(
-        ruleset=final.ruleset,
-        version=final.version,
-        winner=final.winner,
-        reason=final.result,
-        turns=final.turn,
-        over=final.over,
-        ships=ships,
-    )
+    return BattleOutcome.of(final, ships)
 
 
 def summary(state: BattleState[Board]) -> str:

@@ -1,9 +1,11 @@
-"""The answer schema of each decision: the ship to move as labelled names (IC-SEQ-07); a move order as a path built
-step by step (the battle page's move builder and its clicks on the map), its speed one of the steps, each step judged
-as it is added against her legal orders (orders.py). The schema says the shape; validate.py judges the order."""
+"""The answer schema of each decision: the order of moving as a select for each place in turn (IC-SEQ-07); a move
+order as a path built step by step (the battle page's move builder and its clicks on the map), its speed one of the
+steps, each step judged as it is added against her legal orders (orders.py); fire orders and an allocation as the
+orders layout's fields. The schema says the shape; validate.py judges the order."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from battles.engine import answers, hexgrid
@@ -17,10 +19,12 @@ from battles.rules.ironclads import gunnery, movement, orders, salvo
 from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.board import Ship
 from battles.rules.ironclads.cards import TRACKS
-from battles.rules.ironclads.kinds import DAMAGE_ALLOCATION, FIRE_ORDERS, MOVE_ORDER, SHIP_TO_MOVE
+from battles.rules.ironclads.kinds import DAMAGE_ALLOCATION, FIRE_ORDERS, MOVE_ORDER, ORDER_OF_MOVING, SEALED_ORDER
 from battles.rules.ironclads.movement import Order
+from battles.rules.ironclads.record_sheet import LABELS
 from battles.rules.ironclads.speed import Setting
 
+BREAK_OFF_WORDS = "Break off: leave her squadron and head away (IC-FORM-14)"
 STEP_WORDS = {
     "ahead": "Ahead one hex",
     "astern": "Astern one hex",
@@ -38,14 +42,33 @@ def answer_schema(state: BattleState[Battle], request: DecisionRequest, partial:
         return _fire(state.board, request)
     if request.kind == DAMAGE_ALLOCATION:
         return _allocation(state.board, request)
-    if request.kind == SHIP_TO_MOVE:
-        battle = state.board
-        options = tuple(Option(o, _ship_words(battle.ship(str(o)))) for o in request.options or ())
-        root = answers.One(
-            key="choice", label=request.prompt, options=options, default=request.default, clause=request.rule
-        )
-        return AnswerSchema(request.id, root, title="The ship to move", clause=request.rule, layout="options")
+    if request.kind == ORDER_OF_MOVING:
+        return _order_of_moving(state.board, request)
     return answers.default_schema(request)
+
+
+PLACES = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth")
+
+
+def _order_of_moving(battle: Battle, request: DecisionRequest) -> AnswerSchema:
+    """A select for each place in her side's order of moving, each offering every ship waiting (IC-SEQ-07)."""
+    default = request.default if isinstance(request.default, dict) else {}
+    given = default.get(SEALED_ORDER)
+    names = [str(n) for n in given] if isinstance(given, list) else list(request.ships)
+    options = tuple(Option(n, _ship_words(battle.ship(n))) for n in names)
+    items = tuple(
+        answers.One(
+            key=str(n),
+            label=f"{PLACES[n] if n < len(PLACES) else f'No. {n + 1}'} to move",
+            options=options,
+            default=name,
+            widget="select",
+        )
+        for n, name in enumerate(names)
+    )
+    slots = answers.Repeat(key=SEALED_ORDER, label="Ships in order", items=items, low=len(items), high=len(items))
+    root = answers.Group(key="", fields=(slots,), clause=request.rule)
+    return AnswerSchema(request.id, root, title="The order of moving", clause=request.rule, layout="orders")
 
 
 def _ship_words(ship: Ship) -> str:
@@ -69,12 +92,14 @@ def _move(battle: Battle, request: DecisionRequest, partial: JSON) -> AnswerSche
     legal = orders.legal_orders(battle, name)
     plan = [str(t) for t in partial] if isinstance(partial, list) else []
     settings = tuple(dict.fromkeys(o.setting for o in legal))
+    breaking = (Option(orders.BREAK_OFF, BREAK_OFF_WORDS),) if orders.may_break_off(battle, name) else ()
     vocabulary = (
+        *breaking,
         *(Option(orders.setting_token(s), setting_words(s, ship.setting)) for s in settings),
         *(Option(token, words) for token, words in STEP_WORDS.items()),
     )
     known = tuple(str(o.value) for o in vocabulary)
-    progress = _progress(battle, name, legal, [t for t in plan if t in known], known)
+    progress = _progress(battle, name, [t for t in plan if t in known], known)
     default = request.default if isinstance(request.default, dict) else {}
     steps = default.get("steps")
     path = answers.Path(
@@ -87,11 +112,29 @@ def _move(battle: Battle, request: DecisionRequest, partial: JSON) -> AnswerSche
         progress=progress,
     )
     root = answers.Group(key="", fields=(path,), fixed={"ship": name}, clause=request.rule)
-    return AnswerSchema(request.id, root, title=f"Move {name}", clause=request.rule, layout="move")
+    words = _default_move_words(battle, name, steps if isinstance(steps, list) else [])
+    return AnswerSchema(request.id, root, title=f"Move {name}", clause=request.rule, layout="move", default_words=words)
+
+
+def _default_move_words(battle: Battle, name: str, steps: list[JSON]) -> str:
+    read = orders.read_plan(battle, name, steps)
+    if not isinstance(read, tuple):
+        return ""
+    setting, path = read
+    going = orders.as_she_goes(battle, name) if setting is None else setting
+    return plan_words(going, path, as_she_goes=setting is None)
+
+
+def _legal(battle: Battle, name: str, plan: list[str]) -> tuple[Battle, tuple[Order, ...]]:
+    """The battle her plan is judged on (her break off announced, IC-FORM-14) and her legal orders there."""
+    ordered = orders.as_ordered(battle, name, list[JSON](plan))
+    return ordered, orders.legal_orders(ordered, name)
 
 
 def _viable(battle: Battle, name: str, legal: Sequence[Order], plan: list[str]) -> bool:
     """Whether a plan so far can still end as one of her legal orders (its speed may come at any point)."""
+    if orders.judge_break_off(battle, name, list[JSON](plan)) is not None:
+        return False
     read = orders.read_plan(battle, name, list[JSON](plan))
     if not isinstance(read, tuple):
         return False
@@ -102,9 +145,17 @@ def _viable(battle: Battle, name: str, legal: Sequence[Order], plan: list[str]) 
     )
 
 
-def _progress(
-    battle: Battle, name: str, legal: Sequence[Order], plan: list[str], known: tuple[str, ...]
-) -> answers.Progress:
+def _progress(given: Battle, name: str, plan: list[str], known: tuple[str, ...]) -> answers.Progress:
+    battle, legal = _legal(given, name, plan)
+    breaking = orders.breaks_off(list[JSON](plan))
+    found: dict[bool, tuple[Order, ...]] = {breaking: legal}
+
+    def legal_if(breaks: bool) -> tuple[Order, ...]:
+        """Her legal orders with or without a break off announced, each worked out once for the form."""
+        if breaks not in found:
+            found[breaks] = _legal(given, name, [orders.BREAK_OFF] if breaks else [])[1]
+        return found[breaks]
+
     ship = battle.ship(name)
     read = orders.read_plan(battle, name, list[JSON](plan))
     setting, path = read if isinstance(read, tuple) else (None, ())
@@ -128,15 +179,37 @@ def _progress(
         problem = refused.reason if refused is not None else "not one of her legal orders"
     return answers.Progress(
         steps=tuple(plan),
-        words=f"{going}: {movement.spell(path)}" + ("" if setting is not None else " (as she goes)"),
+        words=plan_words(going, path, as_she_goes=setting is None),
         spent=sum(1 for s in path if s not in movement.TURNS),
         budget=count,
-        accepted=tuple(t for t in known if _viable(battle, name, legal, [*plan, t])),
+        accepted=tuple(
+            t for t in known if _viable(given, name, legal_if(t == orders.BREAK_OFF or breaking), [*plan, t])
+        ),
         complete=complete,
         problem=problem,
         outcome=ending,
         note=f"{possessive(name)} speed may be set at any step; a turn costs nothing",
+        unit=("hex", "hexes"),
     )
+
+
+TURN_WORDS = {
+    movement.PORT1: "a hexside to port",
+    movement.PORT2: "two hexsides to port",
+    movement.STARBOARD1: "a hexside to starboard",
+    movement.STARBOARD2: "two hexsides to starboard",
+}
+
+
+def plan_words(going: Setting, path: Sequence[str], *, as_she_goes: bool) -> str:
+    """The plan as a captain says it: "speed 6 ahead: a hexside to starboard, then 2 hexes ahead"."""
+    speed = "stopped" if going.speed == 0 else f"speed {going}"
+    speed += " (as she goes)" if as_she_goes else ""
+    parts = [
+        TURN_WORDS.get(step, f"{n} hex{'es' if n > 1 else ''} {step}")
+        for step, n in ((step, len(list(run))) for step, run in itertools.groupby(path))
+    ]
+    return f"{speed}: {', then '.join(parts)}" if parts else speed
 
 
 def _fire(battle: Battle, request: DecisionRequest) -> AnswerSchema:
@@ -163,7 +236,11 @@ def _fire(battle: Battle, request: DecisionRequest) -> AnswerSchema:
         fields.append(answers.One(key=track, label=label, options=tuple(options), default=given.get(track)))
     targets = answers.Group(key="targets", label=f"{possessive(name)} guns", fields=tuple(fields), clause="IC-FIRE-01")
     root = answers.Group(key="", fields=(targets,), fixed={"ship": name}, clause=request.rule)
-    return AnswerSchema(request.id, root, title=f"Fire: {name}", clause=request.rule, layout="orders")
+    laid = [f"{LABELS.get(str(track), str(track))} at {target}" for track, target in given.items() if target]
+    words = f"{', '.join(laid)}, the rest holding fire" if laid else "every gun holds fire"
+    return AnswerSchema(
+        request.id, root, title=f"Fire: {name}", clause=request.rule, layout="orders", default_words=words
+    )
 
 
 def _allocation(battle: Battle, request: DecisionRequest) -> AnswerSchema:
@@ -198,4 +275,15 @@ def _allocation(battle: Battle, request: DecisionRequest) -> AnswerSchema:
         fixed={"ship": name},
         clause=request.rule,
     )
-    return AnswerSchema(request.id, root, title=f"Damage: {name}", clause=request.rule, layout="orders")
+    placed = [*_listed(default.get("criticals")), *_listed(default.get("hits"))]
+    labels = [label.split(":")[0].split(",")[0] for label in (*c_labels, *h_labels)]
+    words = "; ".join(
+        f"{label} on her {LABELS.get(str(track), str(track))}" for label, track in zip(labels, placed, strict=False)
+    )
+    return AnswerSchema(
+        request.id, root, title=f"Damage: {name}", clause=request.rule, layout="orders", default_words=words
+    )
+
+
+def _listed(value: JSON) -> list[JSON]:
+    return value if isinstance(value, list) else []

@@ -16,6 +16,7 @@ Turrets fire only into the arcs agreed for them before the game (IC-ARC-08/09, `
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Final
@@ -97,13 +98,24 @@ def turret_bears(data_card: DataCard, turret: str, arc: str) -> bool:
     return arc in data_card.bears(turret)
 
 
+@functools.lru_cache(maxsize=16384)
+def _arcs_seen(offset: Hex, facing: int) -> tuple[tuple[str, ...], str]:
+    """The fixed arcs and the turret quadrant of a hex ``offset`` from her, facing ``facing``. They depend on nothing
+    else, so they are worked once per offset and facing (a few thousand within reach) for every look the phases,
+    the forms, the map and the AI make."""
+    origin = Hex(0, 0)
+    return fixed_arcs(origin, facing, offset), turret_arc(origin, facing, offset)
+
+
 def bearing_tracks(data_card: DataCard, ship: Hex, facing: int, target: Hex) -> tuple[str, ...]:
     """The gun tracks of hers that bear on the target hex: each fixed arc the target is in (IC-ARC-07), and each
     turret agreed to fire into the turret quadrant it is in (IC-ARC-08/09). Whether a track has stats left to fire
     is the salvo's question (IC-FIRE-04)."""
-    quadrant = turret_arc(ship, facing, target)
+    if ship == target:
+        raise ValueError("a ship does not fire at her own hex")
+    fixed, quadrant = _arcs_seen(target - ship, facing % 6)
     turrets = tuple(t for t in TURRETS if turret_bears(data_card, t, quadrant))
-    return fixed_arcs(ship, facing, target) + turrets
+    return fixed + turrets
 
 
 def fired_into(target: Hex, target_facing: int, firer: Hex) -> tuple[str, ...]:

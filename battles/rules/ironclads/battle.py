@@ -1,10 +1,11 @@
 """The whole board of an Ironclads battle as the app plays it (docs/ironclads.md "The turn, in the app"): the map
 and the ships (board.py), the scenario's title, side names and turn limit, and the Game Turn's state: the side with
-the Initiative, the side whose ship moved last and the ship a side has chosen to move (IC-SEQ-07), the squadrons
-when Appendix D is played (IC-FORM-01), and the Game Turn each ship's fire burns to (IC-PROB: her salvoes halved).
+the Initiative, each side's order of moving (IC-SEQ-07), the side whose ship moved last and the ship to move next,
+the squadrons when Appendix D is played (IC-FORM-01), and the Game Turn each ship's fire burns to (IC-PROB: her
+salvoes halved).
 
-Frozen; the fold (fold.py) makes a new one for every event. Nothing is hidden in Ironclads: every side sees the
-whole board.
+Frozen; the fold (fold.py) makes a new one for every event. Nothing else is hidden in Ironclads: every side sees
+the whole board but the other side's order of moving.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ class Battle:
     side_names: Mapping[str, str] = field(default_factory=dict)
     initiative: str = ""  # the side that has it this Game Turn (IC-INIT-02); "" before it is rolled
     last_moved: str = ""  # the side whose ship moved last this Movement Phase (IC-SEQ-07); "" none yet
-    chosen: str = ""  # the ship her side chose to move next, awaiting her order
+    sailing: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its order of moving this phase
+    chosen: str = ""  # the next ship to move, awaiting her order
     ordered: bool = False  # the chosen ship's order is given (``plan``), to be carried out
     plan: tuple[str, ...] = ()  # her order as the form spells it (orders.py)
     formations: Formations | None = None  # None: Appendix D not played (IC-FORM-01)
@@ -58,8 +60,12 @@ class Battle:
         return evolve(self, board=board)
 
     def view(self, side: str | None) -> JSON:
-        """The board as ``side`` sees it: everything, as the table shows it to both players."""
-        return self.to_json()
+        """The board as ``side`` sees it: everything, as the table shows it to both players, but the other sides'
+        order of moving (sealed: the text has each side choose its next ship only when its turn to move comes, so
+        no side knows another's choices before they are made)."""
+        seen = self.to_json()
+        seen["sailing"] = {k: list(v) for k, v in self.sailing.items() if k == side}
+        return seen
 
     def to_json(self) -> JSONObject:
         return {
@@ -69,6 +75,7 @@ class Battle:
             "side_names": dict(self.side_names),
             "initiative": self.initiative,
             "last_moved": self.last_moved,
+            "sailing": {k: list[JSON](v) for k, v in self.sailing.items()},
             "chosen": self.chosen,
             "ordered": self.ordered,
             "plan": list(self.plan),
@@ -93,6 +100,10 @@ class Battle:
             side_names={str(k): read_str(v) for k, v in read_object(data.get("side_names", {})).items()},
             initiative=read_str(data.get("initiative", "")),
             last_moved=read_str(data.get("last_moved", "")),
+            sailing={
+                str(k): tuple(read_str(n) for n in read_list(v))
+                for k, v in read_object(data.get("sailing", {})).items()
+            },
             chosen=read_str(data.get("chosen", "")),
             ordered=read_bool(data.get("ordered", False)),
             plan=tuple(read_str(t) for t in read_list(data.get("plan", []))),

@@ -28,13 +28,14 @@ from battles.rules.ironclads.kinds import (
     HITS_NOTED,
     INITIATIVE_WON,
     MOVE_ORDER,
+    ORDER_OF_MOVING,
     PROBLEM,
     SALVO_FIRED,
     SEA_STATE,
+    SEALED_ORDER,
     SHIP_CHOSEN,
     SHIP_MOVED,
     SHIP_SUNK,
-    SHIP_TO_MOVE,
 )
 from battles.rules.ironclads.salvo import Score
 
@@ -45,7 +46,7 @@ def _new_turn(state: BattleState[Battle], event: Event) -> Battle:
     """A Game Turn: nobody has moved or turned, last turn's collisions are over, the Initiative is rolled anew."""
     battle = state.board
     board = evolve(battle.board.next_turn(), turn=event.turn)
-    return evolve(battle, board=board, initiative="", last_moved="", chosen="", ordered=False, plan=())
+    return evolve(battle, board=board, initiative="", last_moved="", sailing={}, chosen="", ordered=False, plan=())
 
 
 def _phase(state: BattleState[Battle], event: Event) -> Battle:
@@ -132,10 +133,12 @@ def _chosen(state: BattleState[Battle], event: Event) -> Battle:
 
 
 def _decided(state: BattleState[Battle], event: Event) -> Battle:
-    """A side's answer as it is given: the ship it moves next, or her order (carried out by the next advance)."""
+    """A side's answer as it is given: its order of moving (its own event, which alone holds the sealed names), a
+    ship's move order (carried out by the next advance), an allocation."""
     battle, kind, choice = state.board, event.data["decision"], event.data["choice"]
-    if kind == SHIP_TO_MOVE:
-        return evolve(battle, chosen=read_str(choice))
+    if kind == ORDER_OF_MOVING:
+        names = tuple(read_str(n) for n in read_list(read_object(choice)[SEALED_ORDER]))
+        return evolve(battle, sailing={**battle.sailing, read_str(event.data["side"]): names})
     if kind == DAMAGE_ALLOCATION:
         given = read_object(choice)
         allocations = {**battle.allocations, read_str(given["ship"]): allocation_from_json(given)}

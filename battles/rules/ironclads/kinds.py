@@ -13,16 +13,17 @@ FIRING = "firing"  # 3, fire noted then resolved (IC-SEQ-08)
 END = "end"  # 4, sinking and the end of the game (IC-SEQ-09, IC-END)
 
 # --- decisions ---------------------------------------------------------------------------------------------------
-SHIP_TO_MOVE = "ship to move"  # which of her ships a side moves next, when more than one is waiting (IC-SEQ-07)
+ORDER_OF_MOVING = "order of moving"  # the order a side moves its ships this Movement Phase, once (IC-SEQ-07)
 MOVE_ORDER = "move order"  # the chosen ship's speed and path (IC-SPD-08, IC-MOV-01..04)
 FIRE_ORDERS = "fire orders"  # a target or hold for each arc and turret (IC-FIRE-01..03), every ship at once
 DAMAGE_ALLOCATION = "damage allocation"  # a track for each C and H on her Hits line (IC-DMG-02..13)
+SEALED_ORDER: Final = "ships"  # the order of moving's key, kept from the other side (its answer is sealed)
 
 # --- events ------------------------------------------------------------------------------------------------------
 SEA_STATE = "sea state"  # IC-SEA-01/02: the two dice and what they made
 INITIATIVE_WON = "initiative"  # IC-INIT: the rounds rolled and the side that has it
 FORMATIONS_CHECKED = "formations checked"  # IC-FORM-04/11: red markers set and cleared
-SHIP_CHOSEN = "ship chosen"  # a side names the ship it moves next
+SHIP_CHOSEN = "ship chosen"  # the next ship of a side to move, by its order of moving, is named
 SHIP_MOVED = "ship moved"  # a move done: the ships it changed, whole (movement.execute)
 SHIP_SUNK = "ship sunk"  # IC-END-01
 SALVO_FIRED = "salvo fired"  # a salvo's dice and saves: the C and H it notes on the target (IC-FIRE, IC-SAVE)

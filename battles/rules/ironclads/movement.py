@@ -215,10 +215,11 @@ def judge_path(board: Board, ship: Ship, order: Order) -> Rejection | None:
         return Rejection("IC-MOV-04", "one turn a Game Turn")
     if set(steps) - {ASTERN if order.setting.astern else AHEAD}:
         clause = "IC-MOV-08" if ASTERN in steps else "IC-MOV-09"
-        return Rejection(clause, f"at {order.setting} she steps {ASTERN if order.setting.astern else AHEAD} only")
+        return Rejection(clause, f"at speed {order.setting} she steps {ASTERN if order.setting.astern else AHEAD} only")
     count, _ = hexes_to_move(ship, order.setting)
     if len(steps) != count:
-        return Rejection("IC-MOV-02", f"at {order.setting} she must move {count} hexes, no more and no less")
+        hexes = "1 hex" if count == 1 else f"{count} hexes"
+        return Rejection("IC-MOV-02", f"at speed {order.setting} she must move {hexes}, no more and no less")
     if turns and turns[0] not in turns_allowed(board, ship, order.setting):
         return _refuse_turn(board, ship, order.setting)
     return None

@@ -15,14 +15,17 @@ from typing import Final
 
 from battles.engine.decisions import Rejection
 from battles.engine.events import JSON, JSONObject
+from battles.engine.frozen import evolve
 from battles.rules.ironclads import formations, movement
 from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.board import Ship
 from battles.rules.ironclads.cards import HULL
+from battles.rules.ironclads.kinds import SEALED_ORDER
 from battles.rules.ironclads.movement import AHEAD, ASTERN, PORT1, PORT2, STARBOARD1, STARBOARD2, Order
 from battles.rules.ironclads.speed import ASTERN_SPEED, STOPPED, Setting
 
 STOP, GO_ASTERN, SPEED = "stop", "go astern", "speed"
+BREAK_OFF: Final = "break off"  # Appendix D: announced with her order, just before she moves (IC-FORM-14)
 # The form's step tokens and the path steps they stand for (movement.py); "port" and "starboard" are the board
 # script's common words for a hexside's turn, so a click on the map builds them.
 STEPS: Final[Mapping[str, str]] = {
@@ -76,6 +79,8 @@ def read_plan(battle: Battle, name: str, plan: Sequence[JSON]) -> tuple[Setting 
         if not isinstance(token, str):
             return Rejection("IC-MOV-03", "a plan is a list of steps, turns and at most one speed")
         setting = setting_of(token)
+        if token == BREAK_OFF:
+            continue  # not a step: whether she may is judged apart (judge_break_off)
         if setting is not None:
             if chosen is not None:
                 return Rejection("IC-SPD-08", "her speed is set once, when she is chosen to move")
@@ -83,7 +88,7 @@ def read_plan(battle: Battle, name: str, plan: Sequence[JSON]) -> tuple[Setting 
         elif token in STEPS:
             path.append(STEPS[token])
         else:
-            known = ", ".join([*STEPS, STOP, f"{SPEED} N", GO_ASTERN])
+            known = ", ".join([*STEPS, STOP, f"{SPEED} N", GO_ASTERN, BREAK_OFF])
             return Rejection("IC-MOV-03", f"no such step {token!r}: the steps are {known}")
     return chosen, tuple(path)
 
@@ -106,8 +111,37 @@ def order_of(battle: Battle, name: str, plan: Sequence[JSON]) -> Order | Rejecti
     return Order(as_she_goes(battle, name) if setting is None else setting, path)
 
 
-def answer(name: str, order: Order) -> JSONObject:
-    return {"ship": name, "steps": list[JSON](tokens(order))}
+def answer(name: str, order: Order, *, breaking_off: bool = False) -> JSONObject:
+    return {"ship": name, "steps": [*([BREAK_OFF] if breaking_off else []), *tokens(order)]}
+
+
+# --- breaking off (Appendix D) ------------------------------------------------------------------------------------
+
+
+def may_break_off(battle: Battle, name: str) -> bool:
+    """With Appendix D, a ship of a squadron not already breaking off may be ordered to (IC-FORM-14)."""
+    squadrons = battle.formations
+    return squadrons is not None and squadrons.of(name) is not None and name not in squadrons.breaking_off
+
+
+def breaks_off(plan: Sequence[JSON]) -> bool:
+    return BREAK_OFF in plan
+
+
+def as_ordered(battle: Battle, name: str, plan: Sequence[JSON]) -> Battle:
+    """The battle her order is judged and carried out on: with her break off announced, she is out of her squadron
+    and bound to head away (formations.break_off, IC-FORM-14/15)."""
+    if not breaks_off(plan) or battle.formations is None:
+        return battle
+    return evolve(battle, formations=formations.break_off(battle.formations, name))
+
+
+def judge_break_off(battle: Battle, name: str, plan: Sequence[JSON]) -> Rejection | None:
+    if breaks_off(plan) and not may_break_off(battle, name):
+        return Rejection("IC-FORM-14", f"only a ship of a squadron (Appendix D) may break off, and {name} is none")
+    if sum(1 for t in plan if t == BREAK_OFF) > 1:
+        return Rejection("IC-FORM-14", "she breaks off once")
+    return None
 
 
 # --- who moves ----------------------------------------------------------------------------------------------------
@@ -116,6 +150,31 @@ def answer(name: str, order: Order) -> JSONObject:
 def waiting(battle: Battle, side: str) -> tuple[Ship, ...]:
     """Her side's ships afloat that have not moved this Movement Phase, in the scenario's order."""
     return tuple(s for s in battle.afloat_of(side) if not s.moved)
+
+
+def next_ship(battle: Battle, side: str) -> Ship:
+    """Her side's next ship to move (IC-SEQ-07): the first of its order of moving still waiting, else (a side asked
+    for no order, having one ship waiting) the first waiting. Ships gone off the map meanwhile are passed over."""
+    waiting_now = waiting(battle, side)
+    names = {s.name for s in waiting_now}
+    chosen = next((n for n in battle.sailing.get(side, ()) if n in names), None)
+    return battle.ship(chosen) if chosen is not None else waiting_now[0]
+
+
+def order_of_moving(names: Sequence[str]) -> JSONObject:
+    """An order of moving's answer: ``{"ships": [her side's waiting ships, first to move first]}``."""
+    return {SEALED_ORDER: list[JSON](names)}
+
+
+def judge_order_of_moving(battle: Battle, side: str, choice: JSON) -> Rejection | None:
+    """Every ship of hers waiting to move, each once, in the order she moves them (IC-SEQ-07)."""
+    names = choice.get(SEALED_ORDER) if isinstance(choice, dict) and set(choice) == {SEALED_ORDER} else None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return Rejection("IC-SEQ-07", 'an order of moving is {"ships": [her ships, the first to move first]}')
+    expected = sorted(s.name for s in waiting(battle, side))
+    if sorted(str(n) for n in names) != expected:
+        return Rejection("IC-SEQ-07", f"name each ship waiting to move once: {', '.join(expected)}")
+    return None
 
 
 def side_to_move(battle: Battle) -> str | None:

@@ -46,15 +46,7 @@ def outcome(initial: BattleState[Battle], final: BattleState[Battle]) -> BattleO
         )
         for ship in final.board.ships
     )
-    return BattleOutcome(
-        ruleset=final.ruleset,
-        version=final.version,
-        winner=final.winner,
-        reason=final.result,
-        turns=final.turn,
-        over=final.over,
-        ships=ships,
-    )
+    return BattleOutcome.of(final, ships)
 
 
 def tally(state: BattleState[Battle]) -> JSONObject:

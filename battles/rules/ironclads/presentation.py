@@ -62,6 +62,8 @@ def _moved(e: Mapping[str, Any], n: Names) -> str:
     end = e["hexes"][-1]
     col, row = hexgrid.to_odd_q(Hex(int(end[0]), int(end[1])))
     told = f"{e['ship']} {how} {'in' if e['speed'] == 0 else 'to'} hex [{col}, {row}]"
+    if e.get("breaks_off"):
+        told = f"{e['ship']} breaks off from her squadron and {told.removeprefix(e['ship'] + ' ')}"
     crash = e["collision"]
     if e["broke_off"]:
         return f"{e['ship']} {how} off the map and breaks off."
@@ -100,7 +102,10 @@ def _noted(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _criticals(e: Mapping[str, Any], n: Names) -> str:
-    return f"{possessive(e['ship'])} criticals take {and_list([str(d) for d in e['demands']])} stats."
+    demands = [int(d) for d in e["demands"]]
+    stats = "stat" if sum(demands) == 1 else "stats"
+    takes = "critical takes" if len(demands) == 1 else "criticals take"
+    return f"{possessive(e['ship'])} {takes} {and_list([str(d) for d in demands])} {stats}."
 
 
 def _damaged(e: Mapping[str, Any], n: Names) -> str:

@@ -48,8 +48,15 @@ def rolls_for_problems(noted: Noted) -> bool:
     return bool(noted)
 
 
-def needed() -> dice.Needed:
-    """The table as the roll's log reads it (the main text's rows, IC-PROB-10)."""
+def needed(armour_left: int | None = None) -> dice.Needed:
+    """The table as the roll's log reads it (the main text's rows, IC-PROB-10); for a ship with ``armour_left`` of
+    3 or more, 9-10 is nothing (IC-PROB-05), so her log never reads "fire" on a roll that lit none."""
+    if armour_left is not None and armour_left >= BURNS_BELOW_ARMOUR:
+        return dice.table(
+            f"2 steering, 3 smokestacks, 11-12 bridge (no fire: Armour {armour_left})",
+            ((2, 2, STEERING), (3, 3, SMOKESTACKS), (4, 10, NOTHING), (11, 12, BRIDGE)),
+            NOTHING,
+        )
     return dice.table(
         "2 steering, 3 smokestacks, 9-10 fire (under 3 Armour), 11-12 bridge",
         ((2, 2, STEERING), (3, 3, SMOKESTACKS), (4, 8, NOTHING), (9, 10, FIRE), (11, 12, BRIDGE)),

@@ -67,7 +67,8 @@ def turret_arcs(data_card: DataCard, turret: str) -> Item:
     written = "/".join(ARC_WORDS[a].upper() if a in bears else ARC_WORDS[a] for a in ARCS)
     summary = f"bears {and_list([ARC_WORDS[a] for a in bears])}" if bears else "no guns"
     aspects: list[JSON] = [[ARC_WORDS[a], QUADRANTS[a][0], QUADRANTS[a][1], a in bears] for a in ARCS]
-    return Item(key=turret, name=LABELS[turret], detail=written, summary=summary, values={"aspects": aspects})
+    # The label is the item's key (drawn boxed); no name beside it, which would say the turret twice.
+    return Item(key=LABELS[turret], name="", detail=written, summary=summary, values={"aspects": aspects})
 
 
 def record_sheet(
@@ -81,7 +82,10 @@ def record_sheet(
     """Her card as a sheet. ``current_speeds``: the speeds set so far, the last one now (earlier ones shown beside
     it, as the text crosses them off); ``hits``: the H and C noted this turn; both blank lines on a fresh card."""
     guns = Block(rows=tuple(row(data_card.track(t)) for t in (*ARCS, *TURRETS)))
-    turrets = Block(heading="Turret arcs", items=tuple(turret_arcs(data_card, t) for t in TURRETS))
+    # Only the turrets she has: the three blank arcs lines of a ship without turrets say nothing (her rows of
+    # boxes above still show every turret's track, struck through).
+    hers = tuple(turret_arcs(data_card, t) for t in TURRETS if data_card.track(t).stats)
+    turrets = Block(heading="Turret arcs", items=hers) if hers else None
     hull = Block(rows=tuple(row(data_card.track(t)) for t in (ARMOUR, PROPULSION, HULL)))
     speed = Fact(
         "Current Speed",
@@ -100,7 +104,7 @@ def record_sheet(
         look=LOOK,
         facts=tuple(facts),
         sections=(
-            Section("guns", "Guns", (guns, turrets), look=LOOK, wide=True),
+            Section("guns", "Guns", (guns, turrets) if turrets else (guns,), look=LOOK, wide=True),
             Section(
                 "ship",
                 "Armour, Propulsion, Hull",

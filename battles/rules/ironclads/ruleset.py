@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from battles.engine import answers as engine_answers
+from battles.engine.bridge import CampaignBridge
 from battles.engine.card_designer import CardDesigner
 from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event, JSONObject
@@ -19,7 +20,7 @@ from battles.engine.resolver import Context
 from battles.engine.ruleset import BaseRuleset, OptionSpec, Setup
 from battles.engine.state import BattleState
 from battles.engine.telling import ENGINE_TELLERS, Names, tell
-from battles.rules.ironclads import ai, answers, fold, outcome, presentation, reach, sequence, setup, validate
+from battles.rules.ironclads import ai, answers, campaign, fold, outcome, presentation, reach, sequence, setup, validate
 from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.designer import CARD_DESIGNER
 from battles.rules.ironclads.kinds import FORMATIONS_OPTION
@@ -40,6 +41,7 @@ class Ironclads(BaseRuleset[Battle]):
             clause="IC-FORM-01",
         ),
     )
+    campaign_bridge: CampaignBridge | None = campaign.CAMPAIGN_BRIDGE  # standalone battles only
     card_designer: CardDesigner | None = CARD_DESIGNER  # Appendix A: a Data Card from a ship's particulars
 
     def setup(self, scenario: Mapping[str, JSON], options: Mapping[str, JSON]) -> Setup[Battle]:

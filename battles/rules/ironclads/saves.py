@@ -15,7 +15,7 @@ from battles.rules.ironclads.cards import ARMOUR, DataCard
 from battles.rules.ironclads.salvo import Score
 from battles.rules.ironclads.scale import CLOSE, LONG, MIDDLE
 
-SAVED, NOT_SAVED = "saved", "not saved"
+SAVED, NOT_SAVED = "save", "failed save"  # the log counts them: "1 save, 3 failed saves"
 
 # The lowest face that saves, by band (IC-SAVE-03..05).
 SAVES_ON: Final[Mapping[str, int]] = {LONG: 3, MIDDLE: 5, CLOSE: 6}

@@ -1,6 +1,6 @@
 """The sequence of play: dispatch only (IC-SEQ-06). Which phase function carries the battle on from the phase it is
-at; the battle waits for the sides only in the Movement Phase (a ship to move, her order) and in the Firing Phase
-(fire orders, damage allocations): docs/ironclads.md "The turn, in the app"."""
+at; the battle waits for the sides only in the Movement Phase (the orders of moving, each move order) and in the
+Firing Phase (fire orders, damage allocations): docs/ironclads.md "The turn, in the app"."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ def opening(ctx: Context[Battle]) -> None:
 
 def new_turn(ctx: Context[Battle]) -> None:
     turn.start_turn(ctx)
-    moving.begin_movement(ctx)
-    play_on(ctx)
+    if not moving.begin_movement(ctx):  # else the sides' orders of moving are awaited
+        play_on(ctx)
 
 
 def play_on(ctx: Context[Battle]) -> None:

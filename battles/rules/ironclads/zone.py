@@ -11,6 +11,7 @@ or land hex in the zone blocks fire at that target (IC-ZOF-02). Range is the hex
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection
 from typing import Final
@@ -60,21 +61,44 @@ def _passes_through(a: Hex, b: Hex) -> frozenset[Hex]:
     return frozenset(h for h in near if _stretch_inside(start, end, _pixel(h)) > _STRETCH)
 
 
+@functools.lru_cache(maxsize=8192)
+def _zone_from_origin(offset: Hex) -> tuple[Hex, ...]:
+    """The zone between the origin and ``offset``, both excluded. The zone depends only on where the target lies
+    from the firer, so every pair of hexes the same way apart shares it: computed once per offset (a few thousand
+    within the guns' reach) rather than once per look, which the phases, the forms, the map and the AI make
+    hundreds of thousands of times a battle."""
+    origin = Hex(0, 0)
+    return tuple(sorted(_passes_through(origin, offset) - {origin, offset}))
+
+
+@functools.lru_cache(maxsize=8192)
+def _zone_set(offset: Hex) -> frozenset[Hex]:
+    return frozenset(_zone_from_origin(offset))
+
+
 def zone_of_fire(firer: Hex, target: Hex) -> frozenset[Hex]:
     """The hexes between the two ships that must be clear (IC-ZOF-01), both ships' own hexes excluded."""
     if firer == target:
         raise ValueError("a ship does not fire at her own hex")
-    return _passes_through(firer, target) - {firer, target}
+    return frozenset(firer + h for h in _zone_from_origin(target - firer))
 
 
 def blocking(firer: Hex, target: Hex, obstacles: Collection[Hex]) -> tuple[Hex, ...]:
     """The ship and land hexes in the zone (IC-ZOF-02), in a fixed order; none means the zone is clear."""
+    if not obstacles:
+        return ()
     return tuple(sorted(zone_of_fire(firer, target) & set(obstacles)))
 
 
 def clear(firer: Hex, target: Hex, obstacles: Collection[Hex]) -> bool:
     """May she see to fire at the target: no ship (friend or foe) and no land in the zone (IC-ZOF-02)."""
-    return not blocking(firer, target, obstacles)
+    if firer == target:
+        raise ValueError("a ship does not fire at her own hex")
+    if not obstacles:
+        return True
+    between = _zone_set(target - firer)
+    q, r = firer
+    return not any((o[0] - q, o[1] - r) in between for o in obstacles)  # a Hex is the (q, r) tuple it compares as
 
 
 def range_hexes(firer: Hex, target: Hex) -> int:

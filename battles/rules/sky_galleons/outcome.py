@@ -26,15 +26,7 @@ def battle_outcome(initial: BattleState[Board], final: BattleState[Board]) -> Ba
     report = results.result(initial, final)
     captains = {str(entry["ship"]): str(entry["fate"]) for entry in report["captains"]}
     ships = tuple(ship_outcome(final.board, entry, captains.get(str(entry["name"]))) for entry in report["ships"])
-    return BattleOutcome(
-        ruleset=final.ruleset,
-        version=final.version,
-        winner=final.winner,
-        reason=final.result,
-        turns=final.turn,
-        over=final.over,
-        ships=ships,
-    )
+    return BattleOutcome.of(final, ships)
 
 
 def ship_outcome(board: Board, entry: Mapping[str, Any], captain: str | None) -> ShipOutcome:

@@ -83,6 +83,9 @@ def test_the_main_text_governs_the_quick_reference_ic_prob_10() -> None:
     assert [table.judge(t) for t in range(2, 13)] == [
         "steering problems", "smokestacks", *["nothing"] * 5, "fire", "fire", "bridge", "bridge",
     ]  # fmt: skip
+    # A ship with 3 Armour or more lights no fire on 9-10 (IC-PROB-05): her roll's log never reads "fire".
+    assert [problems.needed(3).judge(t) for t in (8, 9, 10, 11)] == ["nothing", "nothing", "nothing", "bridge"]
+    assert problems.needed(2).judge(9) == "fire"
 
 
 def test_a_total_off_the_table_is_refused() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from battles.engine.presentation import EMPTY, LOST, WHOLE
-from battles.rules.ironclads import fleet, record_sheet
+from battles.rules.ironclads import cards, fleet, record_sheet
 from battles.rules.ironclads.cards import PROPULSION
 
 
@@ -57,11 +57,22 @@ def test_turret_arcs_are_shown_with_the_ones_she_bears_into_marked_ic_card_01() 
     """IC-CARD-01: Fwd/Port/Starboard/Rear beside each turret; Arminius's turrets bear into the broadsides only."""
     sheet = record_sheet.record_sheet(fleet.find("ARMINIUS").rating().card)
     items = {i.key: i for i in sheet.section("guns").blocks[1].items}  # type: ignore[union-attr]
-    forward = items["forward turret"]
+    forward = items["Forward Turret"]
     assert forward.detail == "Fwd/PORT/STARBOARD/Rear"
     assert forward.summary == "bears Port and Starboard"
     assert [a[3] for a in forward.values["aspects"]] == [False, True, True, False]  # type: ignore[union-attr,index]
-    assert items["centre turret"].summary == "no guns"
+    assert forward.name == ""  # the label once, boxed: not "forward turret Forward Turret"
+    assert "Centre Turret" not in items  # she has none: no blank arcs line for it
+
+
+def test_a_ship_without_turrets_has_no_turret_arcs_ic_card_01() -> None:
+    """A broadside ship's card keeps every turret's row of boxes (struck through) but no arcs lines for turrets she
+    does not have."""
+    sheet = gloire_sheet()
+    guns = sheet.section("guns")
+    assert guns is not None
+    assert [b.heading for b in guns.blocks] == [""]
+    assert "Forward Turret" in [r.label for r in guns.blocks[0].rows]
 
 
 def test_a_fresh_card_leaves_the_current_speed_and_hits_lines_blank() -> None:
@@ -78,5 +89,13 @@ def test_the_generic_renderers_draw_the_card_boxes_beyond_her_stats_struck_throu
     html = str(render_record_sheet(gloire_sheet()))
     assert "sheet--data-card" in html
     assert html.count("box box--empty") == 10 + 12 + 12 + 10 + 30 + 7 + 6
-    assert "Fwd/Port/Starboard/Rear" in html
-    assert sheet_pdf([gloire_sheet()]).startswith(b"%PDF")
+    assert "Fwd/Port/Starboard/Rear" not in html  # a broadside ship: no turret arcs
+    assert "FWD/PORT/STARBOARD/REAR" in str(render_record_sheet(monitor_sheet()))  # her turret bears all round
+    assert sheet_pdf([gloire_sheet(), monitor_sheet()]).startswith(b"%PDF")
+
+
+def monitor_sheet():  # type: ignore[no-untyped-def]
+    """The scenario's Monitor: one centre turret bearing into every arc."""
+    card = {"stats": {"centre turret": 6, "armour": 5, "propulsion": 6, "hull": 4}, "monitor": True}
+    turrets = {"centre turret": ["forward", "port", "starboard", "rear"]}
+    return record_sheet.record_sheet(cards.from_json({"name": "Monitor", **card, "turrets": turrets}))

@@ -127,3 +127,16 @@ def test_every_event_is_told_in_words_and_every_ship_has_a_sheet() -> None:
         sheet = IRONCLADS.record_sheet(view, ship["name"])
         assert sheet is not None
     assert IRONCLADS.map_view(view).terrain  # the scenario's land
+
+
+def test_the_log_counts_in_good_english() -> None:
+    """Seen in the browser's log: "take 1 stats", "4 not saveds"; a critical's 1D3 and the save dice told plainly."""
+    names = IRONCLADS.names({}, {})
+    one = {"kind": "criticals rolled", "ship": "Virginia", "demands": [1], "faces": [1]}
+    two = {"kind": "criticals rolled", "ship": "Virginia", "demands": [1, 3], "faces": [1, 5]}
+    assert IRONCLADS.narrate(one, names) == "Virginia's critical takes 1 stat."
+    assert IRONCLADS.narrate(two, names) == "Virginia's criticals take 1 and 3 stats."
+    from battles.engine.telling import outcome_words
+    from battles.rules.ironclads import saves
+
+    assert outcome_words(saves.needed("close").judge_dice((6, 2, 1), 0)) == "1 save, 2 failed saves"

@@ -58,5 +58,5 @@ def test_each_salvo_has_its_own_save_ic_save_01() -> None:
 
 
 def test_the_log_reads_each_save() -> None:
-    assert saves.needed(MIDDLE).judge_dice((5, 6, 4), 0) == "saved:2,not saved:1"
+    assert saves.needed(MIDDLE).judge_dice((5, 6, 4), 0) == "save:2,failed save:1"  # told "2 saves, 1 failed save"
     assert saves.needed(CLOSE).text == "6 saves"

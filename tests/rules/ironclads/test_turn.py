@@ -22,11 +22,11 @@ from battles.rules.ironclads.kinds import (
     HITS_NOTED,
     INITIATIVE_WON,
     MOVE_ORDER,
+    ORDER_OF_MOVING,
     SALVO_FIRED,
     SEA_STATE,
     SHIP_MOVED,
     SHIP_SUNK,
-    SHIP_TO_MOVE,
 )
 from battles.rules.ironclads.phases.turn import at_the_limit
 from battles.rules.ironclads.ruleset import IRONCLADS
@@ -161,9 +161,9 @@ def test_the_side_without_the_initiative_moves_first_then_alternately_and_the_re
                     checked += 1
         assert checked
     asked = [e for e in play(TWO_AGAINST_ONE, b"order-0").events if e.kind == "decision_requested"]
-    choosing = [e.data["request"] for e in asked if e.data["request"]["kind"] == SHIP_TO_MOVE]
+    choosing = [e.data["request"] for e in asked if e.data["request"]["kind"] == ORDER_OF_MOVING]
     assert choosing
-    assert all(r["side"] == "north" and set(r["options"]) == {"Alpha", "Bravo"} for r in choosing)
+    assert all(r["side"] == "north" and set(r["ships"]) == {"Alpha", "Bravo"} for r in choosing)
 
 
 @pytest.mark.rule("IC-SEQ-06")
@@ -376,3 +376,20 @@ def test_the_default_allocation_stays_legal_where_the_biggest_critical_first_wou
     made = damage.default_allocation(card, noted, demands)
     assert damage.refusals(card, noted, demands, made) == ()
     assert made.criticals[0] in ("centre turret", "hull")  # the first C goes on a track she still has
+
+
+def test_the_move_form_says_the_plan_in_words_and_counts_hexes() -> None:
+    """The battle page's move builder (seen in the browser): the plan as a captain says it, the allowance in hexes
+    (not movement points), and a plan short of it refused in plain words (IC-MOV-02)."""
+    from battles.rules.ironclads.answers import plan_words
+    from battles.rules.ironclads.movement import AHEAD, STARBOARD1
+    from battles.rules.ironclads.speed import Setting
+
+    said = plan_words(Setting(6), (STARBOARD1, AHEAD, AHEAD), as_she_goes=False)
+    assert said == "speed 6 ahead: a hexside to starboard, then 2 hexes ahead"
+    assert plan_words(Setting(5), (), as_she_goes=True) == "speed 5 ahead (as she goes)"
+    state = start(scenario(ship("Alpha", "north", 5, 5, 2), ship("Charlie", "south", 14, 14, 5)), b"form")
+    progress = IRONCLADS.answer_schema(state, state.pending()[0], partial=[]).root.fields[0].progress  # type: ignore[attr-defined]
+    assert progress.unit == ("hex", "hexes")
+    assert progress.words == "speed 4 ahead (as she goes)"
+    assert progress.problem == "at speed 4 ahead she must move 1 hex, no more and no less"

@@ -60,12 +60,13 @@ def step_a(ctx: Context[Battle]) -> bool:
                 fire(ctx, ship.name, shot)
     noted = ctx.board.noted
     ctx.emit(HITS_NOTED, {"lines": {name: n.line for name, n in noted.items()}})
-    for name, line in noted.items():
+    for name in damaged(ctx.board):
+        line = noted[name]
         if line.criticals:
             faces = ctx.roll(f"Criticals' 1D3: {name}", count=len(line.criticals), ships=[name]).dice
             demands = [damage.d3(face) for face in faces]
             ctx.emit(CRITICALS_ROLLED, {"ship": name, "faces": list(faces), "demands": demands}, ships=[name])
-    for name in noted:
+    for name in damaged(ctx.board):
         ship = ctx.board.ship(name)
         ctx.request(
             ship.side,
@@ -76,6 +77,13 @@ def step_a(ctx: Context[Battle]) -> bool:
             ships=[name],
         )
     return not noted
+
+
+def damaged(battle: Battle) -> list[str]:
+    """The ships with a Hits line, in the scenario's order of ships: never the Hits lines' own order, which the state
+    stored as JSON between answers sorts by name while a battle re-run in memory keeps them as fired (the replay's
+    verification would find the dice rolled for another ship)."""
+    return [ship.name for ship in battle.ships if ship.name in battle.noted]
 
 
 def fire(ctx: Context[Battle], name: str, shot: salvo.Salvo) -> None:
@@ -115,8 +123,8 @@ def fire(ctx: Context[Battle], name: str, shot: salvo.Salvo) -> None:
 
 def step_b(ctx: Context[Battle]) -> bool:
     """Each damaged ship's allocation crossed off (the default where none was given), then her problems roll."""
-    damaged = list(ctx.board.noted)
-    for name in damaged:
+    ships = damaged(ctx.board)
+    for name in ships:
         battle = ctx.board
         allocation = battle.allocations.get(name) or gunnery.default_allocation(battle, name)
         card = battle.ship(name).card
@@ -127,7 +135,7 @@ def step_b(ctx: Context[Battle]) -> bool:
         ]
         data = {"ship": name, "line": noted_to_json(battle.noted[name]), "losses": losses}
         ctx.emit(DAMAGE_RESOLVED, {**data, "card": cards.to_json(resolution.card)}, ships=[name])
-    for name in damaged:
+    for name in ships:
         roll_problems(ctx, name)
     return True
 
@@ -135,7 +143,8 @@ def step_b(ctx: Context[Battle]) -> bool:
 def roll_problems(ctx: Context[Battle], name: str) -> None:
     """2D6 on the problems table for a ship with hits noted this turn (IC-PROB-01..10)."""
     ship = ctx.board.ship(name)
-    total = sum(ctx.roll(f"Problems: {name}", count=2, needed=problems.needed(), ships=[name]).dice)
+    table = problems.needed(ship.card.left(cards.ARMOUR))
+    total = sum(ctx.roll(f"Problems: {name}", count=2, needed=table, ships=[name]).dice)
     found = problems.problem(total, armour_left=ship.card.left(cards.ARMOUR), steering_problems=ship.steering)
     turn = ctx.board.board.turn
     burning = ctx.board.fires.get(name, 0)
