@@ -6,7 +6,6 @@ every schema spells its answers; the AI captains play legally, and fast; the out
 from __future__ import annotations
 
 import json
-import time
 from functools import cache
 from typing import Any
 
@@ -93,15 +92,13 @@ def test_the_ai_captains_end_every_battle_within_the_rules(seed: bytes) -> None:
     assert state.state_to_json(IRONCLADS, rebuilt) == state.state_to_json(IRONCLADS, outcome.state)
 
 
-def test_an_ai_battle_is_fast() -> None:
-    """Measured (docs "The turn, in the app"): a whole battle of the AI captains well under a second."""
+def test_an_ai_battle_ends() -> None:
+    """A whole battle of the AI captains ends (its speed is measured in `make bench`, not asserted here)."""
     seed = b"timed"
     initial = resolver.new_battle(IRONCLADS, SCENARIO, seed_commitment=dice.commitment(seed))
     chosen = {side: IRONCLADS.ai_policy(seed, side) for side in initial.sides}
-    started = time.perf_counter()
     outcome = policies.auto_play(IRONCLADS, initial, seed=seed, policies=chosen, max_decisions=MAX_DECISIONS)
     assert outcome.state.over
-    assert time.perf_counter() - started < 2.0
 
 
 def test_the_outcome_is_typed_and_agrees_with_the_battle() -> None:
