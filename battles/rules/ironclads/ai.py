@@ -17,11 +17,13 @@ the legal orders."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from battles.engine import hexgrid
 from battles.engine.decisions import DecisionRequest
 from battles.engine.events import JSON
+from battles.engine.hexgrid import Hex
 from battles.engine.state import BattleState
 from battles.rules.ironclads import arcs, gunnery, movement, orders, scale, zone
 from battles.rules.ironclads.battle import Battle
@@ -60,10 +62,19 @@ class Captain:
         return request.default
 
 
+@dataclass
+class Guns:
+    """The gunnery worked for one choice of hers, by the place her order ends in: her firepower from a hex and
+    heading, and the enemy's at her in a hex."""
+
+    hers: dict[tuple[Hex, int], float] = field(default_factory=dict)
+    his: dict[Hex, float] = field(default_factory=dict)
+
+
 def best_order(battle: Battle, name: str) -> Order:
-    legal = orders.legal_orders(battle, name)
-    moves = [(order, movement.execute(battle.board, name, order)) for order in legal]
-    scored = [(worth(battle, name, move), n) for n, (_, move) in enumerate(moves)]
+    moves = orders.legal_moves(battle, name)
+    guns = Guns()
+    scored = [(worth(battle, name, move, guns), n) for n, (_, move) in enumerate(moves)]
     if all(move.collision is None for _, move in moves):  # a ram he cannot steer clear of, where it pays
         for score, n in sorted(scored, key=lambda sn: (-sn[0], sn[1]))[:RAM_LOOKS]:
             scored[n] = (score + forced_ram_worth(battle, name, moves[n][1]), n)
@@ -71,9 +82,13 @@ def best_order(battle: Battle, name: str) -> Order:
     return moves[best[1]][0]
 
 
-def worth(battle: Battle, name: str, move: Move) -> float:
+def worth(battle: Battle, name: str, move: Move, guns: Guns | None = None) -> float:
     """How well a move leaves her: her guns able to fire less CAUTION times his at her, range, room from the edge; a
-    collision (only ever when she has no clear order, IC-COL-01) by what it costs."""
+    collision (only ever when she has no clear order, IC-COL-01) by what it costs.
+
+    ``guns``: the gunnery of the places her other orders of this choice end in. Without a collision only her hex and
+    heading differ from one order's board to the next (nobody else moves), and about half her orders end where
+    another does (a third in the same hex), so each place's gunnery is worked once."""
     board = move.board
     ship = board.ship(name)
     if move.broke_off:
@@ -89,26 +104,40 @@ def worth(battle: Battle, name: str, move: Move) -> float:
     col, row = hexgrid.to_odd_q(ship.hex)
     room = min(col, row, board.cols - 1 - col, board.rows - 1 - row)
     edge = max(0, EDGE_ROOM - room) * 4.0
-    threat = sum(firepower(board, e, [ship]) for e in enemies)
-    return 2.0 * firepower(board, ship, enemies) - 2.0 * CAUTION * threat - 1.5 * abs(distance - wanted) - edge
+    guns = Guns() if guns is None else guns
+    place = (ship.hex, ship.facing)
+    if place not in guns.hers or ship.hex not in guns.his:
+        obstacles = {s.hex for s in board.afloat} | set(board.land)
+        if place not in guns.hers:
+            guns.hers[place] = firepower(board, ship, enemies, obstacles)
+        if ship.hex not in guns.his:  # his guns at her do not ask which way she heads
+            guns.his[ship.hex] = sum(firepower(board, e, [ship], obstacles) for e in enemies)
+    return 2.0 * guns.hers[place] - 2.0 * CAUTION * guns.his[ship.hex] - 1.5 * abs(distance - wanted) - edge
 
 
-def firepower(board: Board, ship: Ship, targets: list[Ship]) -> float:
+def firepower(board: Board, ship: Ship, targets: list[Ship], obstacles: set[Hex] | None = None) -> float:
     """Her gun stats that could fire this turn from where she stands, each track at the target it is worth most
     against: the same arcs (IC-ARC), Zone of Fire (IC-ZOF-01/02) and reach (IC-ZOF-03) the fire orders offer, each
-    stat weighed by the band's scoring faces and halved against 3+ Armour (IC-FIRE-06)."""
-    obstacles = {s.hex for s in board.afloat if s.name != ship.name} | set(board.land)
+    stat weighed by the band's scoring faces and halved against 3+ Armour (IC-FIRE-06). ``obstacles``: every ship
+    and land hex on the board (the firer's and the target's own are never in the zone, so they may be among them).
+
+    The cheap questions first (reach, then whether any gun track bears), the Zone of Fire last: the AI asks this
+    for every legal order of every ship, so it is most of an AI battle's time."""
+    if obstacles is None:
+        obstacles = {s.hex for s in board.afloat} | set(board.land)
     best: dict[str, float] = {}
     for target in targets:
         if target.hex == ship.hex:
             continue
         band = scale.band(hexgrid.distance(ship.hex, target.hex))
-        if band is None or not zone.clear(ship.hex, target.hex, obstacles - {target.hex}):
+        if band is None:
+            continue
+        tracks = [t for t in arcs.bearing_tracks(ship.card, ship.hex, ship.facing, target.hex) if t in GUN_TRACKS]
+        if not tracks or not zone.clear(ship.hex, target.hex, obstacles):
             continue
         weight = BAND_WORTH[band] * (0.5 if target.card.left(ARMOUR) >= ARMOUR_HALVES_AT else 1.0)
-        for track in arcs.bearing_tracks(ship.card, ship.hex, ship.facing, target.hex):
-            if track in GUN_TRACKS:
-                best[track] = max(best.get(track, 0.0), ship.card.left(track) * weight)
+        for track in tracks:
+            best[track] = max(best.get(track, 0.0), ship.card.left(track) * weight)
     return sum(best.values())
 
 

@@ -21,7 +21,7 @@ from battles.rules.ironclads.battle import Battle
 from battles.rules.ironclads.board import Ship
 from battles.rules.ironclads.cards import HULL
 from battles.rules.ironclads.kinds import SEALED_ORDER
-from battles.rules.ironclads.movement import AHEAD, ASTERN, PORT1, PORT2, STARBOARD1, STARBOARD2, Order
+from battles.rules.ironclads.movement import AHEAD, ASTERN, PORT1, PORT2, STARBOARD1, STARBOARD2, Move, Order
 from battles.rules.ironclads.speed import ASTERN_SPEED, STOPPED, Setting
 
 STOP, GO_ASTERN, SPEED = "stop", "go astern", "speed"
@@ -188,15 +188,35 @@ def side_to_move(battle: Battle) -> str | None:
 
 def legal_orders(battle: Battle, name: str) -> tuple[Order, ...]:
     """Every order she may give: her speeds and paths (movement.py), an order that collides only when every one of
-    hers would (IC-COL-01), and with Appendix D what her formation asks (IC-FORM-12/15). Each candidate is executed
-    once, not once for each other candidate as movement.judge does."""
-    every = movement.orders(battle.board, name)
-    clear = tuple(o for o in every if not movement.collides(battle.board, name, o))
+    hers would (IC-COL-01), and with Appendix D what her formation asks (IC-FORM-12/15)."""
+    return tuple(order for order, _ in legal_moves(battle, name))
+
+
+def legal_moves(battle: Battle, name: str) -> tuple[tuple[Order, Move], ...]:
+    """Her legal orders (legal_orders), each with what it does on the board as it stands. Each candidate is
+    executed once, not once for each other candidate as movement.judge does; and the last battle asked about is
+    remembered, as the phase, its default and the AI captain all ask about the same board in turn."""
+    remembered = _last_asked
+    if remembered is not None and remembered[0] is battle and remembered[1] == name:
+        return remembered[2]
+    every = tuple((order, movement.execute(battle.board, name, order)) for order in movement.orders(battle.board, name))
+    clear = tuple((order, move) for order, move in every if move.collision is None)
     legal = clear or every
-    if battle.formations is None or formations.duty(battle.formations, battle.board, name) == formations.FREE:
-        return legal
-    allowed = set(formations.allowed(battle.formations, battle.board, name))
-    return tuple(o for o in legal if o in allowed) or legal
+    if battle.formations is not None and formations.duty(battle.formations, battle.board, name) != formations.FREE:
+        allowed = set(formations.allowed(battle.formations, battle.board, name))
+        legal = tuple((order, move) for order, move in legal if order in allowed) or legal
+    _remember((battle, name, legal))
+    return legal
+
+
+# The last answer of legal_moves. A Battle is immutable, so the same object always has the same answer; holding the
+# object (not its id) keeps its id from being reused while it is remembered.
+_last_asked: tuple[Battle, str, tuple[tuple[Order, Move], ...]] | None = None
+
+
+def _remember(asked: tuple[Battle, str, tuple[tuple[Order, Move], ...]]) -> None:
+    global _last_asked
+    _last_asked = asked
 
 
 def judge(battle: Battle, name: str, order: Order) -> Rejection | None:

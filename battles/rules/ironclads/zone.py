@@ -96,8 +96,12 @@ def clear(firer: Hex, target: Hex, obstacles: Collection[Hex]) -> bool:
         raise ValueError("a ship does not fire at her own hex")
     if not obstacles:
         return True
-    between = _zone_set(target - firer)
+    offset = target - firer
     q, r = firer
+    if isinstance(obstacles, (set, frozenset)) and len(_zone_from_origin(offset)) < len(obstacles):
+        # fewer hexes between than obstacles (a close target, a crowded sea): look up each hex between instead
+        return not any((q + h[0], r + h[1]) in obstacles for h in _zone_from_origin(offset))
+    between = _zone_set(offset)
     return not any((o[0] - q, o[1] - r) in between for o in obstacles)  # a Hex is the (q, r) tuple it compares as
 
 
