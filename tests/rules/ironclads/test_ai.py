@@ -162,3 +162,39 @@ def test_an_ai_battle_of_ten_ships_and_ten_turns_ends() -> None:
     """Ten ships, ten turns: the AI plays it out (its speed is measured in `make bench`, not asserted here)."""
     played = fought(squadrons(5, turns=10), b"fast")
     assert played.state.over
+
+
+@pytest.mark.rule("IC-COL-01")
+def test_the_legal_moves_remembered_are_the_moves_executed_afresh_and_never_another_boards() -> None:
+    """orders.legal_moves remembers the last battle asked: its answer is each legal order executed on that board, and
+    a battle with one ship moved (a new object, equal in every other way) is asked afresh."""
+    east = hexgrid.DIRECTIONS[1]
+    her = ship("Monitor", CENTRE, facing=0, speed=4)
+    first = battle_of(her, ship("Virginia", CENTRE + east + east, facing=3, side="CSA"))
+    remembered = orders.legal_moves(first, "Monitor")
+    assert orders.legal_moves(first, "Monitor") is remembered
+    assert remembered == tuple(
+        (o, movement.execute(first.board, "Monitor", o)) for o in orders.legal_orders(first, "Monitor")
+    )
+    in_the_way = battle_of(her, ship("Virginia", hexgrid.neighbour(CENTRE, 0), facing=3, side="CSA"))
+    fresh = orders.legal_moves(in_the_way, "Monitor")
+    assert all(move.collision is None for _, move in fresh)  # steering clear of the Virginia dead ahead (IC-COL-01)
+    assert {o for o, _ in fresh} != {o for o, _ in remembered}
+
+
+def test_a_choices_gunnery_worked_once_a_place_weighs_every_order_as_worked_afresh() -> None:
+    """ai.Guns: within one choice only her place differs between her orders' boards, so each place's gunnery is
+    worked once; every order weighs exactly what it weighs worked on its own."""
+    east, south_east = hexgrid.DIRECTIONS[1], hexgrid.DIRECTIONS[2]
+    her = ship("Monitor", CENTRE, facing=0, speed=4)
+    enemies = (
+        ship("Virginia", CENTRE + east + east + east + east, facing=3, side="CSA"),
+        ship("Teaser", CENTRE + south_east + south_east + south_east, facing=5, side="CSA"),
+    )
+    battle = battle_of(her, *enemies)
+    guns = ai.Guns()
+    moves = orders.legal_moves(battle, "Monitor")
+    shared = [ai.worth(battle, "Monitor", move, guns) for _, move in moves]
+    assert shared == [ai.worth(battle, "Monitor", move) for _, move in moves]
+    assert len(guns.hers) < len(moves)  # places shared between orders
+    assert len(guns.his) < len(guns.hers)  # his guns at her ask her hex, not her heading

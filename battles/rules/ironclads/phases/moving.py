@@ -81,8 +81,9 @@ def ask_order(ctx: Context[Battle], name: str) -> None:
 def default_order(battle: Battle, name: str) -> Order:
     """The order given for her when nobody gives one: as she goes, straight on if she may, else the first legal
     order as she goes, else the first legal order; one that keeps her on the map where one does."""
-    legal = [order for order, _ in orders.legal_moves(battle, name)]
-    kept = [order for order, move in orders.legal_moves(battle, name) if not move.broke_off] or legal
+    moves = orders.legal_moves(battle, name)
+    legal = [order for order, _ in moves]
+    kept = [order for order, move in moves if not move.broke_off] or legal
     going = orders.as_she_goes(battle, name)
     same = [o for o in kept if o.setting == going]
     straight = [o for o in same if not set(o.path) & set(movement.TURNS)]
