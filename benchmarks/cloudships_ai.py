@@ -15,12 +15,12 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from battles.engine import dice, policies, resolver, simulate
-from battles.engine.policies import Policy
+from battles.engine import simulate
 from battles.rules.cloudships_2023.ruleset import CLOUDSHIPS
+from benchmarks import random_match
+from benchmarks.random_match import Match
 from tests.rules.cloudships_2023.battle_kit import SCENARIO
 from tests.rules.cloudships_2023.test_ai import EVEN
 
@@ -30,47 +30,8 @@ NUMBER = 2023
 FLOOR = 0.75
 
 
-@dataclass(frozen=True)
-class Match:
-    battles: int
-    wins: int
-    draws: int
-
-    @property
-    def share(self) -> float:
-        return self.wins / self.battles
-
-    def line(self) -> str:
-        low, high = simulate.wilson(self.wins, self.battles)
-        return (
-            f"captain vs random: {self.wins} wins of {self.battles} ({self.share:.0%}, 95% {low:.0%}..{high:.0%}), "
-            f"{self.draws} draws"
-        )
-
-
-def policy(kind: str, seed: bytes, side: str) -> Policy:
-    if kind == "captain":
-        return CLOUDSHIPS.ai_policy(seed + b"|" + side.encode(), side)
-    return policies.RandomPolicy(seed + b"|" + side.encode(), f"random {side}")
-
-
-def play(scenario: Mapping[str, Any], seed: bytes, kinds: Mapping[str, str]) -> str | None:
-    """One battle with each side played by ``kinds[side]`` (captain or random): the winner."""
-    initial = resolver.new_battle(CLOUDSHIPS, scenario, seed_commitment=dice.commitment(seed))
-    chosen = {side: policy(kinds[side], seed, side) for side in initial.sides}
-    return policies.auto_play(CLOUDSHIPS, initial, seed=seed, policies=chosen).state.winner
-
-
 def match(runs: int = RUNS, *, number: int = NUMBER) -> Match:
-    sides = tuple(str(side["key"]) for side in EVEN["sides"])
-    wins = draws = 0
-    for run in range(runs):
-        seed = simulate.seed_for(number, run)
-        for mine in sides:
-            winner = play(EVEN, seed, {side: "captain" if side == mine else "random" for side in sides})
-            wins += winner == mine
-            draws += winner is None
-    return Match(runs * len(sides), wins, draws)
+    return Match(*random_match.tally(CLOUDSHIPS, EVEN, runs, number))
 
 
 def cost(scenario: Mapping[str, Any], kind: str, battles: int = COST_BATTLES, *, number: int = NUMBER) -> float:
@@ -78,7 +39,7 @@ def cost(scenario: Mapping[str, Any], kind: str, battles: int = COST_BATTLES, *,
     sides = tuple(str(side["key"]) for side in scenario["sides"])
     began = time.process_time()
     for run in range(battles):
-        play(scenario, simulate.seed_for(number, run), dict.fromkeys(sides, kind))
+        random_match.play(CLOUDSHIPS, scenario, simulate.seed_for(number, run), dict.fromkeys(sides, kind))
     return (time.process_time() - began) / battles
 
 

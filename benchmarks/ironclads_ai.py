@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from battles.engine import dice, policies, resolver, simulate
-from battles.engine.policies import Policy
+from battles.engine import simulate
 from battles.rules.ironclads.ruleset import IRONCLADS
-from benchmarks import battle_cost
+from benchmarks import battle_cost, random_match
+from benchmarks.random_match import Match
 
 RUNS = 20
 COST_BATTLES = 4
@@ -46,24 +46,6 @@ def scenario(slug: str) -> dict[str, Any]:
     if not found:
         raise ValueError(f"no Ironclads scenario {slug!r}")
     return found[0]
-
-
-@dataclass(frozen=True)
-class Match:
-    battles: int
-    wins: int
-    draws: int
-
-    @property
-    def share(self) -> float:
-        return self.wins / self.battles
-
-    def line(self) -> str:
-        low, high = simulate.wilson(self.wins, self.battles)
-        return (
-            f"{', '.join(MATCH)}, captain vs random: {self.wins} wins of {self.battles} ({self.share:.0%}, "
-            f"95% {low:.0%}..{high:.0%}), {self.draws} draws"
-        )
 
 
 @dataclass(frozen=True)
@@ -86,32 +68,12 @@ class Cost:
         )
 
 
-def policy(kind: str, seed: bytes, side: str) -> Policy:
-    if kind == "captain":
-        return IRONCLADS.ai_policy(seed + b"|" + side.encode(), side)
-    return policies.RandomPolicy(seed + b"|" + side.encode(), f"random {side}")
-
-
-def play(data: Mapping[str, Any], seed: bytes, kinds: Mapping[str, str]) -> str | None:
-    """One battle with each side played by ``kinds[side]`` (captain or random): the winner."""
-    initial = resolver.new_battle(IRONCLADS, data, seed_commitment=dice.commitment(seed))
-    chosen = {side: policy(kinds[side], seed, side) for side in initial.sides}
-    return policies.auto_play(IRONCLADS, initial, seed=seed, policies=chosen).state.winner
-
-
 def match(runs: int = RUNS, *, number: int = NUMBER) -> Match:
-    wins = draws = battles = 0
+    battles = wins = draws = 0
     for slug in MATCH:
-        data = scenario(slug)
-        sides = tuple(str(side["key"]) for side in data["sides"])
-        for run in range(runs):
-            seed = simulate.seed_for(number, run)
-            for mine in sides:
-                winner = play(data, seed, {side: "captain" if side == mine else "random" for side in sides})
-                wins += winner == mine
-                draws += winner is None
-                battles += 1
-    return Match(battles, wins, draws)
+        played = random_match.tally(IRONCLADS, scenario(slug), runs, number)
+        battles, wins, draws = battles + played[0], wins + played[1], draws + played[2]
+    return Match(battles, wins, draws, ", ".join(MATCH))
 
 
 def cost(slug: str, battles: int = COST_BATTLES, *, number: int = NUMBER) -> Cost:
