@@ -8,6 +8,10 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The suite runs on pytest-xdist workers, one a core up to four (each has its own test database and Redis
+# database); TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n < 4 ? n : 4 )))
+XDIST := -n $(TEST_WORKERS) --dist worksteal
 
 .PHONY: help install run serve migrate seed test lint typecheck imports check-services test-suite test-sqlite rules-coverage bench lock clean \
 	fast fast-check uncompile pure-only
@@ -55,11 +59,11 @@ test-suite: install pure-only
 	db_url=$$($(PY) -m tests.services database-url); \
 	$(PY) -m tests.services redis-url >/dev/null; \
 	echo "== test suite on $${db_url:-SQLite (PostgreSQL not reachable)}"; \
-	DATABASE_URL="$$db_url" REDIS_URL= $(PY) -m pytest $(PYTEST_ARGS)
+	DATABASE_URL="$$db_url" REDIS_URL= $(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 test-sqlite: install pure-only
 	@echo "== embedded-default slice on SQLite"
-	DATABASE_URL= REDIS_URL= $(PY) -m pytest -m sqlite -q $(PYTEST_ARGS)
+	DATABASE_URL= REDIS_URL= $(PY) -m pytest -m sqlite -q $(XDIST) $(PYTEST_ARGS)
 
 # Clause coverage from the results the two runs above recorded in var/test-results/rules.json.
 rules-coverage: install

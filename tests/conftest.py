@@ -7,6 +7,8 @@ reason; with CI=true they fail instead, so a green CI means they really ran.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,6 +73,30 @@ def _require_marked_services(request: pytest.FixtureRequest) -> None:
         problem = redis_problem(redis_url_for_tests())
         if problem:
             skip_or_fail(f"needs Redis at {redis_url_for_tests()}: {problem}")
+
+
+@pytest.fixture(autouse=True)
+def _seeded_battles(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every battle a database test starts gets a seed fixed by the test's name and the battle's place in it.
+
+    With fresh random seeds a test about one thing met, once in a hundred runs, dice that changed its
+    premise (a crew stunned before the move the test makes, SG-CRIT-37): a rule working, not the one under
+    test. Random play over many seeds is the conformance suite's work. A test that needs particular dice
+    still patches ``dice.new_seed`` itself, after this.
+    """
+    if not {"db", "transactional_db"} & set(request.fixturenames):
+        yield  # no database, no battle: the pure tests keep the real dice (tests/engine/test_dice.py)
+        return
+    from battles.engine import dice
+
+    count = itertools.count()
+
+    def seed_of_this_test() -> bytes:
+        return hashlib.sha256(f"{request.node.nodeid}#{next(count)}".encode()).digest()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dice, "new_seed", seed_of_this_test)
+        yield
 
 
 @pytest.fixture

@@ -27,9 +27,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "rule(clause, ...): the rule clause(s) from CHECKLIST.md this test checks")
-    if config.getoption("no_rules_report") or hasattr(config, "workerinput"):
+    if config.getoption("no_rules_report"):
+        return
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: it tells the controller what it collected
+        config.pluginmanager.register(WorkerCollection(config), "rules-report-worker")
         return
     config.pluginmanager.register(RulesReport(config), "rules-report-recorder")
+
+
+def rule_clauses(item: pytest.Item) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(c for marker in item.iter_markers(name="rule") for c in marker.args))
+
+
+class WorkerCollection:
+    """Under pytest-xdist the controller collects nothing: each worker sends it, when it finishes, the tests
+    it collected, their clauses and how many were deselected (every worker collects the same tests)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.output: dict[str, object] = config.workeroutput  # type: ignore[attr-defined]
+        self.deselected = 0
+
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.deselected += len(items)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        tagged = {item.nodeid: list(rule_clauses(item)) for item in session.items}
+        self.output["rules_selected"] = list(tagged)
+        self.output["rules_tagged"] = {node_id: clauses for node_id, clauses in tagged.items() if clauses}
+        self.output["rules_deselected"] = self.deselected
 
 
 def _git_commit(root: Path) -> str | None:
@@ -72,17 +97,28 @@ class RulesReport:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         for item in session.items:
             self.selected.add(item.nodeid)
-            clauses = tuple(dict.fromkeys(c for marker in item.iter_markers(name="rule") for c in marker.args))
+            clauses = rule_clauses(item)
             if clauses:
                 self.tagged[item.nodeid] = clauses
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: object, error: object) -> None:
+        """A pytest-xdist worker finished: take what it collected (see WorkerCollection)."""
+        output = getattr(node, "workeroutput", {})
+        if "rules_selected" not in output:  # the worker died before it collected
+            self.collection_failed = True
+            return
+        self.selected.update(output["rules_selected"])
+        self.tagged.update({node_id: tuple(clauses) for node_id, clauses in output["rules_tagged"].items()})
+        self.deselected = max(self.deselected, output["rules_deselected"])
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.nodeid in self.tagged:
-            outcome = FAILED if report.outcome == "failed" else report.outcome
-            self.phases.setdefault(report.nodeid, {})[report.when] = (outcome, hasattr(report, "wasxfail"))
+        # Every test's phases are kept: under xdist the reports arrive before the workers say which are tagged.
+        outcome = FAILED if report.outcome == "failed" else report.outcome
+        self.phases.setdefault(report.nodeid, {})[report.when] = (outcome, hasattr(report, "wasxfail"))
 
     def run(self, exitstatus: int) -> Run:
-        outcomes = {node_id: outcome_of(phases) for node_id, phases in self.phases.items()}
+        outcomes = {node_id: outcome_of(self.phases[node_id]) for node_id in self.tagged if node_id in self.phases}
         finished = {node_id: outcome for node_id, outcome in outcomes.items() if outcome is not None}
         config = self.config
         complete = (
@@ -116,4 +152,5 @@ class RulesReport:
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         if self.written is not None:
-            terminalreporter.write_line(f"rule results: {len(self.phases)} tagged tests recorded in {self.written}")
+            recorded = len(self.tagged.keys() & self.phases.keys())
+            terminalreporter.write_line(f"rule results: {recorded} tagged tests recorded in {self.written}")

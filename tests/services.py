@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
@@ -24,7 +25,15 @@ def database_url_for_tests() -> str:
 
 
 def redis_url_for_tests() -> str:
-    return os.environ.get("TEST_REDIS_URL", DEFAULT_REDIS_URL)
+    """The test Redis database; under pytest-xdist each worker takes its own, counting down from the one
+    named (gw0 15, gw1 14, ...), because the task tests flush it and their Celery workers share its queues."""
+    url = os.environ.get("TEST_REDIS_URL", DEFAULT_REDIS_URL)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return url
+    parts = urlsplit(url)
+    db = (int(parts.path.strip("/") or 0) - int(worker[2:])) % 16
+    return urlunsplit(parts._replace(path=f"/{db}"))
 
 
 def postgres_problem(url: str) -> str | None:

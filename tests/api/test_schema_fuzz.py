@@ -59,8 +59,8 @@ FUZZ_SETTINGS = settings(
     suppress_health_check=list(HealthCheck),
     print_blob=False,
 )
-# The figures of each run, for the terminal summary (tests/api/conftest.py).
-RESULTS: dict[str, RunFigures] = {}
+# The name of the report property that carries each run's figures to the terminal summary (tests/api/conftest.py).
+SUMMARY = "schemathesis"
 
 
 @dataclass
@@ -153,7 +153,7 @@ def fuzz(schema: Any, app: Any, world: World, user: Any) -> RunFigures:
 
 
 @pytest.mark.parametrize("who", ["player", "umpire"])
-def test_the_api_answers_as_its_schema_says_to_a_player_and_to_the_umpire(world, who):
+def test_the_api_answers_as_its_schema_says_to_a_player_and_to_the_umpire(world, who, record_property):
     user = world.alice if who == "player" else world.umpire
     raw = Client().get("/api/schema/", {"format": "json"})
     assert raw.status_code == 200
@@ -168,7 +168,7 @@ def test_the_api_answers_as_its_schema_says_to_a_player_and_to_the_umpire(world,
     app = get_wsgi_application()
     with in_process_requests():
         figures = fuzz(schema, app, world, user)
-    RESULTS[who] = figures
+    record_property(SUMMARY, figures.line(who))  # the report carries it to the summary, from an xdist worker too
     print(figures.line(who))
 
     assert figures.operations >= 40

@@ -48,6 +48,7 @@ def test_untagged():
     pass
 """
 
+FOUR = ("passes", "fails", "is_skipped", "expected_to_fail")
 ONE_TEST = "import pytest\n\n@pytest.mark.rule('{clause}')\ndef test_x():\n    pass\n"
 
 
@@ -123,6 +124,21 @@ def test_only_the_passing_tagged_test_covers_its_clause(four_tests_run):
     assert payload["report"]["last_run"]["complete"] is True
     assert payload["report"]["last_run"]["tagged_tests"] == {"failed": 1, "passed": 1, "skipped": 1, "xfailed": 1}
     assert payload["unknown_tags"] == {}
+
+
+def test_a_run_spread_over_xdist_workers_records_what_one_process_records(four_tests_run):
+    """make test runs the suite on pytest-xdist workers, where the controller collects nothing itself."""
+    directory, alone = four_tests_run
+    spread = directory / "results" / "spread.json"
+    done = run_pytest(directory, spread, "-n", "2")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "rule results: 4 tagged tests recorded" in done.stdout
+    one, two = json.loads(alone.read_text()), json.loads(spread.read_text())
+    assert set(two["tests"]) == {f"test_four.py::test_{name}" for name in FOUR}
+    assert {k: v["clauses"] for k, v in two["tests"].items()} == {k: v["clauses"] for k, v in one["tests"].items()}
+    assert coverage_json(spread)["rulesets"] == coverage_json(alone)["rulesets"]
+    assert two["runs"][-1]["complete"] is True
+    assert two["runs"][-1]["tagged_tests"] == one["runs"][-1]["tagged_tests"]
 
 
 def test_a_targeted_run_updates_its_tests_and_keeps_the_rest(four_tests_run):
