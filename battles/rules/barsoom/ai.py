@@ -5,8 +5,8 @@
   (her cards tried alone on the board as it stands: the others' plots are secret); the scenario's story steers her
   (victory.py): a ship whose escape over an edge wins makes for that edge, and an enemy whose loss wins is the one
   she closes with while he is in the fight;
-- fire: the target where her guns do most harm, by each gun's chance to hit at its range and what a hit owes (twice
-  as much on an enemy whose loss wins);
+- fire: the order (one target, or the guns it leaves idle on a second) where her guns do most harm, by each gun's
+  chance to hit at its range and what a hit owes (twice as much on an enemy whose loss wins);
 - the crew: repairs while anything is broken, boarding a ship whose deck her men outnumber by half again (or jumping
   for her when the men a jump should carry across do), grapples on a weaker crew within throw, else stand by;
 - a Turn card is played as no turn where holding it leaves her better, and her side's order of reveal is the
@@ -136,7 +136,7 @@ class Aims:
 def _after(tried: dict[tuple[str, ...], tuple[Board, int]], aims: Aims, cards: tuple[str, ...]) -> tuple[Board, int]:
     """The board after her ``cards`` and the price of what they ran into, from the longest plot already tried that
     they begin with (``tried`` keeps every prefix). Off the map over the edge her story wants is no price but the
-    best end there is."""
+    best end there is; over another edge, the worst."""
     known = tried.get(cards)
     if known is not None:
         return known
@@ -145,7 +145,9 @@ def _after(tried: dict[tuple[str, ...], tuple[Board, int]], aims: Aims, cards: t
     moved = movement.execute(board, aims.name, card, turn=turns)
     if moved.outcome == LEFT_MAP and aims.edge:
         gone = victory.edge_crossed(moved.board, moved.board.ship_named(aims.name))
-        penalty += -ESCAPE if gone == aims.edge else 200
+        # Over any other edge she is out of the battle, lost to her story: worse than any place on the map, where a
+        # runner far from her edge counts ten a hex still to go.
+        penalty += -ESCAPE if gone == aims.edge else ESCAPE
     elif moved.outcome not in SAFE or moved.damage:
         penalty += 50 if moved.outcome != LEFT_MAP else 200
     if moved.outcome == LANDED:
@@ -206,23 +208,23 @@ def hit_chance(modifier: int) -> Fraction:
 
 
 def fire_worth(battle: Battle, name: str, option: JSON, turn: int) -> Fraction:
-    """What her fire on a target is worth: each gun's chance to hit at its range times what a hit is worth (a ship's
-    hull twice her crew), a bomb a fair chance of a medium hit."""
+    """What her fire order is worth: each gun's chance to hit at its range times what a hit is worth (a ship's hull
+    twice her crew, twice again on an enemy whose loss wins), a bomb a fair chance of a medium hit."""
     if not isinstance(option, dict) or not isinstance(option.get("target"), str):
         return Fraction(0)
-    target, aim = str(option["target"]), option.get("at")
-    if aim == AT_BOMB:
+    if option.get("at") == AT_BOMB:
         return Fraction(3)
-    hexes, levels = orders.apart(battle.ship(name), battle.ship(target))
-    distance = weapons.range_between(hexes, levels)
+    side = battle.ship(name).side
     worth = Fraction(0)
-    for gun in orders.guns_bearing(battle, name, target, str(aim), turn):
+    for gun, target, aim in orders.guns_for(battle, name, option, turn):
+        hexes, levels = orders.apart(battle.ship(name), battle.ship(target))
         weapon = weapons.weapon(gun.weapon)
-        modifier = sum(weapons.to_hit_modifiers(weapon, distance=distance, at_crew=aim != AT_HULL).values())
-        worth += hit_chance(modifier) * WORTH[weapon.weapon_class.value] * weapon.shots
-    if any(goal.when == LOST and goal.ship == target and goal.wins == battle.ship(name).side for goal in battle.goals):
-        worth *= 2  # her loss wins the battle
-    return worth * 2 if aim == AT_HULL else worth
+        mods = weapons.to_hit_modifiers(weapon, distance=weapons.range_between(hexes, levels), at_crew=aim != AT_HULL)
+        shot = hit_chance(sum(mods.values())) * WORTH[weapon.weapon_class.value] * weapon.shots
+        if any(goal.when == LOST and goal.ship == target and goal.wins == side for goal in battle.goals):
+            shot *= 2  # her loss wins the battle
+        worth += shot * 2 if aim == AT_HULL else shot
+    return worth
 
 
 def crew_order(battle: Battle, name: str, options: list[JSON], default: JSON) -> JSON:

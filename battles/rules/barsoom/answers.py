@@ -28,6 +28,7 @@ from battles.rules.barsoom.kinds import (
     PLACE,
     PLOT_CARDS,
     STAND_BY,
+    THEN,
     TO_REPAIRS,
 )
 
@@ -133,10 +134,14 @@ def gun_lost_schema(state: BattleState[Battle], request: DecisionRequest) -> Ans
 def fire_label(option: JSON) -> str:
     if not isinstance(option, dict) or not option.get("target"):
         return "Hold fire"
-    target, aim = option["target"], option.get("at")
+    target, aim, then = option["target"], option.get("at"), option.get(THEN)
     if aim == AT_BOMB:
         return f"Drop a bomb on {target}"
-    return f"Fire on {possessive(target)} crew" if aim == AT_CREW else f"Fire on {target}"
+    first = f"Fire on {possessive(target)} crew" if aim == AT_CREW else f"Fire on {target}"
+    if not isinstance(then, dict):
+        return first
+    second = f"{possessive(then['target'])} crew" if then.get("at") == AT_CREW else then["target"]
+    return f"{first}; the guns left on {second}"
 
 
 def crew_label(option: JSON) -> str:

@@ -109,6 +109,7 @@ ROLLED_AGAIN = "rolled again"  # row 2 on the ground (BR-DMG-04)
 
 # What a ship is aimed at, and the crew orders (the stand-in's, docs/barsoom.md section 9).
 AT_HULL, AT_CREW, AT_BOMB = "hull", "crew", "bomb"
+THEN = "then"  # a fire order's second target: the guns the first leaves idle fire on it (docs section 9)
 STAND_BY, TO_REPAIRS, GRAPPLE, CUT, BOARD = "stand by", "repair", "grapple", "cut", "board"
 
 # --- the forms the stand-in first left out (docs/barsoom.md section 9, "Decisions") -----------------------------

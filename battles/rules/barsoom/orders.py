@@ -24,6 +24,7 @@ from battles.rules.barsoom.kinds import (
     JUMP_ACROSS,
     STAND_BY,
     STOP,
+    THEN,
     TO_REPAIRS,
     TURN_LEFT,
     TURN_LEFT_HELD,
@@ -171,21 +172,45 @@ def can_fire(battle: Battle, name: str) -> bool:
 
 
 def targets(battle: Battle, name: str, turn: int) -> list[JSONObject]:
-    """Her fire orders: hold fire, or one enemy ship to fire on, at her hull, her crew or with a bomb dropped."""
+    """Her fire orders: hold fire; one enemy ship to fire on, at her hull, her crew or with a bomb dropped; or, where
+    some of her guns would stand idle, the rest of them on a second target (``then``: the light guns that cannot
+    harm a big ship's hull on her crew, say). The single orders come first, each split after them."""
     found: list[JSONObject] = [{"target": None}]
     if not can_fire(battle, name):
         return found
     side = battle.ship(name).side
+    aims: list[JSONObject] = []
     for enemy in battle.board.ships:
         if enemy.side == side or not enemy.in_play:
             continue
         if guns_bearing(battle, name, enemy.name, AT_HULL, turn):
-            found.append({"target": enemy.name, "at": AT_HULL})
+            aims.append({"target": enemy.name, "at": AT_HULL})
         if battle.of(enemy.name).crew.aboard and guns_bearing(battle, name, enemy.name, AT_CREW, turn):
-            found.append({"target": enemy.name, "at": AT_CREW})
+            aims.append({"target": enemy.name, "at": AT_CREW})
         if can_bomb(battle, name, enemy.name):
-            found.append({"target": enemy.name, "at": AT_BOMB})
+            aims.append({"target": enemy.name, "at": AT_BOMB})
+    found.extend(aims)
+    guns = [a for a in aims if a["at"] != AT_BOMB]
+    for first, then in product(guns, guns):
+        split = {**first, THEN: then}
+        if first != then and len(guns_for(battle, name, split, turn)) > len(guns_for(battle, name, first, turn)):
+            found.append(split)
     return found
+
+
+def guns_for(battle: Battle, firer: str, order: JSONObject, turn: int) -> tuple[tuple[Gun, str, str], ...]:
+    """Each gun her fire order fires, with its target and aim, in the order they fire: every gun that bears on the
+    first target, then those left that bear on the second (``then``). A bomb is no gun's."""
+    fired: list[tuple[Gun, str, str]] = []
+    parts = (order, order.get(THEN))
+    for part in (p for p in parts if isinstance(p, dict) and isinstance(p.get("target"), str)):
+        target, aim = str(part["target"]), str(part.get("at"))
+        if aim == AT_BOMB or not battle.ship(target).in_play:
+            continue
+        taken = {gun.key for gun, _, _ in fired}
+        bearing = guns_bearing(battle, firer, target, aim, turn)
+        fired.extend((gun, target, aim) for gun in bearing if gun.key not in taken)
+    return tuple(fired)
 
 
 # --- the crew ----------------------------------------------------------------------------------------------------

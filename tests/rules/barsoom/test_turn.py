@@ -6,6 +6,7 @@ the end of the battle."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,7 +16,9 @@ from battles.engine.decisions import DecisionRequest, Rejection
 from battles.engine.events import JSON, Event
 from battles.engine.frozen import evolve
 from battles.engine.state import BattleState
-from battles.rules.barsoom import cards
+from battles.rules.barsoom import cards, orders
+from battles.rules.barsoom.ai import Captain, fire_worth
+from battles.rules.barsoom.answers import fire_label
 from battles.rules.barsoom.battle import Battle
 from battles.rules.barsoom.damage import Harm
 from battles.rules.barsoom.kinds import (
@@ -381,3 +384,72 @@ def test_a_wreck_falls_to_the_ground_at_once_and_her_grapples_part() -> None:
     wreck = ctx.board.ship("Red One")
     assert (wreck.level, wreck.crashed, wreck.grappled) == (0, True, ())
     assert BARSOOM.check_invariants(ctx.state) == []
+
+
+NEAR = (ship("Red One", "red", 10, 10), ship("Blue One", "blue", 14, 10, facing=4))
+
+
+def _red_fire_on_turn_one(pick: Callable[[list[JSON]], JSON], seen: dict[str, Any]) -> Chooser:
+    def choose(state: BattleState[Battle], request: DecisionRequest) -> JSON:
+        if request.kind == FIRE_ORDERS and request.ships[0] == "Red One" and state.turn == 1:
+            seen["options"], seen["state"] = list(request.options or ()), state
+            return pick(seen["options"])
+        return request.default
+
+    return choose
+
+
+@pytest.mark.rule("BR-WPN-17")
+@pytest.mark.rule("BR-WPN-03")
+def test_the_guns_her_first_target_leaves_idle_fire_on_a_second() -> None:
+    """A cruiser's light guns cannot harm a cruiser's hull: ordered on her hull and then her crew, the heavy and
+    medium guns fire on the hull and the six Gardners on the crew, in that order (docs/barsoom.md section 9)."""
+    split = {"target": "Blue One", "at": "hull", "then": {"target": "Blue One", "at": "crew"}}
+    seen: dict[str, Any] = {}
+    _, log = play(scenario(*NEAR), _red_fire_on_turn_one(lambda _: split, seen), until_turn=2)
+    fired = [(e.data["gun"], e.data["at"]) for e in log if e.kind == GUN_FIRED and e.data["ship"] == "Red One"]
+    heavy_and_medium = [(f"heavy {n}", "hull") for n in (1, 2)] + [(f"medium {n}", "hull") for n in (1, 2, 3, 4)]
+    assert fired[:12] == heavy_and_medium + [(f"light {n}", "crew") for n in range(1, 7)]
+    # Offered only where it puts an idle gun to work: on her crew first, every gun that bears already fires.
+    assert seen["options"] == [
+        {"target": None},
+        {"target": "Blue One", "at": "hull"},
+        {"target": "Blue One", "at": "crew"},
+        split,
+    ]
+    assert fire_label(split) == "Fire on Blue One; the guns left on Blue One's crew"
+
+
+def test_the_ai_sets_the_guns_a_hull_leaves_idle_on_her_crew() -> None:
+    seen: dict[str, Any] = {}
+    play(scenario(*NEAR), _red_fire_on_turn_one(lambda options: options[0], seen), until_turn=2)
+    battle, turn = seen["state"].board, seen["state"].turn
+    hull, _, split = seen["options"][1:]
+    assert fire_worth(battle, "Red One", split, turn) > fire_worth(battle, "Red One", hull, turn) > 0
+    request = next(r for r in seen["state"].pending() if r.kind == FIRE_ORDERS and r.ships == ("Red One",))
+    assert Captain(SEED, "red").choose(BARSOOM, seen["state"], request) == split
+
+
+def test_a_single_fire_order_fires_as_it_always_did() -> None:
+    """A stored order with no second target fires every gun that bears on it and leaves the rest idle."""
+    seen: dict[str, Any] = {}
+    hull = {"target": "Blue One", "at": "hull"}
+    _, log = play(scenario(*NEAR), _red_fire_on_turn_one(lambda _: hull, seen), until_turn=2)
+    fired = [e.data["gun"] for e in log if e.kind == GUN_FIRED and e.data["ship"] == "Red One" and e.turn == 1]
+    assert fired == ["heavy 1", "heavy 2", "medium 1", "medium 2", "medium 3", "medium 4"]
+
+
+def test_the_second_target_still_fires_when_the_first_has_left_the_map() -> None:
+    two = (*NEAR, ship("Blue Two", "blue", 14, 12, facing=4))
+    seen: dict[str, Any] = {}
+    play(scenario(*two), _red_fire_on_turn_one(lambda options: options[0], seen), until_turn=2)
+    battle, turn = seen["state"].board, seen["state"].turn
+    split = {"target": "Blue One", "at": "hull", "then": {"target": "Blue Two", "at": "crew"}}
+    assert split in seen["options"]
+    firing = orders.guns_for(battle, "Red One", split, turn)
+    assert {(mark, aim) for _, mark, aim in firing} == {("Blue One", "hull"), ("Blue Two", "crew")}
+    gone = replace(battle, board=battle.board.with_ships([replace(battle.ship("Blue One"), left_map=True)]))
+    left = orders.guns_for(gone, "Red One", split, turn)
+    assert [(gun.key, mark, aim) for gun, mark, aim in left] == [
+        (gun.key, "Blue Two", "crew") for gun in battle.of("Red One").guns_left()
+    ]

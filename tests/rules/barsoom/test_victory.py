@@ -13,7 +13,7 @@ import pytest
 
 from battles.engine.frozen import evolve
 from battles.engine.state import BattleState
-from battles.rules.barsoom import setup, victory
+from battles.rules.barsoom import ai, cards, movement, setup, victory
 from battles.rules.barsoom.battle import Battle
 from battles.rules.barsoom.goals import Goal
 from battles.rules.barsoom.kinds import AHEAD, PLOT_CARDS
@@ -126,3 +126,18 @@ def test_every_example_scenario_sets_up_with_its_goals():
     for example in BARSOOM.example_scenarios():
         _, battle = setup.battle(example)
         assert len(battle.goals) == len(example.get("victory", []))
+
+
+def test_the_ai_never_flies_a_runner_off_the_wrong_edge() -> None:
+    """Three hexes from the west edge and heading for it, with her escape in the east: over the west edge she is out of
+    the battle and lost, worse than any place on the map however far from her own edge (docs/barsoom.md section 10,
+    the AI once scored it above staying 26 hexes short)."""
+    wrong_way = ship("Red One", "red", 3, 10, facing=5)
+    _, battle = setup.battle(story(ESCAPE, LOST, ships=(wrong_way, HUNTER)))
+    plotted = ai.plot(battle, "Red One")
+    assert isinstance(plotted, dict)
+    after = battle.board
+    for value in plotted["cards"]:
+        card, turns = cards.played(value)
+        after = movement.execute(after, "Red One", card, turn=turns).board
+    assert after.ship_named("Red One").in_play

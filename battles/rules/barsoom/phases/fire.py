@@ -44,21 +44,19 @@ def go_on_firing(ctx: Context[Battle]) -> bool:
 
 
 def volley(ctx: Context[Battle], name: str) -> None:
-    """One ship's ordered fire: a bomb dropped, or every gun that bears on the target, damage at once."""
+    """One ship's ordered fire: a bomb dropped, or every gun that bears on the target and then, where the order
+    splits her fire, the guns left on the second target; damage at once."""
     order = ctx.board.fire_orders.get(name, {})
     target = order.get("target")
     if not isinstance(target, str) or not orders.can_fire(ctx.board, name):
         return
-    if not ctx.board.ship(target).in_play:
-        return
     if order.get("at") == AT_BOMB:
-        if orders.can_bomb(ctx.board, name, target):
+        if ctx.board.ship(target).in_play and orders.can_bomb(ctx.board, name, target):
             drop_bomb(ctx, name, target)
         return
-    aim = str(order.get("at"))
-    for gun in orders.guns_bearing(ctx.board, name, target, aim, ctx.state.turn):
-        if ctx.board.ship(target).in_play:  # a hit may already have sent her off the map
-            fire_gun(ctx, name, gun, target, aim)
+    for gun, mark, aim in orders.guns_for(ctx.board, name, order, ctx.state.turn):
+        if ctx.board.ship(mark).in_play:  # a hit may already have sent her off the map
+            fire_gun(ctx, name, gun, mark, aim)
 
 
 def fire_gun(ctx: Context[Battle], name: str, gun: Gun, target: str, aim: str) -> None:
