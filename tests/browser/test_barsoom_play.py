@@ -3,7 +3,9 @@ raider" from the New battle form; Alice commands the Zodangan patrol and Bob the
 of his own. In the first turn they choose their ships' three Movement Cards on the page by clicking the card tiles
 (BR-MOV-01), at a phone's width too; while Alice
 has plotted and Bob has not, Bob's page and his view through the API show none of her cards (BR-MOV-02). Then the
-default buttons answer until the battle ends; the outcome shows and the replay verifies the seed.
+default buttons answer until the battle ends, but for the first fire form that offers to split a ship's fire: that
+split is chosen by its words, at a phone's width too, and her guns fire on both marks. The outcome shows and the
+replay verifies the seed.
 
 Screenshots go to var/screenshots/ (barsoom-*.png), at desktop width and at a phone's 390 px.
 """
@@ -19,7 +21,16 @@ from playwright.sync_api import Locator, Page, expect
 from battles import selectors
 from battles.engine import answers
 from battles.models import Battle, BattleEvent, BattleStatus, Decision, DecisionSource
-from battles.rules.barsoom.kinds import AHEAD, CARD_REVEALED, PLOT_CARDS, STOP, TURN_LEFT, TURN_RIGHT
+from battles.rules.barsoom.kinds import (
+    AHEAD,
+    CARD_REVEALED,
+    FIRE_ORDERS,
+    GUN_FIRED,
+    PLOT_CARDS,
+    STOP,
+    TURN_LEFT,
+    TURN_RIGHT,
+)
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.test_battle_play import decisions, ready, visit
 from tests.browser.test_cloudships_play import PHONE, shot, shot_of
@@ -29,6 +40,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 KEY = "barsoom"
 SCENARIO = "patrol-meets-raider"
 MAX_ACTIONS = 80
+ALICE_OR_BOB = {"zodanga": "alice", "pirates": "bob"}
 # The first turn's plots, chosen on the page: each breaks no restriction (a Turn straight after an Ahead,
 # BR-MOV-10), and none takes a ship near the map's edge.
 PLOTS = {
@@ -134,6 +146,36 @@ def by_default(page: Page) -> None:
     expect(page.locator(f"#{ids[0]}")).to_have_count(0)
 
 
+def split_fire(page: Page) -> str | None:
+    """Where a fire form on the page offers to split her fire ("...; the guns left on ..."), choose it by clicking its
+    words, answer the page's other decisions with their defaults and send them together. Returns the ship whose fire
+    was split, or None where no form offers it."""
+    ready(page)
+    split = page.locator("section.decision label").filter(has_text="the guns left on")
+    if not split.count():
+        return None
+    section = decisions(page).filter(has_text="the guns left on").first
+    ship, mine = section.get_attribute("data-ship"), section.get_attribute("id")
+    split.first.click()
+    expect(split.first.locator("input")).to_be_checked()
+    shot_of(page, f"#{mine}", "barsoom-fire-split")
+    for other in decisions(page).all():
+        if other.get_attribute("id") != mine:
+            other.locator("input[name$=use_default]").check()
+    page.get_by_role("button", name="Send orders", exact=True).click()
+    expect(page.locator(f"#{mine}")).to_have_count(0)
+    return ship
+
+
+def fire_form_on_a_phone(page: Page, url: str) -> None:
+    """The fire orders at 390 px: the split's longer words wrap within the screen."""
+    visit(page, url)
+    expect(page.locator("section.decision label").filter(has_text="the guns left on").first).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / "barsoom-phone-fire.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.context.close()
+
+
 def plot_kept_from(bob: Page, url: str, battle: Battle) -> None:
     """While Alice has plotted and Bob has not, Bob's page and his API view hold none of her cards (BR-MOV-02): no
     form of hers, no card revealed in the log, no card on her ships' record sheets; through the API her requests
@@ -175,7 +217,7 @@ def test_two_players_plot_cards_and_fight_a_barsoom_patrol_in_web_play(
     at_a_phones_width(tab(club["bob"], viewport=PHONE, touch=True), url, "plot-bob")
     assert plot(bob) == ["Black Shadow"]
 
-    played = 0
+    played, split_by = 0, None
     for _ in range(MAX_ACTIONS):
         battle.refresh_from_db()
         if battle.status == BattleStatus.FINISHED:
@@ -191,7 +233,12 @@ def test_two_players_plot_cards_and_fight_a_barsoom_patrol_in_web_play(
                 expect(sheet.locator(".card-tile--revealed")).to_have_count(3)  # this turn's cards, face up
                 shot_of(page, f".sheet[data-ship='{sheet.get_attribute('data-ship')}']", f"barsoom-sheet-{key}")
             while decisions(page).count():
-                by_default(page)
+                offered = split_by is None and page.locator("section.decision label", has_text="the guns left on")
+                if offered and offered.count():
+                    fire_form_on_a_phone(tab(club[ALICE_OR_BOB[key]], viewport=PHONE, touch=True), url)
+                    split_by = split_fire(page)
+                else:
+                    by_default(page)
                 played += 1
                 page.wait_for_load_state()
     else:
@@ -201,6 +248,14 @@ def test_two_players_plot_cards_and_fight_a_barsoom_patrol_in_web_play(
     assert battle.status == BattleStatus.FINISHED
     made = Decision.objects.filter(battle=battle)
     assert set(made.values_list("source", flat=True)) == {DecisionSource.PLAYER}
+    # One ship's fire split on the page: her cannon on a hull, the guns it left idle on a crew (docs/barsoom.md 9).
+    assert split_by is not None, "no fire form offered a split"
+    split = Decision.objects.get(battle=battle, kind=FIRE_ORDERS, choice__then__isnull=False)
+    fired = BattleEvent.objects.filter(battle=battle, kind=GUN_FIRED, turn=split.turn, data__ship=split_by)
+    marks = {(e.data["target"], e.data["at"]) for e in fired}
+    then = cast(dict[str, Any], split.choice)["then"]
+    assert (then["target"], then["at"]) in marks, marks
+    assert len(marks) == 2, marks
     revealed = BattleEvent.objects.filter(battle=battle, kind=CARD_REVEALED, turn=1)
     assert [e.data["card"] for e in revealed if e.data.get("ship") == "Kantos"] == list(PLOTS["Kantos"])
 
