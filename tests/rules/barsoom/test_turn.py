@@ -400,7 +400,6 @@ def _red_fire_on_turn_one(pick: Callable[[list[JSON]], JSON], seen: dict[str, An
 
 
 @pytest.mark.rule("BR-WPN-17")
-@pytest.mark.rule("BR-WPN-03")
 def test_the_guns_her_first_target_leaves_idle_fire_on_a_second() -> None:
     """A cruiser's light guns cannot harm a cruiser's hull: ordered on her hull and then her crew, the heavy and
     medium guns fire on the hull and the six Gardners on the crew, in that order (docs/barsoom.md section 9)."""
