@@ -84,7 +84,8 @@ def _seeded_battles(request: pytest.FixtureRequest) -> Iterator[None]:
     test. Random play over many seeds is the conformance suite's work. A test that needs particular dice
     still patches ``dice.new_seed`` itself, after this.
     """
-    if not {"db", "transactional_db"} & set(request.fixturenames):
+    on_database = {"db", "transactional_db"} & set(request.fixturenames) or request.node.get_closest_marker("django_db")
+    if not on_database:
         yield  # no database, no battle: the pure tests keep the real dice (tests/engine/test_dice.py)
         return
     from battles.engine import dice
