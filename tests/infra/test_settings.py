@@ -13,6 +13,7 @@ import pytest
 from django.db.backends.sqlite3.base import DatabaseWrapper
 
 from config.settings import sqlite_database
+from tests.services import redis_url_for_tests
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 
@@ -165,3 +166,21 @@ def test_unknown_or_malformed_values_stop_the_start(bad_env):
     result = run_django("print('started')", **bad_env)
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("named", "worker", "taken"),
+    [
+        ("redis://127.0.0.1:6379/15", "", "redis://127.0.0.1:6379/15"),  # one process: the database named
+        ("redis://127.0.0.1:6379/15", "gw0", "redis://127.0.0.1:6379/15"),
+        ("redis://127.0.0.1:6379/15", "gw3", "redis://127.0.0.1:6379/12"),
+        ("redis://:pw@host:6380/1", "gw2", "redis://:pw@host:6380/15"),  # counting down wraps past 0
+        ("redis://127.0.0.1:6379", "gw1", "redis://127.0.0.1:6379/15"),  # no database named is database 0
+    ],
+)
+def test_each_xdist_worker_takes_its_own_redis_database(monkeypatch, named, worker, taken):
+    """The task tests flush the test Redis database and their Celery workers share its queues: two pytest-xdist
+    workers on one database would take each other's tasks (README, Testing)."""
+    monkeypatch.setenv("TEST_REDIS_URL", named)
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", worker)
+    assert redis_url_for_tests() == taken
